@@ -1,0 +1,37 @@
+# macau-tables — `make run`, `make test`, `make bench` work on a fresh machine with only python3.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint typecheck unit bench coverage clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/macau-tables tiles ranking --rules pg1985
+
+test: lint typecheck unit
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+unit: $(STAMP)
+	$(BIN)/pytest
+
+bench: $(STAMP)
+	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+coverage:
+	$(PYTHON) ../shared/tools/rule_coverage.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

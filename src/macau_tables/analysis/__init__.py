@@ -1,0 +1,1 @@
+"""Exact game mathematics and simulation (later issues)."""

@@ -1,0 +1,1 @@
+"""The `macau-tables` command line."""

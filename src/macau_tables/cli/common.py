@@ -1,0 +1,52 @@
+"""Shared CLI plumbing: one-line errors (exit 2), JSON output, Rich console."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, NoReturn, ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+
+from macau_tables.core.errors import MacauTablesError
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+console = Console()
+err_console = Console(stderr=True)
+
+EXIT_USAGE = 2
+
+
+def fail(error: BaseException | str) -> NoReturn:
+    """Print one clear line on stderr (no traceback) and exit with status 2."""
+    if isinstance(error, MacauTablesError):
+        text = f"{type(error).__name__}: {error}"
+    else:
+        text = f"error: {error}"
+    err_console.print(text, markup=False, highlight=False, soft_wrap=True)
+    raise typer.Exit(EXIT_USAGE)
+
+
+def handle_errors(fn: Callable[P, R]) -> Callable[P, R]:
+    """Decorate a command so that every MacauTablesError becomes a one-line error, exit 2."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return fn(*args, **kwargs)
+        except MacauTablesError as exc:
+            fail(exc)
+        except (OSError, json.JSONDecodeError) as exc:
+            fail(exc)
+
+    return wrapper
+
+
+def print_json(obj: Any) -> None:
+    """Machine-readable output: UTF-8 JSON on stdout, Chinese kept as is."""
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")

@@ -1,0 +1,1 @@
+"""Core mechanics shared by every game: money, randomness, journal, ledger, errors."""

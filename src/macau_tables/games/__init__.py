@@ -1,0 +1,1 @@
+"""One module per regulation: paigow, taiwan, craps, baccarat."""
