@@ -57,3 +57,7 @@ class JournalError(MacauTablesError):
 
 class JournalTampered(JournalError):
     """A journal whose hash chain does not verify: an entry was edited, added or removed."""
+
+
+class InsufficientFunds(RuleViolation):
+    """A posting that would take a wallet below zero."""
