@@ -1,0 +1,48 @@
+"""The 32 Chinese dominoes shared by Pai Gow (PG) and Taiwan Pai Kao (TW): T-1 … T-4."""
+
+from macau_tables.tiles.hands import (
+    PG1985,
+    RULE_SETS,
+    TW1990,
+    Category,
+    Comparison,
+    Hand,
+    HandValue,
+    RankedHand,
+    Setting,
+    TileRules,
+    class_count,
+    compare,
+    evaluate,
+    rank_of,
+    ranking,
+    settings,
+    tile_rules,
+)
+from macau_tables.tiles.tile import DISTINCT_TILES, FULL_SET, TABLE_I, Tile, parse_tile, parse_tiles
+
+__all__ = [
+    "DISTINCT_TILES",
+    "FULL_SET",
+    "PG1985",
+    "RULE_SETS",
+    "TABLE_I",
+    "TW1990",
+    "Category",
+    "Comparison",
+    "Hand",
+    "HandValue",
+    "RankedHand",
+    "Setting",
+    "Tile",
+    "TileRules",
+    "class_count",
+    "compare",
+    "evaluate",
+    "parse_tile",
+    "parse_tiles",
+    "rank_of",
+    "ranking",
+    "settings",
+    "tile_rules",
+]
