@@ -18,7 +18,9 @@ app.add_typer(play_app, name="play")
 def _register() -> None:
     # Each command module adds its commands; keep one line per module here.
     # --- command modules (add yours below this line) ---
-    pass
+    from macau_tables.cli import tiles as _tiles
+
+    _tiles.register(app, play_app)
 
 
 _register()

@@ -206,6 +206,7 @@ class Hand:
         parsed = tuple(t if isinstance(t, Tile) else parse_tiles([t])[0] for t in tiles)
         if len(parsed) != 2:
             raise InvalidInput(f"a hand has two tiles, not {len(parsed)}", rule="T-2")
+        check_tiles_available(parsed)
         return cls(parsed[0], parsed[1], tile_rules(rules))
 
     @property
