@@ -1,0 +1,330 @@
+"""The journal: every event of a game, in order, in a SHA-256 hash chain.
+
+An engine appends one :class:`Event` per operation (chance results included), so replaying
+the events rebuilds the state without the RNG. The journal is plain JSON::
+
+    {"format": "macau-tables/journal", "version": 1, "game": "craps", "header": {...},
+     "entries": [{"seq": 0, "event": {"kind": ..., "version": ..., "data": {...}},
+                  "prev_hash": "<hex>", "hash": "<hex>"}, ...]}
+
+Hash chain: ``header_hash = sha256(canonical({"format", "version", "game", "header"}))``;
+entry ``i`` has ``prev_hash`` = the hash of entry ``i - 1`` (``header_hash`` for entry 0)
+and ``hash = sha256(prev_hash + canonical({"seq": i, "event": event.to_json()}))``, where
+``canonical`` is :func:`canonical_json`. Editing, inserting, removing or reordering entries,
+or editing the header, breaks the chain at the first affected entry. Removing entries from
+the end, or rewriting the whole chain, is only caught against a :attr:`Journal.head` kept
+elsewhere: ``verify(expected_head=...)``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from os import PathLike
+from pathlib import Path
+from typing import Any, ClassVar, TypeAlias, TypeVar
+
+from macau_tables.core.errors import JournalError, JournalTampered
+
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "Entry",
+    "Event",
+    "Journal",
+    "JsonValue",
+    "canonical_json",
+    "event",
+    "event_from_json",
+    "register_replayer",
+    "replay",
+]
+
+FORMAT = "macau-tables/journal"
+FORMAT_VERSION = 1
+
+JsonValue: TypeAlias = (
+    "int | str | bool | list[JsonValue] | tuple[JsonValue, ...] | dict[str, JsonValue] | None"
+)
+
+
+def canonical_json(obj: object) -> bytes:
+    """The one byte string a JSON value hashes as: sorted keys, no spaces, UTF-8."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _plain(value: object, where: str) -> JsonValue:
+    """``value`` as JSON-plain data (tuples become lists); anything else is refused."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, list | tuple):
+        return [_plain(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    if isinstance(value, dict):
+        out: dict[str, JsonValue] = {}
+        for key, v in value.items():
+            if not isinstance(key, str):
+                raise JournalError(f"{where}: dict key {key!r} is not a string")
+            out[key] = _plain(v, f"{where}.{key}")
+        return out
+    raise JournalError(f"{where}: {type(value).__name__} is not JSON-plain (int, str, bool, None)")
+
+
+def _frozen(value: object, where: str) -> Any:
+    """Loaded JSON back to event field values: lists become tuples; floats are refused."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, list):
+        return tuple(_frozen(v, f"{where}[{i}]") for i, v in enumerate(value))
+    if isinstance(value, dict):
+        return {str(k): _frozen(v, f"{where}.{k}") for k, v in value.items()}
+    raise JournalError(f"{where}: {type(value).__name__} is not allowed in an event")
+
+
+# --- Events --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of every journalled event.
+
+    A subclass is a frozen dataclass that sets ``kind`` (e.g. ``"craps.dice_thrown"``) and
+    ``version``, is registered with :func:`event`, and has only JSON-plain fields: int, str,
+    bool, None, tuples (declare sequences as tuples: they load back as tuples) and
+    str-keyed dicts. Amounts are integer minor units.
+    """
+
+    kind: ClassVar[str]
+    version: ClassVar[int] = 1
+
+    def to_json(self) -> dict[str, JsonValue]:
+        """``{"kind", "version", "data": {field: value}}``, JSON-plain."""
+        data = {
+            f.name: _plain(getattr(self, f.name), f"{self.kind}.{f.name}")
+            for f in dataclasses.fields(self)
+        }
+        return {"kind": self.kind, "version": self.version, "data": data}
+
+
+_EVENT_TYPES: dict[str, type[Event]] = {}
+
+E = TypeVar("E", bound=Event)
+
+
+def event(cls: type[E]) -> type[E]:
+    """Class decorator: register an :class:`Event` subclass under its ``kind``.
+
+    Refuses a class that is not a frozen dataclass, has no ``kind``, or reuses a ``kind``.
+    """
+    if not (isinstance(cls, type) and issubclass(cls, Event)):
+        raise JournalError(f"{cls!r} is not an Event subclass")
+    params = cls.__dict__.get("__dataclass_params__")
+    if params is None or not params.frozen:
+        raise JournalError(f"{cls.__name__} must be a @dataclass(frozen=True)")
+    kind = cls.__dict__.get("kind")
+    if not isinstance(kind, str) or not kind:
+        raise JournalError(f"{cls.__name__} must set kind: ClassVar[str]")
+    if not isinstance(cls.version, int) or isinstance(cls.version, bool) or cls.version < 1:
+        raise JournalError(f"{cls.__name__}.version must be an int >= 1")
+    if kind in _EVENT_TYPES:
+        raise JournalError(f"event kind {kind!r} is already registered")
+    _EVENT_TYPES[kind] = cls
+    return cls
+
+
+def event_from_json(obj: Mapping[str, Any]) -> Event:
+    """The event that :meth:`Event.to_json` wrote. Unknown kind or version → JournalError."""
+    kind, version, data = obj.get("kind"), obj.get("version"), obj.get("data")
+    cls = _EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise JournalError(f"unknown event kind {kind!r}")
+    if version != cls.version or isinstance(version, bool):
+        raise JournalError(f"{kind} version {version!r}; this code reads version {cls.version}")
+    if not isinstance(data, dict):
+        raise JournalError(f"{kind}: data must be an object")
+    names = {f.name for f in dataclasses.fields(cls)}
+    if set(data) != names:
+        raise JournalError(f"{kind}: fields {sorted(data)} do not match {sorted(names)}")
+    return cls(**{name: _frozen(value, f"{kind}.{name}") for name, value in data.items()})
+
+
+# --- Entries and the journal ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One journalled event with its place in the hash chain."""
+
+    seq: int
+    event: Event
+    prev_hash: str
+    hash: str
+
+    @staticmethod
+    def compute_hash(seq: int, event: Event, prev_hash: str) -> str:
+        body = canonical_json({"seq": seq, "event": event.to_json()})
+        return _sha256_hex(prev_hash.encode() + body)
+
+    def to_json(self) -> dict[str, JsonValue]:
+        return {
+            "seq": self.seq,
+            "event": self.event.to_json(),
+            "prev_hash": self.prev_hash,
+            "hash": self.hash,
+        }
+
+
+class Journal:
+    """The events of one game (``game`` names its replayer), after a JSON ``header``."""
+
+    def __init__(self, game: str, header: Mapping[str, Any] | None = None) -> None:
+        plain = _plain(dict(header or {}), "header")
+        assert isinstance(plain, dict)
+        self.game = game
+        self.header: dict[str, JsonValue] = plain
+        self._entries: list[Entry] = []
+
+    def header_hash(self) -> str:
+        """The hash that entry 0 chains to: of format, version, game and header."""
+        return _sha256_hex(
+            canonical_json(
+                {
+                    "format": FORMAT,
+                    "version": FORMAT_VERSION,
+                    "game": self.game,
+                    "header": self.header,
+                }
+            )
+        )
+
+    @property
+    def head(self) -> str:
+        """The hash of the last entry (the header's hash when empty): publish it to anchor."""
+        return self._entries[-1].hash if self._entries else self.header_hash()
+
+    @property
+    def entries(self) -> tuple[Entry, ...]:
+        return tuple(self._entries)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return tuple(entry.event for entry in self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def append(self, ev: Event) -> Entry:
+        """Chain ``ev`` after the last entry and return its entry."""
+        if _EVENT_TYPES.get(getattr(ev, "kind", "")) is not type(ev):
+            raise JournalError(f"{type(ev).__name__} is not a registered event (@event)")
+        seq, prev = len(self._entries), self.head
+        entry = Entry(seq, ev, prev, Entry.compute_hash(seq, ev, prev))
+        self._entries.append(entry)
+        return entry
+
+    def verify(self, expected_head: str | None = None) -> None:
+        """Check the chain; raise :class:`JournalTampered` naming the first bad entry.
+
+        With ``expected_head`` (a :attr:`head` published earlier) also catch entries removed
+        from the end and a chain rewritten from scratch.
+        """
+        prev = self.header_hash()
+        for index, entry in enumerate(self._entries):
+            if entry.seq != index:
+                raise JournalTampered(f"entry {index}: seq is {entry.seq}, expected {index}")
+            if entry.prev_hash != prev:
+                what = "header was edited" if index == 0 else "previous entry changed or missing"
+                raise JournalTampered(f"entry {index}: prev_hash does not match ({what})")
+            if entry.hash != Entry.compute_hash(entry.seq, entry.event, entry.prev_hash):
+                raise JournalTampered(f"entry {index}: hash does not match its content")
+            prev = entry.hash
+        if expected_head is not None and prev != expected_head:
+            raise JournalTampered(
+                f"entry {len(self._entries)}: the chain ends before the expected head "
+                "(entries removed from the end, or the chain was rewritten)"
+            )
+
+    # --- JSON --------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, JsonValue]:
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "game": self.game,
+            "header": self.header,
+            "entries": [entry.to_json() for entry in self._entries],
+        }
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any], *, verify: bool = True) -> Journal:
+        """Read what :meth:`to_json` wrote; by default :meth:`verify` the chain too."""
+        if obj.get("format") != FORMAT:
+            raise JournalError(f"not a journal: format is {obj.get('format')!r}")
+        if obj.get("version") != FORMAT_VERSION:
+            raise JournalError(f"journal version {obj.get('version')!r} is not supported")
+        game, header, entries = obj.get("game"), obj.get("header"), obj.get("entries")
+        if not isinstance(game, str) or not isinstance(header, dict):
+            raise JournalError("journal needs a string 'game' and an object 'header'")
+        if not isinstance(entries, list):
+            raise JournalError("journal 'entries' must be a list")
+        journal = cls(game, header)
+        journal._entries = [_entry_from_json(raw, i) for i, raw in enumerate(entries)]
+        if verify:
+            journal.verify()
+        return journal
+
+    def dump(self, path: str | PathLike[str]) -> None:
+        """Write the journal as indented, key-sorted UTF-8 JSON (diff-friendly)."""
+        text = json.dumps(self.to_json(), sort_keys=True, indent=2, ensure_ascii=False)
+        Path(path).write_text(text + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | PathLike[str], *, verify: bool = True) -> Journal:
+        try:
+            obj = json.loads(Path(path).read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise JournalError(f"{path}: not JSON ({exc})") from exc
+        if not isinstance(obj, dict):
+            raise JournalError(f"{path}: not a journal object")
+        return cls.from_json(obj, verify=verify)
+
+
+def _entry_from_json(raw: object, index: int) -> Entry:
+    if not isinstance(raw, dict):
+        raise JournalError(f"entry {index}: not an object")
+    seq, prev_hash, hash_, ev = (raw.get(k) for k in ("seq", "prev_hash", "hash", "event"))
+    if not isinstance(seq, int) or isinstance(seq, bool):
+        raise JournalTampered(f"entry {index}: seq is not an integer")
+    if not isinstance(prev_hash, str) or not isinstance(hash_, str) or not isinstance(ev, dict):
+        raise JournalError(f"entry {index}: needs string prev_hash, hash and an event object")
+    try:
+        return Entry(seq, event_from_json(ev), prev_hash, hash_)
+    except JournalError as exc:
+        raise JournalError(f"entry {index}: {exc}") from exc
+
+
+# --- Replay --------------------------------------------------------------------------
+
+_REPLAYERS: dict[str, Callable[[Journal], object]] = {}
+
+
+def register_replayer(game: str, fn: Callable[[Journal], object]) -> None:
+    """Register the function that rebuilds ``game``'s state from a journal."""
+    if game in _REPLAYERS and _REPLAYERS[game] is not fn:
+        raise JournalError(f"a replayer for {game!r} is already registered")
+    _REPLAYERS[game] = fn
+
+
+def replay(journal: Journal) -> object:
+    """Verify ``journal`` and rebuild its game state with the registered replayer."""
+    fn = _REPLAYERS.get(journal.game)
+    if fn is None:
+        raise JournalError(f"no replayer registered for game {journal.game!r}")
+    journal.verify()
+    return fn(journal)
