@@ -21,6 +21,9 @@ def _register() -> None:
     from macau_tables.cli import tiles as _tiles
 
     _tiles.register(app, play_app)
+    from macau_tables.cli import verify as _verify
+
+    _verify.register(app, play_app)
 
 
 _register()
