@@ -1,0 +1,385 @@
+"""Craps, Portaria 97/85/M: the throw, the shooter, when bets may be made and taken down,
+the odds caps, table limits, settlement through the ledger, and the journal with replay."""
+
+from __future__ import annotations
+
+import pytest
+
+from macau_tables.core.errors import (
+    BetNotAllowed,
+    InsufficientFunds,
+    InvalidInput,
+    JournalError,
+    OutOfOrder,
+)
+from macau_tables.core.journal import Journal
+from macau_tables.core.journal import replay as journal_replay
+from macau_tables.core.money import HKD, Money
+from macau_tables.core.rng import Rng
+from macau_tables.games.craps import (
+    BET_KINDS,
+    HOUSE,
+    LAYOUT,
+    CrapsRules,
+    CrapsTable,
+    Dice,
+    Odds,
+    PerUnits,
+    Phase,
+    bet_kind,
+    payout_from_text,
+    replay,
+)
+
+M = Money.of
+
+
+def table(*seats: str, rules: CrapsRules | None = None) -> CrapsTable:
+    t = CrapsTable(seats or ("alice",), rules)
+    for seat in t.seats:
+        t.buy_in(seat, M(1000))
+    return t
+
+
+# --- CR-1 The throw; CR-R1 void throws and cocked dice ------------------------------------
+
+
+def test_cr_1_a_throw_is_two_dice_from_the_rng_recorded_as_an_event() -> None:
+    """CR-1: two dice; the draw is recorded, so the same seed throws the same dice."""
+    a, b = table(), table()
+    ev_a = a.throw(Rng.seeded("cr-1"))
+    ev_b = b.throw(Rng.seeded("cr-1"))
+    assert ev_a == ev_b
+    assert ev_a.kind == "craps.dice_thrown"
+    assert all(1 <= d <= 6 for d in ev_a.dice)
+    assert a.events[-2] == ev_a  # followed by its settlement
+    assert a.events[-1].kind == "craps.roll_settled"
+
+
+def test_cr_1_dice_out_of_range_are_refused() -> None:
+    """CR-1: a die shows 1 to 6."""
+    t = table()
+    with pytest.raises(InvalidInput, match="CR-1"):
+        t.throw_dice(0, 7)
+    assert t.rolls == 0
+    with pytest.raises(InvalidInput, match="CR-1"):
+        Dice.parse("7-1")
+
+
+def test_cr_1_only_the_shooter_throws() -> None:
+    """CR-1: any number may play, but one player throws: others are out of order."""
+    t = table("alice", "bob")
+    with pytest.raises(OutOfOrder, match=r"CR-1 alice has the dice, not bob"):
+        t.throw_dice(3, 4, by="bob")
+    assert not t.can_throw(by="bob")
+    assert t.can_throw(by="alice")
+    t.throw_dice(3, 4, by="alice")
+
+
+def test_cr_r1_a_die_off_the_table_is_a_void_throw_touching_nothing() -> None:
+    """CR-1, CR-R1: the throw is void and repeated: logged, no bet touched."""
+    t = table()
+    t.place_bet("alice", "field", M(10))
+    t.place_bet("alice", "pass", M(10))
+    before = t.snapshot()
+    ev = t.void_throw()
+    assert ev.kind == "craps.throw_voided"
+    after = t.snapshot()
+    assert {k: v for k, v in after.items() if k != "head"} == {
+        k: v for k, v in before.items() if k != "head"
+    }
+    assert t.events[-1] == ev
+    t.throw_dice(5, 6)  # thrown again: 11 wins the Field and the Pass Line
+    assert t.last_roll is not None
+    assert [r["result"] for r in t.last_roll.results] == ["win", "win"]
+
+
+def test_cr_r1_a_cocked_die_declared_by_the_dealer_is_an_input() -> None:
+    """CR-R1: the face most evidently up, declared by the dealer, counts; it is recorded."""
+    t = table()
+    ev = t.throw_dice(2, 2, cocked=(False, True))
+    assert ev.cocked == (False, True)
+    assert t.point == 4
+    assert replay(t.journal).snapshot() == t.snapshot()
+
+
+# --- CR-2.1 the point cycle; CR-R7 the shooter ---------------------------------------------
+
+
+def test_cr_2_1_point_is_set_made_and_sevened_out() -> None:
+    """CR-2.1: a point number on the come-out sets the point; the point or a 7 ends it."""
+    t = table()
+    assert t.phase is Phase.COME_OUT
+    t.throw_dice(1, 1)  # craps: still a come-out
+    assert t.point is None
+    t.throw_dice(3, 4)  # natural
+    assert t.point is None
+    t.throw_dice(4, 5)
+    assert (t.phase, t.point) == (Phase.POINT, 9)
+    t.throw_dice(3, 4)  # seven-out
+    assert t.point is None
+
+
+def test_cr_r7_shooter_keeps_the_dice_until_a_seven_out() -> None:
+    """CR-R7: naturals, craps and a made point keep the dice; a seven-out passes them on,
+    in seat order, back to the first seat."""
+    t = table("alice", "bob", "carol")
+    for dice in ((3, 4), (1, 1), (2, 2), (1, 3), (5, 6), (2, 4), (6, 6), (3, 3)):
+        t.throw_dice(*dice)
+        assert t.shooter == "alice"
+    t.throw_dice(2, 2)
+    t.throw_dice(3, 4)  # seven-out
+    assert t.shooter == "bob"
+    assert t.last_roll is not None
+    assert t.last_roll.shooter == "bob"
+    t.throw_dice(4, 4)
+    t.throw_dice(1, 6)
+    assert t.shooter == "carol"
+    t.throw_dice(5, 5)
+    t.throw_dice(6, 1)
+    assert t.shooter == "alice"
+
+
+# --- CR-R6 when bets may be made, increased and taken down ------------------------------------
+
+
+def test_cr_r6_pass_and_dont_pass_only_on_a_come_out() -> None:
+    """CR-R6, CR-2.1, CR-3.1: line bets are made on a come-out roll only."""
+    t = table()
+    t.throw_dice(2, 4)
+    with pytest.raises(BetNotAllowed, match=r"^CR-2\.1 Pass Line bets are made on a come-out"):
+        t.place_bet("alice", "pass", M(10))
+    with pytest.raises(BetNotAllowed, match=r"^CR-3\.1 Don't Pass bets are made on a come-out"):
+        t.place_bet("alice", "dp", M(10))
+    assert not t.can_place_bet("alice", "pass", M(10))
+
+
+def test_cr_2_3_come_bets_need_a_point() -> None:
+    """CR-2.3, CR-3.3, CR-R6: Come and Don't Come only while a point is on."""
+    t = table()
+    with pytest.raises(BetNotAllowed) as err:
+        t.place_bet("alice", "come", M(10))
+    assert str(err.value) == "CR-2.3 Come bets need a point (CR-R6)"
+    assert err.value.rule == "CR-2.3"
+    with pytest.raises(BetNotAllowed, match=r"^CR-3\.3 Don't Come bets need a point"):
+        t.place_bet("alice", "dont_come", M(10))
+    t.throw_dice(2, 4)
+    assert t.can_place_bet("alice", "come", M(10))
+    assert t.can_place_bet("alice", "dont_come", M(10))
+
+
+def test_cr_r6_odds_need_their_bet_to_have_a_point() -> None:
+    """CR-R6, CR-2.2, CR-2.3: odds only once the bet has a point; one odds bet per bet."""
+    t = table()
+    line = t.place_bet("alice", "pass", M(10)).bet_id
+    with pytest.raises(BetNotAllowed, match=r"^CR-2\.2 odds need a point"):
+        t.place_bet("alice", "pass_odds", M(5), on=line)
+    with pytest.raises(BetNotAllowed, match=r"^CR-2\.2 .* must name the Pass Line bet"):
+        t.place_bet("alice", "pass_odds", M(5))
+    t.throw_dice(2, 2)
+    come = t.place_bet("alice", "come", M(10)).bet_id
+    with pytest.raises(BetNotAllowed, match=r"^CR-2\.3 odds need a point"):
+        t.place_bet("alice", "come_odds", M(5), on=come)
+    with pytest.raises(BetNotAllowed, match=r"^CR-2\.3 alice has no Come bet"):
+        t.place_bet("alice", "come_odds", M(5), on=line)
+    odds = t.place_bet("alice", "pass_odds", M(5), on=line).bet_id
+    with pytest.raises(BetNotAllowed, match=r"^CR-2\.2 .* one odds bet already"):
+        t.place_bet("alice", "pass_odds", M(1), on=line)
+    assert t.bet(odds).point == 4
+
+
+def test_cr_r6_a_contract_bet_cannot_be_taken_down() -> None:
+    """CR-R6: Pass or Come with a point cannot come down; before the point it can."""
+    t = table()
+    line = t.place_bet("alice", "pass", M(10)).bet_id
+    assert t.can_take_down(line)
+    t.throw_dice(3, 3)
+    with pytest.raises(BetNotAllowed, match=r"^CR-2\.1 the Pass Line 6 bet has a point"):
+        t.take_down(line)
+    come = t.place_bet("alice", "come", M(10)).bet_id
+    assert t.can_take_down(come)  # in transit: no point yet
+    t.throw_dice(4, 4)
+    with pytest.raises(BetNotAllowed, match=r"^CR-2\.3 the Come 8 bet has a point"):
+        t.take_down(come)
+
+
+def test_cr_r6_odds_and_other_bets_come_down_between_rolls() -> None:
+    """CR-R6: odds, Don't Pass with its point (and its lay), and every CR-12 bet come down;
+    the stakes go back to the wallet."""
+    t = table()
+    line = t.place_bet("alice", "pass", M(10)).bet_id
+    dp = t.place_bet("alice", "dont_pass", M(10)).bet_id
+    t.throw_dice(5, 5)
+    odds = t.place_bet("alice", "pass_odds", M(5), on=line).bet_id
+    lay = t.place_bet("alice", "dont_pass_odds", M(20), on=dp).bet_id
+    hard = t.place_bet("alice", "hard10", M(5)).bet_id
+    assert t.balance("alice") == M(1000 - 50)
+    assert t.take_down(odds).bet_ids == (odds,)
+    assert t.take_down(dp).bet_ids == (dp, lay)  # its lay comes down with it
+    t.take_down(hard)
+    assert [b.id for b in t.bets] == [line]
+    assert t.balance("alice") == M(990)
+    assert t.ledger.balance(LAYOUT) == M(10)
+
+
+def test_cr_r6_a_line_bet_may_not_be_increased_after_its_point() -> None:
+    """CR-R6: the flat bet of Pass may grow on the come-out, not once it has a point;
+    CR-12 bets grow at any time."""
+    t = table()
+    line = t.place_bet("alice", "pass", M(10)).bet_id
+    t.increase_bet(line, M(5))
+    assert t.bet(line).amount == M(15)
+    field = t.place_bet("alice", "field", M(5)).bet_id
+    t.throw_dice(4, 6)
+    with pytest.raises(BetNotAllowed, match=r"^CR-2\.1"):
+        t.increase_bet(line, M(5))
+    big = t.place_bet("alice", "big8", M(6)).bet_id
+    t.increase_bet(big, M(6))
+    assert t.bet(big).amount == M(12)
+    assert field not in {b.id for b in t.bets}  # the Field was decided by the 10
+
+
+def test_cr_2_2_cr_r2_odds_may_win_at_most_the_flat_bet() -> None:
+    """CR-2.2, CR-R2: MOP 10 on Pass, point 6: odds up to MOP 8.33 (wins 9.99), not 8.34."""
+    t = table()
+    line = t.place_bet("alice", "pass", M(10)).bet_id
+    t.throw_dice(1, 5)
+    with pytest.raises(BetNotAllowed, match=r"^CR-2\.2 .*at most MOP 8\.33 \(CR-R2\)"):
+        t.place_bet("alice", "pass_odds", Money.parse("8.34"), on=line)
+    odds = t.place_bet("alice", "pass_odds", Money.parse("8.00"), on=line).bet_id
+    with pytest.raises(BetNotAllowed, match=r"^CR-2\.2"):
+        t.increase_bet(odds, Money.parse("0.34"))
+    t.increase_bet(odds, Money.parse("0.33"))
+    assert t.bet(odds).amount == Money.parse("8.33")
+
+
+def test_cr_3_2_cr_r2_the_lay_may_win_at_most_the_flat_bet() -> None:
+    """CR-3.2, CR-R2: MOP 10 Don't Pass on 4: a lay up to MOP 20 (wins 10), not 20.01."""
+    t = table()
+    dp = t.place_bet("alice", "dont_pass", M(10)).bet_id
+    t.throw_dice(3, 1)
+    with pytest.raises(BetNotAllowed, match=r"^CR-3\.2 .*\(CR-R2\)"):
+        t.place_bet("alice", "dont_pass_odds", Money.parse("20.01"), on=dp)
+    t.place_bet("alice", "dont_pass_odds", M(20), on=dp)
+    t.throw_dice(3, 4)
+    assert t.balance("alice") == M(1000 + 10 + 10)
+
+
+def test_cr_r2_option_odds_cap_stake_caps_the_odds_stake_at_the_flat_bet() -> None:
+    """CR-R2, odds_cap="stake": the odds stake may not exceed the flat bet (single odds)."""
+    t = table(rules=CrapsRules(odds_cap="stake"))
+    line = t.place_bet("alice", "pass", M(10)).bet_id
+    t.throw_dice(2, 2)
+    with pytest.raises(BetNotAllowed, match=r"^CR-2\.2 .*odds_cap='stake'"):
+        t.place_bet("alice", "pass_odds", Money.parse("10.01"), on=line)
+    t.place_bet("alice", "pass_odds", M(10), on=line)  # would win 20 under this option
+    t.throw_dice(1, 3)
+    assert t.balance("alice") == M(1000 + 10 + 20)
+
+
+def test_cr_12_bets_of_cr_4_to_cr_11_are_accepted_on_every_roll() -> None:
+    """CR-12, CR-R8: Field, hard ways, Big 7, 11, Any Craps and the Big bets may be placed
+    on a come-out and while a point is on, and work on the come-out."""
+    names = [k.name for k in BET_KINDS.values() if k.rule in {f"CR-{n}" for n in range(4, 12)}]
+    assert len(names) == 14
+    t = table()
+    for _ in range(2):
+        for name in names:
+            assert t.can_place_bet("alice", name, M(5)), (name, t.point)
+        t.throw_dice(2, 3)
+    t = table()
+    hard = t.place_bet("alice", "hard4", M(5)).bet_id
+    t.throw_dice(2, 2)  # a come-out roll: the hard 4 works (CR-R8)
+    assert t.last_roll is not None
+    assert t.last_roll.results[0]["bet"] == hard
+
+
+# --- Table limits, funds, input -----------------------------------------------------------------
+
+
+def test_table_limits_and_funds() -> None:
+    """Table limits apply to flat bets; the wallet may not go below zero (ledger)."""
+    t = table(rules=CrapsRules(min_bet=M(5), max_bet=M(500)))
+    with pytest.raises(BetNotAllowed, match=r"below the table minimum MOP 5\.00"):
+        t.place_bet("alice", "field", M(4))
+    with pytest.raises(BetNotAllowed, match=r"above the table maximum MOP 500\.00"):
+        t.place_bet("alice", "field", M(501))
+    big = t.place_bet("alice", "big6", M(500)).bet_id
+    with pytest.raises(BetNotAllowed, match="above the table maximum"):
+        t.increase_bet(big, M(1))
+    t.place_bet("alice", "field", M(500))
+    with pytest.raises(InsufficientFunds):
+        t.place_bet("alice", "big8", M(5))
+    assert t.balance("alice") == M(0)
+    with pytest.raises(InvalidInput, match="positive"):
+        t.place_bet("alice", "field", M(0))
+    with pytest.raises(InvalidInput, match="plays in MOP"):
+        t.place_bet("alice", "field", Money.of(5, HKD))
+    with pytest.raises(InvalidInput, match="no seat"):
+        t.place_bet("zed", "field", M(5))
+    with pytest.raises(InvalidInput, match="no bet called"):
+        bet_kind("lucky")
+
+
+def test_bet_names_and_pay_tables_read_back() -> None:
+    """Aliases name the bets; pay tables are text that reads back (for the journal)."""
+    assert bet_kind("dp").name == "dont_pass"
+    assert bet_kind("11").name == "eleven"
+    assert bet_kind("Any Craps").name == "any_craps"
+    for kind in BET_KINDS.values():
+        assert payout_from_text(str(kind.pays)) == kind.pays
+    assert str(PerUnits(5, 9)) == "9/5U"
+    assert payout_from_text("9:2") == Odds(9, 2)
+    with pytest.raises(InvalidInput):
+        payout_from_text("lots")
+    with pytest.raises(InvalidInput):
+        CrapsRules(pays={"lucky": Odds(1)})
+    with pytest.raises(InvalidInput):
+        CrapsRules(min_bet=M(10), max_bet=M(5))
+
+
+# --- Settlement through the ledger; journal and replay ------------------------------------------
+
+
+def test_settlement_moves_money_between_wallet_layout_and_house() -> None:
+    """Zero-sum postings: stakes on the layout; winnings from the house; losses to it."""
+    t = table()
+    t.place_bet("alice", "field", M(10))
+    t.place_bet("alice", "any_craps", M(10))
+    t.throw_dice(6, 6)  # Field 2:1 (CR-4), Any Craps 7:1 (CR-8)
+    assert t.balance("alice") == M(1000 + 20 + 70)
+    assert t.ledger.balance(HOUSE) == M(-90)
+    assert t.ledger.balance(LAYOUT) == M(0)
+    assert t.ledger.total().is_zero()
+
+
+def test_replay_rebuilds_the_identical_table_and_refuses_a_forged_settlement() -> None:
+    """The journal alone rebuilds the table (no RNG); a RollSettled that does not follow
+    from the dice is refused."""
+    t = table("alice", "bob", rules=CrapsRules(pays={"big7": Odds(4)}))
+    rng = Rng.seeded("replay")
+    t.place_bet("alice", "pass", M(10))
+    t.place_bet("bob", "big7", M(5))
+    for _ in range(12):
+        t.throw(rng)
+    t.void_throw()
+    loaded = Journal.from_json(t.journal.to_json())
+    again = journal_replay(loaded)
+    assert isinstance(again, CrapsTable)
+    assert again.snapshot() == t.snapshot()
+    assert again.journal.head == t.journal.head
+
+    forged = t.journal.to_json()
+    entries = forged["entries"]
+    assert isinstance(entries, list)
+    for entry in entries:
+        assert isinstance(entry, dict)
+        ev = entry["event"]
+        assert isinstance(ev, dict)
+        if ev["kind"] == "craps.roll_settled":
+            data = ev["data"]
+            assert isinstance(data, dict)
+            data["total"] = 13
+            break
+    with pytest.raises(JournalError, match="does not follow"):
+        replay(Journal.from_json(forged, verify=False))
