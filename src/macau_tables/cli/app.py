@@ -24,6 +24,9 @@ def _register() -> None:
     from macau_tables.cli import verify as _verify
 
     _verify.register(app, play_app)
+    from macau_tables.cli import craps as _craps
+
+    _craps.register(app, play_app)
 
 
 _register()

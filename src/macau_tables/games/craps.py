@@ -65,6 +65,7 @@ __all__ = [
     "DiceThrown",
     "Odds",
     "OpenBet",
+    "Payout",
     "PerUnits",
     "Phase",
     "Result",
@@ -72,6 +73,7 @@ __all__ = [
     "TableOpened",
     "ThrowVoided",
     "bet_kind",
+    "iter_kinds",
     "payout_from_text",
     "replay",
 ]
