@@ -27,6 +27,9 @@ def _register() -> None:
     from macau_tables.cli import craps as _craps
 
     _craps.register(app, play_app)
+    from macau_tables.cli import baccarat as _baccarat
+
+    _baccarat.register(app, play_app)
 
 
 _register()
