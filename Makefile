@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/macau-tables tiles ranking --rules pg1985
+	$(BIN)/macau-tables play
 
 test: lint typecheck unit
 

@@ -1,0 +1,110 @@
+"""Taiwan Pai Kao (台灣牌九) — Portaria 15/90/M, in article order
+(see ../shared/rules/taiwan-paikao-1990.md).
+
+Where the regulation works like Pai Gow, the shared round machinery of :mod:`tilegame`
+implements it once, citing both texts. What differs is here, visibly:
+
+- Art. 1–2 (equipment, procedure): TW-1, TW-2a, TW-2c, TW-2e, TW-2f, TW-2g, TW-2h — as PG,
+  ``tilegame.Round``. **TW-2b**: when the count lands on the banker, the seat on his right
+  is the first seat — ``Round.settlement_order``. **TW-2d**: 8 or 4 places, the house's
+  choice per round; with 4, the next round deals the remaining 4 stacks and the used tiles
+  lie face up — :data:`PLACES` and ``Round.open(carried=…)`` (TW-R2).
+- Art. 3 (places): TW-3a … TW-3c — ``Round.place_bet``, ``Round.holder``.
+- Art. 4: **TW-4 / TW-R4** exposed tiles never void anything — :func:`exposed_effect`.
+- Art. 5 (the banker): TW-5a, TW-5b, TW-5d — ``tilegame.Rotation``; TW-5c —
+  ``Round.open`` and ``Round._settle_bets``; **TW-5e** co-bankers after the banker and
+  barred from other places — ``Round.join_bank`` / ``Round.place_bet``
+  (:data:`TAIWAN` ``cobanker_may_bet=False``).
+- Art. 6 (winning): TW-6a — ``Round.set_banker``; **TW-6b / TW-R1** the players' forced
+  setting and the dealer's re-set — :func:`forced_setting`, ``Round.settle``;
+  **TW-6c / TW-9a** no banker advantage — :func:`compare_seat`.
+- Art. 7: TW-7a, **TW-7b** (no 地九王) — the tiles package, rule set ``tw1990``.
+- Art. 8: **TW-8** 5% of every win — :data:`COMMISSION`; TW-R3 the bank charged per bet
+  won by default — ``Round._commissions``.
+- Art. 9: **TW-9b** Gee Joon never converts — the tiles package, ``tw1990``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from macau_tables.core.journal import Journal, register_replayer
+from macau_tables.games.tilegame import (
+    ExposedEffect,
+    Regulation,
+    Round,
+    SeatResult,
+    replay_round,
+)
+from macau_tables.tiles import TW1990, Comparison, Hand, Setting, Tile, TileRules
+from macau_tables.tiles.strategies import forced_setting as _forced
+
+GAME = "taiwan"
+
+#: TW-2d / TW-3a: the casino deals to 8 or 4 places each round.
+PLACES = (8, 4)
+
+# --- Art. 4 — exposed tiles ----------------------------------------------------------------
+
+
+def exposed_effect(count: int, is_banker_stack: bool) -> ExposedEffect:
+    """TW-4 / TW-R4: tiles turned face up by accident stay valid; the round goes on."""
+    del count, is_banker_stack
+    return ExposedEffect.PLAY_ON
+
+
+# --- Art. 6 — setting and winning ----------------------------------------------------------
+
+
+def forced_setting(tiles: Sequence[Tile], rules: TileRules = TW1990) -> Setting:
+    """TW-6b / TW-R1: each player must make the back the highest two-tile hand of the four
+    tiles; of two settings with an equal back, the one with the higher front."""
+    return _forced(tiles, rules)
+
+
+def compare_hand(player: Hand, banker: Hand) -> Comparison:
+    """TW-6c / TW-9a: hands compare by T-2 alone; the banker has no advantage on a copy."""
+    return player.compare(banker)
+
+
+def compare_seat(player: Setting, banker: Setting) -> SeatResult:
+    """TW-6c: the banker wins if both his pairs beat the player's, the player if both of
+    his do; **if one pair is equal, the other decides**; one each, or both equal: a push."""
+    front = compare_hand(player.front, banker.front)
+    back = compare_hand(player.back, banker.back)
+    results = {front, back} - {Comparison.EQUAL}
+    if results == {Comparison.HIGHER}:
+        return SeatResult.PLAYER
+    if results == {Comparison.LOWER}:
+        return SeatResult.BANKER
+    return SeatResult.PUSH
+
+
+# --- Art. 8 — commission -------------------------------------------------------------------
+
+#: TW-8: the casino takes 5% of every win ("5% de todas as apostas ganhas").
+COMMISSION = Fraction(5, 100)
+
+TAIWAN = Regulation(
+    game=GAME,
+    title="Taiwan Pai Kao, Portaria 15/90/M",
+    tiles=TW1990,
+    commission=COMMISSION,
+    places=PLACES,
+    compare_seat=compare_seat,
+    exposed_effect=exposed_effect,
+    cobanker_may_bet=False,  # TW-5e
+    forced_setting=forced_setting,  # TW-6b
+    bank_commission_default="per_bet",  # TW-R3
+    settlement_rule="TW-R3",
+    first_seat_rule="TW-2b",
+)
+
+
+def replay(journal: Journal) -> Round:
+    """Rebuild a Taiwan Pai Kao round from its journal."""
+    return replay_round(journal, TAIWAN)
+
+
+register_replayer(GAME, replay)

@@ -1,0 +1,1163 @@
+"""The round of a banked tile game: what Pai Gow (PG) and Taiwan Pai Kao (TW) share.
+
+The regulations differ in a handful of rules (who wins a copy, exposed tiles, forced
+setting, commission); each game module (`paigow.py`, `taiwan.py`) states its rules in
+article order and hands them to this machinery as a :class:`Regulation`. What is here is
+the shared mechanics, each citing the articles of both texts that fix it.
+
+A :class:`Round` is one round at one table, pokerkit style: every operation is
+``verify_x`` (raises a typed error naming the rule) / ``can_x`` / ``x`` (applies and returns
+the journalled event). Chance (the shuffle, the dice) enters through ``core.rng`` or as an
+input event (a live table), and is journalled, so :func:`replay_round` rebuilds the round
+from its events alone.
+
+Order of a round (PG-4.4, PG-4.6, PG-2.1, PG-1.2, PG-1.4, PG-8.1; TW-2b … TW-2g, TW-5c):
+open (banker, capital, the house's co-bank, the dealing announced) → shuffle → bets,
+co-bankers, rearranging (players first, the banker last) → dice (re-shaken if cocked) →
+deal → exposed tiles → every seat's holder sets → the banker sets → settle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from fractions import Fraction
+from typing import Any, ClassVar, Literal
+
+from macau_tables.core.errors import (
+    BetNotAllowed,
+    InvalidInput,
+    OutOfOrder,
+    RuleViolation,
+)
+from macau_tables.core.journal import Event, Journal, event
+from macau_tables.core.ledger import Posting, Transaction
+from macau_tables.core.money import MOP, Currency, Money
+from macau_tables.core.rng import Rng
+from macau_tables.tiles import FULL_SET, Hand, Setting, Tile, TileRules
+from macau_tables.tiles import settings as all_settings
+from macau_tables.tiles.hands import make_setting
+
+HOUSE = "house"  # the casino as a participant (co-bank, setting authority)
+DEALER = "dealer"  # the dealer sets a seat nobody may hold (PG-7.5 gap fill)
+HOUSE_BANK = "house:bank"  # the house's share of the bank
+HOUSE_COMMISSION = "house:commission"
+POT = "table:pot"  # clearing account of a settlement; always nets to zero
+
+
+def wallet(person: str) -> str:
+    """Ledger account of a participant's wallet."""
+    return HOUSE_BANK if person == HOUSE else f"player:{person}"
+
+
+# --- what a regulation supplies ------------------------------------------------------------
+
+
+class SeatResult(Enum):
+    """A seat's result against the banker (PG-6.3/6.4, TW-6c)."""
+
+    PLAYER = "player"  # the seat's bets win
+    BANKER = "banker"  # the seat's bets lose
+    PUSH = "push"  # stand-off
+
+
+class ExposedEffect(Enum):
+    """What exposed tiles do (PG-2.2, PG-2.3, PG-R3, TW-4)."""
+
+    PLAY_ON = "play_on"
+    SEAT_OUT = "seat_out"  # the seat's bets are returned
+    DEAL_VOID = "deal_void"  # reshuffle, shake again; bets stay
+
+
+@dataclass(frozen=True)
+class Regulation:
+    """The rules of one regulation, as data and small functions (see paigow.py / taiwan.py)."""
+
+    game: str  # journal game name: "paigow" or "taiwan"
+    title: str
+    tiles: TileRules
+    commission: Fraction  # PG-4.2: 4%; TW-8: 5%
+    places: tuple[int, ...]  # PG-1.4: (8,); TW-2d: (8, 4)
+    compare_seat: Callable[[Setting, Setting], SeatResult]
+    exposed_effect: Callable[[int, bool], ExposedEffect]  # (count, is_banker_stack)
+    cobanker_may_bet: bool  # PG: not forbidden; TW-5e: forbidden
+    forced_setting: Callable[[Sequence[Tile], TileRules], Setting] | None  # TW-6b
+    bank_commission_default: Literal["net", "per_bet"]  # PG-R5 / TW-R3
+    settlement_rule: str  # the rule ID that fixes the settlement order
+    first_seat_rule: str  # PG-R1 / TW-2b
+
+
+@dataclass(frozen=True)
+class RoundOptions:
+    """Rule-set options; the defaults are the Readings.
+
+    - ``settlement``: ``"running"`` (PG-R4 default, TW-R3) or ``"cover"`` (PG-R4 option);
+    - ``house_layer``: ``"proportional"`` (PG-R4a default: banker and house share the core
+      bank's result in proportion to capital) or ``"after_banker"`` (the house as a layer
+      after the banker);
+    - ``bank_commission``: ``"net"`` (PG-R5: on each bank participant's net win) or
+      ``"per_bet"`` (TW-R3: on each bet the bank wins); ``None`` = the regulation's default;
+    - ``bind_banker``: TW-R1 option, the forced setting binds the banker too;
+    - ``min_bet`` / ``max_bet``: table limits in minor units (0 = none).
+    """
+
+    settlement: Literal["running", "cover"] = "running"
+    house_layer: Literal["proportional", "after_banker"] = "proportional"
+    bank_commission: Literal["net", "per_bet"] | None = None
+    bind_banker: bool = False
+    min_bet: int = 0
+    max_bet: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "settlement": self.settlement,
+            "house_layer": self.house_layer,
+            "bank_commission": self.bank_commission,
+            "bind_banker": self.bind_banker,
+            "min_bet": self.min_bet,
+            "max_bet": self.max_bet,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RoundOptions:
+        opts = cls(**data)
+        if opts.settlement not in ("running", "cover"):
+            raise InvalidInput(f"settlement must be running or cover, not {opts.settlement!r}")
+        if opts.house_layer not in ("proportional", "after_banker"):
+            raise InvalidInput("house_layer must be proportional or after_banker")
+        if opts.bank_commission not in (None, "net", "per_bet"):
+            raise InvalidInput("bank_commission must be net or per_bet")
+        return opts
+
+
+# --- events --------------------------------------------------------------------------------
+
+
+@event
+@dataclass(frozen=True)
+class RoundOpened(Event):
+    """PG-4.4 / TW-5c: the banker's capital on the table, the dealing announced."""
+
+    kind: ClassVar[str] = "tiles.round_opened"
+    game: str
+    round_no: int
+    places: int
+    banker: str
+    banker_seat: int
+    banker_capital: int
+    house_capital: int
+    currency: str
+    wallets: tuple[tuple[str, int], ...]
+    options: dict[str, Any]
+    pile: tuple[int, ...]  # stack indices still on the table (TW-R2 second round: 4 of 8)
+    tiles: tuple[str, ...]  # the woodpile carried over from a first 4-place round, else ()
+    exposed: tuple[str, ...]  # tiles face up from the first 4-place round (TW-2d)
+
+
+@event
+@dataclass(frozen=True)
+class TilesShuffled(Event):
+    """PG-1.1 / TW-2a: the 32 tiles in woodpile order, stack i = tiles[4i:4i+4]."""
+
+    kind: ClassVar[str] = "tiles.shuffled"
+    tiles: tuple[str, ...]
+
+
+@event
+@dataclass(frozen=True)
+class CoBankJoined(Event):
+    """PG-3.2 / TW-5e: a player joins the bank with capital, after the banker."""
+
+    kind: ClassVar[str] = "tiles.cobank_joined"
+    person: str
+    capital: int
+
+
+@event
+@dataclass(frozen=True)
+class BetPlaced(Event):
+    """PG-4.6 / TW-2g: a bet on a seat, before the dice."""
+
+    kind: ClassVar[str] = "tiles.bet_placed"
+    person: str
+    seat: int
+    amount: int
+
+
+@event
+@dataclass(frozen=True)
+class StacksRearranged(Event):
+    """PG-2.1 / PG-R2 / TW-2f: a permutation of the stacks' order, before the dice."""
+
+    kind: ClassVar[str] = "tiles.stacks_rearranged"
+    person: str
+    order: tuple[int, ...]
+
+
+@event
+@dataclass(frozen=True)
+class DiceShaken(Event):
+    """PG-1.2 / TW-2b: four dice; ``valid`` False for a cocked die or one out (PG-1.5)."""
+
+    kind: ClassVar[str] = "tiles.dice_shaken"
+    dice: tuple[int, ...]
+    valid: bool
+
+
+@event
+@dataclass(frozen=True)
+class TilesExposed(Event):
+    """PG-2.2 / PG-2.3 / TW-4: tiles turned face up by accident in the deal."""
+
+    kind: ClassVar[str] = "tiles.exposed"
+    seat: int
+    count: int
+
+
+@event
+@dataclass(frozen=True)
+class SeatSet(Event):
+    """PG-5.1 / TW-6a: a seat's holder (or the banker's authority) sets the four tiles."""
+
+    kind: ClassVar[str] = "tiles.seat_set"
+    person: str
+    seat: int
+    front: tuple[str, ...]
+    back: tuple[str, ...]
+
+
+@event
+@dataclass(frozen=True)
+class RoundSettled(Event):
+    """PG-6, PG-R4, PG-R5 / TW-6c, TW-8: results, payouts and the postings."""
+
+    kind: ClassVar[str] = "tiles.settled"
+    results: tuple[dict[str, Any], ...]
+    bank_shares: tuple[tuple[str, int], ...]
+    commissions: tuple[tuple[str, int], ...]
+    resets: tuple[int, ...]  # TW-6b: seats the dealer re-set
+    compensation: tuple[dict[str, Any], ...]  # PG-7.2 / PG-R8
+    postings: tuple[tuple[str, int], ...]
+
+
+# --- values of the round -------------------------------------------------------------------
+
+
+class Phase(Enum):
+    SHUFFLE = "shuffle"  # waiting for the shuffle (PG-1.1)
+    BETTING = "betting"  # bets, co-bank, rearranging, then the dice (PG-4.6, PG-2.1)
+    SETTING = "setting"  # tiles dealt; seats set, then the banker (PG-8.1)
+    SETTLED = "settled"
+
+
+@dataclass(frozen=True)
+class Bet:
+    person: str
+    seat: int
+    amount: Money
+
+
+@dataclass(frozen=True)
+class BetResult:
+    """One bet settled: ``action`` is the part that had action (PG-4.5, PG-R4)."""
+
+    person: str
+    seat: int
+    amount: Money
+    outcome: str  # "win", "lose", "push", "no_action"
+    action: Money
+    net: Money  # to the player, after commission
+    commission: Money
+
+
+# --- the round -----------------------------------------------------------------------------
+
+
+@dataclass
+class Round:
+    """One round at a Pai Gow / Taiwan Pai Kao table."""
+
+    regulation: Regulation
+    opened: RoundOpened
+    journal: Journal
+    phase: Phase = Phase.SHUFFLE
+    tiles: tuple[Tile, ...] = ()
+    stack_order: tuple[int, ...] = ()
+    cobankers: list[tuple[str, Money]] = field(default_factory=list)
+    bets: list[Bet] = field(default_factory=list)
+    rearranged_by: list[str] = field(default_factory=list)
+    dice: tuple[int, ...] | None = None
+    hands: dict[int, tuple[Tile, ...]] = field(default_factory=dict)
+    exposed: dict[int, int] = field(default_factory=dict)
+    seats_out: set[int] = field(default_factory=set)
+    settings_: dict[int, Setting] = field(default_factory=dict)
+    setters: dict[int, str] = field(default_factory=dict)
+    results: list[BetResult] = field(default_factory=list)
+    settled: RoundSettled | None = None
+    transaction: Transaction | None = None
+
+    # ---- opening (PG-4.4, PG-3.1, TW-5c, TW-5e) ----------------------------------------
+
+    @classmethod
+    def open(
+        cls,
+        regulation: Regulation,
+        *,
+        banker: str,
+        banker_seat: int,
+        banker_capital: Money,
+        wallets: dict[str, Money],
+        house_capital: Money | None = None,
+        places: int = 8,
+        round_no: int = 1,
+        options: RoundOptions | None = None,
+        carried: Round | None = None,
+    ) -> Round:
+        """Open a round: PG-4.4 / TW-5c the capital on the table and the dealing announced.
+
+        ``carried`` is a finished first round of a 4-place woodpile (TW-2d, TW-R2): this
+        round deals its remaining four stacks, with its 16 tiles face up.
+        """
+        opts = options or RoundOptions()
+        currency = banker_capital.currency
+        house = house_capital if house_capital is not None else Money.zero(currency)
+        if places not in regulation.places:
+            raise RuleViolation(
+                f"{regulation.title} deals to {' or '.join(map(str, regulation.places))} "
+                f"places, not {places}",
+                rule="TW-2d" if regulation.game == "taiwan" else "PG-1.4",
+            )
+        if not 1 <= banker_seat <= places:
+            raise InvalidInput(f"the banker's seat must be 1..{places}")
+        if not banker_capital.is_positive() and not house.is_positive():
+            raise RuleViolation("the bank needs capital on the table", rule="PG-4.4")
+        if banker_capital.is_negative() or house.is_negative():
+            raise InvalidInput("capital cannot be negative")
+        if banker == HOUSE and house.is_positive():
+            raise InvalidInput("when the house banks, its capital is the banker's capital")
+        if banker != HOUSE and wallets.get(banker, Money.zero(currency)) < banker_capital:
+            raise RuleViolation(f"{banker} cannot put {banker_capital} on the table", rule="PG-4.4")
+        pile: tuple[int, ...] = tuple(range(8))
+        tiles: tuple[str, ...] = ()
+        exposed: tuple[str, ...] = ()
+        if carried is not None:
+            if carried.opened.places != 4 or len(carried.opened.pile) != 8:
+                raise RuleViolation(
+                    "only a first 4-place round leaves stacks for the next", rule="TW-R2"
+                )
+            if carried.phase is not Phase.SETTLED or places != 4:
+                raise RuleViolation(
+                    "the second 4-place round follows a settled first one", rule="TW-2d"
+                )
+            used = carried.used_stacks()
+            pile = tuple(i for i in carried.stack_order if i not in used)
+            tiles = tuple(str(t) for t in carried.tiles)
+            exposed = tuple(str(t) for s in sorted(carried.hands) for t in carried.hands[s])
+        opened = RoundOpened(
+            game=regulation.game,
+            round_no=round_no,
+            places=places,
+            banker=banker,
+            banker_seat=banker_seat,
+            banker_capital=banker_capital.minor,
+            house_capital=house.minor,
+            currency=currency.code,
+            wallets=tuple(sorted((p, m.minor) for p, m in wallets.items())),
+            options=opts.to_json(),
+            pile=pile,
+            tiles=tiles,
+            exposed=exposed,
+        )
+        journal = Journal(regulation.game, {"regulation": regulation.title})
+        journal.append(opened)
+        rnd = cls(regulation=regulation, opened=opened, journal=journal)
+        if tiles:
+            rnd.tiles = tuple(Tile.parse(t) for t in tiles)
+            rnd.stack_order = pile
+            rnd.phase = Phase.BETTING
+        return rnd
+
+    # ---- convenience views --------------------------------------------------------------
+
+    @property
+    def options(self) -> RoundOptions:
+        return RoundOptions.from_json(dict(self.opened.options))
+
+    @property
+    def currency(self) -> Currency:
+        return MOP if self.opened.currency == MOP.code else Currency(self.opened.currency, 2, "")
+
+    def money(self, minor: int) -> Money:
+        return Money(minor, self.currency)
+
+    @property
+    def places(self) -> int:
+        return self.opened.places
+
+    @property
+    def banker(self) -> str:
+        return self.opened.banker
+
+    @property
+    def banker_seat(self) -> int:
+        return self.opened.banker_seat
+
+    def wallet_of(self, person: str) -> Money:
+        return self.money(dict(self.opened.wallets).get(person, 0))
+
+    def committed(self, person: str) -> Money:
+        """What a person has on the table this round: bets, co-bank and bank capital."""
+        total = sum((b.amount.minor for b in self.bets if b.person == person), 0)
+        total += sum(c.minor for p, c in self.cobankers if p == person)
+        if person == self.banker:
+            total += self.opened.banker_capital
+        return self.money(total)
+
+    @property
+    def bank_capital(self) -> Money:
+        """PG-4.5 / TW-5c: the capital in play, banker + house + co-bankers."""
+        total = self.opened.banker_capital + self.opened.house_capital
+        total += sum(c.minor for _p, c in self.cobankers)
+        return self.money(total)
+
+    def seat_steps(self, seat: int) -> int:
+        """How many seats counter-clockwise ``seat`` is from the banker (PG-1.3, TW-2c)."""
+        return (seat - self.banker_seat) % self.places
+
+    def seat_at(self, steps: int) -> int:
+        return (self.banker_seat - 1 + steps) % self.places + 1
+
+    def used_stacks(self) -> tuple[int, ...]:
+        """The stacks this round deals: the first ``places`` of the pile's order (TW-R2)."""
+        return self.stack_order[: self.places]
+
+    # ---- PG-1.1 / TW-2a: the shuffle -----------------------------------------------------
+
+    def verify_shuffle(self) -> None:
+        if self.phase is not Phase.SHUFFLE:
+            raise OutOfOrder("the tiles are shuffled before bets and dice", rule="PG-1.1")
+
+    def can_shuffle(self) -> bool:
+        return _can(self.verify_shuffle)
+
+    def shuffle(self, rng: Rng) -> TilesShuffled:
+        """The dealer shuffles face down and builds the woodpile (PG-1.1, TW-2a)."""
+        self.verify_shuffle()
+        return self.shuffle_tiles(tuple(rng.shuffle(FULL_SET)))
+
+    def shuffle_tiles(self, tiles: Sequence[Tile]) -> TilesShuffled:
+        """A live table's shuffle, or the replay of a journalled one."""
+        self.verify_shuffle()
+        if sorted(tiles) != sorted(FULL_SET):
+            raise InvalidInput("a shuffle is the 32 tiles of one set", rule="T-1")
+        ev = TilesShuffled(tuple(str(t) for t in tiles))
+        self.tiles = tuple(tiles)
+        self.stack_order = self.opened.pile
+        self.phase = Phase.BETTING
+        self.journal.append(ev)
+        return ev
+
+    # ---- PG-3.2 / PG-3.3 / TW-5e: co-banking players -------------------------------------
+
+    def verify_join_bank(self, person: str, capital: Money) -> None:
+        self._verify_before_dice("PG-4.7")
+        if person in (self.banker, HOUSE):
+            raise BetNotAllowed(f"{person} is already in the bank", rule="PG-3.2")
+        if any(p == person for p, _ in self.cobankers):
+            raise BetNotAllowed(f"{person} already co-banks this round", rule="PG-3.3")
+        if not self.regulation.cobanker_may_bet and any(b.person == person for b in self.bets):
+            raise BetNotAllowed(
+                f"{person} bets on a place: a co-banker may not bet on other places",
+                rule="TW-5e",
+            )
+        self._verify_amount(person, capital, "PG-3.3")
+
+    def can_join_bank(self, person: str, capital: Money) -> bool:
+        return _can(self.verify_join_bank, person, capital)
+
+    def join_bank(self, person: str, capital: Money) -> CoBankJoined:
+        """PG-3.2: co-bank with one's own capital (PG-3.3: nobody joins it), after the
+        banker in the order joined (正庄先行, TW-5e)."""
+        self.verify_join_bank(person, capital)
+        ev = CoBankJoined(person, capital.minor)
+        self.cobankers.append((person, capital))
+        self.journal.append(ev)
+        return ev
+
+    # ---- PG-4.6 / PG-4.7 / PG-7.1 / TW-2g / TW-3b: bets ----------------------------------
+
+    def verify_place_bet(self, person: str, seat: int, amount: Money) -> None:
+        self._verify_before_dice("PG-4.7")
+        if not 1 <= seat <= self.places:
+            raise BetNotAllowed(f"no seat {seat} at a {self.places}-place table", rule="TW-3a")
+        if seat == self.banker_seat:
+            raise BetNotAllowed(
+                "a bet on the banker's seat is co-banking (join the bank)", rule="PG-3.2"
+            )
+        if person in (self.banker, HOUSE):
+            raise BetNotAllowed("the bank does not bet against itself", rule="PG-4.6")
+        if not self.regulation.cobanker_may_bet and any(p == person for p, _ in self.cobankers):
+            raise BetNotAllowed(
+                f"{person} co-banks: a co-banker may not bet on other places", rule="TW-5e"
+            )
+        opts = self.options
+        if opts.min_bet and amount.minor < opts.min_bet:
+            raise BetNotAllowed(f"below the table minimum {self.money(opts.min_bet)}")
+        if opts.max_bet and amount.minor > opts.max_bet:
+            raise BetNotAllowed(f"above the table maximum {self.money(opts.max_bet)}")
+        self._verify_amount(person, amount, "PG-4.6")
+
+    def can_place_bet(self, person: str, seat: int, amount: Money) -> bool:
+        return _can(self.verify_place_bet, person, seat, amount)
+
+    def place_bet(self, person: str, seat: int, amount: Money) -> BetPlaced:
+        """PG-4.6: bets lie on the table before the dice; several bettors per seat (PG-7.1,
+        TW-3b); PG-4.8 / TW-2h: each is settled by the seat it lies on."""
+        self.verify_place_bet(person, seat, amount)
+        ev = BetPlaced(person, seat, amount.minor)
+        self.bets.append(Bet(person, seat, amount))
+        self.journal.append(ev)
+        return ev
+
+    def _verify_before_dice(self, rule: str) -> None:
+        if self.phase is Phase.SHUFFLE:
+            raise OutOfOrder("the tiles are not shuffled yet", rule="PG-1.1")
+        if self.phase is not Phase.BETTING:
+            raise OutOfOrder("after the dice nothing on the table may change", rule=rule)
+
+    def _verify_amount(self, person: str, amount: Money, rule: str) -> None:
+        if not amount.is_positive():
+            raise InvalidInput("an amount must be positive")
+        if amount.currency != self.currency:
+            raise InvalidInput(f"this table plays in {self.currency.code}")
+        if self.committed(person) + amount > self.wallet_of(person):
+            raise BetNotAllowed(
+                f"{person} has {self.wallet_of(person)}, {self.committed(person)} of it "
+                f"already on the table",
+                rule=rule,
+            )
+
+    # ---- PG-2.1 / PG-R2 / TW-2f: rearranging the stacks ---------------------------------
+
+    def verify_rearrange(self, person: str, order: Sequence[int]) -> None:
+        self._verify_before_dice("PG-2.1")
+        if self.banker in self.rearranged_by:
+            raise RuleViolation("after the banker nobody may rearrange", rule="PG-2.1")
+        if sorted(order) != sorted(self.stack_order):
+            raise InvalidInput(
+                f"a rearrangement is an order of the stacks {sorted(self.stack_order)}",
+                rule="PG-R2",
+            )
+        if person != self.banker:
+            if not any(b.person == person for b in self.bets):
+                raise RuleViolation("only the banker and players with a bet", rule="PG-2.1")
+            players = {p for p in self.rearranged_by if p != self.banker}
+            if person in players:
+                raise RuleViolation(f"{person} has rearranged already", rule="PG-2.1")
+            if len(players) >= 2:
+                raise RuleViolation("at most two players rearrange per round", rule="PG-2.1")
+
+    def can_rearrange(self, person: str, order: Sequence[int]) -> bool:
+        return _can(self.verify_rearrange, person, order)
+
+    def rearrange(self, person: str, order: Sequence[int]) -> StacksRearranged:
+        """PG-2.1 / TW-2f: players (at most two) then the banker, one hand, before the dice."""
+        self.verify_rearrange(person, order)
+        ev = StacksRearranged(person, tuple(order))
+        self.stack_order = tuple(order)
+        self.rearranged_by.append(person)
+        self.journal.append(ev)
+        return ev
+
+    # ---- PG-1.2 / PG-1.3 / PG-1.5 / TW-2b / TW-2e: the dice, the deal -------------------
+
+    def verify_shake(self) -> None:
+        if self.phase is Phase.SHUFFLE:
+            raise OutOfOrder("the tiles are not shuffled yet", rule="PG-1.1")
+        if self.phase is not Phase.BETTING:
+            raise OutOfOrder("the dice are shaken once per deal", rule="PG-1.2")
+
+    def can_shake(self) -> bool:
+        return _can(self.verify_shake)
+
+    def shake(self, rng: Rng) -> DiceShaken:
+        """PG-1.2: the banker shakes four dice; nobody shakes for him (PG-4.1, TW-2b)."""
+        self.verify_shake()
+        return self.shake_dice(rng.dice(4))
+
+    def shake_dice(self, dice: Sequence[int], *, valid: bool = True) -> DiceShaken:
+        """Four dice as they lie; ``valid=False`` when a die is cocked or left the shaker:
+        the banker shakes again (PG-1.5, TW-2e)."""
+        self.verify_shake()
+        if len(dice) != 4 or not all(1 <= d <= 6 for d in dice):
+            raise InvalidInput("four dice, each 1 to 6", rule="PG-1.2")
+        ev = DiceShaken(tuple(dice), valid)
+        self.journal.append(ev)
+        if valid:
+            self.dice = tuple(dice)
+            self._deal()
+        return ev
+
+    def first_steps(self) -> int:
+        """PG-R1 / TW-2b: the seat reached counting the total from the banker as 1."""
+        assert self.dice is not None
+        return (sum(self.dice) - 1) % self.places  # PG-1.3: never altered
+
+    def dealing_order(self) -> list[int]:
+        """Seats in dealing order: the first seat, then counter-clockwise (PG-1.3, TW-2c)."""
+        first = self.first_steps()
+        return [self.seat_at(first + k) for k in range(self.places)]
+
+    def settlement_order(self) -> list[int]:
+        """PG-R1 / TW-2b: player seats from the first in dealing order, counter-clockwise;
+        when the count lands on the banker, the seat on the banker's right is first."""
+        return [s for s in self.dealing_order() if s != self.banker_seat]
+
+    def _deal(self) -> None:
+        """PG-1.4: every stack is dealt, four tiles to each seat, whatever the players."""
+        stacks = self.used_stacks()
+        self.hands = {}
+        for k, seat in enumerate(self.dealing_order()):
+            s = stacks[k]
+            self.hands[seat] = self.tiles[4 * s : 4 * s + 4]
+        self.phase = Phase.SETTING
+
+    # ---- PG-2.2 / PG-2.3 / PG-R3 / TW-4: exposed tiles -----------------------------------
+
+    def verify_report_exposed(self, seat: int, count: int) -> None:
+        if self.phase is not Phase.SETTING or self.settings_:
+            raise OutOfOrder("tiles are exposed in the deal, before any setting", rule="PG-2.2")
+        if seat not in self.hands or not 1 <= count <= 4:
+            raise InvalidInput("a seat of this deal and 1 to 4 tiles")
+
+    def report_exposed(self, seat: int, count: int) -> TilesExposed:
+        """The dealer reports tiles turned face up in the deal; the regulation decides."""
+        self.verify_report_exposed(seat, count)
+        ev = TilesExposed(seat, count)
+        self.journal.append(ev)
+        total = self.exposed.get(seat, 0) + count
+        self.exposed[seat] = total
+        effect = self.regulation.exposed_effect(total, seat == self.banker_seat)
+        if effect is ExposedEffect.SEAT_OUT:
+            self.seats_out.add(seat)
+        elif effect is ExposedEffect.DEAL_VOID:
+            # PG-R3: tiles reshuffled, dice shaken again; bets stay.
+            self.phase = Phase.SHUFFLE
+            self.dice = None
+            self.hands = {}
+            self.exposed = {}
+            self.seats_out = set()
+            self.rearranged_by = []
+        return ev
+
+    # ---- PG-5 / PG-7 / PG-8 / TW-3 / TW-6: setting ---------------------------------------
+
+    def active_seats(self) -> list[int]:
+        """Player seats with bets and tiles in play, in settlement order."""
+        bet_seats = {b.seat for b in self.bets}
+        return [s for s in self.settlement_order() if s in bet_seats and s not in self.seats_out]
+
+    def holder(self, seat: int) -> str | None:
+        """PG-7.1 / PG-R7 / TW-3b: the largest bettor on the seat holds it (ties: the
+        earliest); PG-7.5: nobody holds two seats — the next-largest bettor holds the second
+        (seats taken in settlement order)."""
+        holders: dict[int, str] = {}
+        for s in self.active_seats():
+            totals: dict[str, int] = {}
+            for b in self.bets:
+                if b.seat == s:
+                    totals[b.person] = totals.get(b.person, 0) + b.amount.minor
+            ranked = sorted(totals, key=lambda p: -totals[p])  # stable: ties -> earliest
+            taken = set(holders.values())
+            # Gap fill: when every bettor of the seat holds another seat, the dealer sets it
+            # by the house way (a stated choice; the text is silent).
+            holders[s] = next((p for p in ranked if p not in taken), DEALER)
+        return holders.get(seat)
+
+    def banker_authority(self) -> str:
+        """PG-3.4 / PG-R10: the banker sets unless the house's co-bank capital is larger."""
+        if self.opened.house_capital > self.opened.banker_capital:
+            return HOUSE
+        return self.banker
+
+    def verify_set_seat(self, person: str, seat: int, front: Sequence[Tile]) -> None:
+        if self.phase is not Phase.SETTING:
+            raise OutOfOrder("tiles are set after the deal", rule="PG-5.1")
+        if self.banker_seat in self.settings_:
+            raise RuleViolation(
+                "the banker has turned a tile: no setting may change", rule="PG-8.2"
+            )
+        if seat == self.banker_seat:
+            raise RuleViolation("the banker sets with set_banker, after the seats", rule="PG-8.1")
+        if seat not in self.active_seats():
+            raise RuleViolation(f"seat {seat} has no bets in play this round", rule="PG-5.1")
+        holder = self.holder(seat)
+        if person != holder:
+            raise RuleViolation(
+                f"seat {seat} is set by its holder {holder}, not {person}", rule="PG-7.4"
+            )
+        self._verify_split(seat, front)
+
+    def can_set_seat(self, person: str, seat: int, front: Sequence[Tile]) -> bool:
+        return _can(self.verify_set_seat, person, seat, front)
+
+    def set_seat(self, person: str, seat: int, front: Sequence[Tile]) -> SeatSet:
+        """PG-5.1 / TW-6a: the holder splits the four tiles; ``front`` names two of them (the
+        dealer puts the lower hand in front, PG-5.2). May be changed until PG-8.2."""
+        self.verify_set_seat(person, seat, front)
+        return self._record_setting(person, seat, front)
+
+    def verify_set_banker(self, person: str, front: Sequence[Tile]) -> None:
+        if self.phase is not Phase.SETTING:
+            raise OutOfOrder("tiles are set after the deal", rule="PG-5.1")
+        if self.banker_seat in self.settings_:
+            raise RuleViolation("the banker has set already", rule="PG-8.2")
+        unset = [s for s in self.active_seats() if s not in self.settings_]
+        if unset:
+            raise OutOfOrder(
+                f"the banker sets after every seat; seats {unset} have not set",
+                rule="TW-6a" if self.regulation.game == "taiwan" else "PG-8.1",
+            )
+        authority = self.banker_authority()
+        if person != authority:
+            raise RuleViolation(
+                f"the banker's tiles are set by {authority} (the larger capital)", rule="PG-3.4"
+            )
+        self._verify_split(self.banker_seat, front)
+        if (
+            self.options.bind_banker
+            and self.regulation.forced_setting is not None
+            and not self._follows_forced(self.banker_seat, front)
+        ):
+            raise RuleViolation("the forced setting binds the banker here", rule="TW-R1")
+
+    def can_set_banker(self, person: str, front: Sequence[Tile]) -> bool:
+        return _can(self.verify_set_banker, person, front)
+
+    def set_banker(self, person: str, front: Sequence[Tile]) -> SeatSet:
+        """PG-8.1 / TW-6a: the banker sets after every seat, then turns his tiles (PG-8.2)."""
+        self.verify_set_banker(person, front)
+        return self._record_setting(person, self.banker_seat, front)
+
+    def _verify_split(self, seat: int, front: Sequence[Tile]) -> None:
+        tiles = list(self.hands[seat])
+        if len(front) != 2:
+            raise InvalidInput("name the two tiles of one hand", rule="PG-5.1")
+        for t in front:
+            if t not in tiles:
+                raise InvalidInput(f"{t} is not a tile of seat {seat}", rule="PG-5.1")
+            tiles.remove(t)
+
+    def _split(self, seat: int, pair: Sequence[Tile]) -> Setting:
+        rest = list(self.hands[seat])
+        for t in pair:
+            rest.remove(t)
+        r = self.regulation.tiles
+        return make_setting(Hand(pair[0], pair[1], r), Hand(rest[0], rest[1], r))
+
+    def _follows_forced(self, seat: int, pair: Sequence[Tile]) -> bool:
+        forced = self.regulation.forced_setting
+        assert forced is not None
+        want = forced(self.hands[seat], self.regulation.tiles)
+        got = self._split(seat, pair)
+        return (got.back.value.key, got.front.value.key) == (
+            want.back.value.key,
+            want.front.value.key,
+        )
+
+    def _record_setting(self, person: str, seat: int, pair: Sequence[Tile]) -> SeatSet:
+        setting = self._split(seat, pair)
+        ev = SeatSet(
+            person,
+            seat,
+            tuple(str(t) for t in setting.front.tiles),
+            tuple(str(t) for t in setting.back.tiles),
+        )
+        self.settings_[seat] = setting
+        self.setters[seat] = person
+        self.journal.append(ev)
+        return ev
+
+    # ---- PG-6 / TW-6c / PG-R4 / PG-R5 / TW-8: reveal, compare, settle --------------------
+
+    def verify_settle(self) -> None:
+        if self.phase is not Phase.SETTING or self.banker_seat not in self.settings_:
+            raise OutOfOrder("settle after the banker has set and turned", rule="PG-8.1")
+
+    def can_settle(self) -> bool:
+        return _can(self.verify_settle)
+
+    def settle(self) -> RoundSettled:
+        """Compare every seat with the banker and settle in settlement order."""
+        self.verify_settle()
+        resets: list[int] = []
+        if self.regulation.forced_setting is not None:
+            # TW-6b: the dealer re-sets a player's tiles that do not follow the forced rule.
+            for seat in self.active_seats():
+                s = self.settings_[seat]
+                if not self._follows_forced(seat, s.front.tiles):
+                    self.settings_[seat] = self.regulation.forced_setting(
+                        self.hands[seat], self.regulation.tiles
+                    )
+                    resets.append(seat)
+        banker_setting = self.settings_[self.banker_seat]
+        seat_results = {
+            seat: self.regulation.compare_seat(self.settings_[seat], banker_setting)
+            for seat in self.active_seats()
+        }
+        self.results = self._settle_bets(seat_results)
+        shares = self._share_bank_result()
+        commissions = self._commissions(shares)
+        compensation = self._compensation(seat_results, banker_setting)
+        postings = self._postings(shares, commissions)
+        self.transaction = Transaction.of(
+            postings, memo=f"{self.regulation.game} round {self.opened.round_no}"
+        )
+        ev = RoundSettled(
+            results=tuple(
+                {
+                    "person": r.person,
+                    "seat": r.seat,
+                    "amount": r.amount.minor,
+                    "outcome": r.outcome,
+                    "action": r.action.minor,
+                    "net": r.net.minor,
+                    "commission": r.commission.minor,
+                    "seat_result": seat_results.get(r.seat, SeatResult.PUSH).value
+                    if r.seat not in self.seats_out
+                    else "seat_out",
+                }
+                for r in self.results
+            ),
+            bank_shares=tuple((p, m.minor) for p, m in shares),
+            commissions=tuple((p, m.minor) for p, m in commissions),
+            resets=tuple(resets),
+            compensation=tuple(compensation),
+            postings=tuple((p.account, p.amount.minor) for p in self.transaction.postings),
+        )
+        self.settled = ev
+        self.phase = Phase.SETTLED
+        self.journal.append(ev)
+        return ev
+
+    def _settle_bets(self, seat_results: dict[int, SeatResult]) -> list[BetResult]:
+        """PG-R4: settle bets seat by seat in settlement order, each seat's bets in the order
+        placed, within the bank's capital (PG-4.5, TW-5c): the running balance (default) or
+        the cover (option). Each winning bet pays 4% (PG-4.2, PG-R5) or 5% (TW-8) of its win.
+        """
+        zero = self.money(0)
+        capital = self.bank_capital
+        rate = self.regulation.commission
+        ordered: list[Bet] = []
+        for seat in self.settlement_order():
+            ordered.extend(b for b in self.bets if b.seat == seat)
+        cover: dict[int, Money] = {}
+        if self.options.settlement == "cover":
+            left = capital
+            for i, b in enumerate(ordered):
+                if b.seat in seat_results:
+                    cover[i] = min(b.amount, left)
+                    left = left - cover[i]
+        gain = zero  # the bank's running result
+        results: list[BetResult] = []
+        for i, b in enumerate(ordered):
+            res = seat_results.get(b.seat)
+            if res is None or res is SeatResult.PUSH:
+                outcome = "no_action" if res is None else "push"
+                results.append(BetResult(b.person, b.seat, b.amount, outcome, zero, zero, zero))
+                continue
+            if self.options.settlement == "cover":
+                action = cover[i]
+            elif res is SeatResult.BANKER:
+                action = min(b.amount, capital - gain)  # the bank wins at most C
+            else:
+                action = min(b.amount, capital + gain)  # the bank pays at most what it has
+            if action.is_zero():
+                results.append(BetResult(b.person, b.seat, b.amount, "no_action", zero, zero, zero))
+            elif res is SeatResult.BANKER:
+                gain = gain + action
+                results.append(BetResult(b.person, b.seat, b.amount, "lose", action, -action, zero))
+            else:
+                gain = gain - action
+                fee = action.commission(rate)
+                results.append(
+                    BetResult(b.person, b.seat, b.amount, "win", action, action - fee, fee)
+                )
+        return results
+
+    def bank_result(self) -> Money:
+        """The bank's result of the round before commission (collected − paid)."""
+        return self.money(
+            sum(r.action.minor for r in self.results if r.outcome == "lose")
+            - sum(r.action.minor for r in self.results if r.outcome == "win")
+        )
+
+    def bank_participants(self) -> list[tuple[str, Money]]:
+        out: list[tuple[str, Money]] = []
+        if self.opened.banker_capital:
+            out.append((self.banker, self.money(self.opened.banker_capital)))
+        if self.opened.house_capital:
+            out.append((HOUSE, self.money(self.opened.house_capital)))
+        return out + list(self.cobankers)
+
+    def _share_bank_result(self) -> list[tuple[str, Money]]:
+        """PG-R4a: the result goes first to the core bank (banker + house) up to its capital,
+        shared in proportion to capital (option: the house as a layer after the banker),
+        then to each co-banking player up to his capital, in the order joined (TW-5e)."""
+        result = self.bank_result()
+        sign = -1 if result.is_negative() else 1
+        left = abs(result)
+        core = [(p, c) for p, c in self.bank_participants() if p in (self.banker, HOUSE)]
+        layers: list[list[tuple[str, Money]]] = []
+        if self.options.house_layer == "after_banker":
+            layers.extend([[x] for x in core])
+        else:
+            layers.append(core)
+        layers.extend([[x] for x in self.cobankers])
+        shares: dict[str, Money] = {p: self.money(0) for p, _ in self.bank_participants()}
+        for layer in layers:
+            cap = self.money(sum(c.minor for _, c in layer))
+            take = min(left, cap)
+            left = left - take
+            parts = take.allocate([c.minor for _, c in layer])
+            for (p, _), part in zip(layer, parts, strict=True):
+                shares[p] = shares[p] + part * sign
+        assert left.is_zero(), "PG-4.5: the bank's result never exceeds its capital"
+        return list(shares.items())
+
+    def _commissions(self, shares: list[tuple[str, Money]]) -> list[tuple[str, Money]]:
+        """Commission from the bank's side, never on the house's own share (PG-R5, TW-R3).
+
+        ``net`` (PG-R5): 4% of each participant's net win of the round. ``per_bet`` (TW-R3):
+        the rate on each bet the bank wins, each participant charged on its share of that
+        bet in proportion to capital (a stated choice: every participant stands behind every
+        bet pro rata), rounded down per participant.
+        """
+        mode = self.options.bank_commission or self.regulation.bank_commission_default
+        rate = self.regulation.commission
+        out: list[tuple[str, Money]] = []
+        if mode == "net":
+            for person, share in shares:
+                if person != HOUSE and share.is_positive():
+                    out.append((person, share.commission(rate)))
+            return out
+        participants = self.bank_participants()
+        weights = [c.minor for _, c in participants]
+        gross = {p: 0 for p, _ in participants}
+        for r in self.results:
+            if r.outcome == "lose":
+                for (p, _), part in zip(participants, r.action.allocate(weights), strict=True):
+                    gross[p] += part.minor
+        for person, amount in gross.items():
+            if person != HOUSE and amount:
+                out.append((person, self.money(amount).commission(rate)))
+        return out
+
+    def _compensation(
+        self, seat_results: dict[int, SeatResult], banker: Setting
+    ) -> list[dict[str, Any]]:
+        """PG-7.2 / PG-R8: a holder who lost where another setting would have won or pushed
+        owes the seat's other bettors the difference (recorded; the casino is not a party).
+        The better outcome is valued at the bet's full amount, less commission on a win."""
+        out: list[dict[str, Any]] = []
+        if self.regulation.game != "paigow":
+            return out
+        for seat, res in seat_results.items():
+            if res is not SeatResult.BANKER:
+                continue
+            best: SeatResult | None = None
+            for alt in all_settings(self.hands[seat], self.regulation.tiles):
+                r = self.regulation.compare_seat(alt, banker)
+                if r is SeatResult.PLAYER:
+                    best = r
+                    break
+                if r is SeatResult.PUSH:
+                    best = r
+            if best is None:
+                continue
+            holder = self.setters[seat]
+            for br in self.results:
+                if br.seat != seat or br.person == holder or br.outcome != "lose":
+                    continue
+                if best is SeatResult.PLAYER:
+                    fee = br.amount.commission(self.regulation.commission)
+                    would = br.amount - fee
+                else:
+                    would = self.money(0)
+                owed = would - br.net
+                out.append(
+                    {
+                        "seat": seat,
+                        "holder": holder,
+                        "bettor": br.person,
+                        "better": best.value,
+                        "owed": owed.minor,
+                    }
+                )
+        return out
+
+    def _postings(
+        self, shares: list[tuple[str, Money]], commissions: list[tuple[str, Money]]
+    ) -> list[Posting]:
+        """Zero-sum postings: bets through the pot, the pot to the bank's participants,
+        commission to the house."""
+        posts: list[Posting] = []
+        for r in self.results:
+            if r.outcome == "lose":
+                posts.append(Posting(wallet(r.person), -r.action))
+                posts.append(Posting(POT, r.action))
+            elif r.outcome == "win":
+                posts.append(Posting(POT, -r.action))
+                posts.append(Posting(wallet(r.person), r.action - r.commission))
+                posts.append(Posting(HOUSE_COMMISSION, r.commission))
+        for person, share in shares:
+            posts.append(Posting(POT, -share))
+            posts.append(Posting(wallet(person), share))
+        for person, fee in commissions:
+            posts.append(Posting(wallet(person), -fee))
+            posts.append(Posting(HOUSE_COMMISSION, fee))
+        return posts
+
+
+def _can(verify: Callable[..., None], *args: Any) -> bool:
+    try:
+        verify(*args)
+    except (RuleViolation, InvalidInput):
+        return False
+    return True
+
+
+# --- replay --------------------------------------------------------------------------------
+
+
+def replay_round(journal: Journal, regulation: Regulation) -> Round:
+    """Rebuild a round from its events by applying each one again (chance included)."""
+    events = journal.events
+    if not events or not isinstance(events[0], RoundOpened):
+        raise InvalidInput("a round's journal starts with its opening")
+    o = events[0]
+    cur = MOP if o.currency == MOP.code else Currency(o.currency, 2, "")
+    wallets = {p: Money(m, cur) for p, m in o.wallets}
+    rnd = Round.open(
+        regulation,
+        banker=o.banker,
+        banker_seat=o.banker_seat,
+        banker_capital=Money(o.banker_capital, cur),
+        house_capital=Money(o.house_capital, cur),
+        wallets=wallets,
+        places=o.places,
+        round_no=o.round_no,
+        options=RoundOptions.from_json(dict(o.options)),
+    )
+    if o.tiles:  # the second round of a 4-place woodpile (TW-R2)
+        rnd.opened = o
+        rnd.journal = Journal(regulation.game, {"regulation": regulation.title})
+        rnd.journal.append(o)
+        rnd.tiles = tuple(Tile.parse(t) for t in o.tiles)
+        rnd.stack_order = o.pile
+        rnd.phase = Phase.BETTING
+    for ev in events[1:]:
+        _apply(rnd, ev)
+    return rnd
+
+
+def _apply(rnd: Round, ev: Event) -> None:
+    if isinstance(ev, TilesShuffled):
+        rnd.shuffle_tiles([Tile.parse(t) for t in ev.tiles])
+    elif isinstance(ev, CoBankJoined):
+        rnd.join_bank(ev.person, rnd.money(ev.capital))
+    elif isinstance(ev, BetPlaced):
+        rnd.place_bet(ev.person, ev.seat, rnd.money(ev.amount))
+    elif isinstance(ev, StacksRearranged):
+        rnd.rearrange(ev.person, ev.order)
+    elif isinstance(ev, DiceShaken):
+        rnd.shake_dice(ev.dice, valid=ev.valid)
+    elif isinstance(ev, TilesExposed):
+        rnd.report_exposed(ev.seat, ev.count)
+    elif isinstance(ev, SeatSet):
+        pair = [Tile.parse(t) for t in ev.front]
+        if ev.seat == rnd.banker_seat:
+            rnd.set_banker(ev.person, pair)
+        else:
+            rnd.set_seat(ev.person, ev.seat, pair)
+    elif isinstance(ev, RoundSettled):
+        rnd.settle()
+    else:
+        raise InvalidInput(f"unexpected event {ev.kind} in a tile round")
+
+
+# --- the bank's rotation (PG-4.1, PG-4.3, PG-4.9, PG-R6, PG-R11, TW-5a … TW-5d) --------------
+
+
+@dataclass(frozen=True)
+class Rotation:
+    """Who banks next. Seats are numbered counter-clockwise; "the seat on the right" of
+    seat ``s`` is the next one counter-clockwise (PG-1.3: right to left)."""
+
+    places: int
+    banker_seat: int
+    rounds_held: int = 0
+    capital: int = 0  # the capital left on the table after the last round
+
+    def verify_keep(self, new_capital: int, consent: bool) -> None:
+        """PG-4.1 / TW-5a: two rounds at a time unless every other seat agrees;
+        PG-4.9 / TW-5d: a winner keeps capital plus winnings, may add, never reduce;
+        PG-R11: after a loss, what is left, and may add."""
+        if self.rounds_held >= 2 and not consent:
+            raise RuleViolation(
+                "a bank is held two rounds at a time unless all other seats agree",
+                rule="PG-4.1",
+            )
+        if new_capital < self.capital:
+            raise RuleViolation(
+                f"the new capital may not be below {self.capital} left on the table",
+                rule="PG-4.9",
+            )
+
+    def keep(self, new_capital: int, consent: bool = False) -> Rotation:
+        self.verify_keep(new_capital, consent)
+        return replace(self, capital=new_capital)
+
+    def after_round(self, capital_left: int) -> Rotation:
+        return replace(self, rounds_held=self.rounds_held + 1, capital=capital_left)
+
+    def must_pass(self) -> bool:
+        """PG-R6: after two rounds the bank moves on (unless all consent)."""
+        return self.rounds_held >= 2
+
+    def pass_bank(self, bet_last_round: set[int], declined: Sequence[int] = ()) -> Rotation:
+        """PG-R6 / PG-4.3 / TW-5b: the bank moves to the next seat on the right; a seat that
+        declines passes it on; a seat may take it only if it bet in the previous round.
+        If no seat takes it, the house banks (PG-R6 gap fill): ``banker_seat`` 0."""
+        for k in range(1, self.places):
+            seat = (self.banker_seat - 1 + k) % self.places + 1
+            if seat in declined:
+                continue
+            if seat in bet_last_round:
+                return Rotation(self.places, seat, 0, 0)
+        return Rotation(self.places, 0, 0, 0)
+
+
+def woodpile_for(
+    rnd: Round, hands: Mapping[int, Sequence[Tile]], dice: Sequence[int]
+) -> list[Tile]:
+    """A 32-tile woodpile that deals ``hands`` (seat → its four tiles) with these ``dice``;
+    the other seats get the remaining tiles. For supervisors recomputing a round from its
+    facts (``paigow settle``) and for staging tests."""
+    first = (sum(dice) - 1) % rnd.places
+    rest = list(FULL_SET)
+    for seat_tiles in hands.values():
+        for t in seat_tiles:
+            if t not in rest:
+                raise InvalidInput(f"tile {t} is used more often than the set holds", rule="T-1")
+            rest.remove(t)
+    stacks: list[list[Tile]] = [[] for _ in range(8)]
+    pile = list(rnd.stack_order or rnd.opened.pile)
+    for k in range(rnd.places):
+        seat = rnd.seat_at(first + k)
+        stacks[pile[k]] = list(hands.get(seat) or [rest.pop() for _ in range(4)])
+    for s in range(8):
+        if not stacks[s]:
+            stacks[s] = [rest.pop() for _ in range(4)]
+    return [t for s in stacks for t in s]

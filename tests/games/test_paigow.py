@@ -1,0 +1,595 @@
+"""Pai Gow (Portaria 96/85/M) and Taiwan Pai Kao (Portaria 15/90/M): rule by rule.
+
+Hands used (worked by hand from T-2):
+  STRONG  6-6 4-5 | 1-1 3-6  -> 地九王 / 天九王 (PG); beats MID both ways
+  MID     1-5 3-4 | 1-6 2-5  -> 拎六三 (3) / 高腳七四 (4): the usual banker
+  WEAK    1-3 3-3 | 5-5 4-6  -> 鵝牌密 (0) / 梅牌密 (0): loses to MID both ways
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from macau_tables.core.errors import BetNotAllowed, InvalidInput, OutOfOrder, RuleViolation
+from macau_tables.core.journal import Journal
+from macau_tables.core.ledger import Ledger, Transaction
+from macau_tables.games.paigow import PAIGOW
+from macau_tables.games.paigow import replay as pg_replay
+from macau_tables.games.taiwan import TAIWAN
+from macau_tables.games.tilegame import (
+    DEALER,
+    HOUSE,
+    Phase,
+    Rotation,
+    Round,
+    RoundOptions,
+    SeatResult,
+)
+from macau_tables.tiles import Hand, Tile
+
+from .tile_helpers import m, staged, tiles
+
+STRONG = ("6-6", "4-5", "1-1", "3-6")
+MID = ("1-5", "3-4", "1-6", "2-5")
+WEAK = ("1-3", "3-3", "5-5", "4-6")
+
+
+def set_all(rnd: Round, fronts: dict[int, tuple[str, str]], banker_front: tuple[str, str]) -> None:
+    for seat, front in fronts.items():
+        holder = rnd.holder(seat)
+        assert holder is not None
+        rnd.set_seat(holder, seat, tiles(*front))
+    rnd.set_banker(rnd.banker_authority(), tiles(*banker_front))
+
+
+def outcome(rnd: Round, seat: int) -> str:
+    assert rnd.settled is not None
+    return next(r["seat_result"] for r in rnd.settled.results if r["seat"] == seat)
+
+
+def nets(rnd: Round) -> dict[str, int]:
+    out: dict[str, int] = {}
+    assert rnd.transaction is not None
+    for p in rnd.transaction.postings:
+        out[p.account] = out.get(p.account, 0) + p.amount.minor
+    return out
+
+
+# --- Art. 1: the dice and the deal ---------------------------------------------------------
+
+
+def test_pg_r1_pg_1_2_the_total_counts_the_banker_as_one() -> None:
+    """PG-1.2 / PG-R1: total 4 from banker seat 1 reaches seat 4, which takes stack 0."""
+    rnd = staged(PAIGOW, hands={4: STRONG}, bets=[("ann", 4, 10)], dice=(1, 1, 1, 1))
+    assert rnd.dealing_order() == [4, 5, 6, 7, 8, 1, 2, 3]
+    assert sorted(map(str, rnd.hands[4])) == sorted(STRONG)
+    assert rnd.settlement_order() == [4, 5, 6, 7, 8, 2, 3]
+
+
+def test_pg_1_3_tw_2b_count_on_the_banker_then_his_right_is_first() -> None:
+    """PG-R1: the banker takes the first stack; TW-2b: the seat on his right is first."""
+    for reg in (PAIGOW, TAIWAN):
+        rnd = staged(reg, hands={1: MID}, bets=[("ann", 2, 10)], dice=(2, 2, 2, 3))
+        assert rnd.dealing_order()[0] == 1  # total 9: (9 - 1) mod 8 = 0, the banker
+        assert sorted(map(str, rnd.hands[1])) == sorted(MID)
+        assert rnd.settlement_order()[0] == 2  # the seat on the banker's right
+
+
+def test_pg_1_4_every_stack_is_dealt_whatever_the_players() -> None:
+    rnd = staged(PAIGOW, hands={}, bets=[("ann", 3, 10)])
+    assert len(rnd.hands) == 8
+    assert sorted(t for h in rnd.hands.values() for t in h) == sorted(rnd.tiles)
+
+
+def test_pg_1_5_tw_2e_a_cocked_die_is_shaken_again() -> None:
+    rnd = Round.open(
+        PAIGOW, banker="b", banker_seat=1, banker_capital=m(100), wallets={"b": m(100)}
+    )
+    rnd.shuffle_tiles(rnd_tiles())
+    ev = rnd.shake_dice((1, 2, 3, 4), valid=False)
+    assert ev.valid is False
+    assert rnd.phase is Phase.BETTING and rnd.hands == {}
+    rnd.shake_dice((6, 6, 6, 6))
+    assert rnd.phase is Phase.SETTING
+
+
+def rnd_tiles() -> list[Tile]:
+    from macau_tables.tiles import FULL_SET
+
+    return list(FULL_SET)
+
+
+def test_pg_1_1_nothing_before_the_shuffle() -> None:
+    rnd = Round.open(
+        PAIGOW, banker="b", banker_seat=1, banker_capital=m(100), wallets={"b": m(100)}
+    )
+    with pytest.raises(OutOfOrder, match="PG-1.1"):
+        rnd.place_bet("b2", 2, m(1))
+    with pytest.raises(InvalidInput, match="T-1"):
+        rnd.shuffle_tiles([*rnd_tiles()[:31], Tile(6, 6)])
+
+
+# --- Art. 2: rearranging and exposed tiles -------------------------------------------------
+
+
+def test_pg_2_1_tw_2f_two_players_then_the_banker_then_nobody() -> None:
+    rnd = Round.open(
+        PAIGOW, banker="b", banker_seat=1, banker_capital=m(100),
+        wallets={p: m(100) for p in ["b", "x", "y", "z"]},
+    )  # fmt: skip
+    rnd.shuffle_tiles(rnd_tiles())
+    for p, seat in (("x", 2), ("y", 3), ("z", 4)):
+        rnd.place_bet(p, seat, m(10))
+    order = (7, 6, 5, 4, 3, 2, 1, 0)
+    rnd.rearrange("x", order)
+    rnd.rearrange("y", tuple(range(8)))
+    with pytest.raises(RuleViolation, match="PG-2.1 at most two players"):
+        rnd.rearrange("z", order)
+    rnd.rearrange("b", order)
+    assert rnd.stack_order == order  # PG-R2: a permutation of the stacks
+    with pytest.raises(RuleViolation, match="PG-2.1 after the banker"):
+        rnd.rearrange("x", tuple(range(8)))
+    rnd.shake_dice((1, 2, 3, 4))
+    assert rnd.hands[2] == rnd.tiles[4 * 7 : 4 * 7 + 4]  # seat 2 took stack 7
+
+
+def test_pg_r2_a_rearrangement_is_a_permutation() -> None:
+    rnd = Round.open(PAIGOW, banker="b", banker_seat=1, banker_capital=m(1), wallets={"b": m(1)})
+    rnd.shuffle_tiles(rnd_tiles())
+    with pytest.raises(InvalidInput, match="PG-R2"):
+        rnd.rearrange("b", (0, 0, 1, 2, 3, 4, 5, 6))
+
+
+def test_pg_2_2_one_exposed_tile_plays_on() -> None:
+    rnd = staged(PAIGOW, hands={2: STRONG, 1: MID}, bets=[("ann", 2, 10)])
+    rnd.report_exposed(2, 1)
+    assert 2 in rnd.active_seats()
+
+
+def test_pg_2_3_pg_r3_two_exposed_in_a_player_seat_its_bets_return() -> None:
+    rnd = staged(PAIGOW, hands={2: STRONG, 3: WEAK, 1: MID}, bets=[("ann", 2, 10), ("bob", 3, 10)])
+    rnd.report_exposed(2, 2)
+    assert rnd.active_seats() == [3]
+    set_all(rnd, {3: ("1-3", "3-3")}, ("1-5", "3-4"))
+    rnd.settle()
+    ann = next(r for r in rnd.results if r.person == "ann")
+    assert (ann.outcome, ann.net.minor) == ("no_action", 0)
+    assert outcome(rnd, 2) == "seat_out"
+
+
+def test_pg_2_3_pg_r3_two_exposed_in_the_banker_stack_void_the_deal() -> None:
+    rnd = staged(PAIGOW, hands={1: MID}, bets=[("ann", 2, 10)])
+    rnd.report_exposed(1, 2)
+    assert rnd.phase is Phase.SHUFFLE and rnd.hands == {}
+    assert [b.person for b in rnd.bets] == ["ann"]  # bets stay
+    with pytest.raises(OutOfOrder):
+        rnd.shake_dice((1, 2, 3, 4))  # reshuffle first
+
+
+def test_tw_4_tw_r4_exposed_tiles_never_void() -> None:
+    rnd = staged(TAIWAN, hands={1: MID}, bets=[("ann", 2, 10)])
+    rnd.report_exposed(1, 2)
+    rnd.report_exposed(2, 3)
+    assert rnd.phase is Phase.SETTING and rnd.active_seats() == [2]
+
+
+# --- Art. 3: co-banking ---------------------------------------------------------------------
+
+
+def test_pg_3_2_pg_r4a_cobanker_is_a_layer_after_the_core_bank() -> None:
+    """Bank 100 + co-banker 100; the seat wins 150: banker loses 100, co-banker 50."""
+    rnd = staged(
+        PAIGOW, hands={2: STRONG, 1: MID}, bets=[("ann", 2, 150)], capital=100,
+        cobank=[("cob", 100)],
+    )  # fmt: skip
+    set_all(rnd, {2: ("1-1", "3-6")}, ("1-5", "3-4"))
+    rnd.settle()
+    assert dict(rnd.settled.bank_shares) == {"bank": -10000, "cob": -5000}  # type: ignore[union-attr]
+
+
+def test_pg_3_3_a_cobanker_joins_once_with_his_own_capital() -> None:
+    rnd = Round.open(
+        PAIGOW, banker="b", banker_seat=1, banker_capital=m(100),
+        wallets={"b": m(100), "cob": m(50)},
+    )  # fmt: skip
+    rnd.shuffle_tiles(rnd_tiles())
+    with pytest.raises(BetNotAllowed, match="PG-3.3"):
+        rnd.join_bank("cob", m(60))  # more than his wallet
+    rnd.join_bank("cob", m(50))
+    with pytest.raises(BetNotAllowed, match="PG-3.3"):
+        rnd.join_bank("cob", m(1))
+    with pytest.raises(BetNotAllowed, match="PG-3.2"):
+        rnd.join_bank("b", m(1))
+
+
+def test_tw_5e_a_cobanker_bets_on_no_other_place_but_may_in_pg() -> None:
+    for reg, allowed in ((TAIWAN, False), (PAIGOW, True)):
+        rnd = Round.open(
+            reg, banker="b", banker_seat=1, banker_capital=m(100),
+            wallets={"b": m(100), "cob": m(500)},
+        )  # fmt: skip
+        rnd.shuffle_tiles(rnd_tiles())
+        rnd.join_bank("cob", m(100))
+        assert rnd.can_place_bet("cob", 3, m(10)) is allowed
+        if not allowed:
+            with pytest.raises(BetNotAllowed, match="TW-5e"):
+                rnd.place_bet("cob", 3, m(10))
+
+
+def test_pg_3_4_pg_r10_the_larger_capital_sets_the_banker_tiles() -> None:
+    rnd = staged(PAIGOW, hands={1: MID}, bets=[("ann", 2, 10)], capital=100, house=500)
+    assert rnd.banker_authority() == HOUSE
+    rnd.set_seat("ann", 2, list(rnd.hands[2])[:2])
+    with pytest.raises(RuleViolation, match="PG-3.4"):
+        rnd.set_banker("bank", tiles("1-5", "3-4"))
+    rnd.set_banker(HOUSE, tiles("1-5", "3-4"))
+    rnd2 = staged(PAIGOW, hands={1: MID}, bets=[("ann", 2, 10)], capital=600, house=500)
+    assert rnd2.banker_authority() == "bank"
+
+
+def test_pg_r10_house_way_sets_for_the_house() -> None:
+    from macau_tables.games.paigow import banker_setting_by_house
+
+    s = banker_setting_by_house(tiles(*STRONG))
+    assert sorted(map(str, s.tiles)) == sorted(STRONG)
+
+
+# --- Art. 4: bets, the cap, commission -----------------------------------------------------
+
+
+def test_pg_4_6_pg_4_7_tw_2g_no_bet_after_the_dice() -> None:
+    for reg in (PAIGOW, TAIWAN):
+        rnd = staged(reg, hands={}, bets=[("ann", 2, 10)])
+        with pytest.raises(OutOfOrder, match="PG-4.7"):
+            rnd.place_bet("ann", 3, m(10))
+        with pytest.raises(OutOfOrder, match="PG-4.7"):
+            rnd.join_bank("bob", m(10))
+
+
+def test_pg_4_6_bets_need_the_money_and_a_player_seat() -> None:
+    rnd = Round.open(
+        PAIGOW, banker="b", banker_seat=1, banker_capital=m(100), wallets={"b": m(100), "x": m(30)}
+    )
+    rnd.shuffle_tiles(rnd_tiles())
+    rnd.place_bet("x", 2, m(20))
+    with pytest.raises(BetNotAllowed, match="PG-4.6"):
+        rnd.place_bet("x", 3, m(20))  # 40 > 30
+    with pytest.raises(BetNotAllowed, match="PG-3.2"):
+        rnd.place_bet("x", 1, m(5))  # the banker's seat
+    with pytest.raises(BetNotAllowed, match="TW-3a"):
+        rnd.place_bet("x", 9, m(5))
+    assert len(rnd.bets) == 1  # refused bets changed nothing
+
+
+def test_pg_4_4_the_banker_must_have_his_capital() -> None:
+    with pytest.raises(RuleViolation, match="PG-4.4"):
+        Round.open(PAIGOW, banker="b", banker_seat=1, banker_capital=m(100), wallets={"b": m(99)})
+
+
+def test_pg_r4_worked_example_running_balance() -> None:
+    """PG-R4: C = 100; seat 2 bets 100 and wins, seat 3 bets 100 and loses → bank 0."""
+    rnd = staged(
+        PAIGOW, hands={1: MID, 2: STRONG, 3: WEAK}, bets=[("s1", 2, 100), ("s2", 3, 100)],
+        capital=100,
+    )  # fmt: skip
+    set_all(rnd, {2: ("1-1", "3-6"), 3: ("1-3", "3-3")}, ("1-5", "3-4"))
+    rnd.settle()
+    assert rnd.bank_result().minor == 0
+    assert [(r.person, r.outcome, r.action.minor) for r in rnd.results] == [
+        ("s1", "win", 10000), ("s2", "lose", 10000),
+    ]  # fmt: skip
+
+
+def test_pg_r4_worked_example_cover() -> None:
+    """PG-R4 option cover: seat 2 covered, seat 3 not → bank −100, seat 3's bet returned."""
+    rnd = staged(
+        PAIGOW, hands={1: MID, 2: STRONG, 3: WEAK}, bets=[("s1", 2, 100), ("s2", 3, 100)],
+        capital=100, options=RoundOptions(settlement="cover"),
+    )  # fmt: skip
+    set_all(rnd, {2: ("1-1", "3-6"), 3: ("1-3", "3-3")}, ("1-5", "3-4"))
+    rnd.settle()
+    assert rnd.bank_result().minor == -10000
+    assert [(r.person, r.outcome, r.action.minor) for r in rnd.results] == [
+        ("s1", "win", 10000), ("s2", "no_action", 0),
+    ]  # fmt: skip
+
+
+def test_pg_4_5_the_bank_runs_out_mid_settlement() -> None:
+    """C = 100: seat 2 wins 60, seat 3 wins 60 (only 40 paid), seat 4 loses 50."""
+    rnd = staged(
+        PAIGOW,
+        hands={1: MID, 2: STRONG, 3: ("6-6", "2-6", "1-1", "4-4"), 4: WEAK},
+        bets=[("a", 2, 60), ("b", 3, 60), ("c", 4, 50)], capital=100,
+    )  # fmt: skip
+    set_all(rnd, {2: ("1-1", "3-6"), 3: ("1-1", "4-4"), 4: ("1-3", "3-3")}, ("1-5", "3-4"))
+    rnd.settle()
+    got = [(r.person, r.outcome, r.action.minor) for r in rnd.results]
+    assert got == [("a", "win", 6000), ("b", "win", 4000), ("c", "lose", 5000)]
+    assert rnd.bank_result().minor == -5000
+
+
+def test_pg_4_2_pg_r5_four_percent_of_each_win_rounded_down() -> None:
+    rnd = staged(PAIGOW, hands={1: MID, 2: STRONG}, bets=[("ann", 2, 99)], capital=1000)
+    set_all(rnd, {2: ("1-1", "3-6")}, ("1-5", "3-4"))
+    rnd.settle()
+    r = rnd.results[0]
+    assert (r.commission.minor, r.net.minor) == (396, 9504)  # 4% of 9900 avos
+
+
+def test_pg_r5_bank_pays_on_its_net_win_never_the_house_share() -> None:
+    """Bank 100 + house 300 win 200 net: shares 50 / 150; banker pays 4% of 50 = 2."""
+    rnd = staged(
+        PAIGOW, hands={1: MID, 2: WEAK}, bets=[("ann", 2, 200)], capital=100, house=300,
+    )  # fmt: skip
+    set_all(rnd, {2: ("1-3", "3-3")}, ("1-5", "3-4"))
+    rnd.settle()
+    assert rnd.settled is not None
+    assert dict(rnd.settled.bank_shares) == {"bank": 5000, HOUSE: 15000}
+    assert dict(rnd.settled.commissions) == {"bank": 200}
+    assert nets(rnd)["house:commission"] == 200
+    assert nets(rnd)["player:bank"] == 4800
+
+
+def test_pg_r4a_option_house_after_the_banker() -> None:
+    rnd = staged(
+        PAIGOW, hands={1: MID, 2: WEAK}, bets=[("ann", 2, 200)], capital=100, house=300,
+        options=RoundOptions(house_layer="after_banker"),
+    )  # fmt: skip
+    set_all(rnd, {2: ("1-3", "3-3")}, ("1-5", "3-4"))
+    rnd.settle()
+    assert dict(rnd.settled.bank_shares) == {"bank": 10000, HOUSE: 10000}  # type: ignore[union-attr]
+
+
+TW_BANKER = ("6-6", "4-5", "4-4", "5-6")  # set 人牌九 / 天九王
+TW_WIN = ("2-2", "2-2", "3-3", "3-3")  # forced: 雙板 / 雙長三 — beats TW_BANKER
+TW_LOSE = ("1-3", "1-6", "5-5", "4-6")  # forced: 鵝牌四 / 梅牌七 — loses to TW_BANKER
+
+
+def _tw_pair(options: RoundOptions | None = None) -> Round:
+    rnd = staged(
+        TAIWAN, hands={1: TW_BANKER, 2: TW_LOSE, 3: TW_WIN},
+        bets=[("a", 2, 100), ("b", 3, 100)], capital=1000, options=options,
+    )  # fmt: skip
+    set_all(rnd, {2: ("1-3", "4-6"), 3: ("2-2", "2-2")}, ("4-4", "5-6"))
+    rnd.settle()
+    assert rnd.settled is not None and rnd.settled.resets == ()
+    return rnd
+
+
+def test_tw_8_tw_r3_five_percent_per_bet_the_bank_wins() -> None:
+    """TW-8: 5% of each win; TW-R3: the bank is charged on each bet it wins (gross)."""
+    rnd = _tw_pair()
+    assert (outcome(rnd, 2), outcome(rnd, 3)) == ("banker", "player")
+    assert rnd.bank_result().minor == 0  # won 100, paid 100
+    assert dict(rnd.settled.commissions) == {"bank": 500}  # type: ignore[union-attr]
+    b = next(r for r in rnd.results if r.person == "b")
+    assert b.commission.minor == 500
+    net_opt = _tw_pair(RoundOptions(bank_commission="net"))
+    assert dict(net_opt.settled.commissions) == {}  # type: ignore[union-attr]
+
+
+# --- Art. 6: winning ------------------------------------------------------------------------
+
+COPY_BANKER = ("6-6", "1-6", "1-1", "3-4")  # 天牌九 / 地牌九
+COPY_PLAYER = ("6-6", "2-5", "1-1", "1-6")  # 天牌九 / 地牌九 — a copy of each
+
+
+def _duel(reg, player, banker, pfront, bfront):  # type: ignore[no-untyped-def]
+    rnd = staged(reg, hands={1: banker, 2: player}, bets=[("ann", 2, 10)])
+    set_all(rnd, {2: pfront}, bfront)
+    rnd.settle()
+    return outcome(rnd, 2)
+
+
+def test_pg_6_1_a_copy_goes_to_the_banker() -> None:
+    assert _duel(PAIGOW, COPY_PLAYER, COPY_BANKER, ("1-1", "1-6"), ("1-1", "3-4")) == "banker"
+
+
+def test_tw_9a_tw_6c_both_equal_is_a_push() -> None:
+    assert _duel(TAIWAN, COPY_PLAYER, COPY_BANKER, ("1-1", "1-6"), ("1-1", "3-4")) == "push"
+
+
+def test_tw_6c_one_pair_equal_the_other_decides() -> None:
+    banker = ("1-1", "3-4", "4-4", "5-6")  # 人牌九 (front) / 地牌九 (back)
+    player = ("1-3", "1-3", "4-4", "5-6")  # forced: 人牌九 (equal) / 雙鵝 (higher)
+    assert _duel(TAIWAN, player, banker, ("4-4", "5-6"), ("4-4", "5-6")) == "player"
+    assert _duel(PAIGOW, player, banker, ("4-4", "5-6"), ("4-4", "5-6")) == "push"
+
+
+def test_pg_6_2_zero_fronts_go_to_the_banker_whatever_the_tiles() -> None:
+    banker = ("5-5", "4-6", "2-2", "1-4")  # 梅牌密 (0) / 板牌九
+    player = ("1-3", "3-3", "6-6", "1-6")  # 鵝牌密 (0, better tile) / 天牌九
+    assert _duel(PAIGOW, player, banker, ("1-3", "3-3"), ("5-5", "4-6")) == "push"
+    assert _duel(TAIWAN, player, banker, ("1-3", "3-3"), ("5-5", "4-6")) == "player"
+
+
+def test_pg_6_2_a_back_of_zero_against_zero_is_compared_by_tile() -> None:
+    banker = ("5-5", "4-6", "5-5", "4-6")  # 梅牌密 / 梅牌密
+    player = ("1-3", "3-3", "1-3", "3-3")  # 鵝牌密 / 鵝牌密
+    assert _duel(PAIGOW, player, banker, ("1-3", "3-3"), ("5-5", "4-6")) == "push"
+
+
+def test_pg_6_3_pg_6_4_both_hands_decide_one_each_pushes() -> None:
+    assert _duel(PAIGOW, STRONG, MID, ("1-1", "3-6"), ("1-5", "3-4")) == "player"
+    assert _duel(PAIGOW, WEAK, MID, ("1-3", "3-3"), ("1-5", "3-4")) == "banker"
+    push = ("6-6", "4-5", "1-3", "3-3")  # 鵝牌密 (0) / 天九王
+    assert _duel(PAIGOW, push, MID, ("1-3", "3-3"), ("1-5", "3-4")) == "push"
+
+
+def test_pg_5_2_the_lower_hand_is_always_the_front() -> None:
+    rnd = staged(PAIGOW, hands={1: MID, 2: STRONG}, bets=[("ann", 2, 10)])
+    ev = rnd.set_seat("ann", 2, tiles("6-6", "4-5"))  # names the higher hand
+    assert ev.front == ("1-1", "3-6") and ev.back == ("6-6", "4-5")
+
+
+# --- Art. 7 and 8: holders, setting order ---------------------------------------------------
+
+
+def test_pg_7_1_pg_r7_the_largest_bettor_holds_ties_to_the_earliest() -> None:
+    rnd = staged(PAIGOW, hands={}, bets=[("a", 2, 10), ("b", 2, 30), ("c", 2, 30), ("a", 2, 5)])
+    assert rnd.holder(2) == "b"
+    rnd2 = staged(PAIGOW, hands={}, bets=[("a", 2, 10), ("b", 2, 10)])
+    assert rnd2.holder(2) == "a"
+
+
+def test_pg_7_5_nobody_holds_two_seats() -> None:
+    rnd = staged(PAIGOW, hands={}, bets=[("a", 2, 50), ("a", 3, 50), ("b", 3, 10)])
+    assert (rnd.holder(2), rnd.holder(3)) == ("a", "b")
+    alone = staged(PAIGOW, hands={}, bets=[("a", 2, 50), ("a", 3, 50)])
+    assert (alone.holder(2), alone.holder(3)) == ("a", DEALER)
+
+
+def test_pg_7_4_only_the_holder_sets() -> None:
+    rnd = staged(PAIGOW, hands={2: STRONG}, bets=[("a", 2, 50), ("b", 2, 10)])
+    with pytest.raises(RuleViolation, match="PG-7.4"):
+        rnd.set_seat("b", 2, tiles("6-6", "4-5"))
+    with pytest.raises(InvalidInput, match="PG-5.1"):
+        rnd.set_seat("a", 2, tiles("6-6", "5-5"))
+
+
+def test_pg_8_1_tw_6a_the_banker_sets_after_every_seat() -> None:
+    for reg, rule in ((PAIGOW, "PG-8.1"), (TAIWAN, "TW-6a")):
+        rnd = staged(reg, hands={1: MID, 2: STRONG}, bets=[("a", 2, 50)])
+        with pytest.raises(OutOfOrder, match=rule):
+            rnd.set_banker("bank", tiles("1-5", "3-4"))
+
+
+def test_pg_8_2_no_change_after_the_banker_turns() -> None:
+    rnd = staged(PAIGOW, hands={1: MID, 2: STRONG}, bets=[("a", 2, 50)])
+    rnd.set_seat("a", 2, tiles("6-6", "1-1"))
+    rnd.set_seat("a", 2, tiles("6-6", "4-5"))  # may change before the banker
+    rnd.set_banker("bank", tiles("1-5", "3-4"))
+    with pytest.raises(RuleViolation, match="PG-8.2"):
+        rnd.set_seat("a", 2, tiles("6-6", "1-1"))
+
+
+def test_pg_7_2_pg_r8_the_holder_owes_when_a_better_setting_would_have_won() -> None:
+    """1-1 3-6 4-6 5-6 against MID: (5-6 3-6 = 0 / 1-1 4-6 = 2) loses both; (1-1 5-6 =
+    地牌三 / 4-6 3-6 = 紅頭九) wins both. Bettor b (MOP 20) lost 20 where he would have won
+    20 less 4%: the holder owes him 20 + 19.20 = MOP 39.20. No money moves for it."""
+    comp_hand = ("1-1", "3-6", "4-6", "5-6")
+    rnd = staged(PAIGOW, hands={1: MID, 2: comp_hand}, bets=[("a", 2, 50), ("b", 2, 20)])
+    rnd.set_seat("a", 2, tiles("5-6", "3-6"))
+    rnd.set_banker("bank", tiles("1-5", "3-4"))
+    rnd.settle()
+    assert outcome(rnd, 2) == "banker"
+    assert rnd.settled is not None
+    assert [
+        (c["holder"], c["bettor"], c["better"], c["owed"]) for c in rnd.settled.compensation
+    ] == [("a", "b", "player", 3920)]
+    assert nets(rnd)["player:b"] == -2000  # the record moves no money
+    good = staged(PAIGOW, hands={1: MID, 2: comp_hand}, bets=[("a", 2, 50), ("b", 2, 20)])
+    set_all(good, {2: ("1-1", "5-6")}, ("1-5", "3-4"))
+    good.settle()
+    assert good.settled is not None and good.settled.compensation == ()
+
+
+# --- TW-6b / TW-R1: forced setting -----------------------------------------------------------
+
+
+def test_tw_6b_tw_r1_the_dealer_resets_a_player_who_did_not_max_the_back() -> None:
+    rnd = staged(TAIWAN, hands={1: MID, 2: STRONG}, bets=[("a", 2, 50)])
+    rnd.set_seat("a", 2, tiles("1-1", "3-6"))  # 地牌一 / 天九王: not the forced setting
+    rnd.set_banker("bank", tiles("1-5", "3-4"))  # the banker is free (TW-R1)
+    rnd.settle()
+    assert rnd.settled is not None and rnd.settled.resets == (2,)
+    back = rnd.settings_[2].back
+    assert back.value.name == "雙雜九"
+    assert (
+        back.value
+        == max(
+            (Hand(a, b, back.rules) for a, b in _pairs(rnd.hands[2])), key=lambda h: h.value.key
+        ).value
+    )
+
+
+def _pairs(ts):  # type: ignore[no-untyped-def]
+    import itertools
+
+    return list(itertools.combinations(ts, 2))
+
+
+def test_tw_r1_option_binds_the_banker_too() -> None:
+    rnd = staged(TAIWAN, hands={1: STRONG, 2: MID}, bets=[("a", 2, 50)],
+                 options=RoundOptions(bind_banker=True))  # fmt: skip
+    rnd.set_seat("a", 2, tiles("1-5", "3-4"))
+    with pytest.raises(RuleViolation, match="TW-R1"):
+        rnd.set_banker("bank", tiles("1-1", "3-6"))
+
+
+# --- TW-2d / TW-R2: four places, two rounds from one woodpile --------------------------------
+
+
+def test_tw_2d_tw_r2_a_four_place_woodpile_serves_two_rounds() -> None:
+    first = staged(TAIWAN, hands={1: MID, 2: STRONG}, bets=[("a", 2, 50)], places=4)
+    assert len(first.hands) == 4
+    set_all(first, {2: ("1-1", "3-6")}, ("1-5", "3-4"))
+    first.settle()
+    second = Round.open(
+        TAIWAN, banker="bank", banker_seat=1, banker_capital=m(100),
+        wallets={"bank": m(1000), "a": m(1000)}, places=4, carried=first, round_no=2,
+    )  # fmt: skip
+    assert len(second.opened.exposed) == 16  # the first round's tiles lie face up
+    second.place_bet("a", 3, m(10))
+    second.shake_dice((1, 1, 1, 2))
+    used_first = sorted(str(t) for h in first.hands.values() for t in h)
+    used_second = sorted(str(t) for h in second.hands.values() for t in h)
+    assert sorted(used_first + used_second) == sorted(str(t) for t in first.tiles)
+    with pytest.raises(RuleViolation, match="PG-1.4"):
+        Round.open(PAIGOW, banker="b", banker_seat=1, banker_capital=m(1),
+                   wallets={"b": m(1)}, places=4)  # fmt: skip
+
+
+# --- rotation --------------------------------------------------------------------------------
+
+
+def test_pg_4_1_tw_5a_two_rounds_unless_all_consent() -> None:
+    rot = Rotation(8, 3).after_round(100).after_round(150)
+    assert rot.must_pass()
+    with pytest.raises(RuleViolation, match="PG-4.1"):
+        rot.keep(150)
+    assert rot.keep(150, consent=True).capital == 150
+
+
+def test_pg_4_9_tw_5d_a_winner_keeps_capital_and_winnings() -> None:
+    rot = Rotation(8, 3).after_round(180)  # won 80 on 100
+    with pytest.raises(RuleViolation, match="PG-4.9"):
+        rot.keep(100)
+    assert rot.keep(250).capital == 250  # may increase
+
+
+def test_pg_r11_after_a_loss_continue_with_what_is_left() -> None:
+    rot = Rotation(8, 3).after_round(40)
+    assert rot.keep(40).capital == 40
+    with pytest.raises(RuleViolation, match="PG-4.9"):
+        rot.keep(30)
+
+
+def test_pg_4_3_tw_5b_pg_r6_declined_bank_passes_right_to_a_seat_that_bet() -> None:
+    rot = Rotation(8, 3)
+    assert rot.pass_bank(bet_last_round={4, 6}).banker_seat == 4
+    assert rot.pass_bank(bet_last_round={4, 6}, declined=[4]).banker_seat == 6
+    assert rot.pass_bank(bet_last_round={5}, declined=[]).banker_seat == 5
+    assert rot.pass_bank(bet_last_round=set()).banker_seat == 0  # the house banks
+
+
+# --- the journal ------------------------------------------------------------------------------
+
+
+def test_replay_rebuilds_the_round_and_the_same_chain(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    rnd = staged(PAIGOW, hands={1: MID, 2: STRONG, 3: WEAK}, bets=[("a", 2, 50), ("b", 3, 70)])
+    set_all(rnd, {2: ("1-1", "3-6"), 3: ("1-3", "3-3")}, ("1-5", "3-4"))
+    rnd.settle()
+    path = tmp_path / "round.json"
+    rnd.journal.dump(path)
+    again = pg_replay(Journal.load(path))
+    assert again.journal.head == rnd.journal.head
+    assert again.transaction == rnd.transaction
+    ledger = Ledger()
+    ledger.post(Transaction.transfer("cage", "player:a", m(1000)))
+    ledger.post(Transaction.transfer("cage", "player:b", m(1000)))
+    ledger.post(Transaction.transfer("cage", "player:bank", m(1000)))
+    assert rnd.transaction is not None
+    ledger.post(rnd.transaction)
+    assert ledger.balance("player:b").minor == 100000 - 7000
+    assert SeatResult.PLAYER.value == outcome(rnd, 2)
