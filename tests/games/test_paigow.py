@@ -67,7 +67,8 @@ def test_pg_r1_pg_1_2_the_total_counts_the_banker_as_one() -> None:
 
 
 def test_pg_1_3_tw_2b_count_on_the_banker_then_his_right_is_first() -> None:
-    """PG-R1: the banker takes the first stack; TW-2b: the seat on his right is first."""
+    """PG-1.3 / TW-2c: counter-clockwise, never altered. PG-R1: the banker takes the first
+    stack; TW-2b: the seat on his right is first."""
     for reg in (PAIGOW, TAIWAN):
         rnd = staged(reg, hands={1: MID}, bets=[("ann", 2, 10)], dice=(2, 2, 2, 3))
         assert rnd.dealing_order()[0] == 1  # total 9: (9 - 1) mod 8 = 0, the banker
@@ -76,12 +77,14 @@ def test_pg_1_3_tw_2b_count_on_the_banker_then_his_right_is_first() -> None:
 
 
 def test_pg_1_4_every_stack_is_dealt_whatever_the_players() -> None:
+    """PG-1.4: all 32 tiles are dealt; PG-7.3: every tile stays on the table."""
     rnd = staged(PAIGOW, hands={}, bets=[("ann", 3, 10)])
     assert len(rnd.hands) == 8
     assert sorted(t for h in rnd.hands.values() for t in h) == sorted(rnd.tiles)
 
 
 def test_pg_1_5_tw_2e_a_cocked_die_is_shaken_again() -> None:
+    """PG-1.5 / TW-2e: a cocked die or one out of the shaker: shake again."""
     rnd = Round.open(
         PAIGOW, banker="b", banker_seat=1, banker_capital=m(100), wallets={"b": m(100)}
     )
@@ -100,6 +103,7 @@ def rnd_tiles() -> list[Tile]:
 
 
 def test_pg_1_1_nothing_before_the_shuffle() -> None:
+    """PG-1.1 / TW-2a: the dealer shuffles first; PG-9 / TW-1: a full set of 32 tiles."""
     rnd = Round.open(
         PAIGOW, banker="b", banker_seat=1, banker_capital=m(100), wallets={"b": m(100)}
     )
@@ -113,6 +117,7 @@ def test_pg_1_1_nothing_before_the_shuffle() -> None:
 
 
 def test_pg_2_1_tw_2f_two_players_then_the_banker_then_nobody() -> None:
+    """PG-2.1 / TW-2f: at most two players, then the banker, then nobody."""
     rnd = Round.open(
         PAIGOW, banker="b", banker_seat=1, banker_capital=m(100),
         wallets={p: m(100) for p in ["b", "x", "y", "z"]},
@@ -141,12 +146,14 @@ def test_pg_r2_a_rearrangement_is_a_permutation() -> None:
 
 
 def test_pg_2_2_one_exposed_tile_plays_on() -> None:
+    """PG-2.2: one tile exposed in the deal: the round continues."""
     rnd = staged(PAIGOW, hands={2: STRONG, 1: MID}, bets=[("ann", 2, 10)])
     rnd.report_exposed(2, 1)
     assert 2 in rnd.active_seats()
 
 
 def test_pg_2_3_pg_r3_two_exposed_in_a_player_seat_its_bets_return() -> None:
+    """PG-2.3 / PG-R3: two exposed in a player seat: that seat takes no part."""
     rnd = staged(PAIGOW, hands={2: STRONG, 3: WEAK, 1: MID}, bets=[("ann", 2, 10), ("bob", 3, 10)])
     rnd.report_exposed(2, 2)
     assert rnd.active_seats() == [3]
@@ -158,6 +165,7 @@ def test_pg_2_3_pg_r3_two_exposed_in_a_player_seat_its_bets_return() -> None:
 
 
 def test_pg_2_3_pg_r3_two_exposed_in_the_banker_stack_void_the_deal() -> None:
+    """PG-2.3 / PG-R3: two exposed in the banker's stack: the deal is void, bets stay."""
     rnd = staged(PAIGOW, hands={1: MID}, bets=[("ann", 2, 10)])
     rnd.report_exposed(1, 2)
     assert rnd.phase is Phase.SHUFFLE and rnd.hands == {}
@@ -167,6 +175,7 @@ def test_pg_2_3_pg_r3_two_exposed_in_the_banker_stack_void_the_deal() -> None:
 
 
 def test_tw_4_tw_r4_exposed_tiles_never_void() -> None:
+    """TW-4 / TW-R4: exposed tiles stay valid; nothing is voided."""
     rnd = staged(TAIWAN, hands={1: MID}, bets=[("ann", 2, 10)])
     rnd.report_exposed(1, 2)
     rnd.report_exposed(2, 3)
@@ -217,6 +226,7 @@ def test_tw_5e_a_cobanker_bets_on_no_other_place_but_may_in_pg() -> None:
 
 
 def test_pg_3_4_pg_r10_the_larger_capital_sets_the_banker_tiles() -> None:
+    """PG-3.4 / PG-R10: the larger capital (banker or house) sets the banker's tiles."""
     rnd = staged(PAIGOW, hands={1: MID}, bets=[("ann", 2, 10)], capital=100, house=500)
     assert rnd.banker_authority() == HOUSE
     rnd.set_seat("ann", 2, list(rnd.hands[2])[:2])
@@ -238,6 +248,7 @@ def test_pg_r10_house_way_sets_for_the_house() -> None:
 
 
 def test_pg_4_6_pg_4_7_tw_2g_no_bet_after_the_dice() -> None:
+    """PG-4.6 / PG-4.7 / TW-2g: bets before the dice; afterwards nothing changes."""
     for reg in (PAIGOW, TAIWAN):
         rnd = staged(reg, hands={}, bets=[("ann", 2, 10)])
         with pytest.raises(OutOfOrder, match="PG-4.7"):
@@ -247,6 +258,7 @@ def test_pg_4_6_pg_4_7_tw_2g_no_bet_after_the_dice() -> None:
 
 
 def test_pg_4_6_bets_need_the_money_and_a_player_seat() -> None:
+    """PG-4.6: bets lie on a player seat and need the money; refused bets change nothing."""
     rnd = Round.open(
         PAIGOW, banker="b", banker_seat=1, banker_capital=m(100), wallets={"b": m(100), "x": m(30)}
     )
@@ -267,7 +279,8 @@ def test_pg_4_4_the_banker_must_have_his_capital() -> None:
 
 
 def test_pg_r4_worked_example_running_balance() -> None:
-    """PG-R4: C = 100; seat 2 bets 100 and wins, seat 3 bets 100 and loses → bank 0."""
+    """PG-4.8 / TW-2h: each bet is settled by the seat it lies on.
+    PG-R4: C = 100; seat 2 bets 100 and wins, seat 3 bets 100 and loses → bank 0."""
     rnd = staged(
         PAIGOW, hands={1: MID, 2: STRONG, 3: WEAK}, bets=[("s1", 2, 100), ("s2", 3, 100)],
         capital=100,
@@ -309,6 +322,7 @@ def test_pg_4_5_the_bank_runs_out_mid_settlement() -> None:
 
 
 def test_pg_4_2_pg_r5_four_percent_of_each_win_rounded_down() -> None:
+    """PG-4.2: 4% of the amount won, rounded down (PG-R5)."""
     rnd = staged(PAIGOW, hands={1: MID, 2: STRONG}, bets=[("ann", 2, 99)], capital=1000)
     set_all(rnd, {2: ("1-1", "3-6")}, ("1-5", "3-4"))
     rnd.settle()
@@ -317,7 +331,8 @@ def test_pg_4_2_pg_r5_four_percent_of_each_win_rounded_down() -> None:
 
 
 def test_pg_r5_bank_pays_on_its_net_win_never_the_house_share() -> None:
-    """Bank 100 + house 300 win 200 net: shares 50 / 150; banker pays 4% of 50 = 2."""
+    """PG-3.1: the house co-banks. Bank 100 + house 300 win 200 net: shares 50 / 150;
+    the banker pays 4% of 50 = 2."""
     rnd = staged(
         PAIGOW, hands={1: MID, 2: WEAK}, bets=[("ann", 2, 200)], capital=100, house=300,
     )  # fmt: skip
@@ -382,10 +397,12 @@ def _duel(reg, player, banker, pfront, bfront):  # type: ignore[no-untyped-def]
 
 
 def test_pg_6_1_a_copy_goes_to_the_banker() -> None:
+    """PG-6.1: a copy goes to the banker."""
     assert _duel(PAIGOW, COPY_PLAYER, COPY_BANKER, ("1-1", "1-6"), ("1-1", "3-4")) == "banker"
 
 
 def test_tw_9a_tw_6c_both_equal_is_a_push() -> None:
+    """TW-9a / TW-6c: no banker advantage; both pairs equal is a push."""
     assert _duel(TAIWAN, COPY_PLAYER, COPY_BANKER, ("1-1", "1-6"), ("1-1", "3-4")) == "push"
 
 
@@ -397,6 +414,7 @@ def test_tw_6c_one_pair_equal_the_other_decides() -> None:
 
 
 def test_pg_6_2_zero_fronts_go_to_the_banker_whatever_the_tiles() -> None:
+    """PG-6.2: banker 0 against player 0 in front: the banker wins the front."""
     banker = ("5-5", "4-6", "2-2", "1-4")  # 梅牌密 (0) / 板牌九
     player = ("1-3", "3-3", "6-6", "1-6")  # 鵝牌密 (0, better tile) / 天牌九
     assert _duel(PAIGOW, player, banker, ("1-3", "3-3"), ("5-5", "4-6")) == "push"
@@ -404,12 +422,14 @@ def test_pg_6_2_zero_fronts_go_to_the_banker_whatever_the_tiles() -> None:
 
 
 def test_pg_6_2_a_back_of_zero_against_zero_is_compared_by_tile() -> None:
+    """PG-6.2 names the front only: 0 against 0 in the back goes by best tile."""
     banker = ("5-5", "4-6", "5-5", "4-6")  # 梅牌密 / 梅牌密
     player = ("1-3", "3-3", "1-3", "3-3")  # 鵝牌密 / 鵝牌密
     assert _duel(PAIGOW, player, banker, ("1-3", "3-3"), ("5-5", "4-6")) == "push"
 
 
 def test_pg_6_3_pg_6_4_both_hands_decide_one_each_pushes() -> None:
+    """PG-6.3: both hands decide; PG-6.4: one each is a push."""
     assert _duel(PAIGOW, STRONG, MID, ("1-1", "3-6"), ("1-5", "3-4")) == "player"
     assert _duel(PAIGOW, WEAK, MID, ("1-3", "3-3"), ("1-5", "3-4")) == "banker"
     push = ("6-6", "4-5", "1-3", "3-3")  # 鵝牌密 (0) / 天九王
@@ -417,6 +437,7 @@ def test_pg_6_3_pg_6_4_both_hands_decide_one_each_pushes() -> None:
 
 
 def test_pg_5_2_the_lower_hand_is_always_the_front() -> None:
+    """PG-5.2: the dealer puts the smaller hand in front; PG-5.3: Tables I and II rank."""
     rnd = staged(PAIGOW, hands={1: MID, 2: STRONG}, bets=[("ann", 2, 10)])
     ev = rnd.set_seat("ann", 2, tiles("6-6", "4-5"))  # names the higher hand
     assert ev.front == ("1-1", "3-6") and ev.back == ("6-6", "4-5")
@@ -426,6 +447,7 @@ def test_pg_5_2_the_lower_hand_is_always_the_front() -> None:
 
 
 def test_pg_7_1_pg_r7_the_largest_bettor_holds_ties_to_the_earliest() -> None:
+    """PG-7.1 / PG-R7 / TW-3b: the largest bettor holds; ties to the earliest."""
     rnd = staged(PAIGOW, hands={}, bets=[("a", 2, 10), ("b", 2, 30), ("c", 2, 30), ("a", 2, 5)])
     assert rnd.holder(2) == "b"
     rnd2 = staged(PAIGOW, hands={}, bets=[("a", 2, 10), ("b", 2, 10)])
@@ -433,6 +455,7 @@ def test_pg_7_1_pg_r7_the_largest_bettor_holds_ties_to_the_earliest() -> None:
 
 
 def test_pg_7_5_nobody_holds_two_seats() -> None:
+    """PG-7.5: nobody sets two seats; the next-largest bettor holds the second."""
     rnd = staged(PAIGOW, hands={}, bets=[("a", 2, 50), ("a", 3, 50), ("b", 3, 10)])
     assert (rnd.holder(2), rnd.holder(3)) == ("a", "b")
     alone = staged(PAIGOW, hands={}, bets=[("a", 2, 50), ("a", 3, 50)])
@@ -440,6 +463,7 @@ def test_pg_7_5_nobody_holds_two_seats() -> None:
 
 
 def test_pg_7_4_only_the_holder_sets() -> None:
+    """PG-7.4 / TW-3c: one setter per seat, the holder."""
     rnd = staged(PAIGOW, hands={2: STRONG}, bets=[("a", 2, 50), ("b", 2, 10)])
     with pytest.raises(RuleViolation, match="PG-7.4"):
         rnd.set_seat("b", 2, tiles("6-6", "4-5"))
@@ -455,9 +479,11 @@ def test_pg_8_1_tw_6a_the_banker_sets_after_every_seat() -> None:
 
 
 def test_pg_8_2_no_change_after_the_banker_turns() -> None:
+    """PG-8.2: no change after the banker turns; PG-8.3: only the dealer reveals (settle)."""
     rnd = staged(PAIGOW, hands={1: MID, 2: STRONG}, bets=[("a", 2, 50)])
     rnd.set_seat("a", 2, tiles("6-6", "1-1"))
     rnd.set_seat("a", 2, tiles("6-6", "4-5"))  # may change before the banker
+    assert rnd.settled is None  # PG-8.3: nothing is revealed until the dealer settles
     rnd.set_banker("bank", tiles("1-5", "3-4"))
     with pytest.raises(RuleViolation, match="PG-8.2"):
         rnd.set_seat("a", 2, tiles("6-6", "1-1"))
@@ -544,6 +570,7 @@ def test_tw_2d_tw_r2_a_four_place_woodpile_serves_two_rounds() -> None:
 
 
 def test_pg_4_1_tw_5a_two_rounds_unless_all_consent() -> None:
+    """PG-4.1 / TW-5a: at most two rounds unless every other seat agrees."""
     rot = Rotation(8, 3).after_round(100).after_round(150)
     assert rot.must_pass()
     with pytest.raises(RuleViolation, match="PG-4.1"):
@@ -552,6 +579,7 @@ def test_pg_4_1_tw_5a_two_rounds_unless_all_consent() -> None:
 
 
 def test_pg_4_9_tw_5d_a_winner_keeps_capital_and_winnings() -> None:
+    """PG-4.9 / TW-5d: capital plus winnings stay; may increase, never decrease."""
     rot = Rotation(8, 3).after_round(180)  # won 80 on 100
     with pytest.raises(RuleViolation, match="PG-4.9"):
         rot.keep(100)
@@ -559,6 +587,7 @@ def test_pg_4_9_tw_5d_a_winner_keeps_capital_and_winnings() -> None:
 
 
 def test_pg_r11_after_a_loss_continue_with_what_is_left() -> None:
+    """PG-R11: after a loss the banker continues with what is left, and may add."""
     rot = Rotation(8, 3).after_round(40)
     assert rot.keep(40).capital == 40
     with pytest.raises(RuleViolation, match="PG-4.9"):
@@ -566,6 +595,7 @@ def test_pg_r11_after_a_loss_continue_with_what_is_left() -> None:
 
 
 def test_pg_4_3_tw_5b_pg_r6_declined_bank_passes_right_to_a_seat_that_bet() -> None:
+    """PG-4.3 / TW-5b / PG-R6: the bank passes right to a seat that bet last round."""
     rot = Rotation(8, 3)
     assert rot.pass_bank(bet_last_round={4, 6}).banker_seat == 4
     assert rot.pass_bank(bet_last_round={4, 6}, declined=[4]).banker_seat == 6

@@ -36,11 +36,13 @@ def _walk(table: tuple[Entry, ...], errata: dict[int, tuple[str, str]], rules: T
 
 
 def test_t_3_pg_table_ii_in_order_except_the_errata() -> None:
+    """PG-5.3: Table II ranks the combinations."""
     assert len(PG_TABLE_II) == 106
     _walk(PG_TABLE_II, PG_ERRATA_HANDS, PG1985)
 
 
 def test_t_3_tw_table_ii_in_order_except_the_errata() -> None:
+    """TW-7a: Tabela II ranks the combinations."""
     assert len(TW_TABLE_II) == 111
     _walk(TW_TABLE_II, TW_ERRATA_HANDS, TW1990)
 
