@@ -341,3 +341,12 @@ def test_allocate_sums_exactly_and_is_proportional(m: Money, weights: list[int])
 @given(mops, st.lists(st.integers(0, 1000), min_size=1, max_size=8).filter(any))
 def test_allocate_is_sign_symmetric(m: Money, weights: list[int]) -> None:
     assert (-m).allocate(weights) == [-p for p in m.allocate(weights)]
+
+
+def test_currency_by_code_reads_known_codes_back() -> None:
+    from macau_tables.core.money import HKD, MOP, currency_by_code
+
+    assert currency_by_code("MOP") is MOP
+    assert currency_by_code("HKD") is HKD
+    with pytest.raises(InvalidInput, match="unknown currency"):
+        currency_by_code("XYZ")

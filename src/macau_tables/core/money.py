@@ -72,6 +72,14 @@ HKD = Currency("HKD", 2, "HK$")
 _KNOWN: tuple[Currency, ...] = (MOP, HKD)
 
 
+def currency_by_code(code: str) -> Currency:
+    """The known currency with this ISO code (``"MOP"``, ``"HKD"``), e.g. read from a journal."""
+    for cur in _KNOWN:
+        if cur.code == code:
+            return cur
+    raise InvalidInput(f"unknown currency {code!r}: choose {', '.join(c.code for c in _KNOWN)}")
+
+
 class Rounding(Enum):
     """How an exact rational amount of minor units becomes an integer.
 

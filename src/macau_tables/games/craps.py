@@ -42,7 +42,7 @@ from macau_tables.core.errors import (
 )
 from macau_tables.core.journal import Event, Journal, event, register_replayer
 from macau_tables.core.ledger import CAGE, Ledger, Posting, Transaction
-from macau_tables.core.money import HKD, MOP, Currency, Money, Rounding
+from macau_tables.core.money import MOP, Currency, Money, Rounding, currency_by_code
 from macau_tables.core.rng import Rng
 
 __all__ = [
@@ -480,8 +480,6 @@ def bet_kind(name: str) -> BetKind:
 
 # === Options: CrapsRules (the Readings are the defaults) ===================================
 
-_CURRENCIES = {c.code: c for c in (MOP, HKD)}
-
 
 @dataclass(frozen=True)
 class CrapsRules:
@@ -535,7 +533,7 @@ class CrapsRules:
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> CrapsRules:
         try:
-            cur = _CURRENCIES[obj["currency"]]
+            cur = currency_by_code(obj["currency"])
             return cls(
                 currency=cur,
                 min_bet=Money(obj["min_bet"], cur),

@@ -33,7 +33,7 @@ from macau_tables.core.errors import (
 )
 from macau_tables.core.journal import Event, Journal, event
 from macau_tables.core.ledger import Posting, Transaction
-from macau_tables.core.money import MOP, Currency, Money
+from macau_tables.core.money import Currency, Money, currency_by_code
 from macau_tables.core.rng import Rng
 from macau_tables.tiles import FULL_SET, Hand, Setting, Tile, TileRules
 from macau_tables.tiles import settings as all_settings
@@ -386,7 +386,7 @@ class Round:
 
     @property
     def currency(self) -> Currency:
-        return MOP if self.opened.currency == MOP.code else Currency(self.opened.currency, 2, "")
+        return currency_by_code(self.opened.currency)
 
     def money(self, minor: int) -> Money:
         return Money(minor, self.currency)
@@ -1037,7 +1037,7 @@ def replay_round(journal: Journal, regulation: Regulation) -> Round:
     if not events or not isinstance(events[0], RoundOpened):
         raise InvalidInput("a round's journal starts with its opening")
     o = events[0]
-    cur = MOP if o.currency == MOP.code else Currency(o.currency, 2, "")
+    cur = currency_by_code(o.currency)
     wallets = {p: Money(m, cur) for p, m in o.wallets}
     rnd = Round.open(
         regulation,

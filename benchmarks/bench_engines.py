@@ -1,0 +1,304 @@
+"""Throughput of the readable engines: RNG, tile evaluation, craps, baccarat, Pai Gow.
+
+Run with ``make bench`` or ``.venv/bin/python benchmarks/bench_engines.py [--json]``.
+Each figure is the median of 5 runs (min and max shown too); the sizes are printed. The
+whole script takes well under a minute on a 2-core machine. Figures only: nothing here
+asserts a speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from macau_tables.core.money import Money
+from macau_tables.core.rng import Rng
+from macau_tables.games.baccarat import BaccaratRules, BaccaratTable, BetKind, Phase
+from macau_tables.games.craps import CrapsTable
+from macau_tables.games.craps import Phase as CrapsPhase
+from macau_tables.games.paigow import PAIGOW
+from macau_tables.games.tilegame import Round
+from macau_tables.tiles import FULL_SET, PG1985, Tile, evaluate, settings
+from macau_tables.tiles.strategies import strategy
+
+RUNS = 5
+
+# Sizes: one run of each benchmark does this much work.
+RNG_DRAWS = 20_000  # Rng.below(52) draws
+RNG_SHUFFLES = 1_000  # permutation(32) shuffles
+EVAL_PAIRS = 20_000  # evaluate(a, b, rules) calls, uncached and cached
+SETTINGS_HANDS = 5_000  # settings(four_tiles, rules) calls
+CRAPS_ROLLS = 5_000  # throws of the dice
+BACCARAT_SHOES = 2  # full 8-deck shoes per run
+PAIGOW_ROUNDS = 300  # 8-seat rounds
+
+SIZES = {
+    "rng_draws": RNG_DRAWS,
+    "rng_shuffles": RNG_SHUFFLES,
+    "eval_pairs": EVAL_PAIRS,
+    "settings_hands": SETTINGS_HANDS,
+    "craps_rolls": CRAPS_ROLLS,
+    "baccarat_shoes": BACCARAT_SHOES,
+    "paigow_rounds": PAIGOW_ROUNDS,
+    "runs": RUNS,
+}
+
+PEERS = (
+    ("crapssim", "rolls/s", "~20-30k"),
+    ("PyBaccarat", "hands/s", "~200k"),
+)
+
+
+@dataclass
+class Figure:
+    name: str
+    unit: str
+    rates: list[float]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.rates)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "unit": self.unit,
+            "median": self.median,
+            "min": min(self.rates),
+            "max": max(self.rates),
+            "runs": self.rates,
+        }
+
+
+def measure(work: Callable[[], int | tuple[int, ...]]) -> list[tuple[float, ...]]:
+    """Run ``work`` RUNS times; each call returns the count(s) of what it did."""
+    rates: list[tuple[float, ...]] = []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        counts = work()
+        elapsed = time.perf_counter() - start
+        counts = counts if isinstance(counts, tuple) else (counts,)
+        rates.append(tuple(c / elapsed for c in counts))
+    return rates
+
+
+def figures(names: list[tuple[str, str]], work: Callable[[], Any]) -> list[Figure]:
+    rates = measure(work)
+    return [Figure(name, unit, [r[i] for r in rates]) for i, (name, unit) in enumerate(names)]
+
+
+# --- 1. core.rng -----------------------------------------------------------------------------
+
+
+def bench_rng() -> list[Figure]:
+    rng = Rng.seeded("bench")
+
+    def draws() -> int:
+        for _ in range(RNG_DRAWS):
+            rng.below(52)
+        return RNG_DRAWS
+
+    def shuffles() -> int:
+        for _ in range(RNG_SHUFFLES):
+            rng.permutation(32)
+        return RNG_SHUFFLES
+
+    return figures([("rng below(52)", "draws/s")], draws) + figures(
+        [("rng permutation(32)", "shuffles/s")], shuffles
+    )
+
+
+# --- 2. tiles (pg1985) -----------------------------------------------------------------------
+
+
+def _random_tiles(rng: Rng, count: int, n: int) -> list[tuple[Tile, ...]]:
+    """``n`` groups of ``count`` different tiles of one set, drawn with ``rng``."""
+    return [tuple(FULL_SET[i] for i in rng.permutation(32)[:count]) for _ in range(n)]
+
+
+def bench_tiles() -> list[Figure]:
+    rng = Rng.seeded("bench", "tiles")
+    pairs = _random_tiles(rng, 2, EVAL_PAIRS)
+    fours = _random_tiles(rng, 4, SETTINGS_HANDS)
+    uncached = getattr(evaluate, "__wrapped__", evaluate)
+
+    def eval_uncached() -> int:
+        for a, b in pairs:
+            uncached(a, b, PG1985)
+        return len(pairs)
+
+    def eval_cached() -> int:
+        for a, b in pairs:
+            evaluate(a, b, PG1985)
+        return len(pairs)
+
+    def settings_of() -> int:
+        for four in fours:
+            settings(four, PG1985)
+        return len(fours)
+
+    for a, b in pairs:  # warm the cache, so the cached figure measures hits only
+        evaluate(a, b, PG1985)
+    label = "uncached" if uncached is not evaluate else "no cache found"
+    return (
+        figures([(f"tiles evaluate ({label})", "hands/s")], eval_uncached)
+        + figures([("tiles evaluate (cached)", "hands/s")], eval_cached)
+        + figures([("tiles settings(4 tiles)", "calls/s")], settings_of)
+    )
+
+
+# --- 3. craps --------------------------------------------------------------------------------
+
+FLAT = Money.of(12)
+# Pass Line odds at the largest stake whose winnings stay within the flat bet (CR-R2).
+ODDS = {4: Money.of(6), 10: Money.of(6), 5: Money.of(8), 9: Money.of(8)}
+ODDS |= {6: Money.of(10), 8: Money.of(10)}
+
+
+def bench_craps() -> list[Figure]:
+    rng = Rng.seeded("bench", "craps")
+
+    def rolls() -> int:
+        t = CrapsTable(("p1",))
+        t.buy_in("p1", Money.of(1_000_000))
+        for _ in range(CRAPS_ROLLS):
+            if t.phase is CrapsPhase.COME_OUT:
+                if not t.bets_of("p1"):
+                    if t.balance("p1") < Money.of(100):
+                        t.buy_in("p1", Money.of(1_000_000))
+                    t.place_bet("p1", "pass", FLAT)
+            else:
+                line = t.bets_of("p1")
+                if len(line) == 1 and line[0].point is not None:
+                    t.place_bet("p1", "pass_odds", ODDS[line[0].point], on=line[0].id)
+            t.throw(rng)
+        return CRAPS_ROLLS
+
+    return figures([("craps Pass Line + odds", "rolls/s")], rolls)
+
+
+# --- 4. baccarat -----------------------------------------------------------------------------
+
+
+def bench_baccarat() -> list[Figure]:
+    rng = Rng.seeded("bench", "baccarat")
+    stake = Money.of(100)
+
+    def hands() -> int:
+        t = BaccaratTable(BaccaratRules(decks=8))
+        t.join("alice", Money.of(10_000_000), seat=1)
+        played = 0
+        for _ in range(BACCARAT_SHOES):
+            t.start_shoe(rng)  # shuffle, cut, burn
+            while t.phase is not Phase.SHUFFLE:  # until the hand after the cut card
+                if t.phase is Phase.BETTING and not t.bets:
+                    t.place_bet("alice", BetKind.BANKER, stake)
+                t.play_hand()  # deal, reveal, third cards, settle
+                played += 1
+        return played
+
+    return figures([("baccarat 8-deck shoes, Banker bet", "hands/s")], hands)
+
+
+# --- 5. Pai Gow ------------------------------------------------------------------------------
+
+
+def bench_paigow() -> list[Figure]:
+    rng = Rng.seeded("bench", "paigow")
+    way = strategy("house-way")
+    rules = PAIGOW.tiles
+    bettors = {f"p{seat}": seat for seat in range(2, 9)}
+    wallets = {"bank": Money.of(1_000_000)} | {p: Money.of(100_000) for p in bettors}
+    stake = Money.of(100)
+
+    def rounds() -> tuple[int, int]:
+        seats_played = 0
+        for n in range(PAIGOW_ROUNDS):
+            rnd = Round.open(
+                PAIGOW, banker="bank", banker_seat=1, banker_capital=Money.of(20_000),
+                wallets=wallets, round_no=n + 1,
+            )  # fmt: skip
+            rnd.shuffle(rng)
+            for person, seat in bettors.items():
+                rnd.place_bet(person, seat, stake)
+            rnd.shake(rng)
+            for seat in rnd.active_seats():
+                holder = rnd.holder(seat)
+                assert holder is not None
+                rnd.set_seat(holder, seat, way.choose(rnd.hands[seat], rules).front.tiles)
+                seats_played += 1
+            front = way.choose(rnd.hands[rnd.banker_seat], rules).front.tiles
+            rnd.set_banker(rnd.banker_authority(), front)
+            seats_played += 1
+            rnd.settle()
+        return PAIGOW_ROUNDS, seats_played
+
+    return figures(
+        [("paigow 8-seat rounds, house way", "rounds/s"), ("paigow seat-rounds", "seats/s")],
+        rounds,
+    )
+
+
+# --- report ----------------------------------------------------------------------------------
+
+
+def _fmt(x: float) -> str:
+    return f"{x:,.0f}" if x >= 100 else f"{x:,.1f}"
+
+
+def print_table(results: list[Figure], seconds: float) -> None:
+    print(f"macau-tables engine throughput ({platform.python_implementation()} "
+          f"{platform.python_version()}, median of {RUNS} runs)")  # fmt: skip
+    print("sizes per run: " + ", ".join(f"{k}={v:,}" for k, v in SIZES.items() if k != "runs"))
+    print("  (paigow seat-rounds: the 7 bettor seats plus the banker's, per round)")
+    rows = [("name", "unit", "median", "min", "max")]
+    rows += [
+        (f.name, f.unit, _fmt(f.median), _fmt(min(f.rates)), _fmt(max(f.rates))) for f in results
+    ]
+    rows += [(f"{n} peer (documented, not measured)", u, v, "-", "-") for n, u, v in PEERS]
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    for i, row in enumerate(rows):
+        cells = [c.ljust(w) if j < 2 else c.rjust(w) for j, (c, w) in enumerate(zip(row, widths))]
+        print("  ".join(cells).rstrip())
+        if i == 0:
+            print("  ".join("-" * w for w in widths))
+    print(f"total {seconds:.1f} s")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    results: list[Figure] = []
+    for bench in (bench_rng, bench_tiles, bench_craps, bench_baccarat, bench_paigow):
+        results += bench()
+    seconds = time.perf_counter() - start
+    if args.json:
+        report = {
+            "python": platform.python_version(),
+            "runs": RUNS,
+            "sizes": SIZES,
+            "figures": [f.as_json() for f in results],
+            "peers": [
+                {"name": n, "unit": u, "figure": v, "note": "peer (documented, not measured)"}
+                for n, u, v in PEERS
+            ],
+            "seconds": seconds,
+        }
+        json.dump(report, sys.stdout, indent=2)
+        print()
+    else:
+        print_table(results, seconds)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
