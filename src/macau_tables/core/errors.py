@@ -6,6 +6,9 @@ can print it as it is (e.g. ``BetNotAllowed: CR-2.3 Come bets need a point``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 
 class MacauTablesError(Exception):
     """Base of every error this package raises on purpose."""
@@ -61,3 +64,13 @@ class JournalTampered(JournalError):
 
 class InsufficientFunds(RuleViolation):
     """A posting that would take a wallet below zero."""
+
+
+def passes(verify: Callable[..., None], *args: Any, **kwargs: Any) -> bool:
+    """``can_x`` from ``verify_x``: True unless the verification refuses the operation
+    (a rule forbids it, or the input is bad). The one implementation every engine uses."""
+    try:
+        verify(*args, **kwargs)
+    except (RuleViolation, InvalidInput):
+        return False
+    return True

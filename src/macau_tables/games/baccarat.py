@@ -30,6 +30,7 @@ from macau_tables.core.errors import (
     OutOfOrder,
     RuleViolation,
 )
+from macau_tables.core.errors import passes as _can
 from macau_tables.core.journal import Event, Journal, event, register_replayer
 from macau_tables.core.ledger import CAGE, Ledger, Posting, Transaction
 from macau_tables.core.money import MOP, Currency, Money, Rounding
@@ -1529,14 +1530,6 @@ class BaccaratTable:
 
 def _bet_json(b: Bet) -> dict[str, Any]:
     return {"player": b.player, "bet": str(b.kind), "spot": b.spot, "stake": b.amount.minor}
-
-
-def _can(verify: Callable[..., None], *args: Any, **kwargs: Any) -> bool:
-    try:
-        verify(*args, **kwargs)
-    except (RuleViolation, InvalidInput):
-        return False
-    return True
 
 
 # ==========================================================================================

@@ -40,6 +40,7 @@ from macau_tables.core.errors import (
     JournalError,
     OutOfOrder,
 )
+from macau_tables.core.errors import passes as _can
 from macau_tables.core.journal import Event, Journal, event, register_replayer
 from macau_tables.core.ledger import CAGE, Ledger, Posting, Transaction
 from macau_tables.core.money import MOP, Currency, Money, Rounding, currency_by_code
@@ -1068,14 +1069,6 @@ class CrapsTable:
         )
         self.last_roll = ev
         self._append(ev)
-
-
-def _can(verify: Callable[..., None], *args: Any, **kwargs: Any) -> bool:
-    try:
-        verify(*args, **kwargs)
-    except (BetNotAllowed, OutOfOrder, InsufficientFunds, InvalidInput):
-        return False
-    return True
 
 
 # === Replay =================================================================================

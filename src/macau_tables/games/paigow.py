@@ -116,8 +116,9 @@ PAIGOW = Regulation(
     cobanker_may_bet=True,  # PG-3.3 forbids joining a co-banker's stake, not betting
     forced_setting=None,  # PG-5.1: each holder sets freely
     bank_commission_default="net",  # PG-R5
-    settlement_rule="PG-R4",
-    first_seat_rule="PG-R1",
+    records_compensation=True,  # PG-7.2
+    places_rule="PG-1.4",
+    banker_last_rule="PG-8.1",
 )
 
 

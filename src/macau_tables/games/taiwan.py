@@ -97,8 +97,9 @@ TAIWAN = Regulation(
     cobanker_may_bet=False,  # TW-5e
     forced_setting=forced_setting,  # TW-6b
     bank_commission_default="per_bet",  # TW-R3
-    settlement_rule="TW-R3",
-    first_seat_rule="TW-2b",
+    records_compensation=False,  # no compensation rule in TW
+    places_rule="TW-2d",
+    banker_last_rule="TW-6a",
 )
 
 

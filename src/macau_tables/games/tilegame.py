@@ -31,6 +31,7 @@ from macau_tables.core.errors import (
     OutOfOrder,
     RuleViolation,
 )
+from macau_tables.core.errors import passes as _can
 from macau_tables.core.journal import Event, Journal, event
 from macau_tables.core.ledger import Posting, Transaction
 from macau_tables.core.money import Currency, Money, currency_by_code
@@ -84,8 +85,9 @@ class Regulation:
     cobanker_may_bet: bool  # PG: not forbidden; TW-5e: forbidden
     forced_setting: Callable[[Sequence[Tile], TileRules], Setting] | None  # TW-6b
     bank_commission_default: Literal["net", "per_bet"]  # PG-R5 / TW-R3
-    settlement_rule: str  # the rule ID that fixes the settlement order
-    first_seat_rule: str  # PG-R1 / TW-2b
+    records_compensation: bool  # PG-7.2 / PG-R8 (TW has no such rule)
+    places_rule: str  # PG-1.4 / TW-2d, cited when a round asks for other places
+    banker_last_rule: str  # PG-8.1 / TW-6a, cited when the banker sets too early
 
 
 @dataclass(frozen=True)
@@ -326,7 +328,7 @@ class Round:
             raise RuleViolation(
                 f"{regulation.title} deals to {' or '.join(map(str, regulation.places))} "
                 f"places, not {places}",
-                rule="TW-2d" if regulation.game == "taiwan" else "PG-1.4",
+                rule=regulation.places_rule,
             )
         if not 1 <= banker_seat <= places:
             raise InvalidInput(f"the banker's seat must be 1..{places}")
@@ -420,10 +422,6 @@ class Round:
         total = self.opened.banker_capital + self.opened.house_capital
         total += sum(c.minor for _p, c in self.cobankers)
         return self.money(total)
-
-    def seat_steps(self, seat: int) -> int:
-        """How many seats counter-clockwise ``seat`` is from the banker (PG-1.3, TW-2c)."""
-        return (seat - self.banker_seat) % self.places
 
     def seat_at(self, steps: int) -> int:
         return (self.banker_seat - 1 + steps) % self.places + 1
@@ -717,7 +715,7 @@ class Round:
         if unset:
             raise OutOfOrder(
                 f"the banker sets after every seat; seats {unset} have not set",
-                rule="TW-6a" if self.regulation.game == "taiwan" else "PG-8.1",
+                rule=self.regulation.banker_last_rule,
             )
         authority = self.banker_authority()
         if person != authority:
@@ -961,7 +959,7 @@ class Round:
         owes the seat's other bettors the difference (recorded; the casino is not a party).
         The better outcome is valued at the bet's full amount, less commission on a win."""
         out: list[dict[str, Any]] = []
-        if self.regulation.game != "paigow":
+        if not self.regulation.records_compensation:
             return out
         for seat, res in seat_results.items():
             if res is not SeatResult.BANKER:
@@ -1018,14 +1016,6 @@ class Round:
             posts.append(Posting(wallet(person), -fee))
             posts.append(Posting(HOUSE_COMMISSION, fee))
         return posts
-
-
-def _can(verify: Callable[..., None], *args: Any) -> bool:
-    try:
-        verify(*args)
-    except (RuleViolation, InvalidInput):
-        return False
-    return True
 
 
 # --- replay --------------------------------------------------------------------------------
