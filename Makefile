@@ -28,6 +28,7 @@ unit: $(STAMP)
 	$(BIN)/pytest
 
 bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
 
 coverage:
