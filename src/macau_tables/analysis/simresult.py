@@ -1,0 +1,68 @@
+"""The result of simulating one chunk of a job (issue #7), shared by every game kernel.
+
+A :class:`ChunkResult` counts, for each bet line, how many decisions ended with each outcome
+label; bet names, labels and nets are the exact PAR sheet's
+(:class:`macau_tables.analysis.par.ParSheet`: ``BetLine.name``, ``Outcome.label``/``net``), so
+one generic check compares any simulation with its exact figures. ``series`` optionally holds
+per-round outcome codes (numpy arrays) that :mod:`macau_tables.analysis.sessions` replays bets
+on. Counts are Python ints and nets exact Fractions: merging never rounds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from macau_tables.core.errors import InvalidInput
+
+
+@dataclass
+class ChunkResult:
+    """Counts of decisions per bet line and outcome label, over ``rounds`` rounds."""
+
+    game: str
+    rounds: int  # rounds played (hands, rolls, tile rounds)
+    counts: dict[str, dict[str, int]]  # bet name -> outcome label -> count of decisions
+    nets: dict[str, dict[str, Fraction]]  # bet name -> outcome label -> net per unit
+    series: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def merge(self, other: ChunkResult) -> ChunkResult:
+        """A new result: rounds and counts summed, series concatenated (self's rounds first).
+
+        Raises :class:`InvalidInput` if the games differ or a label's net disagrees.
+        """
+        if other.game != self.game:
+            raise InvalidInput(f"cannot merge a {other.game} result into a {self.game} result")
+        counts = {bet: dict(labels) for bet, labels in self.counts.items()}
+        nets = {bet: dict(labels) for bet, labels in self.nets.items()}
+        for bet, labels in other.counts.items():
+            into = counts.setdefault(bet, {})
+            for label, n in labels.items():
+                into[label] = into.get(label, 0) + int(n)
+        for bet, label_nets in other.nets.items():
+            into_nets = nets.setdefault(bet, {})
+            for label, net in label_nets.items():
+                known = into_nets.setdefault(label, net)
+                if known != net:
+                    raise InvalidInput(f"{bet} {label}: net {net} differs from {known}")
+        series: dict[str, np.ndarray] = {}
+        for key in self.series.keys() | other.series.keys():
+            if key in self.series and key in other.series:
+                series[key] = np.concatenate([self.series[key], other.series[key]])
+            else:
+                series[key] = self.series[key] if key in self.series else other.series[key]
+        return ChunkResult(self.game, self.rounds + other.rounds, counts, nets, series)
+
+    def decisions(self, bet: str) -> int:
+        """How many decisions the bet line had (the sum of its outcome counts)."""
+        return sum(self.counts.get(bet, {}).values())
+
+    def mean(self, bet: str) -> Fraction:
+        """The exact mean net per unit over the bet's decisions (Σ count·net / Σ count)."""
+        n = self.decisions(bet)
+        if n == 0:
+            raise InvalidInput(f"no decisions for {bet!r}")
+        counts = self.counts[bet]
+        return sum((self.nets[bet][lab] * c for lab, c in counts.items()), Fraction(0)) / n
