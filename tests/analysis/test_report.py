@@ -1,0 +1,49 @@
+"""The HTML and Markdown renderings of a PAR sheet."""
+
+from __future__ import annotations
+
+import base64
+import re
+from fractions import Fraction
+
+from macau_tables.analysis.par import BetLine, Outcome, ParSheet
+from macau_tables.analysis.report import html_report, markdown_table, outcome_summary
+
+F = Fraction
+
+
+def _sheet() -> ParSheet:
+    field = BetLine(
+        "field",
+        (
+            Outcome("win", F(1), F(14, 36)),
+            Outcome("win", F(2), F(2, 36)),
+            Outcome("lose", F(-1), F(20, 36)),
+        ),
+        rule="CR-5",
+        pays="1:1, 2 and 12 2:1",
+        extras={"edge_per_roll": F(1, 18)},
+    )
+    return ParSheet("craps", "Craps <test>", {"odds_cap": "winnings"}, (field,), notes=("a&b",))
+
+
+def test_outcome_summary_merges_labels() -> None:
+    assert outcome_summary(_sheet().lines[0], 2) == "win 44.44% · lose 55.56%"
+
+
+def test_markdown_table_has_one_row_per_bet_with_the_exact_edge() -> None:
+    md = markdown_table(_sheet())
+    rows = [r for r in md.splitlines() if r.startswith("| field")]
+    assert len(rows) == 1
+    assert "5.5556%" in rows[0] and "CR-5" in rows[0]
+
+
+def test_html_report_is_self_contained_with_one_png_per_bet() -> None:
+    page = html_report(_sheet(), command="macau-tables par craps")
+    assert page.startswith("<!doctype html>")
+    assert "Craps &lt;test&gt;" in page and "a&amp;b" in page  # escaped
+    assert "http://" not in page and "https://" not in page  # nothing fetched
+    images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page)
+    assert len(images) == 1
+    assert base64.b64decode(images[0]).startswith(b"\x89PNG")
+    assert "1/18" in page  # the exact edge is printed beside the decimal
