@@ -83,7 +83,7 @@ def _plot_png(line: BetLine) -> str:
 
 def _net_text(net: Fraction) -> str:
     if net.denominator == 1:
-        return f"{net:+d}"
+        return f"{int(net):+d}"
     return f"{'+' if net > 0 else '-'}{abs(net.numerator)}/{net.denominator}"
 
 
