@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench coverage conformance clean
+.PHONY: run test lint typecheck unit bench coverage conformance docs-analysis clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,9 @@ bench: $(STAMP)
 
 coverage:
 	$(PYTHON) ../shared/tools/rule_coverage.py
+
+docs-analysis: $(STAMP)
+	$(BIN)/python scripts/analysis_doc.py > docs/analysis.md.tmp && mv docs/analysis.md.tmp docs/analysis.md
 
 conformance:
 	$(PYTHON) scripts/conformance.py
