@@ -10,6 +10,7 @@ on. Counts are Python ints and nets exact Fractions: merging never rounds.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -33,27 +34,7 @@ class ChunkResult:
 
         Raises :class:`InvalidInput` if the games differ or a label's net disagrees.
         """
-        if other.game != self.game:
-            raise InvalidInput(f"cannot merge a {other.game} result into a {self.game} result")
-        counts = {bet: dict(labels) for bet, labels in self.counts.items()}
-        nets = {bet: dict(labels) for bet, labels in self.nets.items()}
-        for bet, labels in other.counts.items():
-            into = counts.setdefault(bet, {})
-            for label, n in labels.items():
-                into[label] = into.get(label, 0) + int(n)
-        for bet, label_nets in other.nets.items():
-            into_nets = nets.setdefault(bet, {})
-            for label, net in label_nets.items():
-                known = into_nets.setdefault(label, net)
-                if known != net:
-                    raise InvalidInput(f"{bet} {label}: net {net} differs from {known}")
-        series: dict[str, np.ndarray] = {}
-        for key in self.series.keys() | other.series.keys():
-            if key in self.series and key in other.series:
-                series[key] = np.concatenate([self.series[key], other.series[key]])
-            else:
-                series[key] = self.series[key] if key in self.series else other.series[key]
-        return ChunkResult(self.game, self.rounds + other.rounds, counts, nets, series)
+        return merge_all([self, other])
 
     def decisions(self, bet: str) -> int:
         """How many decisions the bet line had (the sum of its outcome counts)."""
@@ -66,3 +47,32 @@ class ChunkResult:
             raise InvalidInput(f"no decisions for {bet!r}")
         counts = self.counts[bet]
         return sum((self.nets[bet][lab] * c for lab, c in counts.items()), Fraction(0)) / n
+
+
+def merge_all(results: Sequence[ChunkResult]) -> ChunkResult:
+    """Merge results in the order given (series concatenated once, not pairwise)."""
+    if not results:
+        raise InvalidInput("nothing to merge")
+    first = results[0]
+    rounds = 0
+    counts: dict[str, dict[str, int]] = {}
+    nets: dict[str, dict[str, Fraction]] = {}
+    parts: dict[str, list[np.ndarray]] = {}
+    for r in results:
+        if r.game != first.game:
+            raise InvalidInput(f"cannot merge a {r.game} result into a {first.game} result")
+        rounds += r.rounds
+        for bet, labels in r.counts.items():
+            into = counts.setdefault(bet, {})
+            for label, n in labels.items():
+                into[label] = into.get(label, 0) + int(n)
+        for bet, label_nets in r.nets.items():
+            into_nets = nets.setdefault(bet, {})
+            for label, net in label_nets.items():
+                known = into_nets.setdefault(label, net)
+                if known != net:
+                    raise InvalidInput(f"{bet} {label}: net {net} differs from {known}")
+        for key, arr in r.series.items():
+            parts.setdefault(key, []).append(arr)
+    series = {k: v[0] if len(v) == 1 else np.concatenate(v) for k, v in parts.items()}
+    return ChunkResult(first.game, rounds, counts, nets, series)
