@@ -36,6 +36,7 @@ def test_markdown_table_has_one_row_per_bet_with_the_exact_edge() -> None:
     rows = [r for r in md.splitlines() if r.startswith("| field")]
     assert len(rows) == 1
     assert "5.5556%" in rows[0] and "CR-5" in rows[0]
+    assert "| 44.4444% | 55.5556% | 0.0000% |" in rows[0]
 
 
 def test_html_report_is_self_contained_with_one_png_per_bet() -> None:

@@ -26,6 +26,18 @@ def outcome_summary(line: BetLine, places: int = 4) -> str:
     return " · ".join(f"{lab} {percent(line.probability(lab), places)}" for lab in labels)
 
 
+def win_lose_push(line: BetLine) -> tuple[Fraction, Fraction, Fraction]:
+    """P(the bet wins something), P(it loses), P(it pushes): outcomes grouped by net's sign."""
+    win = sum((o.probability for o in line.outcomes if o.net > 0), Fraction(0))
+    lose = sum((o.probability for o in line.outcomes if o.net < 0), Fraction(0))
+    return win, lose, 1 - win - lose
+
+
+def extras_text(line: BetLine) -> str:
+    """The line's extra figures as one short text."""
+    return _extras_text(line)
+
+
 def _extras_text(line: BetLine) -> str:
     return ", ".join(f"{k} {_extra_value(k, v)}" for k, v in line.extras.items())
 
@@ -39,12 +51,14 @@ def _extra_value(key: str, value: Fraction) -> str:
 def markdown_table(sheet: ParSheet) -> str:
     """The sheet as a Markdown table (used for docs/analysis.md)."""
     rows = [
-        "| bet | rule | pays | outcomes | house edge | std dev | more |",
-        "|---|---|---|---|---|---|---|",
+        "| bet | rule | pays | P(win) | P(lose) | P(push) | house edge | std dev | more |",
+        "|---|---|---|--:|--:|--:|--:|--:|---|",
     ]
     for b in sheet.lines:
+        w, lo, pu = win_lose_push(b)
         rows.append(
-            f"| {b.name} | {b.rule or ''} | {b.pays or ''} | {outcome_summary(b)} | "
+            f"| {b.name} | {b.rule or ''} | {b.pays or ''} | {percent(w, 4)} | "
+            f"{percent(lo, 4)} | {percent(pu, 4)} | "
             f"{percent(b.house_edge, 4)} | {b.std_dev:.4f} | {_extras_text(b)} |"
         )
     return "\n".join(rows)
