@@ -182,7 +182,7 @@ def parse_composition(text: str, decks: int | None = None) -> Composition:
 
 def _count(text: str) -> int:
     t = text.strip()
-    if not t.isdigit():
+    if not (t.isascii() and t.isdigit()):
         raise InvalidInput(f"not a card count: {text!r}", rule="BA-1")
     return int(t)
 
@@ -404,7 +404,6 @@ def par_lines(counts: DealCounts, rules: BaccaratRules) -> tuple[BetLine, ...]:
         _outcomes([("win", tie_pays, t), ("lose", Fraction(-1), b + p)], n),
         rule="BA-12, BA-17",
         pays=_ratio(tie_pays),
-        extras={f"p_tie_on_{k}": Fraction(counts.tie_on(k), n) for k in range(10)},
     )
     pair_lines = []
     for kind, k in (
@@ -481,6 +480,7 @@ def _sheet(counts: DealCounts, rules: BaccaratRules, full: bool) -> ParSheet:
         if rules.no_commission
         else f"{percent(rules.commission, 2)} commission"
     )
+    rounded = "1:2 pay on a Banker 6 (BA-R7)" if rules.no_commission else "commission (BA-18)"
     options = {
         "decks": rules.decks,
         "cards": counts.cards,
@@ -499,10 +499,12 @@ def _sheet(counts: DealCounts, rules: BaccaratRules, full: bool) -> ParSheet:
         f"P(Tie) = {counts.tie:,}/{n:,} = {decimal(t, 10)}",
         f"P(Banker wins with 6) = {counts.banker_six:,}/{n:,} = "
         f"{decimal(Fraction(counts.banker_six, n), 10)}",
+        "P(Tie) by total: "
+        + ", ".join(f"{k}: {decimal(Fraction(counts.tie_on(k), n), 6)}" for k in range(10)),
         "Banker and Player bets push on a tie (BA-12); edge_excluding_ties is the house edge "
         "per hand that settles them",
-        "per unit staked, exact: commission and half pays on real stakes are rounded down to "
-        "the minor unit (BA-R5), which favours the player by at most one minor unit a bet",
+        f"exact per unit staked; on real stakes the {rounded} is rounded to the minor unit "
+        f"({rules.commission_rounding.value}, BA-R5): less than one minor unit a winning bet",
     ]
     if rules.continuous_shuffler:
         notes.append(
