@@ -1,0 +1,521 @@
+"""The baccarat simulation kernel (issue #7) against the readable engine and the exact odds.
+
+- Engine comparison: the engine's own shuffles (``ShoeShuffled``), and its continuous
+  shuffler's ``Rng.below`` draws, fed to the kernel: the same cards hand by hand, the same
+  burns (BA-2.1 / BA-R1), demonstration hands (BA-2.2), hands per shoe (BA-3.1), winners
+  (BA-11, BA-12), pairs (BA-13), and the same settlement of every BA-13 bet (BA-17, BA-18,
+  BA-R7) as the engine's ``HandSettled`` rows.
+- Distribution: millions of simulated hands within 4 sigma of the exact PAR.
+- Determinism: same seed and chunk → same hands; other chunks → other streams.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from macau_tables.analysis.kernels import baccarat_sim as sim
+from macau_tables.analysis.kernels.rng import generator
+from macau_tables.analysis.par import BetLine, Outcome, outcomes_from_counts
+from macau_tables.analysis.simresult import ChunkResult
+from macau_tables.core.errors import BetNotAllowed, InvalidInput
+from macau_tables.core.money import Money
+from macau_tables.core.rng import Rng
+from macau_tables.games.baccarat import (
+    BaccaratTable,
+    BetKind,
+    Card,
+    CardsBurned,
+    HandResult,
+    HandSettled,
+    Phase,
+    ShoeShuffled,
+    ThirdCardDealt,
+    fresh_composition,
+    full_set,
+    play_out,
+    total,
+)
+
+STAKE = Money.of(100)
+OUTCOME_CODE = {"P": sim.PLAYER_WINS, "B": sim.BANKER_WINS, "T": sim.TIE}
+
+
+# --- the engine, played and recorded -----------------------------------------------------------
+
+
+@dataclass
+class EngineRun:
+    shoes: list[list[Card]] = field(default_factory=list)  # ShoeShuffled order
+    burns: list[int] = field(default_factory=list)  # cards burned at each shoe's start
+    hands: list[HandResult] = field(default_factory=list)  # demonstrations included
+    settled: Counter[tuple[str, str, Fraction]] = field(default_factory=Counter)
+    cut_on_third_card: int = 0  # hands whose third card brought the cut card out
+    draws: list[tuple[int, int]] = field(default_factory=list)  # machine: (n, below(n))
+
+
+class RecordingRng(Rng):
+    """An Rng that logs each ``below(n)`` it gives (the continuous shuffler's draws)."""
+
+    def __init__(self, seed: str, log: list[tuple[int, int]]) -> None:
+        super().__init__(Rng.seeded(seed).source)
+        self.log = log
+
+    def below(self, n: int) -> int:
+        j = super().below(n)
+        self.log.append((n, j))
+        return j
+
+
+def _bet_every_kind(t: BaccaratTable) -> None:
+    """One unit on each BA-13 bet (Player/Banker bets left on after a tie stay, BA-12)."""
+    on = {b.kind for b in t.bets}
+    for kind in BetKind:
+        if kind not in on:
+            t.place_bet("alice", kind, STAKE)
+
+
+def _record_settlement(run: EngineRun, ev: HandSettled) -> None:
+    for row in ev.results:
+        if row["result"] == "win":
+            net = Fraction(row["won"] - row["commission"], row["stake"])
+        else:
+            net = Fraction(-1 if row["result"] == "lose" else 0)
+        run.settled[(row["bet"], row["result"], net)] += 1
+
+
+def play_engine(
+    options: Mapping[str, object], seed: str, shoes: int = 0, hands: int = 0
+) -> EngineRun:
+    """Play ``shoes`` whole shoes (or, on a continuous shuffler, ``hands`` hands) with the
+    engine, betting every kind each hand, and record what happened."""
+    rules, _ = sim.rules_from_options(options)
+    run = EngineRun()
+    rng = RecordingRng(seed, run.draws)
+    t = BaccaratTable(rules)
+    t.join("alice", Money.of(10_000_000), seat=1)
+
+    def hand() -> None:
+        if t.phase is Phase.BETTING:
+            _bet_every_kind(t)
+        events = t.play_hand(rng)
+        run.cut_on_third_card += sum(
+            isinstance(e, ThirdCardDealt) and e.cut_card_out for e in events
+        )
+        settled = events[-1]
+        assert isinstance(settled, HandSettled)
+        _record_settlement(run, settled)
+        run.hands.append(t.results[-1])
+
+    if rules.continuous_shuffler:
+        t.start_shoe(rng)
+        run.draws.clear()
+        for _ in range(hands):
+            hand()
+        return run
+    for _ in range(shoes):
+        events = t.start_shoe(rng)
+        shuffled, burned = events[0], events[-1]
+        assert isinstance(shuffled, ShoeShuffled) and isinstance(burned, CardsBurned)
+        run.shoes.append([Card.parse(c) for c in shuffled.cards])
+        run.burns.append(len(burned.cards))
+        while t.phase is not Phase.SHUFFLE:
+            hand()
+    return run
+
+
+def _codes(cards: tuple[Card, ...]) -> list[int]:
+    return [sim.card_code(c) for c in cards] + [-1] * (3 - len(cards))
+
+
+def kernel_settlement(result: ChunkResult) -> Counter[tuple[str, str, Fraction]]:
+    """The kernel's counts as the engine's (bet, result, net) rows ("win on 6" is a win)."""
+    out: Counter[tuple[str, str, Fraction]] = Counter()
+    for bet, labels in result.counts.items():
+        for label, n in labels.items():
+            if n:
+                res = "win" if label in (sim.WIN, sim.WIN_SIX) else label
+                out[(bet, res, result.nets[bet][label])] += n
+    return out
+
+
+def assert_same_hands(run: EngineRun, trace: sim.Trace) -> None:
+    assert len(trace.outcome) == len(run.hands)
+    for i, h in enumerate(run.hands):
+        assert trace.player[i].tolist() == _codes(h.player_cards), f"hand {i}"  # BA-7.1, BA-9
+        assert trace.banker[i].tolist() == _codes(h.banker_cards), f"hand {i}"
+        assert trace.outcome[i] == OUTCOME_CODE[h.outcome], f"hand {i}"  # BA-11, BA-12
+        assert bool(trace.demonstration[i]) == h.demonstration  # BA-2.2
+        assert trace.shoe[i] == h.shoe
+
+
+# --- identical to the engine on identical cards ------------------------------------------------
+
+SHOE_RULES = [
+    pytest.param({}, id="defaults-8-decks"),
+    pytest.param({"burn": "first_card", "last_hand": "last"}, id="first-card-burn-last"),
+    pytest.param(
+        {"decks": 6, "burn": "first_card", "demonstration_hands": 3, "cut_from_end": 20},
+        id="6-decks-3-demos",
+    ),
+    pytest.param(
+        {"decks": 7, "last_hand": "last", "demonstration_hands": 1, "cut_from_end": 312},
+        id="7-decks-deepest-cut",
+    ),
+    pytest.param(
+        {"no_commission": True, "demonstration_hands": 2, "burn": "first_card", "series": True},
+        id="no-commission",
+    ),
+    pytest.param({"decks": 12, "commission": "1/25", "cut_from_end": 12}, id="12-decks-4pct"),
+]
+
+
+@pytest.mark.parametrize("options", SHOE_RULES)
+def test_ba_2_1_ba_3_1_shoes_play_as_the_engine_plays_them(options: dict[str, object]) -> None:
+    """BA-2.1 burn, BA-2.2 demonstrations, BA-3.1 last hand, BA-7.1/BA-9 cards, BA-11/12/13
+    results, BA-17/18/R7 payouts: kernel == engine, hand by hand, on the engine's shoes."""
+    run = play_engine(options, seed=f"sim-{sorted(options.items())}", shoes=3)
+    result, trace = sim.run_shoes([sim.shoe_codes(s) for s in run.shoes], options)
+    assert trace.burns.tolist() == run.burns  # BA-2.1 / BA-R1
+    per_shoe = Counter(h.shoe for h in run.hands if not h.demonstration)
+    assert trace.hands.tolist() == [per_shoe[i + 1] for i in range(len(run.shoes))]  # BA-3.1
+    assert_same_hands(run, trace)
+    assert result.rounds == sum(per_shoe.values())  # demonstration hands are not rounds
+    assert kernel_settlement(result) == run.settled
+    if options.get("series"):
+        played = [h for h in run.hands if not h.demonstration]
+        s = result.series
+        assert s["outcome"].tolist() == [OUTCOME_CODE[h.outcome] for h in played]
+        assert s["shoe"].tolist() == [h.shoe for h in played]
+        assert s["player_pair"].tolist() == [
+            h.player_cards[0].rank == h.player_cards[1].rank for h in played
+        ]
+        assert s["banker_pair"].tolist() == [
+            h.banker_cards[0].rank == h.banker_cards[1].rank for h in played
+        ]
+        assert s["banker_six"].tolist() == [
+            h.outcome == "B" and total(h.banker_cards) == 6 for h in played
+        ]
+
+
+@pytest.mark.parametrize("last_hand", ["one_more", "last"])
+def test_ba_3_1_cut_card_coming_out_on_a_third_card(last_hand: str) -> None:
+    """BA-3.1: the cut card placed so that a third card is the first card behind it; the hand
+    it came out in is the last, or one more follows — as the engine does."""
+    shoe = play_engine({}, seed="third-card-cut", shoes=1)
+    cards = shoe.shoes[0]
+    _, trace = sim.run_shoes(sim.shoe_codes(cards), {})
+    # the shoe position of the first third card dealt after card 200
+    pos, target = 8, None
+    for p, b in zip(trace.player.tolist(), trace.banker.tolist(), strict=True):
+        pos += 4
+        for third in (p[2], b[2]):
+            if third >= 0:
+                if pos >= 200 and target is None:
+                    target = pos
+                pos += 1
+    assert target is not None
+    options = {"cut_from_end": len(cards) - target, "last_hand": last_hand}
+    run = play_engine(options, seed="third-card-cut", shoes=1)
+    assert run.shoes[0] == cards  # same shuffle: the cut card goes in after it
+    assert run.cut_on_third_card == 1
+    result, trace = sim.run_shoes(sim.shoe_codes(cards), options)
+    assert_same_hands(run, trace)
+    assert kernel_settlement(result) == run.settled
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        pytest.param({"continuous_shuffler": True}, id="8-decks"),
+        pytest.param(
+            {"continuous_shuffler": True, "decks": 6, "no_commission": True}, id="6-decks-nc"
+        ),
+    ],
+)
+def test_ba_r4_continuous_shuffler_deals_as_the_engines_machine(options: dict[str, object]) -> None:
+    """BA-2.3 / BA-7.2 / BA-R4: each card is ``sorted(full set minus this hand's cards)[j]``;
+    the engine's ``Rng.below`` draws, fed to the kernel, give the same hands."""
+    run = play_engine(options, seed=f"csm-{sorted(options.items())}", hands=250)
+    rules, _ = sim.rules_from_options(options)
+    n_cards = 52 * rules.decks
+    rows: list[list[int]] = []
+    for n, j in run.draws:
+        k = n_cards - n  # cards already in the hand
+        if k == 0:
+            rows.append([0] * 6)
+        rows[-1][k] = j
+    assert len(rows) == len(run.hands)
+    result, trace = sim.run_continuous(np.array(rows), options)
+    assert_same_hands(run, trace)
+    assert kernel_settlement(result) == run.settled
+
+
+def machine_hand(picks: list[int], decks: int) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """The engine's machine, readably: each card ``sorted(pool)[j]`` (as
+    ``BaccaratTable._draw``), dealt by the engine's ``play_out`` (BA-7.1, BA-9)."""
+    pool = Counter(full_set(decks))
+    it = iter(picks)
+
+    def draw() -> Card:
+        card = sorted(pool.elements())[next(it)]
+        pool[card] -= 1
+        return card
+
+    return play_out(draw)
+
+
+def test_ba_r4_machine_cards_when_a_hand_repeats_a_card() -> None:
+    """BA-R4 the machine's pick ``sorted(full set minus the hand's cards)[j]``, with the
+    index aimed at the first few cards and at block borders, so that hands often hold two
+    or three copies of one card: kernel == the engine's own ``play_out`` and pick."""
+    decks = 6
+    gen = generator(7)
+    small = gen.integers(0, 14, size=(400, 6))  # the first aces and twos, again and again
+    border = decks * gen.integers(1, 50, size=(400, 6)) + gen.integers(-3, 3, size=(400, 6))
+    draws = np.clip(np.concatenate([small, border]), 0, 52 * decks - 6)
+    _, trace = sim.run_continuous(draws, {"continuous_shuffler": True, "decks": decks})
+    for i, row in enumerate(draws.tolist()):
+        player, banker = machine_hand(row, decks)
+        assert trace.player[i].tolist() == _codes(player), f"row {i}: {row}"
+        assert trace.banker[i].tolist() == _codes(banker), f"row {i}: {row}"
+
+
+def test_engine_tables_are_the_engines_rules() -> None:
+    """BA-5 values, BA-R1 burn counts, BA-13 ranks, in the kernel's code order."""
+    for code in range(52):
+        card = sim.code_card(code)
+        assert sim.card_code(card) == code
+        assert sim.VALUE[code] == card.value
+        assert sim.BURN_COUNT[code] == card.burn_count
+        assert sim.RANK[code] == card.rank
+    assert sorted(full_set(1)) == [sim.code_card(c) for c in range(52)]  # the engine's order
+
+
+# --- distribution: within 4 sigma of the exact PAR ---------------------------------------------
+
+# 8 decks, one hand off the top: Banker, Player, Tie out of all ordered deals (published
+# anchors; analysis.baccarat.baccarat_par gives the same figures).
+BANKER_8, PLAYER_8, TIE_8 = 2_292_252_566_437_888, 2_230_518_282_592_256, 475_627_426_473_216
+DEALS_8 = 4_998_398_275_503_360
+
+
+def par_8_decks() -> dict[str, BetLine]:
+    """The exact 8-deck PAR lines with commission (BA-17, BA-18) from the anchors; pairs:
+    the first two cards of a side share a rank, P = Σ n_r (n_r - 1) / (N (N - 1)) (BA-13)."""
+    assert BANKER_8 + PLAYER_8 + TIE_8 == DEALS_8
+    comp = fresh_composition(8)
+    n = sum(comp)
+    pair = Fraction(sum(c * (c - 1) for c in comp), n * (n - 1))
+    lose = Fraction(-1)
+
+    def counted(items: list[tuple[str, Fraction, int]]) -> tuple[Outcome, ...]:
+        return outcomes_from_counts(items, DEALS_8)
+
+    def pair_line(name: str) -> BetLine:
+        return BetLine(name, (Outcome("win", Fraction(11), pair), Outcome("lose", lose, 1 - pair)))
+
+    return {
+        "banker": BetLine(
+            "banker",
+            counted(
+                [
+                    ("win", Fraction(19, 20), BANKER_8),
+                    ("lose", lose, PLAYER_8),
+                    ("push", Fraction(0), TIE_8),
+                ]
+            ),
+        ),
+        "player": BetLine(
+            "player",
+            counted(
+                [
+                    ("win", Fraction(1), PLAYER_8),
+                    ("lose", lose, BANKER_8),
+                    ("push", Fraction(0), TIE_8),
+                ]
+            ),
+        ),
+        "tie": BetLine(
+            "tie", counted([("win", Fraction(8), TIE_8), ("lose", lose, BANKER_8 + PLAYER_8)])
+        ),
+        "banker_pair": pair_line("banker_pair"),
+        "player_pair": pair_line("player_pair"),
+    }
+
+
+def assert_within_4_sigma(result: ChunkResult, par: Mapping[str, BetLine]) -> None:
+    assert set(result.counts) == set(par)
+    for bet, line in par.items():
+        n = result.decisions(bet)
+        assert n == result.rounds  # every hand decides every bet (a push is a decision)
+        for label, net in result.nets[bet].items():
+            assert net == next(o.net for o in line.outcomes if o.label == label)
+        sigma = line.std_dev / math.sqrt(n)
+        z = float(result.mean(bet) - line.expected_return) / sigma
+        assert abs(z) < 4, f"{bet}: z = {z:.2f}"
+
+
+def test_shoes_within_4_sigma_of_the_exact_par() -> None:
+    """3 million hands from whole 8-deck shoes (BA-2.1 … BA-3.1): Banker, Player, Tie and
+    the pairs agree with the exact one-hand PAR (the cut-card effect is far below sigma)."""
+    result = sim.simulate_chunk(2024, 0, 3_000_000, {})
+    assert_within_4_sigma(result, par_8_decks())
+
+
+def test_ba_r4_continuous_shuffler_within_4_sigma_of_the_exact_par() -> None:
+    """BA-R4: every hand off the top of 8 full decks, so exactly the anchors' odds."""
+    result = sim.simulate_chunk(2024, 1, 2_000_000, {"continuous_shuffler": True})
+    assert_within_4_sigma(result, par_8_decks())
+
+
+# --- determinism, series, chunks --------------------------------------------------------------
+
+MODES = [pytest.param({}, id="shoe"), pytest.param({"continuous_shuffler": True}, id="machine")]
+
+
+@pytest.mark.parametrize("options", MODES)
+def test_same_seed_same_hands_other_chunk_other_stream(options: dict[str, object]) -> None:
+    opts = options | {"series": True}
+    a = sim.simulate_chunk(11, 3, 40_000, opts)
+    b = sim.simulate_chunk(11, 3, 40_000, opts)
+    assert a.counts == b.counts
+    for key in a.series:
+        assert np.array_equal(a.series[key], b.series[key])
+    other_chunk = sim.simulate_chunk(11, 4, 40_000, opts)
+    other_seed = sim.simulate_chunk(12, 3, 40_000, opts)
+    for other in (other_chunk, other_seed):
+        assert not np.array_equal(a.series["outcome"], other.series["outcome"])
+    # a chunk's first hands do not depend on how many it plays
+    short = sim.simulate_chunk(11, 3, 1_234, opts)
+    for key in a.series:
+        assert np.array_equal(short.series[key], a.series[key][:1_234])
+
+
+@pytest.mark.parametrize("options", MODES)
+def test_series_agree_with_the_counts(options: dict[str, object]) -> None:
+    """``series`` (outcome, banker_six, pairs, shoe) carry the same hands as the counts."""
+    r = sim.simulate_chunk(5, 0, 30_000, options | {"series": True, "no_commission": True})
+    s = r.series
+    assert all(len(v) == r.rounds == 30_000 for v in s.values())
+    out = s["outcome"]
+    assert s["outcome"].dtype == np.int8
+    six = int(s["banker_six"].sum())
+    assert r.counts["banker"] == {
+        sim.WIN: int((out == 1).sum()) - six,
+        sim.WIN_SIX: six,
+        sim.LOSE: int((out == 0).sum()),
+        sim.PUSH: int((out == 2).sum()),
+    }
+    assert not (s["banker_six"] & (out != 1)).any()
+    assert r.counts["player_pair"][sim.WIN] == int(s["player_pair"].sum())
+    assert r.counts["banker_pair"][sim.WIN] == int(s["banker_pair"].sum())
+    shoe = s["shoe"]
+    assert shoe[0] == 1 and (np.diff(shoe) >= 0).all() and (np.diff(shoe) <= 1).all()
+    if not options:  # ~80 hands a shoe (BA-3.1)
+        assert 300 < shoe[-1] < 450
+    no_series = sim.simulate_chunk(5, 0, 30_000, options | {"no_commission": True})
+    assert no_series.series == {} and no_series.counts == r.counts
+
+
+def test_chunks_merge_and_rounds_are_exact() -> None:
+    a = sim.simulate_chunk(1, 0, 1_000, {})
+    b = sim.simulate_chunk(1, 1, 777, {})
+    assert (a.rounds, b.rounds) == (1_000, 777)
+    merged = a.merge(b)
+    assert merged.rounds == 1_777
+    assert merged.decisions("tie") == 1_777
+    empty = sim.simulate_chunk(1, 0, 0, {"series": True})
+    assert empty.rounds == 0 and all(v == 0 for c in empty.counts.values() for v in c.values())
+
+
+def test_ba_18_ba_r7_nets_are_the_rule_sets_payouts() -> None:
+    """BA-17 payouts; BA-18 Banker wins less the commission; BA-R7 1:1, 1:2 on a six."""
+    default, _ = sim.rules_from_options({})
+    assert sim.bet_nets(default)["banker"] == {"win": Fraction(19, 20), "lose": -1, "push": 0}
+    four, _ = sim.rules_from_options({"commission": "1/25"})
+    assert sim.bet_nets(four)["banker"]["win"] == Fraction(24, 25)
+    nc, _ = sim.rules_from_options({"no_commission": True})
+    assert sim.bet_nets(nc)["banker"] == {
+        "win": 1,
+        "win on 6": Fraction(1, 2),
+        "lose": -1,
+        "push": 0,
+    }
+    nets = sim.bet_nets(default)
+    assert (nets["player"]["win"], nets["tie"]["win"], nets["player_pair"]["win"]) == (1, 8, 11)
+    assert (
+        tuple(nets)
+        == sim.BET_NAMES
+        == tuple(
+            str(k)
+            for k in (
+                BetKind.BANKER,
+                BetKind.PLAYER,
+                BetKind.TIE,
+                BetKind.BANKER_PAIR,
+                BetKind.PLAYER_PAIR,
+            )
+        )
+    )
+
+
+# --- bad input: the engine's typed errors ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "rule"),
+    [
+        ({"decks": 5}, InvalidInput, "BA-1"),
+        ({"decks": "8"}, InvalidInput, "BA-1"),
+        ({"cut_from_end": 11}, BetNotAllowed, "BA-2.1"),
+        ({"cut_from_end": 400}, InvalidInput, "BA-2.1"),
+        ({"demonstration_hands": 4}, InvalidInput, "BA-2.2"),
+        ({"burn": "half"}, InvalidInput, "BA-R1"),
+        ({"last_hand": "two_more"}, InvalidInput, "BA-3.1"),
+        ({"commission": 0.05}, InvalidInput, "BA-18"),
+        ({"commission": "5%"}, InvalidInput, "BA-18"),
+        ({"commission": "1"}, InvalidInput, "BA-18"),
+        ({"continuous_shuffler": "yes"}, InvalidInput, "BA-2.3"),
+        ({"no_commission": 1}, InvalidInput, "BA-R7"),
+        ({"squeeze": True}, InvalidInput, None),
+    ],
+)
+def test_bad_options_raise_typed_errors_naming_the_rule(
+    options: dict[str, object], error: type[Exception], rule: str | None
+) -> None:
+    with pytest.raises(error) as info:
+        sim.simulate_chunk(1, 0, 10, options)
+    assert getattr(info.value, "rule", None) == rule
+
+
+def test_bad_rounds_and_sequences_are_refused() -> None:
+    with pytest.raises(InvalidInput):
+        sim.simulate_chunk(1, 0, -1, {})
+    shoe = sim.shoe_codes(full_set(8))
+    with pytest.raises(InvalidInput) as info:
+        sim.run_shoes(shoe[:-1], {})  # a card short (BA-1)
+    assert info.value.rule == "BA-1"
+    twice = shoe.copy()
+    twice[0] = twice[1]
+    with pytest.raises(InvalidInput):
+        sim.run_shoes(twice, {})
+    with pytest.raises(InvalidInput) as info:
+        sim.run_continuous(np.full((1, 6), 416), {"continuous_shuffler": True})  # BA-R4 range
+    assert info.value.rule == "BA-R4"
+    with pytest.raises(InvalidInput):
+        sim.run_shoes(shoe, {"continuous_shuffler": True})
+    with pytest.raises(InvalidInput):
+        sim.run_shoes(shoe, {}, rounds=1_000)  # one shoe is not 1,000 hands
+
+
+def test_commission_text_and_fraction_are_exact() -> None:
+    for given in ("1/20", "0.05", Fraction(1, 20)):
+        rules, _ = sim.rules_from_options({"commission": given})
+        assert rules.commission == Fraction(1, 20)
