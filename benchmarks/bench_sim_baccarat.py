@@ -1,0 +1,172 @@
+"""Throughput of the baccarat simulation kernel (issue #7) against the readable engine.
+
+Run with ``make bench`` or ``.venv/bin/python benchmarks/bench_sim_baccarat.py [--json]``.
+Full 8-deck Macau shoes (BA-2.1 shuffle, cut 14 from the end, burn 8; BA-3.1 one more
+hand), every BA-13 bet decided each hand. Figures, each the median of 5 runs:
+
+- the readable engine (``BaccaratTable``: shuffle, cut, burn, one Banker bet a hand, deal,
+  settle, journal), on a small sample of whole shoes, measured in the same run;
+- the kernel on 1 core: ``simulate_chunk`` of one chunk;
+- the kernel on 2 cores: two chunks at once on a pool of 2 worker processes (warmed first),
+  hands of both chunks over the wall time;
+- the kernel on 1 core with a continuous shuffler (BA-R4), for reference.
+
+The speed-ups and the targets (at least 50x the engine, at least 2,000,000 hands/s on 2
+cores) are printed; nothing here asserts them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from macau_tables.analysis.kernels.baccarat_sim import simulate_chunk
+from macau_tables.core.money import Money
+from macau_tables.core.rng import Rng
+from macau_tables.games.baccarat import BaccaratRules, BaccaratTable, BetKind, Phase
+
+RUNS = 5
+ENGINE_SHOES = 3  # whole 8-deck shoes per engine run (~80 hands each)
+KERNEL_HANDS = 2_000_000  # hands per chunk per kernel run
+SEED = 20_240_707
+TARGET_SPEEDUP = 50.0
+TARGET_TWO_CORES = 2_000_000.0
+
+
+def median_rate(work: Callable[[], int]) -> tuple[float, list[float]]:
+    """Run ``work`` RUNS times (it returns the hands it played): median hands/s, all runs."""
+    rates = []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        hands = work()
+        rates.append(hands / (time.perf_counter() - start))
+    return statistics.median(rates), rates
+
+
+def engine_hands() -> int:
+    """The readable path: whole shoes through BaccaratTable, one Banker bet a hand."""
+    rng = Rng.seeded("bench-sim", "baccarat")
+    t = BaccaratTable(BaccaratRules(decks=8))
+    t.join("alice", Money.of(10_000_000), seat=1)
+    played = 0
+    for _ in range(ENGINE_SHOES):
+        t.start_shoe(rng)
+        while t.phase is not Phase.SHUFFLE:
+            if t.phase is Phase.BETTING and not t.bets:
+                t.place_bet("alice", BetKind.BANKER, Money.of(100))
+            t.play_hand()
+            played += 1
+    return played
+
+
+def kernel_hands(options: dict[str, object], chunk: int = 0) -> Callable[[], int]:
+    def work() -> int:
+        return simulate_chunk(SEED, chunk, KERNEL_HANDS, options).rounds
+
+    return work
+
+
+def two_core_hands(pool: ProcessPoolExecutor) -> Callable[[], int]:
+    runs = iter(range(1_000))
+
+    def work() -> int:
+        first = 2 * next(runs)  # fresh chunks each run, as a job's chunks would be
+        futures = [pool.submit(simulate_chunk, SEED, first + i, KERNEL_HANDS, {}) for i in (0, 1)]
+        return sum(f.result().rounds for f in futures)
+
+    return work
+
+
+def _fmt(x: float) -> str:
+    return f"{x:,.0f}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+
+    t0 = time.perf_counter()
+    simulate_chunk(SEED, 999, 1_000, {})  # compile, or load numba's cache
+    simulate_chunk(SEED, 999, 1_000, {"continuous_shuffler": True})
+    first_call = time.perf_counter() - t0
+
+    engine, engine_runs = median_rate(engine_hands)
+    one, one_runs = median_rate(kernel_hands({}))
+    machine, machine_runs = median_rate(kernel_hands({"continuous_shuffler": True}))
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(2, mp_context=ctx) as pool:
+        list(pool.map(simulate_chunk, [SEED] * 2, [900, 901], [1_000] * 2, [{}] * 2))  # warm
+        two, two_runs = median_rate(two_core_hands(pool))
+    seconds = time.perf_counter() - start
+
+    rows: list[dict[str, Any]] = [
+        {"name": "engine BaccaratTable (readable)", "median": engine, "runs": engine_runs},
+        {"name": "kernel, 1 core", "median": one, "runs": one_runs},
+        {"name": "kernel, 2 cores (2 processes)", "median": two, "runs": two_runs},
+        {"name": "kernel, 1 core, continuous shuffler", "median": machine, "runs": machine_runs},
+    ]
+    speedup_one, speedup_two = one / engine, two / engine
+    verdict = {
+        "speedup_1_core": speedup_one,
+        "speedup_2_cores": speedup_two,
+        "target_speedup": TARGET_SPEEDUP,
+        "target_2_cores_hands_per_s": TARGET_TWO_CORES,
+        "meets_speedup": speedup_one >= TARGET_SPEEDUP,
+        "meets_2_cores": two >= TARGET_TWO_CORES,
+    }
+    if args.json:
+        report = {
+            "python": platform.python_version(),
+            "cpus": os.cpu_count(),
+            "runs": RUNS,
+            "sizes": {"engine_shoes": ENGINE_SHOES, "kernel_hands_per_chunk": KERNEL_HANDS},
+            "first_call_s": first_call,
+            "figures": rows,
+            "unit": "hands/s",
+            **verdict,
+            "seconds": seconds,
+        }
+        json.dump(report, sys.stdout, indent=2)
+        print()
+        return 0
+    print(
+        f"baccarat simulation, full 8-deck Macau shoes ({platform.python_implementation()} "
+        f"{platform.python_version()}, {os.cpu_count()} CPUs, median of {RUNS} runs)"
+    )
+    print(
+        f"sizes per run: engine {ENGINE_SHOES} shoes; kernel {KERNEL_HANDS:,} hands per chunk "
+        f"(2 chunks on 2 cores); first kernel calls (compile or cache load) {first_call:.2f} s"
+    )
+    width = max(len(r["name"]) for r in rows)
+    print(f"{'name'.ljust(width)}  {'hands/s':>12}  {'min':>12}  {'max':>12}")
+    for r in rows:
+        print(
+            f"{r['name'].ljust(width)}  {_fmt(r['median']):>12}  {_fmt(min(r['runs'])):>12}"
+            f"  {_fmt(max(r['runs'])):>12}"
+        )
+    ok = {True: "met", False: "NOT met"}
+    print(
+        f"speed-up over the engine: {speedup_one:,.0f}x on 1 core, {speedup_two:,.0f}x on 2 cores"
+        f" (target >= {TARGET_SPEEDUP:.0f}x: {ok[verdict['meets_speedup']]})"
+    )
+    print(
+        f"2 cores: {_fmt(two)} hands/s (target >= {_fmt(TARGET_TWO_CORES)}: "
+        f"{ok[verdict['meets_2_cores']]}); 2-core / 1-core = {two / one:.2f}"
+    )
+    print(f"total {seconds:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
