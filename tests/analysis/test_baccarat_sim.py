@@ -20,9 +20,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from macau_tables.analysis.baccarat import baccarat_par
 from macau_tables.analysis.kernels import baccarat_sim as sim
 from macau_tables.analysis.kernels.rng import generator
-from macau_tables.analysis.par import BetLine, Outcome, outcomes_from_counts
+from macau_tables.analysis.par import ParSheet
 from macau_tables.analysis.simresult import ChunkResult
 from macau_tables.core.errors import BetNotAllowed, InvalidInput
 from macau_tables.core.money import Money
@@ -37,7 +38,6 @@ from macau_tables.games.baccarat import (
     Phase,
     ShoeShuffled,
     ThirdCardDealt,
-    fresh_composition,
     full_set,
     play_out,
     total,
@@ -301,78 +301,58 @@ def test_engine_tables_are_the_engines_rules() -> None:
 # --- distribution: within 4 sigma of the exact PAR ---------------------------------------------
 
 # 8 decks, one hand off the top: Banker, Player, Tie out of all ordered deals (published
-# anchors; analysis.baccarat.baccarat_par gives the same figures).
+# anchors, the brief's cross-check of the exact sheet used below).
 BANKER_8, PLAYER_8, TIE_8 = 2_292_252_566_437_888, 2_230_518_282_592_256, 475_627_426_473_216
 DEALS_8 = 4_998_398_275_503_360
 
 
-def par_8_decks() -> dict[str, BetLine]:
-    """The exact 8-deck PAR lines with commission (BA-17, BA-18) from the anchors; pairs:
-    the first two cards of a side share a rank, P = Σ n_r (n_r - 1) / (N (N - 1)) (BA-13)."""
-    assert BANKER_8 + PLAYER_8 + TIE_8 == DEALS_8
-    comp = fresh_composition(8)
-    n = sum(comp)
-    pair = Fraction(sum(c * (c - 1) for c in comp), n * (n - 1))
-    lose = Fraction(-1)
-
-    def counted(items: list[tuple[str, Fraction, int]]) -> tuple[Outcome, ...]:
-        return outcomes_from_counts(items, DEALS_8)
-
-    def pair_line(name: str) -> BetLine:
-        return BetLine(name, (Outcome("win", Fraction(11), pair), Outcome("lose", lose, 1 - pair)))
-
-    return {
-        "banker": BetLine(
-            "banker",
-            counted(
-                [
-                    ("win", Fraction(19, 20), BANKER_8),
-                    ("lose", lose, PLAYER_8),
-                    ("push", Fraction(0), TIE_8),
-                ]
-            ),
-        ),
-        "player": BetLine(
-            "player",
-            counted(
-                [
-                    ("win", Fraction(1), PLAYER_8),
-                    ("lose", lose, BANKER_8),
-                    ("push", Fraction(0), TIE_8),
-                ]
-            ),
-        ),
-        "tie": BetLine(
-            "tie", counted([("win", Fraction(8), TIE_8), ("lose", lose, BANKER_8 + PLAYER_8)])
-        ),
-        "banker_pair": pair_line("banker_pair"),
-        "player_pair": pair_line("player_pair"),
-    }
+def exact_par(options: Mapping[str, object]) -> ParSheet:
+    """The exact one-hand PAR sheet of the table the options describe (analysis.baccarat)."""
+    rules, _ = sim.rules_from_options(options)
+    return baccarat_par(rules)
 
 
-def assert_within_4_sigma(result: ChunkResult, par: Mapping[str, BetLine]) -> None:
-    assert set(result.counts) == set(par)
-    for bet, line in par.items():
-        n = result.decisions(bet)
+def test_the_exact_sheet_is_the_anchors() -> None:
+    par = exact_par({})
+    assert par.total == DEALS_8
+    banker = {o.label: o.count for o in par.line("banker").outcomes}
+    assert banker == {"win": BANKER_8, "lose": PLAYER_8, "push": TIE_8}
+
+
+def assert_within_4_sigma(result: ChunkResult, par: ParSheet) -> None:
+    """mean = Σ count·net / Σ count within 4 · std_dev / sqrt(decisions) of the exact EV, for
+    every bet, with the sheet's own labels and nets."""
+    assert tuple(result.counts) == tuple(line.name for line in par.lines)
+    for line in par.lines:
+        n = result.decisions(line.name)
         assert n == result.rounds  # every hand decides every bet (a push is a decision)
-        for label, net in result.nets[bet].items():
-            assert net == next(o.net for o in line.outcomes if o.label == label)
+        assert result.nets[line.name] == {o.label: o.net for o in line.outcomes}
         sigma = line.std_dev / math.sqrt(n)
-        z = float(result.mean(bet) - line.expected_return) / sigma
-        assert abs(z) < 4, f"{bet}: z = {z:.2f}"
+        z = float(result.mean(line.name) - line.expected_return) / sigma
+        assert abs(z) < 4, f"{line.name}: z = {z:.2f}"
 
 
-def test_shoes_within_4_sigma_of_the_exact_par() -> None:
-    """3 million hands from whole 8-deck shoes (BA-2.1 … BA-3.1): Banker, Player, Tie and
-    the pairs agree with the exact one-hand PAR (the cut-card effect is far below sigma)."""
-    result = sim.simulate_chunk(2024, 0, 3_000_000, {})
-    assert_within_4_sigma(result, par_8_decks())
+@pytest.mark.parametrize(
+    ("options", "hands"),
+    [
+        pytest.param({}, 3_000_000, id="8-decks"),
+        pytest.param({"no_commission": True}, 2_000_000, id="8-decks-no-commission"),
+        pytest.param({"decks": 6, "burn": "first_card", "last_hand": "last"}, 1_000_000, id="6"),
+    ],
+)
+def test_shoes_within_4_sigma_of_the_exact_par(options: dict[str, object], hands: int) -> None:
+    """Millions of hands from whole shoes (BA-2.1 … BA-3.1): Banker (BA-18, or BA-R7 with
+    its "win on 6"), Player, Tie and the pairs agree with the exact one-hand PAR of a full
+    shoe (the cut-card effect is far below sigma)."""
+    result = sim.simulate_chunk(2024, 0, hands, options)
+    assert_within_4_sigma(result, exact_par(options))
 
 
 def test_ba_r4_continuous_shuffler_within_4_sigma_of_the_exact_par() -> None:
-    """BA-R4: every hand off the top of 8 full decks, so exactly the anchors' odds."""
-    result = sim.simulate_chunk(2024, 1, 2_000_000, {"continuous_shuffler": True})
-    assert_within_4_sigma(result, par_8_decks())
+    """BA-R4: every hand off the top of 8 full decks, so exactly the full-shoe odds."""
+    options = {"continuous_shuffler": True, "no_commission": True}
+    result = sim.simulate_chunk(2024, 1, 2_000_000, options)
+    assert_within_4_sigma(result, exact_par(options))
 
 
 # --- determinism, series, chunks --------------------------------------------------------------
