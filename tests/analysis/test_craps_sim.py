@@ -267,6 +267,32 @@ def test_default_program_is_pass_line_with_max_odds() -> None:
     assert r.nets["Pass Line odds on 5"] == {"win": Fraction(3, 2), "lose": -1}
 
 
+# --- the dice (CR-1) -------------------------------------------------------------------------
+
+
+def test_dice_from_raw_bits_are_exact() -> None:
+    rejected = 0  # v = 0 gives m = 0 < 4: rejected, as the reference says
+    edge = [0xFFFFFFFF, 0x80000000, 119304647, 119304648, rejected, 1, 2**32 // 36 * 35]
+    rng = generator(3)
+    words = [(a << 32) | b for a, b in zip(edge, reversed(edge), strict=True)]
+    words += [int(w) for w in rng.bit_generator.random_raw(200)]
+    expected = []
+    for x in words:
+        for v in (x >> 32, x & 0xFFFFFFFF):
+            m = v * 36
+            if m % 2**32 >= 2**32 % 36:
+                expected.append(divmod(m >> 32, 6))
+    d1 = np.zeros(len(expected), dtype=np.int8)
+    d2 = np.zeros(len(expected), dtype=np.int8)
+    assert cs._dice_from_bits(np.array(words, dtype=np.uint64), d1, d2, 0) == len(expected)
+    assert len(expected) < 2 * len(words)  # the rejection branch was taken
+    assert list(zip(d1.tolist(), d2.tolist(), strict=True)) == [(a + 1, b + 1) for a, b in expected]
+    # and the totals of many throws look like two fair dice (chi-square, 35 d.o.f., p ~ 1e-6)
+    a, b = cs.draw_dice(generator(4), 360_000)
+    seen = np.bincount((a.astype(np.int64) - 1) * 6 + b - 1, minlength=36)
+    assert ((seen - 10_000) ** 2 / 10_000).sum() < 80
+
+
 # --- bad input: typed errors naming the rule ------------------------------------------------
 
 

@@ -767,10 +767,56 @@ def simulate_chunk(
     left = rounds
     while left > 0:
         block = min(left, _DICE_BLOCK)
-        dice = gen.integers(1, 7, size=(block, 2), dtype=np.int8)
-        run.feed(np.ascontiguousarray(dice[:, 0]), np.ascontiguousarray(dice[:, 1]))
+        run.feed(*draw_dice(gen, block))
         left -= block
     return run.result()
+
+
+# --- Dice from the Generator's raw bits ------------------------------------------------------
+
+_DIE1 = np.repeat(np.arange(1, 7, dtype=np.int8), 6)
+_DIE2 = np.tile(np.arange(1, 7, dtype=np.int8), 6)
+_THRESHOLD = (1 << 32) % 36  # Lemire: of 2**32 values, reject the 4 that would bias (CR-1)
+
+
+@njit(cache=True)
+def _dice_from_bits(raw: np.ndarray, d1: np.ndarray, d2: np.ndarray, start: int) -> int:
+    """Fill ``d1``/``d2`` from ``start`` with fair throws, two per 64-bit word (high half
+    first): the 36 outcomes are ``(v * 36) >> 32`` of a 32-bit ``v``, rejecting the words
+    whose low product is under ``2**32 % 36`` (Lemire's method: exactly uniform).
+    Returns how far the dice were filled."""
+    i = start
+    n = d1.shape[0]
+    mask = np.uint64(0xFFFFFFFF)
+    shift = np.uint64(32)
+    six = np.uint64(36)
+    threshold = np.uint64(_THRESHOLD)
+    for j in range(raw.shape[0]):
+        x = raw[j]
+        for half in range(2):
+            if i >= n:
+                return i
+            v = (x >> shift) if half == 0 else (x & mask)
+            m = v * six
+            if (m & mask) < threshold:
+                continue
+            outcome = m >> shift  # 0 … 35: die1 = outcome // 6 + 1, die2 = outcome % 6 + 1
+            d1[i] = _DIE1[outcome]
+            d2[i] = _DIE2[outcome]
+            i += 1
+    return i
+
+
+def draw_dice(gen: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` fair throws (die1, die2 as int8 arrays) from ``gen``'s raw 64-bit output (about
+    1.5x cheaper than ``gen.integers(1, 7, …)``); deterministic in the Generator's state."""
+    d1 = np.empty(n, dtype=np.int8)
+    d2 = np.empty(n, dtype=np.int8)
+    filled = 0
+    while filled < n:  # a rejection costs a half word: top up (rarely, by a few words)
+        words = (n - filled + 1) // 2 + 1
+        filled = _dice_from_bits(gen.bit_generator.random_raw(words), d1, d2, filled)
+    return d1, d2
 
 
 def _dice_arrays(dice: Iterable[tuple[int, int]] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
