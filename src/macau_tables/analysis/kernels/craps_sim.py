@@ -49,7 +49,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, Protocol, TypeAlias
 
 import numpy as np
 from numba import njit
@@ -807,7 +807,15 @@ def _dice_from_bits(raw: np.ndarray, d1: np.ndarray, d2: np.ndarray, start: int)
     return i
 
 
-def draw_dice(gen: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+class _Generator(Protocol):
+    """A numpy Generator from :mod:`kernels.rng` (typed here without naming numpy.random,
+    which only that module may use)."""
+
+    @property
+    def bit_generator(self) -> Any: ...
+
+
+def draw_dice(gen: _Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
     """``n`` fair throws (die1, die2 as int8 arrays) from ``gen``'s raw 64-bit output (about
     1.5x cheaper than ``gen.integers(1, 7, …)``); deterministic in the Generator's state."""
     d1 = np.empty(n, dtype=np.int8)
