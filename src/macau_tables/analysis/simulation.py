@@ -24,7 +24,7 @@ import os
 import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -233,10 +233,10 @@ def bet_stats(
     low, high = float(mean) - half, float(mean) + half
     if par is None:
         return BetStats(bet, n, mean, sd, low, high)
-    try:
-        line = par.line(bet)
-    except InvalidInput:
-        return BetStats(bet, n, mean, sd, low, high, problems=(f"no {bet!r} line in the PAR",))
+    names = {b.name for b in par.lines}
+    if bet not in names:
+        return BetStats(bet, n, mean, sd, low, high)  # no exact figure to check against
+    line = par.line(bet)
     problems = []
     par_nets: dict[str, set[Fraction]] = {}
     for o in line.outcomes:
@@ -292,6 +292,46 @@ class SimResult:
                 rounds.append(done)
                 means.append(float(total / n))
         return rounds, means
+
+
+def exact_par(game: str, options: Mapping[str, object]) -> ParSheet:
+    """The exact PAR sheet a job of ``game`` under ``options`` is checked against.
+
+    Baccarat: :func:`analysis.baccarat.baccarat_par` for the rules of the options, i.e. a hand
+    off the top of a full shoe (BA-R4); hands dealt deep into a shoe differ slightly (card
+    removal, the cut card), far below what 4 standard errors resolve at ordinary sizes.
+    Craps: :func:`analysis.craps.craps_par`. Pai Gow / Taiwan Pai Kao:
+    :func:`analysis.tiles.paigow_par` / ``taiwan_par`` for the options' strategies (a few
+    seconds: every deal is counted).
+    """
+    opts = {k: v for k, v in options.items() if k != "series"}
+    if game == "baccarat":
+        from macau_tables.analysis.baccarat import baccarat_par
+        from macau_tables.analysis.kernels.baccarat_sim import rules_from_options
+
+        return baccarat_par(rules_from_options(opts)[0])
+    if game == "craps":
+        from macau_tables.analysis.craps import craps_par
+        from macau_tables.games.craps import CrapsRules
+
+        rules = opts.get("rules") or CrapsRules()
+        if not isinstance(rules, CrapsRules):
+            raise InvalidInput(f"rules: a CrapsRules, not {rules!r}")
+        cap = opts.get("odds_cap")
+        if cap == "winnings" or cap == "stake":
+            rules = replace(rules, odds_cap=cap)
+        elif cap is not None:
+            raise InvalidInput(f"odds_cap is 'winnings' or 'stake', not {cap!r}", rule="CR-R2")
+        return craps_par(rules)
+    if game in ("paigow", "taiwan"):
+        from macau_tables.analysis.kernels.tiles_sim import parse_options
+        from macau_tables.analysis.tiles import paigow_par, taiwan_par
+
+        t = parse_options({**opts, "game": game})
+        if game == "paigow":
+            return paigow_par(t.player_strategy, t.banker_strategy, t.commission)
+        return taiwan_par(t.banker_strategy, t.commission)
+    raise InvalidInput(f"no exact PAR sheet for {game!r}")
 
 
 # --- running ---------------------------------------------------------------------------------
