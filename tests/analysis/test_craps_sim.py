@@ -192,6 +192,33 @@ def test_mean_within_4_sigma_of_the_exact_edge(kind: str, line: str, edge: Fract
             assert abs(count - n * p) < 5 * math.sqrt(n * p * (1 - p)), (label, count, n * p)
 
 
+#: Every line of the PAR sheet at stakes it is exact for: Big bets in whole blocks (CR-R4),
+#: flat bets of 30 so that every lay at the cap wins exactly the flat bet (CR-R2).
+PAR_PROGRAM = CrapsProgram.of(
+    pass_line=30, dont_pass=30, come=30, dont_come=30, field=1, hard4=1, hard6=1, hard8=1,
+    hard10=1, big7=1, eleven=1, any_craps=1, big6=6, big8=12, big5=5, big9=5, big4=10,
+    big10=5, odds="max", lay="max",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("cap", ["winnings", "stake"])
+def test_every_line_within_4_sigma_of_craps_par(cap: str) -> None:
+    """The counts are the PAR sheet's lines and labels with its nets (incl. "Pass Line +
+    full odds" at the cap, CR-2.2/CR-R2), and each line's mean is within 4 sigma of it."""
+    from macau_tables.analysis.craps import craps_par
+
+    rules = CrapsRules(odds_cap=cap)  # type: ignore[arg-type]
+    sheet = craps_par(rules)
+    result = cs.simulate_chunk(31, 0, 600_000, {"program": PAR_PROGRAM, "rules": rules})
+    assert set(result.counts) == {line.name for line in sheet.lines}
+    for line in sheet.lines:
+        assert result.nets[line.name] == {o.label: o.net for o in line.outcomes}, line.name
+        n = result.decisions(line.name)
+        assert n > 10_000, line.name
+        z = float(result.mean(line.name) - line.expected_return) / (line.std_dev / math.sqrt(n))
+        assert abs(z) < 4, (line.name, z)
+
+
 def test_max_odds_follow_the_cap() -> None:
     """CR-2.2 / CR-R2: on a flat bet of 6 the odds may win at most 6: 3 units on 4/10, 4 on
     5/9, 5 on 6/8; the lay 12, 9 and 7 (7 × 5/6 < 6 < 8 × 5/6); odds_cap='stake': 6 each."""
@@ -234,7 +261,7 @@ def test_series_add_up() -> None:
     assert (
         int(s["decisions"].sum())
         == len(s["decision_kind"])
-        == sum(r.decisions(line) for line in r.counts)
+        == sum(r.decisions(line) for line in r.counts if " + full " not in line)
     )
     win = s["decision_result"] == 0
     lose = s["decision_result"] == 1
@@ -263,7 +290,11 @@ def test_chunks_merge() -> None:
 
 def test_default_program_is_pass_line_with_max_odds() -> None:
     r = cs.simulate_chunk(1, 0, 10_000, {})
-    assert set(r.counts) == {"Pass Line"} | {f"Pass Line odds on {p}" for p in (4, 5, 6, 8, 9, 10)}
+    odds = {f"Pass Line odds on {p}" for p in (4, 5, 6, 8, 9, 10)}
+    assert set(r.counts) == {"Pass Line", "Pass Line + full odds"} | odds
+    # the combination counts each Pass Line decision once, with its odds
+    assert r.decisions("Pass Line + full odds") == r.decisions("Pass Line")
+    assert r.nets["Pass Line + full odds"]["lose on point 6, 8"] == Fraction(-11, 6)
     assert r.nets["Pass Line odds on 5"] == {"win": Fraction(3, 2), "lose": -1}
 
 

@@ -28,8 +28,12 @@ Outputs follow the simulation contract (:class:`ChunkResult`): counts of decisio
 and outcome label of the exact PAR sheet (:func:`analysis.craps.craps_par`; :func:`line_name`:
 ``"Pass Line"``, ``"Pass Line odds on 4"``, ``"Field"`` with ``"win on 2, 12"`` …), with the
 exact net per unit staked of each label (the program's stake: a Big 6 of 6 units nets 7/6,
-of 1 unit 1, CR-R4); with ``options["series"]`` also per-roll and per-decision arrays
-(:data:`SERIES_DOC`). Money is integer minor units of the rules' currency throughout.
+of 1 unit 1, CR-R4; a lay of 7 on 6 wins 5.83, rounded down to 583/700 per unit). A Pass Line
+or Don't Pass with its odds at exactly the cap on every point is also counted as the sheet's
+``"Pass Line + full odds"`` / ``"Don't Pass + full lay odds"`` (per unit of flat bet; e.g. the
+default program, and a flat bet of 30 for the lay). With ``options["series"]`` also per-roll
+and per-decision arrays (:data:`SERIES_DOC`). Money is integer minor units of the rules'
+currency throughout.
 
 Three entry points run the same core: :func:`simulate_chunk` (dice from
 ``kernels.rng.chunk_generator(seed, chunk)``), :func:`run_dice` (explicit dice, for tests) and,
@@ -364,7 +368,8 @@ class CompiledProgram:
     max_pointed: np.ndarray  # int64 [NK]: bets of a kind with a point kept working at most
     props: int
     labels: dict[str, dict[str, Fraction]]  # line -> label -> net per unit (all reachable)
-    label_of: dict[tuple[int, int, int, int], tuple[str, str]]  # (kind, result, point, total)
+    # (kind, result, point, total) -> the (line, label) pairs the decision counts under
+    label_of: dict[tuple[int, int, int, int], tuple[tuple[str, str], ...]]
 
 
 def line_name(kind: BetKind, point: int) -> str:
@@ -378,6 +383,28 @@ def _by_total(rules: CrapsRules, kind: BetKind) -> bool:
     """A pay table by the dice total (the Field, CR-4): its wins are labelled by total."""
     payout = rules.payout(kind)
     return isinstance(payout, ByNumber) and payout.of == "total"
+
+
+def _full_odds_lines(
+    program: CrapsProgram, rules: CrapsRules, stake: np.ndarray
+) -> list[tuple[int, int, str]]:
+    """The PAR sheet's combination lines the program plays: a come-out line bet (Pass Line,
+    Don't Pass) with its odds at exactly the cap on every point (CR-2.2, CR-3.2, CR-R2:
+    :func:`analysis.craps.full_odds_stake`), e.g. ``"Pass Line + full odds"``: (flat kind,
+    odds kind, line name)."""
+    from macau_tables.analysis.craps import full_odds_stake
+
+    out: list[tuple[int, int, str]] = []
+    for name in program.flat:
+        k = _CODE[name]
+        kind, ok = KINDS[k], int(_tables().odds_kind[k])
+        if kind.when is not When.COME_OUT or ok < 0:
+            continue
+        flat = int(stake[k, 0])
+        if all(stake[ok, p] == flat * full_odds_stake(rules, KINDS[ok], p) for p in POINTS):
+            what = KINDS[ok].label.removeprefix(kind.label).strip()
+            out.append((k, ok, f"{kind.label} + full {what}"))
+    return out
 
 
 def _check(rules: CrapsRules, kind: BetKind, units: int) -> None:
@@ -437,18 +464,41 @@ def _compile(program: CrapsProgram, rules: CrapsRules) -> CompiledProgram:
     # Labels as the PAR sheet's: win / lose / push; a pay table by total groups its winning
     # totals by net ("win on 2, 12", "win on 3, 4, 9, 10, 11").
     labels: dict[str, dict[str, Fraction]] = {}
-    label_of: dict[tuple[int, int, int, int], tuple[str, str]] = {}
+    label_of: dict[tuple[int, int, int, int], tuple[tuple[str, str], ...]] = {}
+
+    def count_as(key: tuple[int, int, int, int], name: str, label: str, net: Fraction) -> None:
+        known = labels.setdefault(name, {}).setdefault(label, net)
+        if known != net:
+            raise AssertionError(f"{name} {label}: nets {known} and {net}")
+        label_of[key] = (*label_of.get(key, ()), (name, label))
+
     for key, net in ends.items():
         k, r, p, _ = key
         label = RESULT_NAMES[r]
         if r == 0 and _by_total(rules, KINDS[k]):
-            same = sorted({e[3] for e, n in ends.items() if e[:2] == (k, 0) and n == net})
-            label = "win on " + ", ".join(map(str, same))
-        name = line_name(KINDS[k], p)
-        known = labels.setdefault(name, {}).setdefault(label, net)
-        if known != net:
-            raise AssertionError(f"{name} {label}: nets {known} and {net}")
-        label_of[key] = (name, label)
+            totals = sorted({e[3] for e, n in ends.items() if e[:2] == (k, 0) and n == net})
+            label = "win on " + ", ".join(map(str, totals))
+        count_as(key, line_name(KINDS[k], p), label, net)
+    for k, ok, name in _full_odds_lines(program, rules, stake):
+        combined: dict[tuple[int, int, int, int], tuple[str, Fraction]] = {}
+        for (kk, r, p, t), net in ends.items():
+            if kk != k:
+                continue
+            money = net * int(stake[k, 0])
+            if p:
+                ro = int(tabs.odds_res[ok, r + WIN]) - WIN
+                money += ends[(ok, ro, p, t)] * int(stake[ok, p])
+            where = "on point" if p else "on the come-out"
+            combined[(k, r, p, t)] = (where, money / int(stake[k, 0]))
+        for key, (where, net) in combined.items():
+            r = key[1]
+            label = f"{RESULT_NAMES[r]} {where}"
+            if where == "on point":  # the points whose ends net the same: "lose on point 4, 10"
+                same = {
+                    e[2] for e, (w, n) in combined.items() if e[1] == r and (w, n) == (where, net)
+                }
+                label += " " + ", ".join(map(str, sorted(same)))
+            count_as(key, name, label, net)
     kinds = np.array([_CODE[n] for n in program.flat], dtype=np.int8)
     return CompiledProgram(
         program, rules, kinds, stake, won, max_pointed, _PROPS_CODE[program.props], labels,
@@ -701,10 +751,11 @@ def _counts(c: CompiledProgram, arr: np.ndarray) -> dict[str, dict[str, int]]:
     """Fold the kernel's (kind, result, point, total) counts into the PAR's labels."""
     out = {name: dict.fromkeys(labels, 0) for name, labels in c.labels.items()}
     for k, r, p, t in zip(*np.nonzero(arr), strict=True):
-        end = c.label_of.get((int(k), int(r), int(p), int(t)))
-        if end is None:
+        ends = c.label_of.get((int(k), int(r), int(p), int(t)))
+        if ends is None:
             raise AssertionError(f"kernel decision {KIND_NAMES[k]} {r} {p} {t} not reachable")
-        out[end[0]][end[1]] += int(arr[k, r, p, t])
+        for name, label in ends:
+            out[name][label] += int(arr[k, r, p, t])
     return out
 
 
@@ -872,7 +923,7 @@ def run_engine(
     table = CrapsTable(("sim",), c.rules)
     wallet = Money(c.rules.max_bet.minor * 1000, cur)
     table.buy_in("sim", wallet)
-    counts = {name: dict.fromkeys(labels, 0) for name, labels in c.labels.items()}
+    raw = np.zeros((NK, 3, 13, 13), dtype=np.int64)  # (kind, result, point, total)
     cols: dict[str, list[int]] = {}
     for a, b in zip(d1s.tolist(), d2s.tolist(), strict=True):
         if table.balance("sim") < wallet:
@@ -916,8 +967,7 @@ def run_engine(
             bet = before[r["bet"]]
             result = RESULT_NAMES.index(r["result"])
             point = bet.point or 0
-            name, label = c.label_of[(_CODE[bet.kind], result, point, a + b)]
-            counts[name][label] += 1
+            raw[_CODE[bet.kind], result, point, a + b] += 1
             won, stake = int(r["won"]), int(r["stake"])
             net += won if result == 0 else -stake if result == 1 else 0
             returned += stake + won if result != 1 else 0
@@ -944,4 +994,4 @@ def run_engine(
             k: np.asarray(cols.get(k, []), dtype=_DTYPES.get(k, np.int64))
             for k in (*_ROLL_KEYS, *_DECISION_KEYS)
         }
-    return ChunkResult(GAME, len(d1s), counts, _nets(c), out)
+    return ChunkResult(GAME, len(d1s), _counts(c, raw), _nets(c), out)
