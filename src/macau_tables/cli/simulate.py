@@ -213,19 +213,21 @@ def _run_with_progress(job: Any, c: Common, quiet: bool, run: Callable[..., Any]
 
 
 def _pct(x: float | Fraction | None, places: int = 4) -> str:
-    return "" if x is None else f"{float(x) * 100:+.{places}f}%"
+    """A return per unit as a signed percentage without the sign ``%`` (the header has it)."""
+    return "" if x is None else f"{float(x) * 100:+.{places}f}"
 
 
 def _print(result: Any, par: Any, stats: list[Any], report: Any, c: Common) -> None:
     job = result.job
+    chunk = min(job.rounds_per_chunk, job.rounds)
     title = (
-        f"{job.game}: {result.total.rounds:,} rounds, seed {job.seed}, {job.n_chunks} chunks "
-        f"of {job.rounds_per_chunk:,} — {result.seconds:.2f} s, "
-        f"{result.rounds_per_second:,.0f} rounds/s ({result.where})"
+        f"{job.game}: {result.total.rounds:,} rounds, seed {job.seed}, "
+        f"{job.n_chunks} chunk{'s' if job.n_chunks > 1 else ''} of {chunk:,} — "
+        f"{result.seconds:.2f} s, {result.rounds_per_second:,.0f} rounds/s ({result.where})"
     )
     table = Table(title=title, title_justify="left")
     table.add_column("bet")
-    for col in ("decisions", "return / unit", "95% CI", "exact", "z", "check"):
+    for col in ("decisions", "return %", "95% CI %", "exact %", "z", "check"):
         table.add_column(col, justify="right")
     for s in stats:
         if s.exact_ev is None:
@@ -237,9 +239,9 @@ def _print(result: Any, par: Any, stats: list[Any], report: Any, c: Common) -> N
         table.add_row(
             s.bet,
             f"{s.decisions:,}",
-            _pct(s.mean),
-            f"{_pct(s.ci_low, 3)} … {_pct(s.ci_high, 3)}",
-            _pct(s.exact_ev),
+            _pct(s.mean, 3),
+            f"{_pct(s.ci_low, 2)}…{_pct(s.ci_high, 2)}",
+            _pct(s.exact_ev, 3),
             "" if s.z is None else f"{s.z:+.2f}",
             check,
         )
