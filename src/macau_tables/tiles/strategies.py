@@ -3,7 +3,7 @@
 The regulations rank hands (T-2) and split four tiles three ways (T-4); they do not say
 how to choose. Bots, timed-out seats and the house need a choice. A strategy is a plain,
 swappable object (:class:`SettingStrategy`): ``choose(tiles, rules) -> Setting``,
-deterministic and pure. Two are defined here (see docs/strategies.md):
+deterministic and pure. Three are defined here (see docs/strategies.md):
 
 * ``max-back`` (:class:`MaxBack`): Taiwan Pai Kao's forced setting (TW-6b, read as
   TW-R1) applied under any rule set: the back is the highest of the six two-tile hands;
@@ -13,6 +13,8 @@ deterministic and pure. Two are defined here (see docs/strategies.md):
   the first that applies. Every hand value comes from :func:`evaluate` under the rules in
   play, so the same text works for pg1985 (Gee Joon converts, PG-5.5) and tw1990 (it
   never does, TW-9b; no 地九王, TW-7b).
+* ``optimal`` (:class:`Optimal`): the player's exact best response to the house way, from
+  :mod:`macau_tables.analysis.tiles` (imported lazily: it needs numpy and numba).
 
 Every choice is independent of the order the tiles are given in: the tiles are first put
 in a canonical order (Table I rank, then pips), and where two settings are equal in both
@@ -539,10 +541,42 @@ class HouseWay:
 
 HOUSE_WAY = HouseWay()
 
+
+# --- optimal: the exact best response (macau_tables.analysis.tiles) ----------------------------
+
+
+@dataclass(frozen=True)
+class Optimal:
+    """``optimal``: the player's exact best response to a banker playing ``vs`` (the house
+    way by default), computed by :func:`macau_tables.analysis.tiles.best_setting`.
+
+    For each four tiles, the setting with the highest exact expected value over every hand
+    the banker can hold from the other 28 tiles, commission included. The game follows the
+    rule set: pg1985 is Pai Gow (PG-6.1 … PG-6.4, PG-4.2's 4%), tw1990 Taiwan Pai Kao
+    (TW-6c, TW-8's 5%; there TW-6b binds players to the forced setting, so ``optimal`` is a
+    what-if for a player, or the banker's view of the hand). Ties in expected value: the
+    higher back, then the higher front, then the first of the canonical order.
+
+    The analysis needs numpy and numba (the ``fast`` extra): it is imported when a hand is
+    first set, so this package still imports without them. The first call builds the
+    opponent's setting table (about two seconds); later calls take a few milliseconds.
+    """
+
+    name: str = "optimal"
+    vs: str = "house-way"
+
+    def choose(self, tiles: Sequence[Tile], rules: TileRules | str = PG1985) -> Setting:
+        from macau_tables.analysis.tiles import best_setting  # lazy: numpy, numba
+
+        return best_setting(_canonical(tiles), tile_rules(rules), vs=self.vs)
+
+
+OPTIMAL = Optimal()
+
 #: The strategies by name. Read-only (engines keep no global mutable state): a new strategy
-#: (the analysis issue's ``optimal``) is added to this tuple or passed to :func:`strategy`.
+#: is added to this tuple or passed to :func:`strategy`.
 STRATEGIES: Mapping[str, SettingStrategy] = MappingProxyType(
-    {s.name: s for s in (MAX_BACK, HOUSE_WAY)}
+    {s.name: s for s in (MAX_BACK, HOUSE_WAY, OPTIMAL)}
 )
 
 
