@@ -440,7 +440,8 @@ class TileBets:
         return c, mode
 
     def __str__(self) -> str:
-        return f"{self.game} {'bank' if self.role == 'banker' else f'seat {self.seat + 1}'}"
+        # seat_result column s is seat s + 2: the banker sits at seat 1 (PG-R1, TW-2b)
+        return f"{self.game} {'bank' if self.role == 'banker' else f'seat {self.seat + 2}'}"
 
     def compile(self, series: Mapping[str, np.ndarray]) -> Rounds:
         seats = _need(series, "seat_result", self.game)

@@ -193,7 +193,7 @@ def _run_with_progress(job: Any, c: Common, quiet: bool, run: Callable[..., Any]
         return run(job, **kwargs)
     columns = (
         TextColumn("{task.description}"),
-        BarColumn(),
+        BarColumn(bar_width=20),
         TaskProgressColumn(),
         TextColumn("{task.completed:,.0f}/{task.total:,.0f} rounds · {task.fields[rate]}"),
         TimeElapsedColumn(),
@@ -227,8 +227,9 @@ def _print(result: Any, par: Any, stats: list[Any], report: Any, c: Common) -> N
     )
     table = Table(title=title, title_justify="left")
     table.add_column("bet")
-    for col in ("decisions", "return %", "95% CI %", "exact %", "z", "check"):
-        table.add_column(col, justify="right")
+    for col in ("decisions", "return %", "95% CI %", "exact %", "z"):
+        table.add_column(col, justify="right", no_wrap=True)
+    table.add_column("check", justify="right")
     for s in stats:
         if s.exact_ev is None:
             check = "" if par is None else "no exact line"
