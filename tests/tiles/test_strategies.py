@@ -8,7 +8,7 @@ from collections import Counter
 from functools import cache
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from macau_tables.core.errors import InvalidInput, RuleViolation
@@ -193,18 +193,19 @@ def test_t_4_follows_forced_rule_refuses_a_setting_of_other_tiles() -> None:
 
 
 def test_registry_names_and_unknown_name() -> None:
-    assert set(STRATEGIES) == {"max-back", "house-way"}
+    assert set(STRATEGIES) == {"max-back", "house-way", "optimal"}
     assert strategy("max-back") is MAX_BACK
     assert strategy(" House_Way ") is HOUSE_WAY
     for s in STRATEGIES.values():
         assert isinstance(s, SettingStrategy)
-    with pytest.raises(InvalidInput, match="house-way or max-back"):
-        strategy("optimal")
+    with pytest.raises(InvalidInput, match="house-way or max-back or optimal"):
+        strategy("wizard-way")
 
 
 draws = st.lists(st.integers(0, 31), min_size=4, max_size=4, unique=True)
 
 
+@settings(deadline=None)  # optimal's first call builds its best-response table (seconds)
 @given(draws, st.sampled_from(RULES), st.sampled_from(sorted(STRATEGIES)), st.randoms())
 def test_strategy_returns_a_setting_of_exactly_the_tiles(
     idx: list[int], rules: TileRules, name: str, rnd: object
