@@ -8,7 +8,8 @@ from collections import Counter
 from functools import cache
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
 from macau_tables.core.errors import InvalidInput, RuleViolation
@@ -205,7 +206,7 @@ def test_registry_names_and_unknown_name() -> None:
 draws = st.lists(st.integers(0, 31), min_size=4, max_size=4, unique=True)
 
 
-@settings(deadline=None)  # optimal's first call builds its best-response table (seconds)
+@hyp_settings(deadline=None)  # optimal's first call builds its best-response table (seconds)
 @given(draws, st.sampled_from(RULES), st.sampled_from(sorted(STRATEGIES)), st.randoms())
 def test_strategy_returns_a_setting_of_exactly_the_tiles(
     idx: list[int], rules: TileRules, name: str, rnd: object
