@@ -61,6 +61,9 @@ def _register() -> None:
     from macau_tables.cli import paigow as _paigow
 
     _paigow.register(app, play_app)
+    from macau_tables.cli import par as _par
+
+    _par.register(app, play_app)
     from macau_tables.cli import simulate as _simulate
 
     _simulate.register(app, play_app)

@@ -406,6 +406,72 @@ def _register_game(app: typer.Typer, play_app: typer.Typer, game: str, reg: Regu
         else:
             print_report(rnd)
 
+    @sub.command(
+        "hint",
+        epilog=f"Example: macau-tables {game} hint 6-6 4-5 2-4 1-2 --vs house-way --as player",
+    )
+    @handle_errors
+    def hint_cmd(
+        tiles: Annotated[list[str], typer.Argument(help="The four tiles, e.g. 6-6 4-5 2-4 1-2.")],
+        vs: Annotated[
+            str | None,
+            typer.Option(
+                "--vs",
+                help="The other side's strategy: house-way or max-back (default: house way; "
+                "forced players against a Taiwan banker).",
+            ),
+        ] = None,
+        as_: Annotated[str, typer.Option("--as", help="Whose tiles: player or banker.")] = "player",
+        commission: Annotated[
+            str | None, typer.Option(help="Commission on wins (default PG-4.2's 4%, TW-8's 5%).")
+        ] = None,
+        json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+    ) -> None:
+        """The three settings of a hand with their exact expected values, best first
+        (against every hand the other side can hold from the other 28 tiles)."""
+        from macau_tables.analysis.par import decimal, frac_json, percent
+        from macau_tables.analysis.tiles import hint
+        from macau_tables.core.money import rate
+
+        four = parse_tiles(tiles)
+        if as_ not in ("player", "banker"):
+            raise InvalidInput(f"--as is player or banker, not {as_!r}")
+        c = None if commission is None else rate(commission)
+        options = hint(four, vs=vs, as_=as_, game=game, commission=c)  # type: ignore[arg-type]
+        if json:
+            print_json(
+                [
+                    {
+                        "front": [str(t) for t in o.setting.front.tiles],
+                        "back": [str(t) for t in o.setting.back.tiles],
+                        "ev": frac_json(o.ev),
+                        "ev_decimal": decimal(o.ev),
+                        "win": o.win,
+                        "loss": o.loss,
+                        "push": o.push,
+                        "total": o.total,
+                    }
+                    for o in options
+                ]
+            )
+            return
+        table = Table(title=f"{reg.title}: settings of {_tiles_label(list(four))} as {as_}")
+        for col in ("", "front", "back", "EV per unit", "P(win)", "P(loss)", "P(push)"):
+            table.add_column(col, justify="right" if col.startswith(("EV", "P(")) else "left")
+        for i, o in enumerate(options, start=1):
+            table.add_row(
+                "best" if i == 1 else str(i),
+                _tiles_label(list(o.setting.front.tiles)),
+                _tiles_label(list(o.setting.back.tiles)),
+                f"{percent(o.ev, 3)}",
+                percent(o.p_win, 2),
+                percent(o.p_loss, 2),
+                percent(o.p_push, 2),
+            )
+        console.print(table)
+        total = options[0].total
+        console.print(f"[dim]exact, over the other side's {total:,} possible hands[/dim]")
+
     @play_app.command(
         game,
         epilog=(
