@@ -18,6 +18,7 @@ import pytest
 
 from macau_tables.analysis.kernels import tiles_sim
 from macau_tables.analysis.kernels.rng import generator
+from macau_tables.analysis.tiles import best_setting, paigow_par, taiwan_par
 from macau_tables.core.errors import InvalidInput
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
@@ -25,7 +26,7 @@ from macau_tables.games.paigow import PAIGOW
 from macau_tables.games.paigow import compare_seat as pg_compare_seat
 from macau_tables.games.taiwan import TAIWAN
 from macau_tables.games.tilegame import Regulation, Round, SeatResult
-from macau_tables.tiles import FULL_SET, PG1985, Tile
+from macau_tables.tiles import FULL_SET, PG1985, Tile, parse_tiles
 from macau_tables.tiles.strategies import strategy
 
 CODE = {SeatResult.PLAYER.value: 1, SeatResult.BANKER.value: -1, SeatResult.PUSH.value: 0}
@@ -220,6 +221,46 @@ def test_pg_house_way_distribution_given_a_banker_hand_within_4_sigma() -> None:
         assert abs((got == code).sum() / n - p) < 4 * sigma, (code, p)
 
 
+def _cluster_z(seat_results: np.ndarray, code: int, p: Fraction, per: int = 1) -> float:
+    """z of the share of seat results equal to ``code`` against the exact ``p``, the standard
+    error taken over woodpiles of ``per`` rounds: the seats of one round share the banker's
+    hand and the rounds of one woodpile its tiles, so seat results are not independent;
+    woodpiles are."""
+    hits = (seat_results == code).reshape(-1, per * seat_results.shape[1])
+    share = hits.mean(axis=1)
+    se = share.std(ddof=1) / np.sqrt(share.size)
+    return float((share.mean() - float(p)) / se)
+
+
+def test_pg_chunk_matches_the_exact_par_within_4_sigma() -> None:
+    """House way against house way (PG): P(win), P(loss) of a player seat over 200,000
+    simulated rounds against :func:`analysis.tiles.paigow_par`, exact over all deals; the
+    line's name, labels and nets are the PAR line's."""
+    par = paigow_par("house-way", "house-way")
+    line = par.lines[0]
+    r = tiles_sim.simulate_chunk(7, 0, 200_000, {"game": "paigow", "series": True})
+    assert list(r.counts) == [line.name]
+    assert r.nets[line.name] == {o.label: o.net for o in line.outcomes}
+    assert r.decisions(line.name) == 7 * 200_000
+    s = r.series["seat_result"]
+    assert (s == 1).sum() == r.counts[line.name]["win"]
+    for code, label in ((1, "win"), (-1, "loss")):
+        assert abs(_cluster_z(s, code, line.probability(label))) < 4, label
+
+
+def test_tw_r2_four_place_chunk_matches_the_exact_par_within_4_sigma() -> None:
+    """TW, 4 places (TW-2d / TW-R2): each round's deal is uniform, so over both rounds of a
+    shoe a forced player's P(win), P(loss) are :func:`analysis.tiles.taiwan_par`'s."""
+    line = taiwan_par("house-way").lines[0]
+    r = tiles_sim.simulate_chunk(11, 3, 200_000, {"game": "taiwan", "places": 4, "series": True})
+    assert list(r.counts) == [line.name]
+    assert r.nets[line.name] == {o.label: o.net for o in line.outcomes}
+    assert r.decisions(line.name) == 3 * 200_000
+    for code, label in ((1, "win"), (-1, "loss")):
+        z = _cluster_z(r.series["seat_result"], code, line.probability(label), per=2)
+        assert abs(z) < 4, label
+
+
 # --- the chunk: determinism, tallies, options --------------------------------------------------
 
 
@@ -325,3 +366,32 @@ def test_options_accepted_spellings() -> None:
         tiles_sim.play_orders([[0] * 32], [9], {})
     with pytest.raises(InvalidInput, match="PG-1.2"):
         tiles_sim.play_orders([list(range(32))], [3], {})
+
+
+def test_optimal_player_is_the_best_response_to_this_banker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``optimal`` (PG) sets as ``analysis.tiles.best_setting`` against the banker's strategy
+    and commission of the options, what ``paigow_par``'s optimal player plays; its full
+    table (tens of seconds) is not built here: the test checks what is asked for."""
+    hands = [parse_tiles(["6-6 4-5 2-2 1-4"]), parse_tiles(["1-1 3-3 5-6 1-2"])]
+    choose = tiles_sim.chooser(PG1985, "optimal", "max-back", Fraction(1, 20))
+    for four in hands:
+        want = best_setting(four, PG1985, vs="max-back", commission=Fraction(1, 20))
+        got = choose(tuple(four))
+        assert (got.front.value.key, got.back.value.key) == (
+            want.front.value.key,
+            want.back.value.key,
+        )
+    asked: list[tuple[object, ...]] = []
+    monkeypatch.setattr(tiles_sim, "setting_table", lambda *args: asked.append(args))
+    opts = tiles_sim.parse_options(
+        {"player_strategy": "optimal", "banker_strategy": "max-back", "commission": "1/20"}
+    )
+    opts.player_table()
+    assert asked == [(PG1985, "optimal", "max-back", Fraction(1, 20))]
+    assert opts.line_name == "player optimal vs banker max-back"
+    with pytest.raises(InvalidInput, match="banker's best response"):
+        tiles_sim.parse_options({"banker_strategy": "optimal"})
+    with pytest.raises(InvalidInput, match="TW-6b"):
+        tiles_sim.parse_options({"game": "taiwan", "player_strategy": "optimal"})

@@ -62,6 +62,7 @@ I16 = npt.NDArray[np.int16]
 I64 = npt.NDArray[np.int64]
 
 HANDS = 35_960  # C(32, 4) four-tile hands (T-1)
+OPTIMAL = "optimal"
 GAMES: Mapping[str, Regulation] = {"paigow": paigow.PAIGOW, "taiwan": taiwan.TAIWAN}
 #: Rounds drawn and played per batch inside :func:`simulate_chunk` (bounded memory).
 BATCH = 1 << 16
@@ -107,18 +108,34 @@ def _setting_ranks(setting: Setting, rules: TileRules) -> tuple[int, int]:
     return rank_of(setting.front.value, rules), rank_of(setting.back.value, rules)
 
 
-@cache
-def setting_table(rules: TileRules, name: str) -> I16:
-    """``(35960, 2)`` int16: for every four-tile hand, (front rank, back rank) of the setting
-    chosen by ``name``: a strategy of the registry (``house-way``, ``max-back``) or
-    ``forced``, the TW regulation's forced setting (TW-6b / TW-R1). Read-only."""
+def chooser(
+    rules: TileRules, name: str, vs: str = "house-way", commission: Fraction | None = None
+) -> Callable[[tuple[Tile, ...]], Setting]:
+    """How a seat playing ``name`` sets four tiles: a strategy of the registry
+    (``house-way``, ``max-back``); ``forced``, the TW regulation's forced setting (TW-6b /
+    TW-R1); or ``optimal``, the player's exact best response to a banker playing ``vs`` with
+    this ``commission`` (:func:`macau_tables.analysis.tiles.best_setting`: what
+    ``paigow_par``'s ``optimal`` player plays)."""
     if name == "forced":
         forced = taiwan.TAIWAN.forced_setting
         assert forced is not None
-        choose: Callable[[tuple[Tile, ...]], Setting] = lambda ts: forced(ts, rules)  # noqa: E731
-    else:
-        chosen = strategy(name)
-        choose = lambda ts: chosen.choose(ts, rules)  # noqa: E731
+        return lambda ts: forced(ts, rules)
+    if name == OPTIMAL:
+        from macau_tables.analysis.tiles import best_setting
+
+        return lambda ts: best_setting(ts, rules, vs=vs, commission=commission)
+    chosen = strategy(name)
+    return lambda ts: chosen.choose(ts, rules)
+
+
+@cache
+def setting_table(
+    rules: TileRules, name: str, vs: str = "house-way", commission: Fraction | None = None
+) -> I16:
+    """``(35960, 2)`` int16: for every four-tile hand, (front rank, back rank) of the setting
+    :func:`chooser` gives (asked once per distinct four tiles; ``optimal`` takes tens of
+    seconds, the others about one). Read-only."""
+    choose = chooser(rules, name, vs, commission)
     table = np.zeros((HANDS, 2), dtype=np.int16)
     by_tiles: dict[tuple[Tile, ...], tuple[int, int]] = {}
     for combo in itertools.combinations(range(32), 4):
@@ -297,11 +314,13 @@ class TileSimOptions:
 
     - ``game``: ``"paigow"`` (default) or ``"taiwan"``;
     - ``places``: 8 (PG-1.4; TW default) or 4 (TW-2d, TW-R2: two rounds per shuffle);
-    - ``player_strategy``: PG ``"house-way"`` (default) or ``"max-back"`` (any name of the
-      strategy registry); TW players are bound to the forced setting (TW-6b / TW-R1):
+    - ``player_strategy``: PG ``"house-way"`` (default), ``"max-back"`` or ``"optimal"``
+      (the exact best response to the banker's strategy and the commission, as
+      ``analysis.tiles.paigow_par`` plays it; its table takes tens of seconds per
+      process); TW players are bound to the forced setting (TW-6b / TW-R1):
       ``"forced"`` (default; ``"max-back"`` is the same setting), anything else raises;
     - ``banker_strategy``: ``"house-way"`` (default) or ``"max-back"`` (``"forced"`` is
-      accepted for it: TW-R1's option binding the banker);
+      accepted for it: TW-R1's option binding the banker); not ``"optimal"``;
     - ``commission``: charged on a win, an exact fraction (int, Fraction or ``"4/100"``;
       PG-4.2: 4/100 and TW-8: 5/100 by default);
     - ``bank_line``: also count the bank's net per round (line ``"bank"``, see
@@ -327,6 +346,13 @@ class TileSimOptions:
     @property
     def player_seats(self) -> int:
         return self.places - 1
+
+    def player_table(self) -> I16:
+        """The players' setting table (``optimal``: the best response to this banker)."""
+        rules = self.regulation.tiles
+        if self.player_strategy == OPTIMAL:
+            return setting_table(rules, OPTIMAL, self.banker_strategy, self.commission)
+        return setting_table(rules, self.player_strategy)
 
     @property
     def line_name(self) -> str:
@@ -384,6 +410,11 @@ def parse_options(options: Mapping[str, object]) -> TileSimOptions:
     banker = _strategy_name(options.get("banker_strategy", "house-way"), "banker_strategy")
     if banker == "forced":
         banker = MAX_BACK.name
+    if banker == OPTIMAL:
+        raise InvalidInput(
+            "the banker's best response is not simulated: the registry's optimal is a "
+            "player's (analysis.tiles.paigow_par / taiwan_par count it exactly)"
+        )
     commission = options.get("commission", reg.commission)
     if isinstance(commission, str):
         try:
@@ -452,7 +483,7 @@ def _play_checked(orders: I8, totals: I64, opts: TileSimOptions) -> I8:
         orders,
         totals,
         opts.places,
-        setting_table(rules, opts.player_strategy),
+        opts.player_table(),
         setting_table(rules, opts.banker_strategy),
         cmp.front,
         cmp.back,
