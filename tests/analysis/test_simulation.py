@@ -226,3 +226,29 @@ def test_without_dask_the_cluster_option_says_what_to_install(
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
     with pytest.raises(InvalidInput, match=r"macau-tables\[cluster\]"):
         run(job(), cluster="tcp://127.0.0.1:8786")
+
+
+def test_correlated_decisions_widen_the_interval_by_rounds_as_clusters() -> None:
+    """Two decisions per round that always agree carry the information of one: the
+    clustered standard error is sqrt(2) times the naive one (independent decisions)."""
+    from macau_tables.analysis.simresult import cross_key
+
+    rounds = 1000  # 600 rounds both win, 400 both lose: 2 decisions each
+    counts = {"win": 1200, "lose": 800}
+    nets = {"win": Fraction(1), "lose": Fraction(-1)}
+    naive = bet_stats("b", counts, nets, None)
+    cross = {cross_key("win", "win"): 600 * 4, cross_key("lose", "lose"): 400 * 4}
+    clustered = bet_stats("b", counts, nets, None, cross=cross, rounds=rounds)
+    assert clustered.mean == naive.mean == Fraction(1, 5)
+    ratio = (clustered.ci_high - clustered.ci_low) / (naive.ci_high - naive.ci_low)
+    # sqrt(2), up to the degrees of freedom: naive n-1 = 1999, clustered R-1 = 999
+    assert ratio == pytest.approx(math.sqrt(1999 / 999), rel=1e-9)
+    # decisions that never share a round (each round one win and one loss) cancel out
+    hedged = {
+        cross_key("win", "lose"): 1000,
+        cross_key("win", "win"): 1000,
+        cross_key("lose", "lose"): 1000,
+    }
+    hedged_counts = {"win": 1000, "lose": 1000}
+    h = bet_stats("b", hedged_counts, nets, None, cross=hedged, rounds=1000)
+    assert h.ci_high - h.ci_low == pytest.approx(0.0, abs=1e-12)

@@ -281,6 +281,28 @@ def test_same_seed_same_results_and_chunks_differ() -> None:
     assert merged.decisions("bank") == 140_000
 
 
+def test_cross_moments_are_the_per_round_second_moments_of_the_series() -> None:
+    """The seats of a round share the banker's hand (PG-6.3): the result carries Σ over
+    rounds of count_a · count_b so the statistics can treat a round as one cluster."""
+    from macau_tables.analysis.simresult import cross_key
+
+    r = tiles_sim.simulate_chunk(9, 0, 5_000, {"game": "paigow", "series": True})
+    seats = r.series["seat_result"].astype(np.int64)
+    per_round = {
+        "win": (seats == 1).sum(axis=1),
+        "loss": (seats == -1).sum(axis=1),
+        "push": (seats == 0).sum(axis=1),
+    }
+    moments = r.cross["player house-way vs banker house-way"]
+    for a in per_round:
+        for b in per_round:
+            assert moments[cross_key(a, b)] == int((per_round[a] * per_round[b]).sum())
+    merged = r.merge(r)
+    assert merged.cross["player house-way vs banker house-way"][cross_key("win", "loss")] == (
+        2 * moments[cross_key("win", "loss")]
+    )
+
+
 def test_series_only_when_asked_and_zero_rounds() -> None:
     r = tiles_sim.simulate_chunk(1, 0, 100, {"game": "taiwan"})
     assert r.series == {} and r.rounds == 100

@@ -28,6 +28,12 @@ class ChunkResult:
     counts: dict[str, dict[str, int]]  # bet name -> outcome label -> count of decisions
     nets: dict[str, dict[str, Fraction]]  # bet name -> outcome label -> net per unit
     series: dict[str, np.ndarray] = field(default_factory=dict)
+    # For a line with several decisions per round (the seats of a tile round share the
+    # banker's hand, so they are correlated): bet -> "a*b" -> Σ over rounds of
+    # count_a · count_b, the exact second moments of the per-round label counts, from which
+    # the standard error of the mean is computed per round (a cluster), not per decision.
+    # Lines with at most one decision per round leave it out.
+    cross: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def merge(self, other: ChunkResult) -> ChunkResult:
         """A new result: rounds and counts summed, series concatenated (self's rounds first).
@@ -58,6 +64,7 @@ def merge_all(results: Sequence[ChunkResult]) -> ChunkResult:
     counts: dict[str, dict[str, int]] = {}
     nets: dict[str, dict[str, Fraction]] = {}
     parts: dict[str, list[np.ndarray]] = {}
+    cross: dict[str, dict[str, int]] = {}
     for r in results:
         if r.game != first.game:
             raise InvalidInput(f"cannot merge a {r.game} result into a {first.game} result")
@@ -74,5 +81,14 @@ def merge_all(results: Sequence[ChunkResult]) -> ChunkResult:
                     raise InvalidInput(f"{bet} {label}: net {net} differs from {known}")
         for key, arr in r.series.items():
             parts.setdefault(key, []).append(arr)
+        for bet, moments in r.cross.items():
+            into_cross = cross.setdefault(bet, {})
+            for pair, n in moments.items():
+                into_cross[pair] = into_cross.get(pair, 0) + int(n)
     series = {k: v[0] if len(v) == 1 else np.concatenate(v) for k, v in parts.items()}
-    return ChunkResult(first.game, rounds, counts, nets, series)
+    return ChunkResult(first.game, rounds, counts, nets, series, cross)
+
+
+def cross_key(a: str, b: str) -> str:
+    """The key of the second moment Σ count_a · count_b in :attr:`ChunkResult.cross`."""
+    return "*".join(sorted((a, b)))

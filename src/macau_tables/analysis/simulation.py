@@ -29,7 +29,7 @@ from fractions import Fraction
 from typing import Any
 
 from macau_tables.analysis.par import ParSheet, frac_json
-from macau_tables.analysis.simresult import ChunkResult, merge_all
+from macau_tables.analysis.simresult import ChunkResult, cross_key, merge_all
 from macau_tables.core.errors import InvalidInput
 
 #: the games a job can name, and the kernel (``module:function``) that simulates each
@@ -219,9 +219,21 @@ class BetStats:
 
 
 def bet_stats(
-    bet: str, counts: Mapping[str, int], nets: Mapping[str, Fraction], par: ParSheet | None
+    bet: str,
+    counts: Mapping[str, int],
+    nets: Mapping[str, Fraction],
+    par: ParSheet | None,
+    *,
+    cross: Mapping[str, int] | None = None,
+    rounds: int | None = None,
 ) -> BetStats:
-    """The statistics of one bet line from its outcome counts (see the module docstring)."""
+    """The statistics of one bet line from its outcome counts (see the module docstring).
+
+    With ``cross`` (the exact second moments of the per-round label counts, see
+    :attr:`ChunkResult.cross`) and ``rounds``, the decisions of one round are treated as
+    one cluster: the standard error comes from the variance of the per-round totals, which
+    is right when a round's decisions are correlated (the seats of a tile round).
+    """
     n = sum(counts.values())
     if n == 0:
         raise InvalidInput(f"no decisions for {bet!r}")
@@ -229,7 +241,17 @@ def bet_stats(
     mean = total / n
     ss = sum(((nets[lab] - mean) ** 2 * c for lab, c in counts.items()), Fraction(0))
     sd = math.sqrt(ss / (n - 1)) if n > 1 else 0.0
-    half = Z95 * sd / math.sqrt(n)
+    se = sd / math.sqrt(n)
+    if cross and rounds and rounds > 1:
+        labels = list(counts)
+        sum_sq = sum(
+            (nets[a] * nets[b] * cross.get(cross_key(a, b), 0) * (1 if a == b else 2))
+            for i, a in enumerate(labels)
+            for b in labels[i:]
+        )
+        var_round = (Fraction(sum_sq) - total * total / rounds) / (rounds - 1)
+        se = math.sqrt(max(var_round, Fraction(0)) * rounds) / n
+    half = Z95 * se
     low, high = float(mean) - half, float(mean) + half
     if par is None:
         return BetStats(bet, n, mean, sd, low, high)
@@ -247,7 +269,11 @@ def bet_stats(
         elif c and nets[lab] not in par_nets[lab]:
             problems.append(f"{lab} nets {nets[lab]}, the PAR says {sorted(par_nets[lab])}")
     ev, esd = line.expected_return, line.std_dev
-    z = _z(mean, ev, esd, n)
+    if cross and rounds and rounds > 1:
+        # clustered: the exact σ/√n understates the error; compare with the observed one
+        z = float(mean - ev) / se if se > 0 else (0.0 if mean == ev else math.inf)
+    else:
+        z = _z(mean, ev, esd, n)
     return BetStats(bet, n, mean, sd, low, high, ev, esd, z, tuple(problems))
 
 
@@ -278,7 +304,17 @@ class SimResult:
         if par is not None:
             names = [b.name for b in par.lines]
             order.sort(key=lambda b: names.index(b) if b in names else len(names))
-        return [bet_stats(b, self.total.counts[b], self.total.nets[b], par) for b in order]
+        return [
+            bet_stats(
+                b,
+                self.total.counts[b],
+                self.total.nets[b],
+                par,
+                cross=self.total.cross.get(b),
+                rounds=self.total.rounds,
+            )
+            for b in order
+        ]
 
     def convergence(self, bet: str) -> tuple[list[int], list[float]]:
         """Cumulative rounds after each chunk, and the running mean net per unit of ``bet``."""

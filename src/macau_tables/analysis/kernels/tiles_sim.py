@@ -47,7 +47,7 @@ import numpy.typing as npt
 from numba import njit
 
 from macau_tables.analysis.kernels.rng import chunk_generator
-from macau_tables.analysis.simresult import ChunkResult
+from macau_tables.analysis.simresult import ChunkResult, cross_key
 from macau_tables.core.errors import InvalidInput
 from macau_tables.games import paigow, taiwan
 from macau_tables.games.tilegame import Regulation, SeatResult
@@ -545,7 +545,24 @@ def _result(rounds: int, player: I64, bank: I64, opts: TileSimOptions, series: I
     out_series: dict[str, np.ndarray[Any, Any]] = {}
     if opts.series:
         out_series["seat_result"] = series
-    return ChunkResult(opts.game, rounds, counts, nets, out_series)
+    # the seats of a round share the banker's hand: second moments of the per-round counts
+    # (from the bank's won/lost table) let the statistics use rounds as clusters
+    moments: dict[str, int] = {}
+    seats = opts.player_seats
+    for won in range(opts.places):
+        for lost in range(opts.places - won):
+            n = int(bank[won, lost])
+            if not n:
+                continue
+            # bank[won, lost]: the banker won ``won`` seats (player losses), lost ``lost``
+            per_round = {"win": lost, "loss": won, "push": seats - won - lost}
+            for a in PLAYER_LABELS:
+                for b in PLAYER_LABELS:
+                    if a <= b:
+                        key = cross_key(a, b)
+                        moments[key] = moments.get(key, 0) + n * per_round[a] * per_round[b]
+    cross = {line: moments}
+    return ChunkResult(opts.game, rounds, counts, nets, out_series, cross)
 
 
 def simulate_chunk(
