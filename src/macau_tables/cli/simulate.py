@@ -598,7 +598,7 @@ def simulate_paigow(
     workers: WorkersOpt = None,
     cluster: ClusterOpt = None,
     player_strategy: Annotated[
-        str, typer.Option("--player-strategy", help="house-way or max-back.")
+        str, typer.Option("--player-strategy", help="house-way, max-back or optimal.")
     ] = "house-way",
     banker_strategy: Annotated[
         str, typer.Option("--banker-strategy", help="house-way or max-back.")
