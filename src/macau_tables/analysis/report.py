@@ -118,7 +118,8 @@ def html_report(sheet: ParSheet, *, command: str | None = None) -> str:
     """A self-contained HTML PAR report: options, the sheet, exact fractions, one plot per bet."""
     e = html.escape
     opts = "".join(
-        f"<tr><th>{e(str(k))}</th><td>{e(str(v))}</td></tr>" for k, v in sheet.options.items()
+        f"<tr><th>{e(str(k))}</th><td>{e(_option_text(v))}</td></tr>"
+        for k, v in sheet.options.items()
     )
     rows = []
     for b in sheet.lines:
@@ -165,6 +166,15 @@ Edges are per unit staked; a negative house edge favours the bettor.</p>
 <h2>Notes</h2><ul>{notes}</ul>
 </body></html>
 """
+
+
+def _option_text(value: object) -> str:
+    """An option as people write it: ``player 1:1, tie 8:1`` for a mapping, 1/20 as is."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_option_text(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return ", ".join(_option_text(v) for v in value)
+    return str(value)
 
 
 def _frac(x: Fraction) -> str:
