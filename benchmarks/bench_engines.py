@@ -18,15 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import workloads  # benchmarks/workloads.py: the readable-engine workloads
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
-from macau_tables.games.baccarat import BaccaratRules, BaccaratTable, BetKind, Phase
 from macau_tables.games.craps import CrapsTable
 from macau_tables.games.craps import Phase as CrapsPhase
-from macau_tables.games.paigow import PAIGOW
-from macau_tables.games.tilegame import Round
 from macau_tables.tiles import FULL_SET, PG1985, Tile, evaluate, settings
-from macau_tables.tiles.strategies import strategy
 
 RUNS = 5
 
@@ -194,22 +191,10 @@ def bench_craps() -> list[Figure]:
 
 def bench_baccarat() -> list[Figure]:
     rng = Rng.seeded("bench", "baccarat")
-    stake = Money.of(100)
-
-    def hands() -> int:
-        t = BaccaratTable(BaccaratRules(decks=8))
-        t.join("alice", Money.of(10_000_000), seat=1)
-        played = 0
-        for _ in range(BACCARAT_SHOES):
-            t.start_shoe(rng)  # shuffle, cut, burn
-            while t.phase is not Phase.SHUFFLE:  # until the hand after the cut card
-                if t.phase is Phase.BETTING and not t.bets:
-                    t.place_bet("alice", BetKind.BANKER, stake)
-                t.play_hand()  # deal, reveal, third cards, settle
-                played += 1
-        return played
-
-    return figures([("baccarat 8-deck shoes, Banker bet", "hands/s")], hands)
+    return figures(
+        [("baccarat 8-deck shoes, Banker bet", "hands/s")],
+        lambda: workloads.baccarat_shoes(rng, BACCARAT_SHOES),
+    )
 
 
 # --- 5. Pai Gow ------------------------------------------------------------------------------
@@ -217,37 +202,9 @@ def bench_baccarat() -> list[Figure]:
 
 def bench_paigow() -> list[Figure]:
     rng = Rng.seeded("bench", "paigow")
-    way = strategy("house-way")
-    rules = PAIGOW.tiles
-    bettors = {f"p{seat}": seat for seat in range(2, 9)}
-    wallets = {"bank": Money.of(1_000_000)} | {p: Money.of(100_000) for p in bettors}
-    stake = Money.of(100)
-
-    def rounds() -> tuple[int, int]:
-        seats_played = 0
-        for n in range(PAIGOW_ROUNDS):
-            rnd = Round.open(
-                PAIGOW, banker="bank", banker_seat=1, banker_capital=Money.of(20_000),
-                wallets=wallets, round_no=n + 1,
-            )  # fmt: skip
-            rnd.shuffle(rng)
-            for person, seat in bettors.items():
-                rnd.place_bet(person, seat, stake)
-            rnd.shake(rng)
-            for seat in rnd.active_seats():
-                holder = rnd.holder(seat)
-                assert holder is not None
-                rnd.set_seat(holder, seat, way.choose(rnd.hands[seat], rules).front.tiles)
-                seats_played += 1
-            front = way.choose(rnd.hands[rnd.banker_seat], rules).front.tiles
-            rnd.set_banker(rnd.banker_authority(), front)
-            seats_played += 1
-            rnd.settle()
-        return PAIGOW_ROUNDS, seats_played
-
     return figures(
         [("paigow 8-seat rounds, house way", "rounds/s"), ("paigow seat-rounds", "seats/s")],
-        rounds,
+        lambda: (PAIGOW_ROUNDS, workloads.paigow_rounds(rng, PAIGOW_ROUNDS)),
     )
 
 

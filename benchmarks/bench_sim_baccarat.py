@@ -29,10 +29,9 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+import workloads  # benchmarks/workloads.py: the readable-engine workloads
 from macau_tables.analysis.kernels.baccarat_sim import simulate_chunk
-from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
-from macau_tables.games.baccarat import BaccaratRules, BaccaratTable, BetKind, Phase
 
 RUNS = 5
 ENGINE_SHOES = 3  # whole 8-deck shoes per engine run (~80 hands each)
@@ -54,18 +53,7 @@ def median_rate(work: Callable[[], int]) -> tuple[float, list[float]]:
 
 def engine_hands() -> int:
     """The readable path: whole shoes through BaccaratTable, one Banker bet a hand."""
-    rng = Rng.seeded("bench-sim", "baccarat")
-    t = BaccaratTable(BaccaratRules(decks=8))
-    t.join("alice", Money.of(10_000_000), seat=1)
-    played = 0
-    for _ in range(ENGINE_SHOES):
-        t.start_shoe(rng)
-        while t.phase is not Phase.SHUFFLE:
-            if t.phase is Phase.BETTING and not t.bets:
-                t.place_bet("alice", BetKind.BANKER, Money.of(100))
-            t.play_hand()
-            played += 1
-    return played
+    return workloads.baccarat_shoes(Rng.seeded("bench-sim", "baccarat"), ENGINE_SHOES)
 
 
 def kernel_hands(options: dict[str, object], chunk: int = 0) -> Callable[[], int]:

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import workloads  # benchmarks/workloads.py: the readable-engine workloads
 from macau_tables.analysis import sessions as ss
 from macau_tables.analysis.simulation import Job, SimResult, run
 from macau_tables.core.money import Money
@@ -40,20 +41,9 @@ def median_rate(work: Callable[[], float], runs: int) -> list[float]:
 
 
 def readable_baccarat(shoes: int) -> float:
-    from macau_tables.games.baccarat import BaccaratRules, BaccaratTable, BetKind, Phase
-
     rng = Rng.seeded("bench", "sim-scaling")
     start = time.perf_counter()
-    t = BaccaratTable(BaccaratRules(decks=8))
-    t.join("alice", Money.of(10_000_000), seat=1)
-    hands = 0
-    for _ in range(shoes):
-        t.start_shoe(rng)
-        while t.phase is not Phase.SHUFFLE:
-            if t.phase is Phase.BETTING and not t.bets:
-                t.place_bet("alice", BetKind.BANKER, Money.of(100))
-            t.play_hand()
-            hands += 1
+    hands = workloads.baccarat_shoes(rng, shoes)
     return hands / (time.perf_counter() - start)
 
 

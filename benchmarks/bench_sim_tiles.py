@@ -28,11 +28,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import workloads  # benchmarks/workloads.py: the readable-engine workloads
 from macau_tables.analysis.kernels import tiles_sim
-from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
-from macau_tables.games.paigow import PAIGOW, compare_seat
-from macau_tables.games.tilegame import Round
+from macau_tables.games.paigow import compare_seat
 from macau_tables.tiles import FULL_SET, PG1985
 from macau_tables.tiles.strategies import strategy
 
@@ -70,29 +69,8 @@ def kernel_rounds() -> Callable[[], int]:
 
 
 def engine_rounds(rng: Rng) -> Callable[[], int]:
-    way = strategy("house-way")
-    rules = PAIGOW.tiles
-    bettors = {f"p{seat}": seat for seat in range(2, 9)}
-    wallets = {"bank": Money.of(1_000_000)} | {p: Money.of(100_000) for p in bettors}
-    stake = Money.of(100)
-
     def work() -> int:
-        for n in range(ENGINE_ROUNDS):
-            rnd = Round.open(
-                PAIGOW, banker="bank", banker_seat=1, banker_capital=Money.of(20_000),
-                wallets=wallets, round_no=n + 1,
-            )  # fmt: skip
-            rnd.shuffle(rng)
-            for person, seat in bettors.items():
-                rnd.place_bet(person, seat, stake)
-            rnd.shake(rng)
-            for seat in rnd.active_seats():
-                holder = rnd.holder(seat)
-                assert holder is not None
-                rnd.set_seat(holder, seat, way.choose(rnd.hands[seat], rules).front.tiles)
-            front = way.choose(rnd.hands[rnd.banker_seat], rules).front.tiles
-            rnd.set_banker(rnd.banker_authority(), front)
-            rnd.settle()
+        workloads.paigow_rounds(rng, ENGINE_ROUNDS)
         return ENGINE_ROUNDS
 
     return work

@@ -1,0 +1,59 @@
+"""The readable-engine workloads the benchmarks time, written once.
+
+``bench_engines.py`` reports them as engine throughput; the kernel benchmarks
+(``bench_sim_*.py``) time the same work as the baseline their speed-ups are measured against.
+"""
+
+from __future__ import annotations
+
+from macau_tables.core.money import Money
+from macau_tables.core.rng import Rng
+from macau_tables.games.baccarat import BaccaratRules, BaccaratTable, BetKind, Phase
+from macau_tables.games.paigow import PAIGOW
+from macau_tables.games.tilegame import Round
+from macau_tables.tiles.strategies import strategy
+
+
+def baccarat_shoes(rng: Rng, shoes: int) -> int:
+    """Whole 8-deck shoes through a ``BaccaratTable`` with one Banker bettor; hands played."""
+    t = BaccaratTable(BaccaratRules(decks=8))
+    t.join("alice", Money.of(10_000_000), seat=1)
+    played = 0
+    for _ in range(shoes):
+        t.start_shoe(rng)  # shuffle, cut, burn
+        while t.phase is not Phase.SHUFFLE:  # until the hand after the cut card
+            if t.phase is Phase.BETTING and not t.bets:
+                t.place_bet("alice", BetKind.BANKER, Money.of(100))
+            t.play_hand()  # deal, reveal, third cards, settle
+            played += 1
+    return played
+
+
+def paigow_rounds(rng: Rng, rounds: int) -> int:
+    """Full 8-seat Pai Gow ``Round``s, 7 bettors and the banker set by the house way;
+    returns the seats that played (the bettor seats plus the banker's)."""
+    way = strategy("house-way")
+    rules = PAIGOW.tiles
+    bettors = {f"p{seat}": seat for seat in range(2, 9)}
+    wallets = {"bank": Money.of(1_000_000)} | {p: Money.of(100_000) for p in bettors}
+    stake = Money.of(100)
+    seats_played = 0
+    for n in range(rounds):
+        rnd = Round.open(
+            PAIGOW, banker="bank", banker_seat=1, banker_capital=Money.of(20_000),
+            wallets=wallets, round_no=n + 1,
+        )  # fmt: skip
+        rnd.shuffle(rng)
+        for person, seat in bettors.items():
+            rnd.place_bet(person, seat, stake)
+        rnd.shake(rng)
+        for seat in rnd.active_seats():
+            holder = rnd.holder(seat)
+            assert holder is not None
+            rnd.set_seat(holder, seat, way.choose(rnd.hands[seat], rules).front.tiles)
+            seats_played += 1
+        front = way.choose(rnd.hands[rnd.banker_seat], rules).front.tiles
+        rnd.set_banker(rnd.banker_authority(), front)
+        seats_played += 1
+        rnd.settle()
+    return seats_played
