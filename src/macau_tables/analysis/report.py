@@ -9,11 +9,9 @@ from __future__ import annotations
 import base64
 import html
 import io
-from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
 
-from macau_tables.analysis.par import BetLine, ParSheet, decimal, percent
+from macau_tables.analysis.par import BetLine, ParSheet, decimal, frac_json, percent
 from macau_tables.core.errors import InvalidInput
 
 
@@ -34,16 +32,12 @@ def win_lose_push(line: BetLine) -> tuple[Fraction, Fraction, Fraction]:
 
 
 def extras_text(line: BetLine) -> str:
-    """The line's extra figures as one short text."""
-    return _extras_text(line)
-
-
-def _extras_text(line: BetLine) -> str:
+    """The line's extra figures as one short text (edges and probabilities as percents)."""
     return ", ".join(f"{k} {_extra_value(k, v)}" for k, v in line.extras.items())
 
 
 def _extra_value(key: str, value: Fraction) -> str:
-    if key.startswith(("edge", "p_", "banker_edge", "player_edge")) or "edge" in key:
+    if "edge" in key or key.startswith("p_"):
         return percent(value, 4)
     return decimal(value, 4)
 
@@ -59,7 +53,7 @@ def markdown_table(sheet: ParSheet) -> str:
         rows.append(
             f"| {b.name} | {b.rule or ''} | {b.pays or ''} | {percent(w, 4)} | "
             f"{percent(lo, 4)} | {percent(pu, 4)} | "
-            f"{percent(b.house_edge, 4)} | {b.std_dev:.4f} | {_extras_text(b)} |"
+            f"{percent(b.house_edge, 4)} | {b.std_dev:.4f} | {extras_text(b)} |"
         )
     return "\n".join(rows)
 
@@ -127,9 +121,9 @@ def html_report(sheet: ParSheet, *, command: str | None = None) -> str:
             "<tr>"
             f"<td>{e(b.name)}</td><td>{e(b.rule or '')}</td><td>{e(b.pays or '')}</td>"
             f"<td>{e(outcome_summary(b))}</td>"
-            f"<td class=num>{e(percent(b.house_edge, 4))}<div class=exact>{e(_frac(b.house_edge))}"
-            "</div></td>"
-            f"<td class=num>{b.std_dev:.4f}</td><td>{e(_extras_text(b))}</td>"
+            f"<td class=num>{e(percent(b.house_edge, 4))}"
+            f"<div class=exact>{e(frac_json(b.house_edge))}</div></td>"
+            f"<td class=num>{b.std_dev:.4f}</td><td>{e(extras_text(b))}</td>"
             "</tr>"
         )
     exact_rows = []
@@ -138,7 +132,7 @@ def html_report(sheet: ParSheet, *, command: str | None = None) -> str:
             count = "" if o.count is None else f"{o.count:,}"
             exact_rows.append(
                 f"<tr><td>{e(b.name)}</td><td>{e(o.label)}</td><td class=num>{e(_net_text(o.net))}"
-                f"</td><td class=num>{e(_frac(o.probability))}</td>"
+                f"</td><td class=num>{e(frac_json(o.probability))}</td>"
                 f"<td class=num>{e(decimal(o.probability, 10))}</td><td class=num>{count}</td></tr>"
             )
     plots = "".join(
@@ -175,12 +169,3 @@ def _option_text(value: object) -> str:
     if isinstance(value, list | tuple):
         return ", ".join(_option_text(v) for v in value)
     return str(value)
-
-
-def _frac(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
-
-
-def sheets_json(sheets: Sequence[ParSheet]) -> Any:
-    """One sheet as its JSON object, several as a list."""
-    return sheets[0].to_json() if len(sheets) == 1 else [s.to_json() for s in sheets]
