@@ -49,7 +49,9 @@ from enum import StrEnum
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from macau_tables.core.errors import InvalidInput, MacauTablesError, ReplayMismatch
-from macau_tables.core.journal import Event, Journal, JsonValue
+from macau_tables.core.journal import Event, Journal, JsonValue, event
+from macau_tables.core.ledger import Movement, Posting, Transaction
+from macau_tables.core.money import Currency, Money
 from macau_tables.core.rng import Rng
 from macau_tables.core.visibility import Audience, Viewer
 
@@ -59,9 +61,14 @@ __all__ = [
     "Command",
     "Pending",
     "Role",
+    "SeedCommitted",
+    "SeedRevealed",
     "TableEngine",
+    "TableOpened",
+    "TimedOut",
     "Viewer",
     "accounts",
+    "movement",
     "replay",
     "time_out",
 ]
@@ -194,6 +201,72 @@ def time_out(pending: Pending) -> Command:
     if pending.default is None:
         raise InvalidInput(f"{pending.actor} has no default action to time out")
     return Command(Actor.SYSTEM, "time_out", {"actor": str(pending.actor), "op": pending.default})
+
+
+# --- the events every table shares -----------------------------------------------------
+
+
+@event
+@dataclass(frozen=True)
+class TableOpened(Event):
+    """The first event of every table's journal: the game, the table and its rules.
+
+    ``rules`` is the rule set's JSON (each game's ``Rules.to_json``); replay rebuilds the
+    rule set from here, never from a journal header.
+    """
+
+    kind: ClassVar[str] = "table.opened"
+    game: str
+    table_id: str
+    rules: dict[str, Any]
+
+
+@event
+@dataclass(frozen=True)
+class TimedOut(Event):
+    """``actor`` did not act in time; the rules' default ``op`` follows (``rule`` says why)."""
+
+    kind: ClassVar[str] = "table.timed_out"
+    actor: str
+    op: str
+    rule: str
+
+
+@event
+@dataclass(frozen=True)
+class SeedCommitted(Event):
+    """A server seed for ``label`` (a shoe, a woodpile, a shooter) is fixed: its SHA-256."""
+
+    kind: ClassVar[str] = "table.seed_committed"
+    label: str
+    commitment: str
+
+
+@event
+@dataclass(frozen=True)
+class SeedRevealed(Event):
+    """The seed committed for ``label``, revealed (hex) once what it hid is over."""
+
+    kind: ClassVar[str] = "table.seed_revealed"
+    label: str
+    seed: str
+
+
+def movement(
+    currency: Currency,
+    postings: Sequence[tuple[str, int]],
+    *,
+    opens: Sequence[str] = (),
+    closes: Sequence[str] = (),
+    memo: str = "",
+) -> Movement:
+    """A money event's :class:`Movement` from its JSON-plain fields.
+
+    Money events carry ``postings`` as ``(account, minor units)`` pairs in the account
+    scheme, and the hold ids they open and close; ``Event.movement`` returns this.
+    """
+    tx = Transaction.of((Posting(acc, Money(minor, currency)) for acc, minor in postings), memo)
+    return Movement(tx, tuple(opens), tuple(closes))
 
 
 # --- the engine ----------------------------------------------------------------------
