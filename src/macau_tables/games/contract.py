@@ -52,7 +52,7 @@ from macau_tables.core.errors import InvalidInput, MacauTablesError, ReplayMisma
 from macau_tables.core.journal import Event, Journal, JsonValue, event
 from macau_tables.core.ledger import Movement, Posting, Transaction
 from macau_tables.core.money import Currency, Money
-from macau_tables.core.rng import Rng
+from macau_tables.core.rng import Rng, commitment
 from macau_tables.core.visibility import Audience, Viewer
 
 __all__ = [
@@ -70,6 +70,7 @@ __all__ = [
     "accounts",
     "movement",
     "replay",
+    "revealed_seeds",
     "time_out",
 ]
 
@@ -304,20 +305,41 @@ class TableEngine(Protocol):
 # --- replay --------------------------------------------------------------------------
 
 
+def revealed_seeds(events: Sequence[Event]) -> dict[str, bytes]:
+    """The seeds revealed in ``events``, by their commitment (``sha256(seed)`` hex)."""
+    out: dict[str, bytes] = {}
+    for ev in events:
+        if isinstance(ev, SeedRevealed):
+            try:
+                seed = bytes.fromhex(ev.seed)
+            except ValueError as exc:
+                raise ReplayMismatch(f"{ev.label}: revealed seed is not hex") from exc
+            out[commitment(seed)] = seed
+    return out
+
+
 def replay(
     journal: Journal,
-    open_engine: Callable[[Journal], TableEngine],
+    open_engine: Callable[[Journal, Mapping[str, bytes]], TableEngine],
+    seeds: Mapping[str, bytes] | None = None,
 ) -> TableEngine:
     """Re-run a journal's operations and demand the very events it holds.
 
-    ``open_engine`` builds the engine from the journal's header / opening event (and
-    consumes nothing else). Then, repeatedly, the next journalled event names its command,
+    ``open_engine(journal, seeds)`` builds the engine from the journal's opening event
+    (``TableOpened``, consumed: the engine's own journal then holds it) and the server seeds
+    it may need, keyed by their commitment: those revealed anywhere in the journal
+    (:func:`revealed_seeds`) and those given (a live table's seeds not yet revealed, which
+    the server keeps secret). ``command_of(SeedCommitted(...))`` turns a commitment back into
+    the shuffle command that takes its seed; a commitment with no known seed cannot be
+    replayed. Then, repeatedly, the next journalled event names its command,
     the engine executes it, and the events it emits must equal the journal's next events.
     Any difference, or a command the rules refuse, raises :class:`ReplayMismatch` naming
     the first entry and the rule. The chain itself is verified first.
     """
     journal.verify()
-    engine = open_engine(journal)
+    known = revealed_seeds(journal.events)
+    known.update(seeds or {})
+    engine = open_engine(journal, known)
     expected = journal.events
     i = len(engine.journal)
     while i < len(expected):
