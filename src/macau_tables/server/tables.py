@@ -62,7 +62,7 @@ class Reply:
     body: dict[str, Any]
 
 
-@dataclass
+@dataclass(eq=False)
 class Subscriber:
     """One WebSocket: its viewer and the queue of messages waiting to be sent."""
 
