@@ -210,7 +210,10 @@ class TableActor:
         expect_seq: int | None = None,
     ) -> Reply:
         """Run one command as one transaction; a refusal is a 4xx :class:`Reply`."""
-        check_args(args)
+        try:
+            check_args(args)
+        except ApiError as exc:
+            return self._refusal(exc)
         if op == "time_out" or actor.role is Role.SYSTEM:
             return self._refusal(
                 ApiError(403, "forbidden", "only the table's clock times out", "SRV-ROLE")
