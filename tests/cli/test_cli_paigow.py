@@ -19,7 +19,9 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 def test_pg_r4_pg_7_2_settle_the_documented_example() -> None:
     """docs/examples/paigow-round.json: seat 2 wins 100 (4% = 4.00), seat 3 loses 120;
     the running balance settles everything within C = 100 (PG-R4); the holder of seat 3
-    set 0/0 where 4/6 would have won: he owes s3 20 + 19.20 (PG-7.2, PG-R8)."""
+    set 0/0 where 4/6 would have won. PG-R8: the round settled again with that setting —
+    the bank, emptied by seat 2, has nothing left for seat 3 — so s3 would have received
+    nothing: the holder owes him the 20 he lost (PG-7.2)."""
     result = runner.invoke(app, ["paigow", "settle", str(EXAMPLES / "paigow-round.json"), "--json"])
     assert result.exit_code == 0, result.output
     rep = json.loads(result.stdout)
@@ -29,7 +31,7 @@ def test_pg_r4_pg_7_2_settle_the_documented_example() -> None:
     assert rep["bank_result"] == 2000
     assert rep["commissions"] == {"bank": 80}  # PG-R5: 4% of the banker's net win of 20
     assert rep["compensation"] == [
-        {"seat": 3, "holder": "s2", "bettor": "s3", "better": "player", "owed": 3920}
+        {"seat": 3, "holder": "s2", "bettor": "s3", "better": "player", "owed": 2000}
     ]
     assert sum(rep["postings"].values()) == 0
 
