@@ -450,6 +450,13 @@ def _register_game(app: typer.Typer, play_app: typer.Typer, game: str, reg: Regu
                         "loss": o.loss,
                         "push": o.push,
                         "total": o.total,
+                        "allowed": o.allowed,  # TW-6b: a setting the player may keep
+                        "dealer_resets_to": None
+                        if o.reset_to is None
+                        else {
+                            "front": [str(t) for t in o.reset_to.front.tiles],
+                            "back": [str(t) for t in o.reset_to.back.tiles],
+                        },
                     }
                     for o in options
                 ]
@@ -460,7 +467,7 @@ def _register_game(app: typer.Typer, play_app: typer.Typer, game: str, reg: Regu
             table.add_column(col, justify="right" if col.startswith(("EV", "P(")) else "left")
         for i, o in enumerate(options, start=1):
             table.add_row(
-                "best" if i == 1 else str(i),
+                "best" if i == 1 else str(i) if o.allowed else "re-set",
                 _tiles_label(list(o.setting.front.tiles)),
                 _tiles_label(list(o.setting.back.tiles)),
                 f"{percent(o.ev, 3)}",
@@ -470,6 +477,14 @@ def _register_game(app: typer.Typer, play_app: typer.Typer, game: str, reg: Regu
             )
         console.print(table)
         total = options[0].total
+        for o in options:
+            if o.reset_to is not None:
+                console.print(
+                    f"TW-6b: {_setting_label(o.setting)} is not allowed (the back is not the "
+                    f"highest): the dealer re-sets it to {_setting_label(o.reset_to)}; "
+                    "its line shows the re-set.",
+                    markup=False,
+                )
         console.print(f"[dim]exact, over the other side's {total:,} possible hands[/dim]")
 
     @play_app.command(
