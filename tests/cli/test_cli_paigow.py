@@ -83,6 +83,25 @@ def test_play_a_few_rounds_as_a_new_user(game: str, tmp_path: Path) -> None:
     assert json.loads(verify.stdout)["reproduced"] is True
 
 
+@pytest.mark.parametrize(
+    ("game", "seed", "rule"), [("paigow", "3", "PG-4.9"), ("taiwan", "1", "TW-5d")]
+)
+def test_pg_4_9_tw_5d_play_refuses_a_smaller_capital_for_a_continuing_bank(
+    game: str, seed: str, rule: str
+) -> None:
+    """PG-4.9 「都不得減少新的博彩本金」 / TW-5d: you bank round 3 with 100 and keep the bank;
+    round 4 asks at least what is left on the table and refuses 1 with one line, asking
+    again with the same (valid) default."""
+    script = "0\n0\n100\nh\n1\n\nq\n"
+    result = runner.invoke(app, ["play", game, "--seed", seed], input=script)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert f"({rule}), max" in out  # the prompt states the minimum
+    assert f"{rule} the new capital may not be below" in out
+    assert "Round 4: you bank" in out and "[MOP$1.00]" not in out
+    assert "Traceback" not in out
+
+
 def test_play_is_replayable_from_the_seed() -> None:
     a = runner.invoke(app, ["play", "paigow", "--seed", "x", "--json"], input="30\n2\nq\n")
     b = runner.invoke(app, ["play", "paigow", "--seed", "x", "--json"], input="30\n2\nq\n")

@@ -217,7 +217,7 @@ class TileTable:
         for person in self.people.values():
             amount = bankroll if person == name else Money.of(5000)
             self.ledger.post(Transaction.transfer("cage", f"player:{person}", amount))
-        self.rotation = Rotation(8, 1 if seat != 1 else 2)
+        self.rotation = Rotation(8, 1 if seat != 1 else 2, regulation=reg)
         self.round_no = 0
         self.lines = iter(sys.stdin.readline, "")
 
@@ -259,19 +259,25 @@ class TileTable:
         wallets = {p: self.balance(p) for p in self.people.values()}
         while True:
             if banker == self.name:
+                least = (  # PG-4.9 / TW-5d: a continuing banker's capital never shrinks
+                    f"at least {Money(self.rotation.capital).format()} "
+                    f"({self.reg.rule('PG-4.9')}), "
+                    if self.rotation.rounds_held
+                    else ""
+                )
                 text = self.ask(
                     f"Round {self.round_no}: you bank at seat {banker_seat}. Capital "
-                    f"(MOP, max {self.balance(banker).format()}) [{capital.format()}]: "
+                    f"(MOP, {least}max {self.balance(banker).format()}) [{capital.format()}]: "
                 )
                 if text.lower() in ("q", "quit"):
                     return False
-            try:
-                if banker == self.name and text:
-                    capital = Money.parse(text)
+            try:  # a refused entry never becomes the default
+                chosen = Money.parse(text) if banker == self.name and text else capital
                 rnd = Round.open(
-                    self.reg, banker=banker, banker_seat=banker_seat, banker_capital=capital,
-                    wallets=wallets, round_no=self.round_no,
+                    self.reg, banker=banker, banker_seat=banker_seat, banker_capital=chosen,
+                    wallets=wallets, round_no=self.round_no, rotation=self.rotation,
                 )  # fmt: skip
+                capital = chosen
                 break
             except MacauTablesError as exc:
                 if banker != self.name:
@@ -355,8 +361,13 @@ class TileTable:
             self.say("Type 1, 2, 3 or h.")
 
     def advance_bank(self, rnd: Round) -> None:
-        left = rnd.opened.banker_capital + sum(
-            v for p, v in (rnd.settled.bank_shares if rnd.settled else ()) if p == rnd.banker
+        settled = rnd.settled
+        left = (
+            rnd.opened.banker_capital
+            + sum(  # net of his commission (PG-R5, TW-R3)
+                v for p, v in (settled.bank_shares if settled else ()) if p == rnd.banker
+            )
+            - sum(v for p, v in (settled.commissions if settled else ()) if p == rnd.banker)
         )
         rot = self.rotation.after_round(left)
         if rot.must_pass() or left <= 0:
