@@ -17,8 +17,8 @@ implements it once, citing both texts. What differs is here, visibly:
 - Art. 4: **TW-4 / TW-R4** exposed tiles never void anything — :func:`exposed_effect`.
 - Art. 5 (the banker): TW-5a, TW-5b, TW-5d — ``tilegame.Rotation``; TW-5c —
   ``Round.open`` and ``Round._settle_bets`` (commission included, TW-R3); **TW-5e**
-  co-bankers after the banker and barred from other places — ``Round.join_bank`` / ``Round.place_bet``
-  (:data:`TAIWAN` ``cobanker_may_bet=False``).
+  co-bankers after the banker and barred from other places — ``Round.join_bank`` /
+  ``Round.place_bet`` (:data:`TAIWAN` ``cobanker_may_bet=False``).
 - Art. 6 (winning): TW-6a — ``Round.set_banker``; **TW-6b / TW-R1** the players' forced
   setting and the dealer's re-set — :func:`forced_setting`, ``Round.settle``;
   **TW-6c / TW-9a** no banker advantage — :func:`compare_seat`.
