@@ -31,7 +31,7 @@ from macau_tables.games.tilegame import (
     woodpile_for,
 )
 from macau_tables.tiles import Setting, Tile, parse_tiles, settings
-from macau_tables.tiles.strategies import strategy
+from macau_tables.tiles.strategies import follows_forced_rule, strategy
 
 REGULATIONS = {"paigow": PAIGOW, "taiwan": TAIWAN}
 BOTS = ["ahchan", "bo", "carmen", "dio", "eng", "fai", "gigi", "hou"]
@@ -323,7 +323,7 @@ class TileTable:
         authority = rnd.banker_authority()
         btiles = rnd.hands[rnd.banker_seat]
         if authority == self.name:
-            front = self.choose(btiles)
+            front = self.choose(btiles, bound=False)  # TW-R1: the banker sets freely
             if front is None:
                 return False
         else:
@@ -343,12 +343,17 @@ class TileTable:
         self.say(f"Your balance: {self.balance(self.name).format()}.")
         return True
 
-    def choose(self, tiles: tuple[Tile, ...]) -> tuple[Tile, ...] | None:
+    def choose(self, tiles: tuple[Tile, ...], bound: bool = True) -> tuple[Tile, ...] | None:
         options = settings(tiles, self.reg.tiles)
         self.say(f"Your tiles: {_tiles_label(tiles)}")
         for i, s in enumerate(options, start=1):
-            self.say(f"  {i}. {_setting_label(s)}")
-        if self.reg.forced_setting is not None:
+            barred = (
+                bound
+                and self.reg.forced_setting is not None
+                and not follows_forced_rule(s, tiles, self.reg.tiles)
+            )  # TW-6b / TW-R1: the back must be the highest; the dealer would re-set it
+            self.say(f"  {i}. {_setting_label(s)}" + ("  (not allowed: re-set)" if barred else ""))
+        if bound and self.reg.forced_setting is not None:
             self.say("  (TW-6b: the dealer re-sets a player whose back is not the highest)")
         while True:
             text = self.ask("Setting 1-3 (h = house way, q = quit): ").lower()
