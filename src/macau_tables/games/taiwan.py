@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from macau_tables.core.journal import Journal, register_replayer
+from macau_tables.core.journal import Journal
 from macau_tables.games.tilegame import (
     ExposedEffect,
     Regulation,
@@ -106,6 +106,3 @@ TAIWAN = Regulation(
 def replay(journal: Journal) -> Round:
     """Rebuild a Taiwan Pai Kao round from its journal."""
     return replay_round(journal, TAIWAN)
-
-
-register_replayer(GAME, replay)
