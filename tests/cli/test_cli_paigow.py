@@ -19,7 +19,9 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 def test_pg_r4_pg_7_2_settle_the_documented_example() -> None:
     """docs/examples/paigow-round.json: seat 2 wins 100 (4% = 4.00), seat 3 loses 120;
     the running balance settles everything within C = 100 (PG-R4); the holder of seat 3
-    set 0/0 where 4/6 would have won: he owes s3 20 + 19.20 (PG-7.2, PG-R8)."""
+    set 0/0 where 4/6 would have won. PG-R8: the round settled again with that setting —
+    the bank, emptied by seat 2, has nothing left for seat 3 — so s3 would have received
+    nothing: the holder owes him the 20 he lost (PG-7.2)."""
     result = runner.invoke(app, ["paigow", "settle", str(EXAMPLES / "paigow-round.json"), "--json"])
     assert result.exit_code == 0, result.output
     rep = json.loads(result.stdout)
@@ -29,7 +31,7 @@ def test_pg_r4_pg_7_2_settle_the_documented_example() -> None:
     assert rep["bank_result"] == 2000
     assert rep["commissions"] == {"bank": 80}  # PG-R5: 4% of the banker's net win of 20
     assert rep["compensation"] == [
-        {"seat": 3, "holder": "s2", "bettor": "s3", "better": "player", "owed": 3920}
+        {"seat": 3, "holder": "s2", "bettor": "s3", "better": "player", "owed": 2000}
     ]
     assert sum(rep["postings"].values()) == 0
 
@@ -79,6 +81,25 @@ def test_play_a_few_rounds_as_a_new_user(game: str, tmp_path: Path) -> None:
     verify = runner.invoke(app, ["verify", str(journals[-1]), "--json"])
     assert verify.exit_code == 0, verify.output
     assert json.loads(verify.stdout)["reproduced"] is True
+
+
+@pytest.mark.parametrize(
+    ("game", "seed", "rule"), [("paigow", "3", "PG-4.9"), ("taiwan", "1", "TW-5d")]
+)
+def test_pg_4_9_tw_5d_play_refuses_a_smaller_capital_for_a_continuing_bank(
+    game: str, seed: str, rule: str
+) -> None:
+    """PG-4.9 「都不得減少新的博彩本金」 / TW-5d: you bank round 3 with 100 and keep the bank;
+    round 4 asks at least what is left on the table and refuses 1 with one line, asking
+    again with the same (valid) default."""
+    script = "0\n0\n100\nh\n1\n\nq\n"
+    result = runner.invoke(app, ["play", game, "--seed", seed], input=script)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert f"({rule}), max" in out  # the prompt states the minimum
+    assert f"{rule} the new capital may not be below" in out
+    assert "Round 4: you bank" in out and "[MOP$1.00]" not in out
+    assert "Traceback" not in out
 
 
 def test_play_is_replayable_from_the_seed() -> None:

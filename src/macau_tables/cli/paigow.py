@@ -217,7 +217,7 @@ class TileTable:
         for person in self.people.values():
             amount = bankroll if person == name else Money.of(5000)
             self.ledger.post(Transaction.transfer("cage", f"player:{person}", amount))
-        self.rotation = Rotation(8, 1 if seat != 1 else 2)
+        self.rotation = Rotation(8, 1 if seat != 1 else 2, regulation=reg)
         self.round_no = 0
         self.lines = iter(sys.stdin.readline, "")
 
@@ -259,19 +259,25 @@ class TileTable:
         wallets = {p: self.balance(p) for p in self.people.values()}
         while True:
             if banker == self.name:
+                least = (  # PG-4.9 / TW-5d: a continuing banker's capital never shrinks
+                    f"at least {Money(self.rotation.capital).format()} "
+                    f"({self.reg.rule('PG-4.9')}), "
+                    if self.rotation.rounds_held
+                    else ""
+                )
                 text = self.ask(
                     f"Round {self.round_no}: you bank at seat {banker_seat}. Capital "
-                    f"(MOP, max {self.balance(banker).format()}) [{capital.format()}]: "
+                    f"(MOP, {least}max {self.balance(banker).format()}) [{capital.format()}]: "
                 )
                 if text.lower() in ("q", "quit"):
                     return False
-            try:
-                if banker == self.name and text:
-                    capital = Money.parse(text)
+            try:  # a refused entry never becomes the default
+                chosen = Money.parse(text) if banker == self.name and text else capital
                 rnd = Round.open(
-                    self.reg, banker=banker, banker_seat=banker_seat, banker_capital=capital,
-                    wallets=wallets, round_no=self.round_no,
+                    self.reg, banker=banker, banker_seat=banker_seat, banker_capital=chosen,
+                    wallets=wallets, round_no=self.round_no, rotation=self.rotation,
                 )  # fmt: skip
+                capital = chosen
                 break
             except MacauTablesError as exc:
                 if banker != self.name:
@@ -355,8 +361,13 @@ class TileTable:
             self.say("Type 1, 2, 3 or h.")
 
     def advance_bank(self, rnd: Round) -> None:
-        left = rnd.opened.banker_capital + sum(
-            v for p, v in (rnd.settled.bank_shares if rnd.settled else ()) if p == rnd.banker
+        settled = rnd.settled
+        left = (
+            rnd.opened.banker_capital
+            + sum(  # net of his commission (PG-R5, TW-R3)
+                v for p, v in (settled.bank_shares if settled else ()) if p == rnd.banker
+            )
+            - sum(v for p, v in (settled.commissions if settled else ()) if p == rnd.banker)
         )
         rot = self.rotation.after_round(left)
         if rot.must_pass() or left <= 0:
@@ -450,6 +461,13 @@ def _register_game(app: typer.Typer, play_app: typer.Typer, game: str, reg: Regu
                         "loss": o.loss,
                         "push": o.push,
                         "total": o.total,
+                        "allowed": o.allowed,  # TW-6b: a setting the player may keep
+                        "dealer_resets_to": None
+                        if o.reset_to is None
+                        else {
+                            "front": [str(t) for t in o.reset_to.front.tiles],
+                            "back": [str(t) for t in o.reset_to.back.tiles],
+                        },
                     }
                     for o in options
                 ]
@@ -460,7 +478,7 @@ def _register_game(app: typer.Typer, play_app: typer.Typer, game: str, reg: Regu
             table.add_column(col, justify="right" if col.startswith(("EV", "P(")) else "left")
         for i, o in enumerate(options, start=1):
             table.add_row(
-                "best" if i == 1 else str(i),
+                "best" if i == 1 else str(i) if o.allowed else "re-set",
                 _tiles_label(list(o.setting.front.tiles)),
                 _tiles_label(list(o.setting.back.tiles)),
                 f"{percent(o.ev, 3)}",
@@ -470,6 +488,14 @@ def _register_game(app: typer.Typer, play_app: typer.Typer, game: str, reg: Regu
             )
         console.print(table)
         total = options[0].total
+        for o in options:
+            if o.reset_to is not None:
+                console.print(
+                    f"TW-6b: {_setting_label(o.setting)} is not allowed (the back is not the "
+                    f"highest): the dealer re-sets it to {_setting_label(o.reset_to)}; "
+                    "its line shows the re-set.",
+                    markup=False,
+                )
         console.print(f"[dim]exact, over the other side's {total:,} possible hands[/dim]")
 
     @play_app.command(

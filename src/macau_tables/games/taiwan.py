@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from types import MappingProxyType
 
 from macau_tables.core.journal import Journal
 from macau_tables.games.tilegame import (
@@ -86,6 +87,31 @@ def compare_seat(player: Setting, banker: Setting) -> SeatResult:
 #: TW-8: the casino takes 5% of every win ("5% de todas as apostas ganhas").
 COMMISSION = Fraction(5, 100)
 
+# --- the articles of this text where the shared mechanics cite Pai Gow's --------------------
+
+#: A Taiwan round's refusal cites the Taiwan text (tilegame cites Pai Gow's numbering).
+CITE = {
+    "PG-1.1": "TW-2a",  # the dealer shuffles first
+    "PG-1.2": "TW-2b",  # four dice, shaken once per deal
+    "PG-1.4": "TW-3a",  # 8 or 4 places, the banker's included
+    "PG-2.1": "TW-2f",  # rearranging: players then the banker, two players at most
+    "PG-R2": "TW-2f",
+    "PG-2.2": "TW-4",  # exposed tiles
+    "PG-3.2": "TW-5e",  # betting on the banker's place is co-banking
+    "PG-3.3": "TW-5e",
+    "PG-3.4": "TW-R5",
+    "PG-4.1": "TW-5a",  # two rounds at a time
+    "PG-4.3": "TW-5b",
+    "PG-4.4": "TW-5c",  # the capital on the table
+    "PG-4.6": "TW-2g",  # bets before the dice
+    "PG-4.7": "TW-2g",  # none accepted, withdrawn or moved after
+    "PG-4.9": "TW-5d",  # capital may grow, never shrink
+    "PG-5.1": "TW-6a",  # each place sets its four tiles
+    "PG-7.4": "TW-3c",  # one holder per place
+    "PG-8.1": "TW-6a",  # the banker sets after the players
+    "PG-8.2": "TW-6a",
+}
+
 TAIWAN = Regulation(
     game=GAME,
     title="Taiwan Pai Kao, Portaria 15/90/M",
@@ -100,6 +126,11 @@ TAIWAN = Regulation(
     records_compensation=False,  # no compensation rule in TW
     places_rule="TW-2d",
     banker_last_rule="TW-6a",
+    player_commission_default="bet",  # TW-8: "5% de todas as apostas ganhas"
+    rearrange_limit="people",  # TW-2f: 閒家只限兩人
+    larger_stake_sets_banker=False,  # TW-R5: no PG-3.4 (TW-3c 庄家則不在此限)
+    void_deal_rule="TW-4",  # never reached: TW-4 voids nothing
+    cite=MappingProxyType(CITE),
 )
 
 
