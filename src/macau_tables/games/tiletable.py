@@ -684,6 +684,10 @@ class TileTable:
             return seat
         return None
 
+    def _r(self, pg_id: str) -> str:
+        """The regulation's own ID for a rule cited by Pai Gow's number (``Regulation.rule``)."""
+        return self.regulation.rule(pg_id)
+
     def _banker_actor(self) -> Actor:
         return Actor.DEALER if self._banker == HOUSE else Actor.player(self._banker)
 
@@ -714,7 +718,7 @@ class TileTable:
         if self._phase is TilePhase.BANK:
             seat = self.bank_candidate()
             if seat is not None:
-                rule = "PG-4.3" if self.regulation.game == "paigow" else "TW-5b"
+                rule = self._r("PG-4.3")
                 return (
                     Pending(
                         Actor.player(self._seats[seat]),
@@ -727,7 +731,7 @@ class TileTable:
                 return (Pending(Actor.DEALER, ("house_banks",), "house_banks", "PG-R6"),)
             return ()
         if self._phase is TilePhase.SHUFFLE:
-            rule = "PG-1.1" if self.regulation.game == "paigow" else "TW-2a"
+            rule = self._r("PG-1.1")
             return (Pending(Actor.DEALER, ("shuffle",), "shuffle", rule),)
         assert rnd is not None
         if self._phase is TilePhase.BETTING:
@@ -747,7 +751,7 @@ class TileTable:
                 if ops:
                     out.append(Pending(Actor.player(player), tuple(ops), None, "", False))
             banker_ops = ("rearrange", "shake") if self._banker != HOUSE else ("shake",)
-            rule = "PG-1.2" if self.regulation.game == "paigow" else "TW-2b"
+            rule = self._r("PG-1.2")
             out.append(Pending(self._banker_actor(), banker_ops, "shake", rule))
             return tuple(out)
         if self._phase is TilePhase.SETTING:
@@ -974,7 +978,7 @@ class TileTable:
             return
         left = dict(ev.postings).get(accounts.stack(self._table_id, self._banker), 0)
         held = o.rounds_held + 1 if o.keep else 1
-        rot = Rotation(places, self._banker_seat, held, left)
+        rot = Rotation(places, self._banker_seat, held, left, self.regulation)
         if not rot.must_pass() and left > 0 and self._seats.get(self._banker_seat) == self._banker:
             self._offer = _Offer(turn=self._banker_seat, keep=True, floor=left, rounds_held=held)
         else:
@@ -1047,7 +1051,7 @@ class TileTable:
         if self._seat_of(player) is None:
             raise RuleViolation(f"{player} has no seat at this table")
         if self.in_play(player):
-            rule = "PG-4.7" if self.regulation.game == "paigow" else "TW-2g"
+            rule = self._r("PG-4.7")
             raise RuleViolation(
                 f"{player} has {Money(self.in_play(player), self.currency)} in play this round; "
                 "it stays on the table until the round is settled",
@@ -1080,14 +1084,14 @@ class TileTable:
         seat = self.bank_candidate()
         if seat is None or self._seats.get(seat) != player:
             who = "nobody" if seat is None else f"{self._seats[seat]} at seat {seat}"
-            rule = "PG-4.3" if self.regulation.game == "paigow" else "TW-5b"
+            rule = self._r("PG-4.3")
             raise RuleViolation(f"the bank is offered to {who}, not {player}", rule=rule)
         return player
 
     def verify_open_bank(self, actor: Actor, capital: object) -> None:
         player = self._verify_candidate(actor)
         value = self._amount(capital, "the bank's capital")
-        rule = "PG-4.4" if self.regulation.game == "paigow" else "TW-5c"
+        rule = self._r("PG-4.4")
         if value > self._stacks.get(player, 0):
             raise InsufficientFunds(
                 f"{player} has {self.stack(player)} to put on the table, not "
@@ -1096,7 +1100,9 @@ class TileTable:
             )
         o = self._offer
         if o.keep:
-            Rotation(self.rules.places, o.turn, o.rounds_held, o.floor).verify_keep(value, False)
+            Rotation(
+                self.rules.places, o.turn, o.rounds_held, o.floor, self.regulation
+            ).verify_keep(value, False)
 
     def can_open_bank(self, actor: Actor, capital: object) -> bool:
         return _can(self.verify_open_bank, actor, capital)
@@ -1424,7 +1430,7 @@ class TileTable:
         self.verify_settle(actor)
         rnd = self._need_round()
         before = dict(rnd.settings_)
-        trial = copy.deepcopy(rnd)
+        trial = copy.deepcopy(rnd, {id(rnd.regulation): rnd.regulation})
         inner = trial.settle()  # the arithmetic of the round machine, on a copy
         ev = self._settlement(trial, inner.results, before)
         out = list(self._emit(ev))
