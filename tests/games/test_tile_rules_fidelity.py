@@ -399,3 +399,16 @@ def test_tw_every_refusal_of_a_taiwan_round_cites_a_taiwan_rule() -> None:
     ruled = [e for e in refusals if e.rule is not None]
     assert len(ruled) >= 40
     assert [str(e) for e in ruled if not e.rule.startswith(("TW-", "T-"))] == []  # type: ignore[union-attr]
+
+
+def test_tw_3a_tw_2d_a_four_place_round_has_no_fifth_place() -> None:
+    """TW-3a: 8 or 4 places, the banker's included; at a 4-place round place 5 takes no bet."""
+    for places, seat in ((4, 5), (8, 9)):
+        rnd = Round.open(
+            TAIWAN, banker="b", banker_seat=1, banker_capital=m(100),
+            wallets={"b": m(100), "a": m(100)}, places=places,
+        )  # fmt: skip
+        rnd.shuffle_tiles(list(FULL_SET))
+        with pytest.raises(RuleViolation, match="TW-3a"):
+            rnd.place_bet("a", seat, m(10))
+        rnd.place_bet("a", places, m(10))
