@@ -648,6 +648,11 @@ class TileTable:
     def last_settlement(self) -> RoundSettled | None:
         return self._last
 
+    @property
+    def last_round(self) -> Round | None:
+        """The last settled round (the round machine, for reports)."""
+        return self._prev if self._last is not None else None
+
     def seats(self) -> dict[int, str]:
         return dict(self._seats)
 
@@ -683,6 +688,12 @@ class TileTable:
                 continue  # PG-4.3 / TW-5b: a declined bank goes to a seat that bet
             return seat
         return None
+
+    def bank_offer(self) -> tuple[int | None, bool, int]:
+        """(the seat offered the bank, whether it is the banker's keep, the least capital:
+        PG-4.9 / TW-5d / PG-R11 what is left on the table for a keeping banker, else 1)."""
+        o = self._offer
+        return self.bank_candidate(), o.keep, o.floor if o.keep else 1
 
     def _r(self, pg_id: str) -> str:
         """The regulation's own ID for a rule cited by Pai Gow's number (``Regulation.rule``)."""
@@ -1640,12 +1651,8 @@ class TileTable:
         elif me:
             out["stack"] = self._stacks.get(me, 0)
         if self._phase is TilePhase.BANK:
-            seat = self.bank_candidate()
-            out["bank_offer"] = {
-                "seat": seat,
-                "keep": self._offer.keep,
-                "min_capital": self._offer.floor if self._offer.keep else 1,
-            }
+            seat, keep, least = self.bank_offer()
+            out["bank_offer"] = {"seat": seat, "keep": keep, "min_capital": least}
         if rnd is not None:
             out["banker"] = self._banker
             out["banker_seat"] = self._banker_seat
