@@ -313,3 +313,27 @@ def test_rules_serialiser_refuses_unknown_and_bad_keys() -> None:
         TileTableRules(game="paigow", places=4)
     with pytest.raises(InvalidInput):
         TileTableRules.from_json({**rules.to_json(), "round": {"settlment": "cover"}})
+
+
+def test_pg_2_3_r3_a_void_deal_reveals_the_woodpile_and_a_new_one_is_shuffled() -> None:
+    """Two tiles exposed in the banker's stack: the exposed tiles are public, the voided
+    woodpile's seed is revealed, the dealer shuffles a new one; bets stay (PG-R3)."""
+    t = seated()
+    rng = Rng.seeded("void")
+    _open(t)
+    t.execute(Command(Actor.DEALER, "shuffle", {}), rng)
+    bet_own_seats(t)
+    step_default(t, rng)  # the dice and the deal
+    rnd = t.round
+    assert rnd is not None
+    two = [str(x) for x in rnd.hands[1][:2]]
+    events = t.execute(Command(Actor.DEALER, "report_exposed", {"seat": 1, "tiles": two}))
+    assert [e.kind for e in events] == ["tiletable.tiles_exposed", "table.seed_revealed"]
+    assert events[0].audience().admits(BOB.viewer())
+    assert t.phase is TilePhase.SHUFFLE
+    assert len(t.view(BOB.viewer())["bets"]) == 2  # type: ignore[arg-type]
+    while t.phase is not TilePhase.BANK:
+        step_default(t, rng)
+    commits = [ev for ev in t.journal.events if isinstance(ev, SeedCommitted)]
+    assert [c.label for c in commits] == ["woodpile:1", "woodpile:2"]
+    assert replay(Journal.from_json(t.journal.to_json())).journal.head == t.journal.head
