@@ -171,3 +171,16 @@ def test_every_tile_game_command_has_help_with_an_example(game: str) -> None:
         result = runner.invoke(app, args)
         assert result.exit_code == 0
         assert "Example: macau-tables" in result.stdout
+
+
+def test_tw_6b_tw_r1_play_marks_the_settings_a_player_may_not_keep() -> None:
+    """TW-R1: a Taiwan player is told which settings the dealer would re-set (a back that
+    is not the highest); the setting with the highest back is offered unmarked."""
+    result = runner.invoke(app, ["play", "taiwan", "--seed", "7"], input="50\n1\nq\n")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Your tiles:"))
+    offered = lines[start + 1 : start + 4]
+    assert [("not allowed" in line) for line in offered] == [False, True, True]
+    assert "(TW-6b: your back must be the highest)" in result.stdout
+    assert "re-set seat 2" not in result.stdout  # the unmarked setting is kept

@@ -40,7 +40,7 @@ from macau_tables.games.tiletable import (
     TileTableRules,
     open_table,
 )
-from macau_tables.tiles import Setting, Tile, parse_tiles
+from macau_tables.tiles import Setting, Tile, parse_tiles, settings
 from macau_tables.tiles.strategies import strategy
 
 REGULATIONS = {"paigow": PAIGOW, "taiwan": TAIWAN}
@@ -487,13 +487,16 @@ class TileSession:
         assert rnd is not None
         tiles = rnd.hands[seat]
         banker = seat == rnd.banker_seat
-        options = t.allowed_settings(seat)
+        allowed = t.allowed_settings(seat)
+        barred = [x for x in settings(tiles, self.reg.tiles) if x not in allowed]
+        options = allowed + barred  # TW-6b / TW-R1: those the dealer would re-set last
         self.say(f"Your tiles: {_tiles_label(tiles)}")
         for i, s in enumerate(options, start=1):
-            self.say(f"  {i}. {_setting_label(s)}")
-        if len(options) < 3:
-            self.say(f"  (only these keep the highest back: {self.reg.rule('TW-6b')})")
-        n = len(options)
+            mark = "  (not allowed: re-set)" if s in barred else ""
+            self.say(f"  {i}. {_setting_label(s)}{mark}")
+        if barred:
+            self.say(f"  ({self.reg.rule('TW-6b')}: your back must be the highest)")
+        n = len(allowed)
         choices = "1" if n == 1 else f"1-{n}"
         while True:
             text = self.ask(f"Setting {choices} (h = house way, ? = hints, q = quit): ").lower()
@@ -504,6 +507,9 @@ class TileSession:
                 continue
             if text.isdigit() and 1 <= int(text) <= n:
                 return options[int(text) - 1].front.tiles
+            if text.isdigit() and n < int(text) <= len(options):
+                self.say(f"The dealer would re-set that one ({self.reg.rule('TW-6b')}).")
+                continue
             self.say(f"Type a number from {choices}, h, ? or q.")
 
     def hints(self, tiles: tuple[Tile, ...], banker: bool, options: list[Setting]) -> None:

@@ -9,18 +9,26 @@ implements it once, citing both texts. What differs is here, visibly:
   is the first seat — ``Round.settlement_order``. **TW-2d**: 8 or 4 places, the house's
   choice per round; with 4, the next round deals the remaining 4 stacks and the used tiles
   lie face up — :data:`PLACES` and ``Round.open(carried=…)`` (TW-R2).
-- Art. 3 (places): TW-3a … TW-3c — ``Round.place_bet``, ``Round.holder``.
+- Art. 2: **TW-2f** counts people (two players rearrange), not seats as PG-2.1 does —
+  :data:`TAIWAN` ``rearrange_limit="people"``.
+- Art. 3 (places): TW-3a … TW-3c — ``Round.place_bet``, ``Round.holder``. **TW-R5**: no
+  counterpart of PG-3.4, the banker sets his own tiles whatever the house's co-bank (TW-3c
+  庄家則不在此限) — ``Round.banker_authority``, option ``larger_stake_sets_banker``.
 - Art. 4: **TW-4 / TW-R4** exposed tiles never void anything — :func:`exposed_effect`.
 - Art. 5 (the banker): TW-5a, TW-5b, TW-5d — ``tilegame.Rotation``; TW-5c —
-  ``Round.open`` and ``Round._settle_bets``; **TW-5e** co-bankers after the banker and
-  barred from other places — ``Round.join_bank`` / ``Round.place_bet``
-  (:data:`TAIWAN` ``cobanker_may_bet=False``).
+  ``Round.open`` and ``Round._settle_bets`` (commission included, TW-R3); **TW-5e**
+  co-bankers after the banker and barred from other places — ``Round.join_bank`` /
+  ``Round.place_bet`` (:data:`TAIWAN` ``cobanker_may_bet=False``).
 - Art. 6 (winning): TW-6a — ``Round.set_banker``; **TW-6b / TW-R1** the players' forced
   setting and the dealer's re-set — :func:`forced_setting`, ``Round.settle``;
   **TW-6c / TW-9a** no banker advantage — :func:`compare_seat`.
 - Art. 7: TW-7a, **TW-7b** (no 地九王) — the tiles package, rule set ``tw1990``.
-- Art. 8: **TW-8** 5% of every win — :data:`COMMISSION`; TW-R3 the bank charged per bet
-  won by default — ``Round._commissions``.
+- Art. 8: **TW-8** 5% of every win — :data:`COMMISSION`, each winning bet on its own
+  (``player_commission_default="bet"``); TW-R3 the bank charged on each bet it wins, taken
+  as it collects it, inside the running balance, and shared by layer —
+  ``Round._settle_bets`` and ``Round._share_bank_result``.
+- Refusals cite this text: :data:`CITE` maps the articles the shared mechanics cite by
+  Pai Gow's numbering to this regulation's.
 - Art. 9: **TW-9b** Gee Joon never converts — the tiles package, ``tw1990``.
 """
 
