@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from macau_tables.core.journal import Journal, register_replayer
+from macau_tables.core.journal import Journal
 from macau_tables.games.tilegame import (
     ExposedEffect,
     Regulation,
@@ -128,6 +128,3 @@ PAIGOW = Regulation(
 def replay(journal: Journal) -> Round:
     """Rebuild a Pai Gow round from its journal."""
     return replay_round(journal, PAIGOW)
-
-
-register_replayer(GAME, replay)

@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from types import MappingProxyType
 
-from macau_tables.core.journal import Journal, register_replayer
+from macau_tables.core.journal import Journal
 from macau_tables.games.tilegame import (
     ExposedEffect,
     Regulation,
@@ -145,6 +145,3 @@ TAIWAN = Regulation(
 def replay(journal: Journal) -> Round:
     """Rebuild a Taiwan Pai Kao round from its journal."""
     return replay_round(journal, TAIWAN)
-
-
-register_replayer(GAME, replay)
