@@ -76,6 +76,7 @@ class BotReport:
             f"{self.bets} bets in {self.elapsed:.1f} s = {rate:.0f} bets/s, "
             f"bet latency p50 {self.percentile(0.5) * 1000:.1f} ms "
             f"p99 {self.percentile(0.99) * 1000:.1f} ms, {self.retries} retried in transit"
+            + (f"; refusals by rule: {dict(self.rules.most_common(8))}" if self.rules else "")
         )
 
 
@@ -99,6 +100,7 @@ class Bot:
         self.poll = poll
         self.headers: dict[str, str] = {}
         self.prefix = f"{name}-{time.time_ns()}"
+        self.seated = False
 
     async def request(self, method: str, url: str, *, deadline: float, **kw: Any) -> Any:
         """Send until answered (the same request, the same key), or the deadline."""
@@ -139,6 +141,7 @@ class Bot:
         self.report.statuses[r.status_code] += 1
         body = r.json()
         if r.status_code == 200:
+            self.seated = self.seated or move.op in ("join", "sit", "buy_in")
             if move.bet:
                 self.report.bets += 1
                 self.report.bet_latencies.append(dt)
@@ -147,7 +150,7 @@ class Bot:
                 if move.bet and mv_hold is not None:
                     self.report.acknowledged.append((self.table, str(mv_hold)))
         else:
-            self.report.rules[str(body.get("rule"))] += 1
+            self.report.rules[f"{body.get('rule')}: {str(body.get('message'))[:50]}"] += 1
         return r
 
     async def view(self, deadline: float) -> dict[str, Any]:
@@ -176,10 +179,8 @@ class Bot:
             if r.status_code == 401:
                 await self.login(deadline)
         # cash out once the rules allow
-        while time.monotonic() < deadline:
+        while self.seated and time.monotonic() < deadline:
             snap = await self.view(deadline)
-            if snap and self.name not in snap["view"].get("players", [self.name]):
-                return
             if snap:
                 mine = strategy(snap["view"], snap["pending"], self.name, self.rng)
                 if mine is not None and not mine.bet and mine.op != "join":
@@ -187,6 +188,7 @@ class Bot:
                     continue
                 r = await self.command(Move("leave", {}), deadline)
                 if r.status_code == 200:
+                    self.seated = False
                     return
             await asyncio.sleep(0.1)
 
@@ -280,6 +282,9 @@ def run_bots(
     url: str, players: int, seconds: float, supervisor: str, cashier: str, seed: str
 ) -> BotReport:
     """The ``macau-tables bots`` command."""
+    from macau_tables.server.games import load_builtin_games
+
+    load_builtin_games()  # each game's binding registers its strategy
     return asyncio.run(
         play_bots(
             url, players, seconds, _pair(supervisor, "supervisor"), _pair(cashier, "cashier"), seed
