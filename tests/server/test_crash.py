@@ -6,7 +6,6 @@ replays (SQLite and PostgreSQL)."""
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import signal
 import subprocess
