@@ -35,7 +35,10 @@ NOTATION = (
 )
 
 baccarat_app = typer.Typer(
-    help="Baccarat (百家樂) tools: the road maps of a shoe.", no_args_is_help=True
+    help="Baccarat (百家樂) tools: the road maps of a shoe.",
+    epilog="Example: macau-tables baccarat roads 'TBBPbPTBBBBBBBPPn'"
+    "  ·  macau-tables baccarat roads 'BBPPT' --json",
+    no_args_is_help=True,
 )
 
 STYLE = {"B": "bold red", "P": "bold blue", "T": "bold green", "R": "red"}

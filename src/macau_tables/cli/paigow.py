@@ -379,7 +379,12 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
 
 
 def _register_game(app: typer.Typer, play_app: typer.Typer, game: str, reg: Regulation) -> None:
-    sub = typer.Typer(help=f"{reg.title}: supervisor tools.", no_args_is_help=True)
+    sub = typer.Typer(
+        help=f"{reg.title}: supervisor tools.",
+        epilog=f"Example: macau-tables {game} hint 6-6 4-5 2-4 1-2"
+        f"  ·  macau-tables {game} settle docs/examples/{game}-round.json",
+        no_args_is_help=True,
+    )
     app.add_typer(sub, name=game)
 
     @sub.command(

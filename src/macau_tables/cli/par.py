@@ -20,6 +20,8 @@ from macau_tables.core.money import rate
 
 par_app = typer.Typer(
     help="Exact PAR sheets: every bet's probabilities, house edge and standard deviation.",
+    epilog="Example: macau-tables par baccarat --decks 8  ·  macau-tables par craps --json"
+    "  ·  macau-tables par paigow --commission 5% --html paigow.html",
     no_args_is_help=True,
 )
 

@@ -29,6 +29,9 @@ from macau_tables.core.errors import InvalidInput
 simulate_app = typer.Typer(
     help="Monte Carlo simulation checked against the exact PAR sheets; player sessions "
     "with betting systems (flat, Martingale, Paroli, D'Alembert, Fibonacci).",
+    epilog="Example: macau-tables simulate baccarat --rounds 2000000 --seed 7"
+    "  ·  macau-tables simulate craps --sessions 1000 --system martingale --seed 1"
+    "  ·  macau-tables simulate paigow --rounds 100000 --json",
     no_args_is_help=True,
 )
 

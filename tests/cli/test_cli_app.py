@@ -1,0 +1,110 @@
+"""The `macau-tables` command itself: lazy start-up, help pages, --version."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import macau_tables
+from macau_tables.cli.app import PLAY_COMMANDS, TOP_COMMANDS, app
+
+runner = CliRunner()
+
+ENGINES = ("paigow", "taiwan", "craps", "baccarat")
+
+
+def _modules_after(code: str) -> set[str]:
+    """The heavy packages imported by a fresh interpreter that runs ``code``."""
+    script = textwrap.dedent(code) + textwrap.dedent(
+        """
+        import sys
+        print(" ".join(m for m in ("numpy", "numba", "matplotlib", "pydantic", "rich")
+                       if m in sys.modules))
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout
+    return set(out.split())
+
+
+def test_the_app_and_the_four_engines_import_without_numpy_or_numba() -> None:
+    imports = "\n".join(f"import macau_tables.games.{game}" for game in ENGINES)
+    loaded = _modules_after(f"import macau_tables.cli.app\n{imports}\n")
+    assert not loaded & {"numpy", "numba", "matplotlib"}, loaded
+
+
+def test_top_level_help_imports_no_command_module() -> None:
+    loaded = _modules_after(
+        """
+        import contextlib, io, sys
+        from macau_tables.cli.app import app
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
+            app(["--help"])
+        assert not [m for m in sys.modules if m.startswith("macau_tables.cli.")
+                    and m != "macau_tables.cli.app"], sorted(sys.modules)
+        """
+    )
+    assert not loaded & {"numpy", "numba", "rich"}, loaded
+
+
+def _real(group: str | None, name: str) -> Any:
+    """The command itself (importing its module), through the app's groups."""
+    top = app_command()
+    ctx = top.make_context("macau-tables", ["--help"], resilient_parsing=True)
+    parent = top if group is None else top.get_command(ctx, group)
+    return parent.get_command(ctx, name)
+
+
+def app_command() -> Any:
+    import typer.main
+
+    return typer.main.get_command(app)
+
+
+@pytest.mark.parametrize(
+    ("group", "name"),
+    [(None, name) for name in TOP_COMMANDS] + [("play", name) for name in PLAY_COMMANDS],
+)
+def test_the_listed_one_line_help_is_the_command_s_own(group: str | None, name: str) -> None:
+    listed = (TOP_COMMANDS if group is None else PLAY_COMMANDS)[name][1]
+    command = _real(group, name)
+    own = command.help.split("\n\n")[0]
+    assert " ".join(own.split()) == listed
+
+
+def test_every_command_has_help_with_an_example_and_no_bool_column() -> None:
+    top = app_command()
+    ctx = top.make_context("macau-tables", ["--help"], resilient_parsing=True)
+    paths: list[list[str]] = [[]]
+    for name in top.list_commands(ctx):
+        command = top.get_command(ctx, name)
+        paths.append([name])
+        if hasattr(command, "commands"):
+            paths.extend([name, sub] for sub in command.commands)
+    assert len(paths) > 20
+    for path in paths:
+        result = runner.invoke(app, [*path, "--help"])
+        assert result.exit_code == 0, (path, result.output)
+        assert "<bool>" not in result.output, path
+        assert "Example" in result.output, path
+
+
+def test_version() -> None:
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.stdout.strip() == f"macau-tables {macau_tables.__version__}"
+
+
+def test_piped_help_is_never_cut() -> None:
+    """Plain help: every line of the examples is whole (nothing re-wrapped or cut)."""
+    result = runner.invoke(app, ["simulate", "craps", "--help"])
+    assert (
+        "Example: macau-tables simulate craps --bet 12 --odds max --big 6,8 --sessions 2000 "
+        "--session-rounds 50 --bankroll 1000 --seed 1" in result.stdout
+    )
