@@ -19,7 +19,6 @@ elsewhere: ``verify(expected_head=...)``.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import hashlib
 import json
 import re
@@ -160,16 +159,22 @@ def event_from_json(obj: Mapping[str, Any]) -> Event:
     return cls(**values)
 
 
-@functools.cache
+_SCHEMAS: dict[str, Any] = {}
+
+
 def _data_schema(cls: type[Event]) -> Any:
     """A strict pydantic model of ``cls``'s fields, made from its annotations (built once
-    per event class; pydantic is imported only when a journal is read)."""
-    import pydantic
+    per event kind; pydantic is imported only when a journal is read)."""
+    if cls.kind not in _SCHEMAS:
+        import pydantic
 
-    hints = typing.get_type_hints(cls)
-    fields: dict[str, Any] = {f.name: (hints[f.name], ...) for f in dataclasses.fields(cls)}
-    config = pydantic.ConfigDict(strict=True, extra="forbid")
-    return pydantic.create_model(f"{cls.__name__}Data", __config__=config, **fields)
+        hints = typing.get_type_hints(cls)
+        fields: dict[str, Any] = {f.name: (hints[f.name], ...) for f in dataclasses.fields(cls)}
+        config = pydantic.ConfigDict(strict=True, extra="forbid")
+        _SCHEMAS[cls.kind] = pydantic.create_model(
+            f"{cls.__name__}Data", __config__=config, **fields
+        )
+    return _SCHEMAS[cls.kind]
 
 
 def _check_fields(cls: type[Event], values: Mapping[str, Any]) -> None:
@@ -354,8 +359,7 @@ def head_prefix(text: str) -> str:
     digits = text.strip().removesuffix("…").removesuffix("...").lower()
     if not re.fullmatch(r"[0-9a-f]{8,64}", digits):
         raise InvalidInput(
-            f"malformed head {text!r}: give the SHA-256 head, or its first 8 or more "
-            "hex digits"
+            f"malformed head {text!r}: give the SHA-256 head, or its first 8 or more hex digits"
         )
     return digits
 
