@@ -51,7 +51,9 @@ def test_settle_human_output_and_wrong_game(tmp_path: Path) -> None:
     assert bad.exit_code == 2
     assert "is a paigow round, not taiwan" in bad.stderr
     broken = tmp_path / "r.json"
-    broken.write_text('{"banker_capital": 100, "bets": [["x", 1, "10"]]}')
+    facts = json.loads((EXAMPLES / "paigow-round.json").read_text())
+    facts["bets"] = [["x", 1, "10"]]
+    broken.write_text(json.dumps(facts))
     res = runner.invoke(app, ["paigow", "settle", str(broken)])
     assert res.exit_code == 2
     assert "PG-3.2" in res.stderr  # a bet on the banker's seat

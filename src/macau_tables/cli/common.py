@@ -28,6 +28,8 @@ def fail(error: BaseException | str) -> NoReturn:
         text = f"{type(error).__name__}: {error}"
     else:
         text = f"error: {error}"
+    # one line, whatever the input held: control characters and line separators escaped
+    text = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
     err_console.print(text, markup=False, highlight=False, soft_wrap=True)
     raise typer.Exit(EXIT_USAGE)
 
