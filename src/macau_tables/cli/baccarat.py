@@ -143,8 +143,10 @@ def draw_roads(r: Roads, width: int = 24) -> Group:
 def roads_cmd(
     shoe_results: Annotated[str, typer.Argument(help="The results, e.g. BPPTBbBn.")],
     json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
-    width: Annotated[int, typer.Option("--width", help="Columns drawn per road.")] = 30,
+    width: Annotated[int, typer.Option("--width", help="Columns drawn per road, 1 to 500.")] = 30,
 ) -> None:
+    if not 1 <= width <= 500:
+        raise InvalidInput(f"--width is 1 to 500 columns, not {width}")
     r = roads(parse_shoe(shoe_results))
     if json:
         print_json(r.to_json())

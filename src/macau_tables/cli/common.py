@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import Any, NoReturn, ParamSpec, TypeVar
@@ -16,8 +17,22 @@ from macau_tables.core.errors import MacauTablesError
 P = ParamSpec("P")
 R = TypeVar("R")
 
-console = Console()
-err_console = Console(stderr=True)
+#: the width Rich lays out to when the output is not a terminal (a pipe, a file): wide
+#: enough that no table is cut ("1.057…"); lines are as long as their content needs
+PIPED_WIDTH = 1000
+
+
+def _console(stderr: bool = False) -> Console:
+    """A terminal gets Rich's usual layout; a pipe or a file gets whole lines, never cut
+    to 80 columns (unless COLUMNS says otherwise)."""
+    stream = sys.stderr if stderr else sys.stdout
+    if stream.isatty() or "COLUMNS" in os.environ:
+        return Console(stderr=stderr)
+    return Console(stderr=stderr, width=PIPED_WIDTH)
+
+
+console = _console()
+err_console = _console(stderr=True)
 
 EXIT_USAGE = 2
 
