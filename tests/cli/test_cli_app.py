@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -108,3 +110,33 @@ def test_piped_help_is_never_cut() -> None:
         "Example: macau-tables simulate craps --bet 12 --odds max --big 6,8 --sessions 2000 "
         "--session-rounds 50 --bankroll 1000 --seed 1" in result.stdout
     )
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["tiles", "hand", "6-6", "4-5", "--json"],
+        ["tiles", "settings", "6-6", "4-5", "2-4", "1-2", "--json"],
+        ["baccarat", "roads", "BBPPTBn", "--json"],
+        ["par", "craps", "--json"],
+        ["paigow", "settle", str(EXAMPLES / "paigow-round.json"), "--json"],
+        ["taiwan", "settle", str(EXAMPLES / "taiwan-round.json"), "--json"],
+    ],
+)
+def test_json_is_one_document(args: list[str]) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    json.loads(result.stdout)  # one document: a second one would be "extra data"
+
+
+def test_play_json_is_json_lines() -> None:
+    result = runner.invoke(
+        app, ["play", "craps", "--seed", "1", "--json"], input="bet pass 10\nroll\nbets\nquit\n"
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert len(lines) >= 4
+    assert all(isinstance(json.loads(line), dict) for line in lines)

@@ -88,7 +88,9 @@ def test_play_is_replayable_from_the_seed() -> None:
     b = runner.invoke(app, ["play", "paigow", "--seed", "x", "--json"], input="30\n2\nq\n")
     assert a.exit_code == 0, a.output
     assert a.stdout == b.stdout
-    first = json.loads(a.stdout.split("\n}\n")[0] + "\n}")
+    lines = a.stdout.splitlines()  # JSON Lines: one report a line
+    first = json.loads(lines[0])
+    assert all(isinstance(json.loads(line), dict) for line in lines)
     assert first["game"] == "paigow"
     assert len(first["seats"]) >= 2
 

@@ -65,5 +65,13 @@ def handle_errors(fn: Callable[P, R]) -> Callable[P, R]:
 
 
 def print_json(obj: Any) -> None:
-    """Machine-readable output: UTF-8 JSON on stdout, Chinese kept as is."""
+    """Machine-readable output: one UTF-8 JSON document on stdout, Chinese kept as is.
+    A command prints it once; a session that answers as it goes uses :func:`print_json_line`."""
     sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
+
+
+def print_json_line(obj: Any) -> None:
+    """JSON Lines (https://jsonlines.org): one compact JSON object a line, flushed, for
+    sessions that answer as they go (``play … --json``)."""
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
+    sys.stdout.flush()

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from macau_tables.cli.common import console, handle_errors, print_json
+from macau_tables.cli.common import console, handle_errors, print_json_line
 from macau_tables.core.errors import InvalidInput, MacauTablesError
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
@@ -87,7 +87,7 @@ class CrapsSession:
 
     def say(self, text: str, obj: dict[str, Any] | None = None) -> None:
         if self.json:
-            print_json(obj if obj is not None else {"message": text})
+            print_json_line(obj if obj is not None else {"message": text})
         else:
             console.print(text, markup=False, highlight=False, soft_wrap=True)
 
@@ -216,7 +216,7 @@ class CrapsSession:
     def cmd_bets(self, args: list[str]) -> None:
         bets = self.table.bets_of(self.player)
         if self.json:
-            print_json({"bets": [self.bet_json(b) for b in bets]})
+            print_json_line({"bets": [self.bet_json(b) for b in bets]})
             return
         if not bets:
             console.print("No bets on the layout.")
@@ -240,7 +240,7 @@ class CrapsSession:
         rules = self.table.rules
         rows = [(k.label, k.rule, describe(rules.payout(k)), k.when.value) for k in iter_kinds()]
         if self.json:
-            print_json({"pays": [dict(zip(("bet", "rule", "pays", "when"), r, strict=True))
+            print_json_line({"pays": [dict(zip(("bet", "rule", "pays", "when"), r, strict=True))
                                  for r in rows]})  # fmt: skip
             return
         grid = Table(title=f"Pay table: winnings per stake (unit {rules.big_unit.format()})")
@@ -281,7 +281,7 @@ class CrapsSession:
         if self.json:
             obj = roll.to_json()["data"]
             assert isinstance(obj, dict)
-            print_json({**obj, "dice": list(getattr(dice, "dice", ())), **self.state_json()})
+            print_json_line({**obj, "dice": list(getattr(dice, "dice", ())), **self.state_json()})
             return
         d1, d2 = getattr(dice, "dice", (0, 0))
         if roll.point_before is None:
@@ -342,7 +342,9 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
         journal: Annotated[
             Path | None, typer.Option("--journal", help="Write the session's journal here.")
         ] = None,
-        json: Annotated[bool, typer.Option("--json", help="Answer each command in JSON.")] = False,
+        json: Annotated[
+            bool, typer.Option("--json", help="Answer each command as a JSON line (JSON Lines).")
+        ] = False,
     ) -> None:
         """Play craps (Portaria 97/85/M) at a prompt: place bets, roll, see every payout."""
         if odds_cap not in ("winnings", "stake"):
@@ -380,7 +382,7 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
             table.journal.dump(journal)
             summary["journal"] = str(journal)
         if json:
-            print_json({"summary": summary})
+            print_json_line({"summary": summary})
         else:
             console.print(
                 f"Goodbye. {table.rolls} rolls; balance {end.format()}, on the layout "

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from macau_tables.cli.common import console, handle_errors, print_json
+from macau_tables.cli.common import console, handle_errors, print_json, print_json_line
 from macau_tables.cli.settle_schema import load_facts, settle_facts
 from macau_tables.core.errors import InvalidInput, MacauTablesError
 from macau_tables.core.ledger import Ledger, Transaction
@@ -263,7 +263,7 @@ class TileTable:
             self.journal_dir.mkdir(parents=True, exist_ok=True)
             rnd.journal.dump(self.journal_dir / f"{self.reg.game}-round-{self.round_no:04d}.json")
         if self.json:
-            print_json({**round_report(rnd), "balance": self.balance(self.name).minor})
+            print_json_line({**round_report(rnd), "balance": self.balance(self.name).minor})
         else:
             print_report(rnd)
         self.advance_bank(rnd)
@@ -421,7 +421,9 @@ def _register_game(app: typer.Typer, play_app: typer.Typer, game: str, reg: Regu
         journal: Annotated[
             Path | None, typer.Option("--journal", help="Write each round's journal here.")
         ] = None,
-        json: Annotated[bool, typer.Option("--json", help="One JSON report per round.")] = False,
+        json: Annotated[
+            bool, typer.Option("--json", help="One JSON report per round, one a line (JSON Lines).")
+        ] = False,
     ) -> None:
         """Play a table in the terminal: bet on your seat, set your tiles, watch the bank."""
         if not 1 <= seat <= 8:
