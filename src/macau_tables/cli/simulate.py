@@ -409,6 +409,16 @@ def _write_csv(path: Path, stats: list[Any], report: Any) -> None:
 
 
 def _plot(path: Path, result: Any, stats: list[Any], report: Any) -> None:
+    import matplotlib.pyplot as plt
+
+    fig = _figure(result, stats, report)
+    fig.savefig(path, format="png", dpi=100)
+    plt.close(fig)
+
+
+def _figure(result: Any, stats: list[Any], report: Any) -> Any:
+    """The --plot figure: each bet's running estimate (a line; with one chunk, its final
+    value drawn across), the exact figure dashed, and session bankrolls."""
     try:
         import matplotlib
 
@@ -423,7 +433,10 @@ def _plot(path: Path, result: Any, stats: list[Any], report: Any) -> None:
     for i, s in enumerate(shown):
         rounds, means = result.convergence(s.bet)
         color = f"C{i}"
-        ax.plot(rounds, [m * 100 for m in means], marker=".", color=color, label=s.bet)
+        if len(rounds) == 1:  # one chunk: no running estimate, its final value as a line
+            ax.hlines(means[0] * 100, 1, rounds[0], color=color, label=f"{s.bet} (one chunk)")
+        else:
+            ax.plot(rounds, [m * 100 for m in means], marker=".", color=color, label=s.bet)
         if s.exact_ev is not None:
             ax.axhline(float(s.exact_ev) * 100, color=color, linestyle="--", linewidth=0.8)
     ax.set_xscale("log")
@@ -442,8 +455,7 @@ def _plot(path: Path, result: Any, stats: list[Any], report: Any) -> None:
             f"{len(report.paths)} sessions: {report.description}, {report.player.system.name}"
         )
     fig.tight_layout()
-    fig.savefig(path, format="png", dpi=100)
-    plt.close(fig)
+    return fig
 
 
 # --- commands -----------------------------------------------------------------------------------
