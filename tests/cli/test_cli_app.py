@@ -140,3 +140,24 @@ def test_play_json_is_json_lines() -> None:
     lines = result.stdout.splitlines()
     assert len(lines) >= 4
     assert all(isinstance(json.loads(line), dict) for line in lines)
+
+
+def test_every_command_module_is_listed() -> None:
+    """A module under cli/ with ``register(app, play_app)`` is reached only through the
+    lists in cli/app.py: one that is not listed would be silently missing."""
+    import ast
+
+    import macau_tables.cli
+
+    folder = Path(macau_tables.cli.__file__).parent
+    listed = {module for module, _ in (*TOP_COMMANDS.values(), *PLAY_COMMANDS.values())}
+    registering = {
+        path.stem
+        for path in folder.glob("*.py")
+        if any(
+            isinstance(node, ast.FunctionDef) and node.name == "register"
+            for node in ast.parse(path.read_text(encoding="utf-8")).body
+        )
+    }
+    assert registering, "no command module found"
+    assert registering <= listed, registering - listed

@@ -4,7 +4,8 @@ Start-up is kept short (``macau-tables --help`` well under a quarter of a second
 command modules are imported lazily, only when their command runs or shows its own
 ``--help``, and help pages are plain text (Rich's help panels cost 0.1 s of imports).
 The command lists below name each command with the one-line help that the group pages
-show; a test checks that line against the command's own help.
+show; a test checks that line against the command's own help. A new command module adds
+its command names to TOP_COMMANDS (or PLAY_COMMANDS): nothing else imports it.
 """
 
 from __future__ import annotations
