@@ -285,3 +285,17 @@ def test_a_mutated_journal_never_shows_a_traceback(
         with contextlib.suppress(KeyError, TypeError, AttributeError, IndexError, ValueError):
             journal = rechain(copy.deepcopy(journal))
     _exit_0_with_json_or_one_line(_verify(tmp_path, journal))
+
+
+@pytest.mark.parametrize("command", [["paigow", "settle"], ["verify"]])
+def test_a_file_that_is_not_text_is_one_line(tmp_path: Path, command: list[str]) -> None:
+    path = tmp_path / "binary.json"
+    path.write_bytes(b"\xff\xfe\x00\x81")
+    line = _one_line_error(runner.invoke(app, [*command, str(path)]))
+    assert line.startswith("error: not UTF-8 text"), line
+
+
+@pytest.mark.parametrize("command", [["paigow", "settle"], ["verify"]])
+def test_a_folder_or_a_missing_file_is_one_line(tmp_path: Path, command: list[str]) -> None:
+    _one_line_error(runner.invoke(app, [*command, str(tmp_path)]))
+    _one_line_error(runner.invoke(app, [*command, str(tmp_path / "missing.json")]))

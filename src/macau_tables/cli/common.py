@@ -60,6 +60,8 @@ def handle_errors(fn: Callable[P, R]) -> Callable[P, R]:
             fail(exc)
         except (OSError, json.JSONDecodeError) as exc:
             fail(exc)
+        except UnicodeDecodeError as exc:  # a file that is not UTF-8 text
+            fail(f"not UTF-8 text: {exc}")
 
     return wrapper
 
