@@ -161,3 +161,16 @@ def test_every_command_module_is_listed() -> None:
     }
     assert registering, "no command module found"
     assert registering <= listed, registering - listed
+
+
+def test_verify_in_a_fresh_process_knows_every_event_kind() -> None:
+    """With the command modules imported lazily, verify registers the games' events itself."""
+    journal = Path(__file__).resolve().parents[1] / "games" / "data" / "craps_golden.json"
+    done = subprocess.run(
+        [sys.executable, "-c", "from macau_tables.cli.app import main; main()"]
+        + ["verify", str(journal), "--json"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["replay"] == "ok"

@@ -23,9 +23,9 @@ def load_game_modules() -> None:
 
 def verify_journal(path: Path, expected_head: str | None = None) -> dict[str, object]:
     """Verify the chain, replay the events, and check the replay re-creates the same chain."""
+    load_game_modules()  # every event kind registered before the events are read
     journal = Journal.load(path)  # verifies the chain
     journal.verify(expected_head)
-    load_game_modules()
     try:
         state = replay(journal)
     except MacauTablesError:
