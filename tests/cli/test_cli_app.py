@@ -18,6 +18,7 @@ from macau_tables.cli.app import PLAY_COMMANDS, TOP_COMMANDS, app
 runner = CliRunner()
 
 ENGINES = ("paigow", "taiwan", "craps", "baccarat")
+MAIN = "from macau_tables.cli.app import main; main()"
 
 
 def _modules_after(code: str) -> set[str]:
@@ -167,8 +168,7 @@ def test_verify_in_a_fresh_process_knows_every_event_kind() -> None:
     """With the command modules imported lazily, verify registers the games' events itself."""
     journal = Path(__file__).resolve().parents[1] / "games" / "data" / "craps_golden.json"
     done = subprocess.run(
-        [sys.executable, "-c", "from macau_tables.cli.app import main; main()"]
-        + ["verify", str(journal), "--json"],
+        [sys.executable, "-c", MAIN, "verify", str(journal), "--json"],
         capture_output=True,
         text=True,
     )
