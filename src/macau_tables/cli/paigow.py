@@ -326,7 +326,10 @@ def _register_game(app: typer.Typer, play_app: typer.Typer, game: str, reg: Regu
     )
     @handle_errors
     def settle_cmd(
-        round_file: Annotated[Path, typer.Argument(help="The round's facts (JSON).")],
+        round_file: Annotated[
+            Path,
+            typer.Argument(help="The round's facts (JSON; every fact stated: docs/paigow.md)."),
+        ],
         json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
     ) -> None:
         """Recompute a round from its facts: every bet's result, payout, commission and
