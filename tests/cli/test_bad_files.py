@@ -299,3 +299,45 @@ def test_a_file_that_is_not_text_is_one_line(tmp_path: Path, command: list[str])
 def test_a_folder_or_a_missing_file_is_one_line(tmp_path: Path, command: list[str]) -> None:
     _one_line_error(runner.invoke(app, [*command, str(tmp_path)]))
     _one_line_error(runner.invoke(app, [*command, str(tmp_path / "missing.json")]))
+
+
+def _paigow_journal() -> Any:
+    """The documented example round's journal (10 entries), as `play paigow` writes one."""
+    from macau_tables.cli.settle_schema import load_facts, settle_facts
+
+    rnd = settle_facts(load_facts(EXAMPLES / "paigow-round.json", "paigow"))
+    return rnd.journal.to_json()
+
+
+PAIGOW_JOURNAL = _paigow_journal()
+
+
+def _paigow_journal_with_option(key: str, value: Any) -> Any:
+    journal = copy.deepcopy(PAIGOW_JOURNAL)
+    journal["entries"][0]["event"]["data"]["options"][key] = value
+    return rechain(journal)
+
+
+def test_the_paigow_journal_verifies_and_a_loosely_typed_edit_is_one_line(
+    tmp_path: Path,
+) -> None:
+    """The fuzz test's starting point is a valid journal; `options` is a dict[str, Any]
+    field, so a bad value there passes the load-time check and trips the replay."""
+    result = _verify(tmp_path, PAIGOW_JOURNAL)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["reproduced"] is True
+    line = _one_line_error(_verify(tmp_path, _paigow_journal_with_option("max_bet", "x")))
+    assert "the events cannot be replayed" in line
+
+
+@FUZZ
+@given(journal=mutations(PAIGOW_JOURNAL), rehash=st.booleans())
+@example(journal=_paigow_journal_with_option("max_bet", "x"), rehash=False)  # loosely typed
+@example(journal=_paigow_journal_with_option("settlement", 7), rehash=False)
+def test_a_mutated_paigow_journal_never_shows_a_traceback(
+    tmp_path: Path, journal: Any, rehash: bool
+) -> None:
+    if rehash:
+        with contextlib.suppress(KeyError, TypeError, AttributeError, IndexError, ValueError):
+            journal = rechain(copy.deepcopy(journal))
+    _exit_0_with_json_or_one_line(_verify(tmp_path, journal))
