@@ -876,6 +876,8 @@ class CrapsTable:
             raise InvalidInput(f"a craps table takes CrapsRules, not {type(rules).__name__}")
         self._table_id = check_name(table_id, "table id")
         self._journal = Journal(GAME, header)
+        self._events: list[Event] = []  # the journal's events, for slicing without copying
+        self._draw_cache: tuple[str, int, Dice] | None = None
         self._wagers = accounts.wagers(table_id)
         self._house = accounts.house(table_id)
         self._stack_prefix = f"stack:{table_id}:"
@@ -934,7 +936,7 @@ class CrapsTable:
     @property
     def events(self) -> tuple[Event, ...]:
         """The events of this table, in order (the journal's, without the hash chain)."""
-        return self._journal.events
+        return tuple(self._events)
 
     @property
     def phase(self) -> CrapsPhase:
@@ -1095,7 +1097,7 @@ class CrapsTable:
         """Apply one event to the state and append it to the journal."""
         match ev:
             case TableOpened():
-                if ev.game != GAME or self._journal.events:
+                if ev.game != GAME or self._events:
                     raise JournalError(f"{ev.kind}: not the opening of a craps table")
             case PlayerJoined():
                 self._seats[ev.seat] = ev.player
@@ -1147,6 +1149,7 @@ class CrapsTable:
             if isinstance(ev, PlayerLeft):
                 del self._stacks[ev.player]
         self._journal.append(ev)
+        self._events.append(ev)
 
     def _money_fields(
         self,
@@ -1522,11 +1525,15 @@ class CrapsTable:
     def _drawn(self) -> Dice | None:
         """The next throw's dice from the shooter's seed, or None if the seed is unknown."""
         seed = self._seed
-        if seed is None:
+        if seed is None or self._commitment is None:
             return None
+        cached = self._draw_cache
+        if cached is not None and cached[:2] == (self._commitment, self.throws):
+            return cached[2]
         rng = Rng.for_event(seed, self._table_id, f"throw:{self.throws + 1}")
         d1, d2 = rng.dice(2)
-        return Dice(d1, d2)
+        self._draw_cache = (self._commitment, self.throws, Dice(d1, d2))
+        return self._draw_cache[2]
 
     def verify_throw(self, actor: Actor | str, *, dice: Dice | None = None) -> None:
         """CR-1: only one player, the shooter, throws (CR-R7: until a seven-out); his dice
@@ -1788,7 +1795,7 @@ class CrapsTable:
         units); unknown arguments are refused. Returns the events it appended."""
         if not isinstance(command, Command) or not isinstance(command.actor, Actor):
             raise InvalidInput("execute takes a Command with an Actor")
-        start = len(self._journal)
+        start = len(self._events)
         actor, op = command.actor, command.op
         spec = _OPS.get(op)
         if spec is None:
@@ -1827,7 +1834,7 @@ class CrapsTable:
                 self.pass_dice(actor, rng=rng)
             case "time_out":
                 self.time_out(actor, Actor.parse(_str(args, "actor")), _str(args, "op"), rng=rng)
-        return self._journal.events[start:]
+        return tuple(self._events[start:])
 
     def command_of(self, ev: Event) -> Command | None:
         """The command whose first event is ``ev`` (replay); None for a derived event."""
