@@ -235,8 +235,9 @@ def test_journal_is_written_event_by_event_and_the_rule_for_paths(tmp_path: Path
 
 
 def test_journal_is_valid_after_each_command(tmp_path: Path) -> None:
-    """The file is rewritten (atomically) after each command: read mid-session, it verifies."""
-    from macau_tables.cli.craps import CrapsSession, JournalFile
+    """The file grows event by event (appended, flushed): read mid-session, it verifies."""
+    from macau_tables.cli.craps import CrapsSession
+    from macau_tables.cli.journalfile import JournalFile
     from macau_tables.core.ledger import CAGE, Ledger, Transaction
     from macau_tables.core.money import Money
 
@@ -245,7 +246,7 @@ def test_journal_is_valid_after_each_command(tmp_path: Path) -> None:
     ledger = Ledger()
     ledger.post(Transaction.transfer(CAGE, "player:ann", Money.of(100), "deposit"))
     session = CrapsSession(table, "ann", Rng.seeded("x"), ledger,
-                           journal=JournalFile(table.journal, path))  # fmt: skip
+                           journal=JournalFile(path, table.journal))  # fmt: skip
     session.run("join", {"amount": 100_00})
     for line in ("bet field 5", "roll", "bet big6 12", "roll"):
         session.handle(line)

@@ -10,8 +10,6 @@ and leaves the table as it was.
 
 from __future__ import annotations
 
-import json as jsonlib
-import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -21,8 +19,9 @@ import typer
 from rich.table import Table
 
 from macau_tables.cli.common import console, handle_errors, print_json
+from macau_tables.cli.journalfile import JournalFile, journal_target
 from macau_tables.core.errors import InvalidInput, MacauTablesError
-from macau_tables.core.journal import Event, Journal, JsonValue
+from macau_tables.core.journal import Event, JsonValue
 from macau_tables.core.ledger import CAGE, Ledger, Transaction
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
@@ -94,45 +93,6 @@ _ODDS_FOR = {k.on: k.name for k in iter_kinds() if k.on is not None}
 TABLE_ID = "terminal"
 
 
-def journal_target(path: Path | None, game: str) -> Path | None:
-    """``--journal``, one rule (checked before play starts): an existing folder gets a new
-    file inside it (``<game>-<n>.json``, the first free ``n``); anything else is a file
-    path whose parent folder must exist. Nothing is created but that one file."""
-    if path is None:
-        return None
-    if path.is_dir():
-        n = 1
-        while (path / f"{game}-{n:04d}.json").exists():
-            n += 1
-        return path / f"{game}-{n:04d}.json"
-    if not path.parent.is_dir():
-        raise InvalidInput(f"--journal: the folder {str(path.parent)!r} does not exist")
-    if path.suffix == "" and not path.exists():
-        raise InvalidInput(f"--journal: {str(path)!r} is neither a folder nor a .json file")
-    return path
-
-
-class JournalFile:
-    """The session's journal on disk, rewritten after every command (atomically: a temp
-    file renamed over it, flushed), so a killed session leaves a valid journal up to the
-    last event."""
-
-    def __init__(self, journal: Journal, path: Path | None) -> None:
-        self.journal, self.path = journal, path
-        self.write()
-
-    def write(self) -> None:
-        if self.path is None:
-            return
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        text = jsonlib.dumps(self.journal.to_json(), sort_keys=True, indent=2, ensure_ascii=False)
-        with tmp.open("w", encoding="utf-8") as fh:
-            fh.write(text + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, self.path)
-
-
 def plural(n: int, word: str) -> str:
     """``1 roll``, ``2 rolls``."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
@@ -157,7 +117,7 @@ class CrapsSession:
         self.rng = rng
         self.ledger = ledger
         self.json = json
-        self.file = journal or JournalFile(table.journal, None)
+        self.file = journal
         self.start = self.wallet() + self.stack()
         self.quit_asked = False
         self.left = False
@@ -169,7 +129,8 @@ class CrapsSession:
         """Execute one operation; project its money; write the journal."""
         events = self.table.execute(Command(actor or self.you, op, dict(args or {})), self.rng)
         Ledger.project(events, self.ledger)
-        self.file.write()
+        if self.file is not None:
+            self.file.sync(self.table.journal)
         return events
 
     def stack(self) -> Money:
@@ -526,8 +487,8 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
         table = CrapsTable(rules=rules, table_id=TABLE_ID)
         ledger = Ledger()  # the cashier: your money enters at the cage, then buys chips
         ledger.post(Transaction.transfer(CAGE, accounts.wallet(name), chips, "deposit"))
-        session = CrapsSession(table, name, rng, ledger, json=json,
-                               journal=JournalFile(table.journal, target))  # fmt: skip
+        out = JournalFile(target, table.journal) if target is not None else None
+        session = CrapsSession(table, name, rng, ledger, json=json, journal=out)
         session.run("join", {"amount": chips.minor})
         if not json:
             console.print(
