@@ -55,7 +55,7 @@ TOP_COMMANDS: dict[str, tuple[str, str]] = {
 PLAY_COMMANDS: dict[str, tuple[str, str]] = {
     "baccarat": (
         "baccarat",
-        "Sit at a baccarat table (Macau statutory rules) and play a shoe in the terminal.",
+        "Sit at a baccarat table (Macau statutory rules) and play in the terminal.",
     ),
     "craps": (
         "craps",
@@ -63,11 +63,11 @@ PLAY_COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "paigow": (
         "paigow",
-        "Play a table in the terminal: bet on your seat, set your tiles, watch the bank.",
+        "Play a table in the terminal: bet on your seat, set your tiles, bank in turn.",
     ),
     "taiwan": (
         "paigow",
-        "Play a table in the terminal: bet on your seat, set your tiles, watch the bank.",
+        "Play a table in the terminal: bet on your seat, set your tiles, bank in turn.",
     ),
 }
 

@@ -66,6 +66,14 @@ class InsufficientFunds(RuleViolation):
     """A posting that would take a wallet below zero."""
 
 
+class HoldError(MacauTablesError):
+    """A wager placed twice, or settled when it is not in play (settled twice, never placed)."""
+
+
+class ReplayMismatch(JournalError):
+    """A journal whose events do not follow from the rules: replay derived other events."""
+
+
 def passes(verify: Callable[..., None], *args: Any, **kwargs: Any) -> bool:
     """``can_x`` from ``verify_x``: True unless the verification refuses the operation
     (a rule forbids it, or the input is bad). The one implementation every engine uses."""

@@ -30,6 +30,8 @@ from pathlib import Path
 from typing import Any, ClassVar, TypeAlias, TypeVar
 
 from macau_tables.core.errors import InvalidInput, JournalError, JournalTampered
+from macau_tables.core.ledger import Movement
+from macau_tables.core.visibility import Audience
 
 __all__ = [
     "FORMAT",
@@ -113,6 +115,23 @@ class Event:
             for f in dataclasses.fields(self)
         }
         return {"kind": self.kind, "version": self.version, "data": data}
+
+    def audience(self) -> Audience:
+        """Who may see this event (the information model, ``core.visibility``).
+
+        Public by default; an event that carries what only some may see (a seat's
+        face-down tiles) overrides this. Hidden orders never appear in any event.
+        """
+        return Audience.PUBLIC
+
+    def movement(self) -> Movement | None:
+        """The money this event moves (postings, holds opened and closed), or None.
+
+        Engines do not own ledgers: a ledger is a projection of the events that move
+        money (``core.ledger.Ledger.project``), the same one the CLI, the tests and the
+        server post.
+        """
+        return None
 
 
 _EVENT_TYPES: dict[str, type[Event]] = {}

@@ -21,11 +21,20 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from macau_tables.core.errors import InsufficientFunds, InvalidInput, UnbalancedPostings
+from macau_tables.core.errors import (
+    HoldError,
+    InsufficientFunds,
+    InvalidInput,
+    UnbalancedPostings,
+)
 from macau_tables.core.money import MOP, Currency, Money
 
-__all__ = ["CAGE", "Ledger", "Posting", "Transaction", "validate_account"]
+if TYPE_CHECKING:
+    from macau_tables.core.journal import Event
+
+__all__ = ["CAGE", "GUARDED", "Ledger", "Movement", "Posting", "Transaction", "validate_account"]
 
 CAGE = "cage"
 _ACCOUNT = re.compile(r"[a-z][a-z0-9_]*(?::[\w.\-]+)+")
@@ -44,9 +53,13 @@ def validate_account(account: str) -> str:
     return account
 
 
+#: Accounts that may never go below zero: a player's wallet and his chips at a table.
+GUARDED = ("player:", "stack:")
+
+
 def _is_wallet(account: str) -> bool:
-    """Player wallets may not go negative."""
-    return account.startswith("player:")
+    """Player wallets and table stacks may not go negative."""
+    return account.startswith(GUARDED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,14 +134,32 @@ class Transaction:
         return f"{self.memo}: " + "; ".join(str(p) for p in self.postings)
 
 
+@dataclass(frozen=True, slots=True)
+class Movement:
+    """What one event does with money: a balanced transaction and the holds it touches.
+
+    A *hold* is a wager in play, named by an id unique within its table (e.g. a bet id).
+    ``opens`` lists the holds the transaction places (stake into the table's wagers);
+    ``closes`` the holds it settles or refunds. Each hold is opened once and closed once:
+    :meth:`Ledger.move` refuses anything else, and the server's database enforces the same
+    with unique constraints.
+    """
+
+    transaction: Transaction
+    opens: tuple[str, ...] = ()
+    closes: tuple[str, ...] = ()
+
+
 class Ledger:
     """Balances of every account touched, and the transactions posted, in order."""
 
-    __slots__ = ("_balances", "_history")
+    __slots__ = ("_balances", "_closed", "_history", "_open")
 
     def __init__(self) -> None:
         self._balances: dict[tuple[str, Currency], int] = {}
         self._history: list[Transaction] = []
+        self._open: set[str] = set()
+        self._closed: set[str] = set()
 
     def _after(self, tx: Transaction) -> dict[tuple[str, Currency], int]:
         """The new balances of the accounts that ``tx`` touches."""
@@ -164,6 +195,48 @@ class Ledger:
         self._balances.update(self._after(tx))
         self._history.append(tx)
         return tx
+
+    # --- holds and projection ------------------------------------------------------------
+
+    def verify_move(self, movement: Movement) -> None:
+        """Refuse a movement that reopens a hold, closes one not open, or overdraws."""
+        for hold in movement.opens:
+            if hold in self._open or hold in self._closed:
+                raise HoldError(f"hold {hold!r} was already placed")
+        for hold in movement.closes:
+            if hold not in self._open and hold not in movement.opens:
+                what = "already settled" if hold in self._closed else "never placed"
+                raise HoldError(f"hold {hold!r} is {what}")
+        self.verify_post(movement.transaction)
+
+    def move(self, movement: Movement) -> Movement:
+        """Post ``movement``'s transaction and open / close its holds, atomically."""
+        self.verify_move(movement)
+        self.post(movement.transaction)
+        self._open.update(movement.opens)
+        self._open.difference_update(movement.closes)
+        self._closed.update(movement.closes)
+        return movement
+
+    @property
+    def open_holds(self) -> frozenset[str]:
+        """Holds placed and not yet settled or refunded."""
+        return frozenset(self._open)
+
+    @classmethod
+    def project(cls, events: Iterable[Event], ledger: Ledger | None = None) -> Ledger:
+        """Post the movement of every event, in order, into ``ledger`` (a new one if None).
+
+        This is the one way money follows a game: the CLI, the tests and the server all
+        project the same events. Pass a ledger whose wallets are already funded (cage →
+        ``player:*``) when the events buy chips from wallets.
+        """
+        out = cls() if ledger is None else ledger
+        for ev in events:
+            mv = ev.movement()
+            if mv is not None:
+                out.move(mv)
+        return out
 
     def balance(self, account: str, currency: Currency = MOP) -> Money:
         """The balance of ``account`` in ``currency`` (zero if never touched)."""

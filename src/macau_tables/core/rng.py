@@ -202,6 +202,23 @@ class Rng:
             )
         return cls.seeded(server_seed, "round:" + round_id)
 
+    @classmethod
+    def for_event(cls, server_seed: bytes, table: str, label: str) -> Rng:
+        """The generator of one chance event of a table under commit–reveal.
+
+        ``label`` names the event within the seed's scope (``"shoe"``, ``"woodpile"``,
+        ``"throw:17"``…), so a chance result is re-derived after a crash from the seed, the
+        table and the label alone, without replaying earlier draws. Equal to
+        ``Rng.seeded(server_seed, "event:" + table + "\\0" + label)``.
+        """
+        if len(server_seed) < SERVER_SEED_BYTES:
+            raise InvalidInput(
+                f"server seed has {len(server_seed)} bytes; at least {SERVER_SEED_BYTES} needed"
+            )
+        if "\0" in table:
+            raise InvalidInput("a table id may not contain NUL")
+        return cls.seeded(server_seed, "event:" + table + "\0" + label)
+
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)``.
 

@@ -1,0 +1,417 @@
+"""The one contract of the four live tables (STYLE §8): operations, pending, views, replay.
+
+A table engine (``BaccaratTable``, ``CrapsTable``, ``TileTable`` for Pai Gow and Taiwan Pai
+Kao) is pure and deterministic. The server, the CLI and the tests drive all four the same
+way:
+
+* **Operations** decide and emit events. Each is three methods, ``verify_x`` (raise a typed
+  error naming the rule), ``can_x`` and ``x`` (verify, then :meth:`TableEngine.apply` each
+  event it emits, and return them). Every operation names its :class:`Actor`, checked
+  against the rules. :meth:`TableEngine.execute` runs any operation from a
+  :class:`Command` (an actor, the operation's name, JSON arguments): the server's and the
+  CLI's one entry point.
+* :meth:`TableEngine.apply` is the only place state changes (typed dispatch, no strings).
+* :meth:`TableEngine.pending` says who may act now, with which operations, and what the
+  rules do if they don't (:class:`Pending`). ``TableEngine.execute(time_out(p))`` applies
+  that default as events citing the rule: the engine decides *what*, the server's clock
+  decides *when*.
+* :meth:`TableEngine.view` is what one :class:`~macau_tables.core.visibility.Viewer` may
+  see now; each event's :meth:`~macau_tables.core.journal.Event.audience` says who may see
+  it. Hidden orders (shoe, woodpile) are never in an event: a shuffle publishes a
+  commitment to its server seed, and the seed is revealed when the shoe, woodpile or
+  shooter ends (:func:`macau_tables.core.rng.commitment`, :meth:`Rng.for_event`).
+* Money: engines own no ledger. Events that move money carry a
+  :class:`~macau_tables.core.ledger.Movement` (postings and holds) in the account scheme
+  below; ``Ledger.project(events)`` is the money of a table.
+* **Replay** (:func:`replay`) re-runs the operations: for each journalled event that starts
+  an operation, the engine names the :class:`Command` that produced it
+  (:meth:`TableEngine.command_of`; chance results are replayed through the operation's
+  keyed-in form, e.g. ``throw`` with the recorded dice), executes it, and demands the very
+  events the journal holds. A forged journal is refused with the first entry and rule.
+
+Account scheme (one for all games; the table id is in every table account)::
+
+    player:<name>              a player's wallet (the cashier's side, server-managed)
+    stack:<table>:<name>       the chips a player has at a table (buy-in / cash-out)
+    wagers:<table>             bets in play (holds)
+    bank:<table>               a tile table's bank capital in play (banker and co-bankers)
+    house:<table>              the house's result at the table (banked games, house co-bank)
+    commission:<table>         commission collected at the table
+    cage                       where outside money enters and leaves
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from macau_tables.core.errors import InvalidInput, MacauTablesError, ReplayMismatch
+from macau_tables.core.journal import Event, Journal, JsonValue, event
+from macau_tables.core.ledger import Movement, Posting, Transaction
+from macau_tables.core.money import Currency, Money
+from macau_tables.core.rng import Rng, commitment
+from macau_tables.core.visibility import Audience, Viewer
+
+__all__ = [
+    "Actor",
+    "Audience",
+    "Command",
+    "Pending",
+    "Role",
+    "SeedCommitted",
+    "SeedRevealed",
+    "TableEngine",
+    "TableOpened",
+    "TimedOut",
+    "Viewer",
+    "accounts",
+    "movement",
+    "replay",
+    "revealed_seeds",
+    "time_out",
+]
+
+_NAME = re.compile(r"[A-Za-z0-9][\w.\-]{0,63}")
+
+
+def check_name(name: str, what: str = "name") -> str:
+    """A player, staff or table name: letters, digits, ``_ . -``, at most 64 characters."""
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise InvalidInput(f"bad {what} {name!r}: letters, digits, '_', '.', '-' (max 64)")
+    return name
+
+
+# --- actors --------------------------------------------------------------------------
+
+
+class Role(StrEnum):
+    """Who acts. A seat's player, the banker and a shooter are all ``PLAYER`` (by name):
+    the rules of each operation say which player may act."""
+
+    PLAYER = "player"
+    DEALER = "dealer"
+    SUPERVISOR = "supervisor"
+    SYSTEM = "system"  # the table itself: auto-dealing and the rules' defaults on time-out
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """The one who performs an operation: ``Actor.player("alice")``, ``Actor.DEALER``…"""
+
+    role: Role
+    name: str = ""
+
+    DEALER: ClassVar[Actor]
+    SYSTEM: ClassVar[Actor]
+
+    def __post_init__(self) -> None:
+        if self.role in (Role.PLAYER, Role.SUPERVISOR):
+            check_name(self.name, f"{self.role} name")
+        elif self.name and self.role is Role.SYSTEM:
+            raise InvalidInput("the system actor has no name")
+
+    @classmethod
+    def player(cls, name: str) -> Actor:
+        return cls(Role.PLAYER, name)
+
+    @classmethod
+    def supervisor(cls, name: str) -> Actor:
+        return cls(Role.SUPERVISOR, name)
+
+    @classmethod
+    def parse(cls, text: str) -> Actor:
+        """``"player:alice"``, ``"dealer"``, ``"supervisor:sam"``, ``"system"``."""
+        role, _, name = str(text).partition(":")
+        try:
+            return cls(Role(role), name)
+        except ValueError as exc:
+            raise InvalidInput(f"bad actor {text!r} (try 'player:alice' or 'dealer')") from exc
+
+    def __str__(self) -> str:
+        return f"{self.role}:{self.name}" if self.name else str(self.role)
+
+    def viewer(self) -> Viewer:
+        """What this actor may see."""
+        if self.role is Role.PLAYER:
+            return Viewer.player(self.name)
+        if self.role is Role.SUPERVISOR:
+            return Viewer.SUPERVISOR
+        return Viewer.DEALER
+
+
+Actor.DEALER = Actor(Role.DEALER)
+Actor.SYSTEM = Actor(Role.SYSTEM)
+
+
+# --- commands and what is pending ----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One operation to run: who, which, with what (JSON-plain arguments).
+
+    ``Command(Actor.player("alice"), "place_bet", {"kind": "banker", "amount": 10000})``.
+    Amounts are integer minor units; the engine validates every argument and raises a
+    typed error naming the rule (``InvalidInput`` for malformed arguments).
+    """
+
+    actor: Actor
+    op: str
+    args: Mapping[str, JsonValue] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, JsonValue]:
+        return {"actor": str(self.actor), "op": self.op, "args": dict(self.args)}
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """Who may act now, with which operations, and what the rules do if they don't.
+
+    ``default`` is the operation the engine applies on a time-out (``None``: nothing is
+    owed, e.g. a player who may bet but need not), and ``rule`` the rule ID or Reading
+    that makes it the default. ``required`` says whether the game waits for this actor
+    (a holder who must set his tiles) or goes on without him (an optional bet).
+    """
+
+    actor: Actor
+    operations: tuple[str, ...]
+    default: str | None = None
+    rule: str = ""
+    required: bool = True
+
+    def to_json(self) -> dict[str, JsonValue]:
+        return {
+            "actor": str(self.actor),
+            "operations": list(self.operations),
+            "default": self.default,
+            "rule": self.rule,
+            "required": self.required,
+        }
+
+
+def time_out(pending: Pending) -> Command:
+    """The command that applies ``pending``'s default: the system acts for the actor.
+
+    Engines implement the operation ``time_out`` with ``{"actor": str, "op": default}``:
+    it emits an event naming the actor, the default and its rule, then the default's own
+    events. Refuses a pending step with no default.
+    """
+    if pending.default is None:
+        raise InvalidInput(f"{pending.actor} has no default action to time out")
+    return Command(Actor.SYSTEM, "time_out", {"actor": str(pending.actor), "op": pending.default})
+
+
+# --- the events every table shares -----------------------------------------------------
+
+
+@event
+@dataclass(frozen=True)
+class TableOpened(Event):
+    """The first event of every table's journal: the game, the table and its rules.
+
+    ``rules`` is the rule set's JSON (each game's ``Rules.to_json``); replay rebuilds the
+    rule set from here, never from a journal header.
+    """
+
+    kind: ClassVar[str] = "table.opened"
+    game: str
+    table_id: str
+    rules: dict[str, Any]
+
+
+@event
+@dataclass(frozen=True)
+class TimedOut(Event):
+    """``actor`` did not act in time; the rules' default ``op`` follows (``rule`` says why)."""
+
+    kind: ClassVar[str] = "table.timed_out"
+    actor: str
+    op: str
+    rule: str
+
+
+@event
+@dataclass(frozen=True)
+class SeedCommitted(Event):
+    """A server seed for ``label`` (a shoe, a woodpile, a shooter) is fixed: its SHA-256."""
+
+    kind: ClassVar[str] = "table.seed_committed"
+    label: str
+    commitment: str
+
+
+@event
+@dataclass(frozen=True)
+class SeedRevealed(Event):
+    """The seed committed for ``label``, revealed (hex) once what it hid is over."""
+
+    kind: ClassVar[str] = "table.seed_revealed"
+    label: str
+    seed: str
+
+
+def movement(
+    currency: Currency,
+    postings: Sequence[tuple[str, int]],
+    *,
+    opens: Sequence[str] = (),
+    closes: Sequence[str] = (),
+    memo: str = "",
+) -> Movement:
+    """A money event's :class:`Movement` from its JSON-plain fields.
+
+    Money events carry ``postings`` as ``(account, minor units)`` pairs in the account
+    scheme, and the hold ids they open and close; ``Event.movement`` returns this.
+    """
+    tx = Transaction.of((Posting(acc, Money(minor, currency)) for acc, minor in postings), memo)
+    return Movement(tx, tuple(opens), tuple(closes))
+
+
+# --- the engine ----------------------------------------------------------------------
+
+
+@runtime_checkable
+class TableEngine(Protocol):
+    """What each of the four table engines provides (see the module docstring)."""
+
+    game: ClassVar[str]
+
+    @property
+    def table_id(self) -> str: ...
+
+    @property
+    def journal(self) -> Journal: ...
+
+    def pending(self) -> tuple[Pending, ...]: ...
+
+    def view(self, viewer: Viewer) -> dict[str, JsonValue]: ...
+
+    def execute(self, command: Command, rng: Rng | None = None) -> tuple[Event, ...]:
+        """Run one operation; ``rng`` for chance operations (shuffle, throw, shake) when
+        their outcome is not given in the arguments. Returns the events it appended."""
+        ...
+
+    def apply(self, event: Event) -> None: ...
+
+    def command_of(self, event: Event) -> Command | None:
+        """The command that starts with ``event`` in a journal (for replay), or None if
+        ``event`` is derived from an earlier one and cannot start an operation."""
+        ...
+
+
+# --- replay --------------------------------------------------------------------------
+
+
+def revealed_seeds(events: Sequence[Event]) -> dict[str, bytes]:
+    """The seeds revealed in ``events``, by their commitment (``sha256(seed)`` hex)."""
+    out: dict[str, bytes] = {}
+    for ev in events:
+        if isinstance(ev, SeedRevealed):
+            try:
+                seed = bytes.fromhex(ev.seed)
+            except ValueError as exc:
+                raise ReplayMismatch(f"{ev.label}: revealed seed is not hex") from exc
+            out[commitment(seed)] = seed
+    return out
+
+
+def replay(
+    journal: Journal,
+    open_engine: Callable[[Journal, Mapping[str, bytes]], TableEngine],
+    seeds: Mapping[str, bytes] | None = None,
+) -> TableEngine:
+    """Re-run a journal's operations and demand the very events it holds.
+
+    ``open_engine(journal, seeds)`` builds the engine from the journal's opening event
+    (``TableOpened``, consumed: the engine's own journal then holds it) and the server seeds
+    it may need, keyed by their commitment: those revealed anywhere in the journal
+    (:func:`revealed_seeds`) and those given (a live table's seeds not yet revealed, which
+    the server keeps secret). ``command_of(SeedCommitted(...))`` turns a commitment back into
+    the shuffle command that takes its seed; a commitment with no known seed cannot be
+    replayed. Then, repeatedly, the next journalled event names its command,
+    the engine executes it, and the events it emits must equal the journal's next events.
+    Any difference, or a command the rules refuse, raises :class:`ReplayMismatch` naming
+    the first entry and the rule. The chain itself is verified first.
+    """
+    journal.verify()
+    known = revealed_seeds(journal.events)
+    known.update(seeds or {})
+    engine = open_engine(journal, known)
+    expected = journal.events
+    i = len(engine.journal)
+    while i < len(expected):
+        ev = expected[i]
+        try:
+            cmd = engine.command_of(ev)
+        except MacauTablesError as exc:
+            raise ReplayMismatch(f"entry {i}: {exc}", rule=exc.rule) from exc
+        if cmd is None:
+            raise ReplayMismatch(f"entry {i}: {ev.kind} does not follow from the rules here")
+        try:
+            got = engine.execute(cmd)
+        except MacauTablesError as exc:
+            raise ReplayMismatch(
+                f"entry {i}: {ev.kind} refused by the rules: {exc}", rule=exc.rule
+            ) from exc
+        for k, derived in enumerate(got):
+            j = i + k
+            # compared as JSON: a list and a tuple of the same items are the same event
+            if j >= len(expected) or expected[j].to_json() != derived.to_json():
+                have = expected[j].kind if j < len(expected) else "nothing"
+                raise ReplayMismatch(
+                    f"entry {j}: the journal has {have}, the rules give {derived.kind} "
+                    f"{_diff(expected[j] if j < len(expected) else None, derived)}"
+                )
+        if not got:
+            raise ReplayMismatch(f"entry {i}: {ev.kind} produced no event on replay")
+        i += len(got)
+    return engine
+
+
+def _diff(have: Event | None, want: Event) -> str:
+    if have is None or type(have) is not type(want):
+        return ""
+    a, b = have.to_json()["data"], want.to_json()["data"]
+    assert isinstance(a, dict)
+    assert isinstance(b, dict)
+    fields = [k for k in b if a.get(k) != b.get(k)]
+    return f"(differs in {', '.join(fields)})" if fields else ""
+
+
+# --- accounts ------------------------------------------------------------------------
+
+
+class _Accounts:
+    """The one account scheme (see the module docstring)."""
+
+    def wallet(self, player: str) -> str:
+        return f"player:{check_name(player, 'player name')}"
+
+    def stack(self, table: str, player: str) -> str:
+        return f"stack:{check_name(table, 'table id')}:{check_name(player, 'player name')}"
+
+    def wagers(self, table: str) -> str:
+        return f"wagers:{check_name(table, 'table id')}"
+
+    def bank(self, table: str) -> str:
+        return f"bank:{check_name(table, 'table id')}"
+
+    def house(self, table: str) -> str:
+        return f"house:{check_name(table, 'table id')}"
+
+    def commission(self, table: str) -> str:
+        return f"commission:{check_name(table, 'table id')}"
+
+
+accounts = _Accounts()
+
+
+def json_args(args: Mapping[str, Any], allowed: Sequence[str], op: str) -> Mapping[str, Any]:
+    """Refuse arguments an operation does not take (a typo must not be ignored)."""
+    extra = sorted(set(args) - set(allowed))
+    if extra:
+        raise InvalidInput(f"{op}: unknown argument(s) {', '.join(extra)}; it takes {allowed}")
+    return args
