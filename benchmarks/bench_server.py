@@ -42,51 +42,87 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class _Conn:
+    """A minimal HTTP/1.1 keep-alive client (one connection per bot): the bots must cost
+    the client machine far less than the server, so that the server is what is measured."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, Any]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        assert self.reader is not None
+        data = b"" if body is None else json.dumps(body).encode()
+        head = [f"{method} {path} HTTP/1.1", f"Host: {self.host}", f"Content-Length: {len(data)}"]
+        if body is not None:
+            head.append("Content-Type: application/json")
+        head += [f"{k}: {v}" for k, v in (headers or {}).items()]
+        self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
+        status = int((await self.reader.readline()).split()[1])
+        length = 0
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode().partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        payload = await self.reader.readexactly(length)
+        return status, json.loads(payload) if payload else None
+
+
 async def _bots(
     url: str, names: list[str], tables: list[str], start: float, stop: float, out: Any
 ) -> None:
-    import httpx
-
+    host, port = url.split("//")[1].split(":")
     lat: list[float] = []
     counts = {"bets": 0, "refused": 0, "other": 0}
-    limits = httpx.Limits(max_connections=len(names) + 4, max_keepalive_connections=len(names))
-    async with httpx.AsyncClient(base_url=url, timeout=30, limits=limits) as http:
 
-        async def one(i: int, name: str) -> None:
-            table = tables[i % len(tables)]
-            r = await http.post("/auth/login", json={"name": name, "password": "bench-password"})
-            h = {"Authorization": f"Bearer {r.json()['token']}"}
-            n = 0
+    async def one(i: int, name: str) -> None:
+        table = tables[i % len(tables)]
+        c = _Conn(host, int(port))
+        _, tok = await c.request(
+            "POST", "/auth/login", {"name": name, "password": "bench-password"}
+        )
+        h = {"Authorization": f"Bearer {tok['token']}"}
+        n = 0
 
-            async def cmd(op: str, args: dict[str, Any]) -> Any:
-                nonlocal n
-                n += 1
-                return await http.post(
-                    f"/tables/{table}/commands",
-                    json={"op": op, "args": args},
-                    headers={**h, "Idempotency-Key": f"{name}-{n}"},
-                )
+        async def cmd(op: str, args: dict[str, Any]) -> int:
+            nonlocal n
+            n += 1
+            status, _ = await c.request(
+                "POST",
+                f"/tables/{table}/commands",
+                {"op": op, "args": args},
+                {**h, "Idempotency-Key": f"{name}-{n}"},
+            )
+            return status
 
-            await cmd("join", {"amount": 5_000_000})
-            while time.time() < stop:
-                t0 = time.perf_counter()
-                r = await cmd("bet", {"amount": 100})
-                dt = time.perf_counter() - t0
-                now = time.time()
-                if r.status_code == 200:
-                    if start <= now <= stop:
-                        counts["bets"] += 1
-                        lat.append(dt)
-                    continue
-                counts["refused"] += 1
-                v = (await http.get(f"/tables/{table}/view", headers=h)).json()
-                mine = [p for p in v.get("pending", []) if p["actor"] == f"player:{name}"]
-                if any("reveal" in p["operations"] for p in mine):
-                    await cmd("reveal", {})
-                else:
-                    await asyncio.sleep(0.05)
+        await cmd("join", {"amount": 5_000_000})
+        while time.time() < stop:
+            t0 = time.perf_counter()
+            status = await cmd("bet", {"amount": 100})
+            dt = time.perf_counter() - t0
+            now = time.time()
+            if status == 200:
+                if start <= now <= stop:
+                    counts["bets"] += 1
+                    lat.append(dt)
+                continue
+            counts["refused"] += 1
+            _, v = await c.request("GET", f"/tables/{table}/view", None, h)
+            mine = [p for p in v.get("pending", []) if p["actor"] == f"player:{name}"]
+            if any("reveal" in p["operations"] for p in mine):
+                await cmd("reveal", {})
+            else:
+                await asyncio.sleep(0.05)
 
-        await asyncio.gather(*(one(i, n) for i, n in enumerate(names)), return_exceptions=True)
+    results = await asyncio.gather(
+        *(one(i, n) for i, n in enumerate(names)), return_exceptions=True
+    )
+    counts["other"] = sum(isinstance(r, BaseException) for r in results)
     out.put({"lat": lat, **counts})
 
 
