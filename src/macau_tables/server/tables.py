@@ -222,11 +222,23 @@ class TableActor:
             return self._refusal(
                 ApiError(422, "invalid_input", "the server draws the seed", "SRV-SEED")
             )
+        return await asyncio.shield(
+            self._locked_run(Command(actor, op, args), user, viewer, key, req_hash, expect_seq)
+        )
+
+    async def _locked_run(
+        self,
+        command: Command,
+        user: str,
+        viewer: Viewer,
+        key: str | None,
+        req_hash: str,
+        expect_seq: int | None,
+    ) -> Reply:
+        # shielded: a caller who goes away does not cut a command between its commit and
+        # its fan-out (or its rebuild, if the commit failed)
         async with self.lock:
-            reply = await self._run(
-                Command(actor, op, args), user, viewer, key, req_hash, expect_seq
-            )
-        return reply
+            return await self._run(command, user, viewer, key, req_hash, expect_seq)
 
     @staticmethod
     def _refusal(err: ApiError) -> Reply:
