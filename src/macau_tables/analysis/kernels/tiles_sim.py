@@ -643,3 +643,14 @@ def simulate_chunk(
         done += n
     series = np.concatenate(kept) if kept else np.zeros((0, opts.player_seats), np.int8)
     return _result(rounds, player, bank, opts, series)
+
+
+def prepare(options: Mapping[str, object]) -> None:
+    """Build (or read from the table cache) the setting and comparison tables of
+    ``options`` and load the compiled cores, once, in the process that then forks the
+    workers (``analysis.simulation.run``): the workers inherit them."""
+    opts = parse_options(options)
+    opts.player_table()
+    setting_table(opts.regulation.tiles, opts.banker_strategy)
+    compare_tables(opts.game)
+    simulate_chunk(0, 0, 2, options)
