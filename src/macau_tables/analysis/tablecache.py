@@ -31,6 +31,7 @@ import hashlib
 import json
 import os
 import tempfile
+import zipfile
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -121,7 +122,7 @@ def arrays(
         try:
             with np.load(directory / name, allow_pickle=False) as z:
                 out = {k: z[k] for k in z.files}
-        except (OSError, ValueError, KeyError):
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile):
             out = None  # damaged: build it again
     if out is None:
         out = {k: np.ascontiguousarray(v) for k, v in build().items()}
