@@ -49,6 +49,13 @@ stands for). Each strategy is asked once per class for its setting, the setting 
 to two dense hand ranks with PG-6.2 folded in, and the numba kernel counts every pair of
 classes, weighted by the physical deals it stands for. Commission touches only the
 expected values, so win/loss/push are counted once.
+
+**Built once.** The class tables (settings, ranks, each strategy's choice) and the full
+set's counts — every class's three settings against a fixed strategy, the one pass that
+gives the optimal response and every hint — are the same in every process: they are kept
+in the table cache (:mod:`macau_tables.analysis.tablecache`), keyed by a hash of the code
+that makes them (:data:`TABLE_SOURCES`), and a process that finds them there neither
+rebuilds them nor imports numba.
 """
 
 from __future__ import annotations

@@ -348,9 +348,10 @@ class TileSimOptions:
     - ``places``: 8 (PG-1.4; TW default) or 4 (TW-2d, TW-R2: two rounds per shuffle);
     - ``player_strategy``: PG ``"house-way"`` (default), ``"max-back"`` or ``"optimal"``
       (the exact best response to the banker's strategy and the commission, as
-      ``analysis.tiles.paigow_par`` plays it; its table takes tens of seconds per
-      process); TW players are bound to the forced setting (TW-6b / TW-R1):
-      ``"forced"`` (default; ``"max-back"`` is the same setting), anything else raises;
+      ``analysis.tiles.paigow_par`` plays it; its table comes from one exact counting
+      pass, made once and kept in the table cache); TW players are bound to the forced
+      setting (TW-6b / TW-R1): ``"forced"`` (default; ``"max-back"`` is the same setting),
+      anything else raises;
     - ``banker_strategy``: ``"house-way"`` (default) or ``"max-back"`` (``"forced"`` is
       accepted for it: TW-R1's option binding the banker); not ``"optimal"``;
     - ``commission``: charged on a win, an exact fraction (int, Fraction or ``"4/100"``;
