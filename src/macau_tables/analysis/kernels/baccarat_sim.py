@@ -464,28 +464,25 @@ def _play_shoes(
             pos += 4
             pt = _mod10(value[p1] + value[p2])
             bt = _mod10(value[b1] + value[b2])
-            pf = pt
-            bf = bt
-            p3 = -1
-            b3 = -1
-            third = 0
-            if p_draws[pt, bt]:  # BA-9.1 / BA-9.2
-                p3 = shoe[pos]
-                pos += 1
-                third = value[p3] + 1
-                pf = _mod10(pt + value[p3])
-            if b_draws[bt, pt, third]:  # BA-9.3 / BA-9.4
-                b3 = shoe[pos]
-                pos += 1
-                bf = _mod10(bt + value[b3])
+            # the third cards without branches (the draws are coin flips to a branch
+            # predictor): the next card is read whether or not it is dealt, and counted in
+            # only if BA-9 draws it (the shoe always holds 6 more cards, checked above)
+            p_draw = p_draws[pt, bt]  # BA-9.1 / BA-9.2
+            p_next = shoe[pos]
+            p_value = value[p_next] if p_draw else 0
+            third = value[p_next] + 1 if p_draw else 0
+            p3 = p_next if p_draw else -1
+            pf = _mod10(pt + p_value)
+            pos += np.int64(p_draw)
+            b_draw = b_draws[bt, pt, third]  # BA-9.3 / BA-9.4
+            b_next = shoe[pos]
+            b3 = b_next if b_draw else -1
+            bf = _mod10(bt + (value[b_next] if b_draw else 0))
+            pos += np.int64(b_draw)
             if pos - 1 >= cut_index:
                 cut_out = True  # BA-3.1: the cut card came out in this hand
-            if pf == bf:  # BA-11 / BA-12
-                outcome = 2
-            elif pf > bf:
-                outcome = 0
-            else:
-                outcome = 1
+            # BA-11 / BA-12: 0 Player (higher), 1 Banker (higher), 2 tie
+            outcome = np.int64(pf < bf) + 2 * np.int64(pf == bf)
             demo = demos_left > 0
             if trace:
                 t_player[rows, 0] = p1
@@ -501,7 +498,7 @@ def _play_shoes(
             if demo:  # BA-2.2: dealt with no bets
                 demos_left -= 1
                 continue
-            six = outcome == 1 and bf == 6  # BA-R7
+            six = (outcome == 1) & (bf == 6)  # BA-R7
             ppair = rank[p1] == rank[p2]  # BA-13
             bpair = rank[b1] == rank[b2]
             hist[outcome * 8 + six * 4 + ppair * 2 + bpair] += 1
@@ -613,7 +610,7 @@ def _play_continuous(
             outcome = 0
         else:
             outcome = 1
-        six = outcome == 1 and bf == 6  # BA-R7
+        six = (outcome == 1) & (bf == 6)  # BA-R7
         ppair = rank[p1] == rank[p2]  # BA-13
         bpair = rank[b1] == rank[b2]
         hist[outcome * 8 + six * 4 + ppair * 2 + bpair] += 1
