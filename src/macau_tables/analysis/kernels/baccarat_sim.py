@@ -47,6 +47,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from typing import Any, cast
 
 import numpy as np
@@ -954,7 +955,7 @@ def simulate_chunk(
             *buf.series_args(), HANDS_PER_BATCH,
         )  # fmt: skip
     else:
-        base = np.sort(shoe_codes(full_set(rules.decks)))
+        base = _sorted_shoe(rules.decks)
         _simulate_shoes(
             gen, base, rounds, rules.decks, rules.cut_from_end,
             rules.burn is BurnMode.FIRST_CARD, rules.last_hand is LastHand.ONE_MORE,
@@ -962,6 +963,14 @@ def simulate_chunk(
             buf.hist, *buf.series_args(),
         )  # fmt: skip
     return buf.result(rules, rounds)
+
+
+@cache
+def _sorted_shoe(decks: int) -> I8:
+    """The card codes of ``decks`` decks, sorted: the shoe before its shuffle. Read-only."""
+    base = np.sort(shoe_codes(full_set(decks)))
+    base.setflags(write=False)
+    return base
 
 
 def prepare(options: Mapping[str, object]) -> None:
