@@ -17,7 +17,8 @@ work, output), the median of ``--runs`` runs (min and max shown).
 Processes run with bytecode caching on (``PYTHONDONTWRITEBYTECODE`` removed), as an
 installed package does: the first runs write the ``.pyc`` files. Other sessions on a shared
 machine slow some runs: the load average is printed with the figures, and each command's
-CPU time (user + system) next to its wall time. Figures only: nothing asserts. About 2-4 minutes on a 2-core machine.
+CPU time (user + system) next to its wall time. Figures only: nothing asserts. About 2-4
+minutes on a 2-core machine.
 """
 
 from __future__ import annotations

@@ -569,3 +569,32 @@ def test_kernel_shoes_are_fisher_yates_on_the_raw_words() -> None:
             want[i], want[j] = want[j], want[i]
         assert row == want
         assert sorted(row) == cards.tolist()  # the same cards (BA-1)
+
+
+def test_shuffle_takes_the_exact_path_for_halves_near_the_threshold() -> None:
+    """The shuffle's two-draws-per-word shortcut accepts a half only when its low product is
+    at least s; halves below (here: zeros, rejected whenever 2**32 mod s > 0, and small
+    values) go through the exact threshold, and the draws stay those of the stream."""
+    gen = generator(4)
+    crafted = generator(5).integers(0, 2**64, size=256, dtype=np.uint64)
+    crafted[::3] = 0  # both halves 0: rejected unless s divides 2**32
+    crafted[1::7] = np.uint64(5) << np.uint64(32)  # a low half 0, a high half 5
+    words = crafted.copy()
+    used = np.zeros(1, dtype=np.int64)
+    cards = np.arange(416, dtype=np.int8) % 52
+    want = cards.tolist()
+    sim._fisher_yates(gen.bit_generator, words, used, cards)
+    halves = [int(w) >> shift & 0xFFFFFFFF for w in crafted.tolist() for shift in (0, 32)]
+    refill = _reference_draws(generator(4))
+
+    def below(s: int) -> int:
+        while halves:
+            m = halves.pop(0) * s
+            if m % 2**32 >= (2**32 - s) % s:
+                return m >> 32
+        return refill(s)
+
+    for i in range(len(want) - 1, 0, -1):
+        j = below(i + 1)
+        want[i], want[j] = want[j], want[i]
+    assert cards.tolist() == want

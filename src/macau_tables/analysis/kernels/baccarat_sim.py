@@ -314,17 +314,42 @@ def _fisher_yates(
 ) -> None:  # pragma: no cover
     """Shuffle ``cards`` in place as ``core.rng.Rng.permutation`` does: for ``i`` from the
     last position down to 1, swap positions ``i`` and ``below(i + 1)``. The draws are
-    :func:`_below`'s, with the stream position kept in a register."""
+    :func:`_below`'s — the same halves in the same order — made faster: when the stream is
+    at a word boundary, one word serves two positions, each half accepted at once if its
+    low product is at least ``s`` (then it is at least the threshold ``2**32 mod s``);
+    anything else (a refill, the rare half that needs the exact threshold) takes the
+    general path, one half at a time."""
     n = words.shape[0]
     h = used[0]
     bits = np.uint64(32)
-    for k in range(cards.shape[0] - 1):
-        i = cards.shape[0] - 1 - k
+    i = cards.shape[0] - 1
+    while i >= 1:
+        if (h & 1) == 0 and h + 2 <= 2 * n and i >= 2:  # two draws from one word
+            w = words[h >> 1]
+            s = np.uint64(i + 1)
+            m = (w & _MASK32) * s
+            if (m & _MASK32) >= s:
+                j = np.int64(m >> bits)
+                t = cards[i]
+                cards[i] = cards[j]
+                cards[j] = t
+                h += 1
+                i -= 1
+                s = np.uint64(i + 1)
+                m = (w >> bits) * s
+                if (m & _MASK32) >= s:
+                    j = np.int64(m >> bits)
+                    t = cards[i]
+                    cards[i] = cards[j]
+                    cards[j] = t
+                    h += 1
+                    i -= 1
+                continue
         s = np.uint64(i + 1)
-        while True:  # _below, inlined by hand
+        while True:  # _below, one half at a time
             if h == 2 * n:
-                for w in range(n):
-                    words[w] = next_uint64(bitgen)
+                for k in range(n):
+                    words[k] = next_uint64(bitgen)
                 h = 0
             x = (words[h >> 1] >> np.uint64(32 * (h & 1))) & _MASK32
             h += 1
@@ -334,6 +359,7 @@ def _fisher_yates(
         t = cards[i]
         cards[i] = cards[r]
         cards[r] = t
+        i -= 1
     used[0] = h
 
 
