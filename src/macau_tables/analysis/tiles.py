@@ -145,7 +145,7 @@ class _Universe:
     k: np.ndarray  # (n, 21) count of each type
     types: np.ndarray  # (n, 4) distinct types
     mults: np.ndarray  # (n, 4) their multiplicities
-    index: dict[tuple[int, ...], int]  # k vector -> class
+    index: dict[int, int]  # the k vector as a base-3 number (:func:`_base3`) -> class
 
     @cached_property
     def tiles(self) -> tuple[tuple[Tile, ...], ...]:
@@ -168,15 +168,17 @@ def _universe() -> _Universe:
     k, types, mults = (z[name].astype(np.int64) for name in ("k", "types", "mults"))
     for a in (k, types, mults):
         a.setflags(write=False)
-    index = {tuple(row): i for i, row in enumerate(k.tolist())}
+    codes = (k * _POWERS3).sum(axis=1)
+    index = dict(zip(codes.tolist(), range(len(k)), strict=True))
     return _Universe(k, types, mults, index)
 
 
+#: 3**t for each tile type: a class's counts (0–2 each, T-1) as one base-3 number
+_POWERS3 = 3 ** np.arange(21, dtype=np.int64)
+
+
 def _class_of(tiles: Sequence[Tile]) -> int:
-    k = [0] * kx.TYPES
-    for t in tiles:
-        k[_TYPE[t]] += 1
-    return _universe().index[tuple(k)]
+    return _universe().index[sum(int(_POWERS3[_TYPE[t]]) for t in tiles)]
 
 
 def _pool(counts: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
