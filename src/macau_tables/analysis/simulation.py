@@ -8,16 +8,14 @@ are merged in chunk order. So a job's totals depend only on ``(seed, rounds, chu
 options)``: never on how many workers ran the chunks, on which machines, or in what order
 they finished.
 
-Before local workers start, :func:`run` calls the kernel module's ``prepare(options)`` if it
-has one: the tile kernel builds (or reads from :mod:`~macau_tables.analysis.tablecache`) its
-setting tables there, and every kernel loads its compiled code, once, in the parent; the
-workers, forked from it, inherit both (threads share them).
-
 :func:`run` runs the chunks in this process (``workers=1``), on ``K`` local processes
 (:class:`concurrent.futures.ProcessPoolExecutor`) or, for a kernel that releases the GIL for
 a whole chunk (its module sets ``NOGIL = True``: baccarat), ``K`` threads, or on a Dask
-cluster (``cluster=
-"tcp://HOST:PORT"``, the ``cluster`` extra, imported only then). :meth:`SimResult.stats`
+cluster (``cluster="tcp://HOST:PORT"``, the ``cluster`` extra, imported only then). Before
+local workers start, :func:`run` calls the kernel module's ``prepare(options)`` if it has
+one: the tile kernel builds (or reads from :mod:`~macau_tables.analysis.tablecache`) its
+setting tables there, and every kernel loads its compiled code, once, in the parent; the
+workers, forked from it, inherit both (threads share them). :meth:`SimResult.stats`
 gives each bet line's estimated expected return with a 95% confidence interval and, against
 the exact PAR sheet (:mod:`macau_tables.analysis.par`), the z-score
 ``(mean - exact EV) / (exact std_dev / sqrt(decisions))``, flagged when ``|z| > 4``.
