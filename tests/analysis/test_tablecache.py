@@ -145,3 +145,24 @@ def test_cached_strategy_tables_are_the_readable_strategies(
     for i, tiles in enumerate(at._universe().tiles):
         s = choose(tiles, rules)
         assert opts.values(i)[from_disk[i]] == (s.front.value.key, s.back.value.key), tiles
+
+
+def test_warm_builds_every_family_and_clears_on_request(
+    cache: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``python -m macau_tables.analysis.warm [--clear]``: the three families of tables and
+    kernels are built, ``--clear`` removes the stored tables first, anything else is a usage
+    error (exit 2)."""
+    from macau_tables.analysis import warm
+
+    done: list[str] = []
+    for family in ("_tiles", "_baccarat", "_craps"):
+        monkeypatch.setattr(warm, family, lambda f=family: done.append(f))
+    cache.mkdir()
+    (cache / "old.npz").write_bytes(b"stale")
+    assert warm.main([]) == 0
+    assert done == ["_tiles", "_baccarat", "_craps"] and (cache / "old.npz").exists()
+    assert warm.main(["--clear"]) == 0
+    assert not (cache / "old.npz").exists()
+    assert "removed 1 stored tables" in capsys.readouterr().out
+    assert warm.main(["--bogus"]) == 2
