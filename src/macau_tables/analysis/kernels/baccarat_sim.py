@@ -44,18 +44,17 @@ Counts are int64 inside numba (no overflow below 9.2e18 hands) and Python ints o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
-from numba.np.random.generator_core import next_uint64 as _next_uint64
 
-from macau_tables.analysis.kernels.rng import chunk_generator
+from macau_tables.analysis.kernels.rng import Generator, chunk_generator, next_uint64
 from macau_tables.analysis.simresult import ChunkResult
 from macau_tables.core.errors import InvalidInput
 from macau_tables.games.baccarat import (
@@ -264,8 +263,6 @@ HIST_SIZE = 24
 #: raw 64-bit words fetched from the bit generator at a time (each gives two 32-bit draws)
 WORDS_PER_REFILL = 256
 _MASK32 = np.uint64(0xFFFFFFFF)
-#: the bit generator's next raw word (numba's binding of its ``next_uint64``)
-next_uint64 = cast(Callable[[Any], np.uint64], _next_uint64)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -371,7 +368,7 @@ def _new_stream() -> tuple[npt.NDArray[np.uint64], I64]:  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def _shuffles(gen: np.random.Generator, base: I8, n: int) -> I8:  # pragma: no cover
+def _shuffles(gen: Generator, base: I8, n: int) -> I8:  # pragma: no cover
     """``n`` shuffles of ``base`` from one generator's stream (for the tests)."""
     words, used = _new_stream()
     out = np.empty((n, base.shape[0]), dtype=np.int8)
@@ -382,7 +379,7 @@ def _shuffles(gen: np.random.Generator, base: I8, n: int) -> I8:  # pragma: no c
 
 
 @njit(cache=True, nogil=True)
-def _belows(gen: np.random.Generator, highs: I64) -> I64:  # pragma: no cover
+def _belows(gen: Generator, highs: I64) -> I64:  # pragma: no cover
     """One bounded draw below each ``highs[i]``, in order, from one stream (for the tests)."""
     words, used = _new_stream()
     out = np.empty(highs.shape[0], dtype=np.int64)
@@ -391,13 +388,13 @@ def _belows(gen: np.random.Generator, highs: I64) -> I64:  # pragma: no cover
     return out
 
 
-def shuffled_shoes(gen: np.random.Generator, cards: npt.ArrayLike, n: int) -> I8:
+def shuffled_shoes(gen: Generator, cards: npt.ArrayLike, n: int) -> I8:
     """``n`` successive Fisher-Yates shuffles of ``cards`` (int8 codes) from ``gen``'s raw
     words, as :func:`simulate_chunk` shuffles its shoes."""
     return _shuffles(gen, np.ascontiguousarray(cards, dtype=np.int8), n)
 
 
-def bounded_draws(gen: np.random.Generator, highs: npt.ArrayLike) -> I64:
+def bounded_draws(gen: Generator, highs: npt.ArrayLike) -> I64:
     """``below(highs[i])`` for each ``i`` in order from ``gen``'s raw words (the stream
     :func:`simulate_chunk` draws from)."""
     return _belows(gen, np.ascontiguousarray(highs, dtype=np.int64))
@@ -663,7 +660,7 @@ def _play_continuous(
 
 @njit(cache=True, nogil=True)
 def _simulate_shoes(
-    gen: np.random.Generator,
+    gen: Generator,
     base: I8,
     target: int,
     decks: int,
@@ -711,7 +708,7 @@ def _simulate_shoes(
 
 @njit(cache=True, nogil=True)
 def _simulate_continuous(
-    gen: np.random.Generator,
+    gen: Generator,
     target: int,
     decks: int,
     value: I64,
