@@ -32,7 +32,7 @@ from sqlalchemy.engine import Connection
 
 from macau_tables.core.errors import MacauTablesError
 from macau_tables.core.journal import Entry, Event, Journal
-from macau_tables.core.rng import commitment, new_server_seed
+from macau_tables.core.rng import Rng, commitment, new_server_seed
 from macau_tables.core.visibility import Viewer
 from macau_tables.games.contract import (
     Actor,
@@ -337,7 +337,7 @@ class TableActor:
         cmd, seed = self._command_args(command)
         before = len(engine.journal)
         try:
-            engine.execute(cmd)
+            engine.execute(cmd, Rng.system())
         except MacauTablesError as exc:
             if len(engine.journal) != before:  # an engine must refuse before it changes
                 raise
@@ -357,10 +357,14 @@ class TableActor:
                     seq=entry.seq,
                     by_user=user,
                 )
-            if isinstance(entry.event, SeedCommitted) and seed is not None:
-                if entry.event.commitment != commitment(seed):
-                    raise RuntimeError("the engine committed another seed than it was given")
-                store.put_seed(conn, self.table_id, entry.event.commitment, entry.event.label, seed)
+            if isinstance(entry.event, SeedCommitted):
+                c = entry.event.commitment
+                secret = seed if seed is not None and commitment(seed) == c else None
+                if secret is None and self.game.secret_seed is not None:
+                    secret = self.game.secret_seed(engine, c)
+                if secret is None or commitment(secret) != c:
+                    raise RuntimeError(f"no server seed behind commitment {c[:12]}…")
+                store.put_seed(conn, self.table_id, c, entry.event.label, secret)
         new.extend(entries)
         return Reply(
             200,
