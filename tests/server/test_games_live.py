@@ -64,7 +64,7 @@ def test_bots_play_every_bound_game_and_the_ledger_stays_whole(tmp_path: Path) -
                 10.0,
                 ("supervisor", creds["supervisor"]),
                 ("cashier", creds["cashier"]),
-                grace=30.0,
+                grace=12.0,
             )
         )
         assert not [s for s in report.statuses if s >= 500], report.summary()
