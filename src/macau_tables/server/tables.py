@@ -218,6 +218,15 @@ class TableActor:
             return self._refusal(
                 ApiError(403, "forbidden", "only the table's clock times out", "SRV-ROLE")
             )
+        if op in self.game.keyin_ops or self.game.keyin_args & set(args):
+            return self._refusal(
+                ApiError(
+                    403,
+                    "forbidden",
+                    f"{op}: this table is auto-dealt; its outcomes come from the server's RNG",
+                    "SRV-KEYIN",
+                )
+            )
         if op in self.game.seed_ops and "seed" in args:
             return self._refusal(
                 ApiError(422, "invalid_input", "the server draws the seed", "SRV-SEED")

@@ -57,4 +57,6 @@ BINDING = GameBinding(
     open_journal,
     title="Craps (Portaria 97/85/M)",
     secret_seed=secret_seed,
+    keyin_ops=frozenset({"throw_dice"}),
+    keyin_args=frozenset({"dice"}),
 )
