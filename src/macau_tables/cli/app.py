@@ -51,6 +51,10 @@ TOP_COMMANDS: dict[str, tuple[str, str]] = {
         "Monte Carlo simulation checked against the exact PAR sheets; player sessions with "
         "betting systems (flat, Martingale, Paroli, D'Alembert, Fibonacci).",
     ),
+    "warm": (
+        "warm",
+        "Build every lookup table and compile every numba kernel once.",
+    ),
 }
 PLAY_COMMANDS: dict[str, tuple[str, str]] = {
     "baccarat": (
