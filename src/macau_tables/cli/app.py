@@ -60,6 +60,10 @@ TOP_COMMANDS: dict[str, tuple[str, str]] = {
         "server",
         "Bot players at every table of the server, playing with the engines' strategies.",
     ),
+    "warm": (
+        "warm",
+        "Build every lookup table and compile every numba kernel once.",
+    ),
 }
 PLAY_COMMANDS: dict[str, tuple[str, str]] = {
     "baccarat": (
