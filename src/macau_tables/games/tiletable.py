@@ -1719,7 +1719,10 @@ def open_table(
     return cls(rules, table_id, seeds=seeds, planned=planned, order_of=order_of, header=header)
 
 
-def _open_from(journal: Journal, seeds: Mapping[str, bytes]) -> TileTable:
+def open_for_replay(journal: Journal, seeds: Mapping[str, bytes]) -> TileTable:
+    """The table a journal opens (its ``table.opened`` rules), before any operation is
+    re-run: ``contract.replay``'s ``open_engine``. ``seeds`` are the server seeds known by
+    commitment (revealed in the journal, or kept secret by the server)."""
     events = journal.events
     if not events or not isinstance(events[0], TableOpened):
         raise ReplayMismatch("entry 0: a tile table's journal opens with table.opened")
@@ -1738,7 +1741,7 @@ def _open_from(journal: Journal, seeds: Mapping[str, bytes]) -> TileTable:
 
 def replay(journal: Journal, seeds: Mapping[str, bytes] | None = None) -> TileTable:
     """Re-run a tile table's journal (``contract.replay``): every event must follow."""
-    engine = contract.replay(journal, _open_from, seeds)
+    engine = contract.replay(journal, open_for_replay, seeds)
     assert isinstance(engine, TileTable)
     return engine
 

@@ -9,7 +9,7 @@ from macau_tables.core.errors import InvalidInput
 from macau_tables.core.journal import Journal
 from macau_tables.core.rng import Rng
 from macau_tables.games.contract import TableEngine
-from macau_tables.games.tiletable import TileTable, TileTableRules, _open_from, open_table
+from macau_tables.games.tiletable import TileTable, TileTableRules, open_for_replay, open_table
 from macau_tables.server.bots import Move, register_strategy
 from macau_tables.server.games import GameBinding
 
@@ -26,7 +26,7 @@ def creator(game: str) -> Callable[[str, Mapping[str, Any]], TableEngine]:
 
 
 def open_journal(journal: Journal, seeds: Mapping[str, bytes]) -> TableEngine:
-    return _open_from(journal, seeds)
+    return open_for_replay(journal, seeds)
 
 
 def strategy(view: dict[str, Any], pending: list[dict[str, Any]], me: str, rng: Rng) -> Move | None:
