@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench coverage conformance docs-analysis clean
+.PHONY: run test lint typecheck unit bench coverage conformance docs-analysis clean chromium screenshots vendor-js
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -15,7 +15,16 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/macau-tables play
 
-test: lint typecheck unit
+test: lint typecheck chromium unit
+
+# The browser tests drive Debian's Chromium; install it with apt when it is missing.
+CHROMIUM ?= /usr/bin/chromium
+chromium:
+	@test -x $(CHROMIUM) || { \
+	  echo "installing Debian's chromium (the browser tests need $(CHROMIUM))"; \
+	  { apt-get install -y -q chromium >/dev/null 2>&1 || \
+	    { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1; }; } ; \
+	  test -x $(CHROMIUM) || { echo "error: $(CHROMIUM) is missing and 'apt-get install chromium' failed (run as root with Debian's package lists, or install it yourself)"; exit 1; }; }
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
@@ -42,3 +51,7 @@ conformance:
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+
+# the vendored JavaScript (htmx, axe-core), fetched again from the npm registry, hash-checked
+vendor-js:
+	sh scripts/vendor_js.sh
