@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench coverage conformance docs-analysis clean chromium screenshots vendor-js
+.PHONY: run test lint typecheck unit postgres bench coverage conformance docs-analysis clean chromium screenshots vendor-js
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/macau-tables play
+	$(BIN)/macau-tables serve
 
 test: lint typecheck chromium unit
 
@@ -33,7 +33,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
+# the server suite starts a throwaway PostgreSQL 15 cluster: install Debian's if missing
+postgres:
+	@test -x /usr/lib/postgresql/15/bin/initdb || { \
+	  echo "installing PostgreSQL (Debian's postgresql package) for the server tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; }
+
+unit: $(STAMP) postgres
 	$(BIN)/pytest
 
 bench: $(STAMP)

@@ -67,6 +67,9 @@ def _register() -> None:
     from macau_tables.cli import simulate as _simulate
 
     _simulate.register(app, play_app)
+    from macau_tables.cli import server as _server
+
+    _server.register(app, play_app)
 
 
 _register()

@@ -1,0 +1,106 @@
+"""`macau-tables serve`, `db upgrade` and `bots`: the table server (issue 15).
+
+The server packages (the ``server`` extra) are imported only when one of these commands
+runs, so the engines and the rest of the CLI work without them.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from macau_tables.cli.common import handle_errors
+
+db_app = typer.Typer(help="The server's database (SQLite file or PostgreSQL).")
+
+
+def _need_server() -> None:
+    try:
+        import fastapi  # noqa: F401
+        import sqlalchemy  # noqa: F401
+    except ImportError as exc:
+        typer.echo(
+            f"error: the server needs the 'server' extra ({exc.name} is missing): "
+            "pip install 'macau-tables[server]'",
+            err=True,
+        )
+        raise typer.Exit(2) from exc
+
+
+URL_HELP = "SQLAlchemy URL: a SQLite path (default ./macau-tables.db) or postgresql+psycopg://…"
+
+
+def register(app: typer.Typer, play_app: typer.Typer) -> None:
+    del play_app
+    app.add_typer(db_app, name="db")
+
+    @app.command(
+        "serve",
+        epilog="Example: macau-tables serve --port 8000  ·  "
+        "macau-tables serve --database-url postgresql+psycopg://casino@/floor",
+    )
+    @handle_errors
+    def serve_cmd(
+        host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+        port: Annotated[int, typer.Option(help="TCP port.", min=1, max=65535)] = 8000,
+        database_url: Annotated[str | None, typer.Option(help=URL_HELP)] = None,
+        betting_seconds: Annotated[
+            float, typer.Option(help="Auto-dealer: length of a betting window.", min=0.1)
+        ] = 15.0,
+        action_seconds: Annotated[
+            float, typer.Option(help="Auto-dealer: time a player has to act.", min=0.1)
+        ] = 20.0,
+    ) -> None:
+        """Run the live tables: FastAPI on uvicorn, on SQLite (default) or PostgreSQL.
+
+        Applies pending migrations, verifies every table and the ledger, finishes
+        interrupted rounds, and on first start creates demo tables and accounts (the
+        passwords are printed once).
+        """
+        _need_server()
+        from macau_tables.server.run import serve
+
+        serve(
+            host, port, database_url, betting_seconds=betting_seconds, action_seconds=action_seconds
+        )
+
+    @db_app.command("upgrade", epilog="Example: macau-tables db upgrade --database-url floor.db")
+    @handle_errors
+    def upgrade_cmd(
+        database_url: Annotated[str | None, typer.Option(help=URL_HELP)] = None,
+    ) -> None:
+        """Apply the pending schema migrations (Alembic) and say which."""
+        _need_server()
+        from macau_tables.server.run import db_upgrade
+
+        done = db_upgrade(database_url)
+        typer.echo(f"applied {', '.join(done)}" if done else "the database is up to date")
+
+    @app.command(
+        "bots",
+        epilog="Example: macau-tables bots --url http://127.0.0.1:8000 --players 8 --seconds 60",
+    )
+    @handle_errors
+    def bots_cmd(
+        url: Annotated[str, typer.Option(help="The server's base URL.")] = "http://127.0.0.1:8000",
+        players: Annotated[int, typer.Option(help="How many bot players.", min=1)] = 4,
+        seconds: Annotated[float, typer.Option(help="How long to play.", min=0.1)] = 60.0,
+        supervisor: Annotated[
+            str, typer.Option(help="name:password of a supervisor (creates the bot players)")
+        ] = "",
+        cashier: Annotated[
+            str, typer.Option(help="name:password of a cashier (funds the bot players)")
+        ] = "",
+        seed: Annotated[str, typer.Option(help="Seed of the bots' choices.")] = "bots",
+    ) -> None:
+        """Bot players at every table of the server, playing with the engines' strategies.
+
+        The bots are created (by the supervisor) and funded (by the cashier) on first use;
+        they join tables, bet, act when the rules wait for them, and cash out at the end.
+        """
+        _need_server()
+        from macau_tables.server.bots import run_bots
+
+        report = run_bots(url, players, seconds, supervisor, cashier, seed)
+        typer.echo(report.summary())

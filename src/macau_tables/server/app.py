@@ -1,0 +1,539 @@
+"""The HTTP and WebSocket API (FastAPI). OpenAPI at ``/docs``; see docs/server.md.
+
+Thin by design (STYLE §9): each endpoint authenticates, checks its permission
+(:data:`macau_tables.server.auth.PERMISSIONS`), and hands over to the floor or the table's
+actor. Every refusal is ``{error, rule, message}`` with a 4xx status.
+"""
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.websockets import WebSocketDisconnect
+
+from macau_tables.core.errors import MacauTablesError
+from macau_tables.core.visibility import Viewer
+from macau_tables.games.contract import accounts as acc
+from macau_tables.server import schemas as S
+from macau_tables.server import store
+from macau_tables.server.auth import PERMISSIONS, StaffRole, User, require
+from macau_tables.server.errors import ApiError, from_domain, not_found
+from macau_tables.server.floor import Floor, Settings, verify_ledger
+from macau_tables.server.games import games
+from macau_tables.server.tables import Reply
+
+log = logging.getLogger("macau_tables.server")
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": S.ErrorBody} for code in (400, 401, 403, 404, 409, 422)
+}
+_bearer = HTTPBearer(auto_error=False)
+
+
+def _idem_key(key: str | None) -> str:
+    if not key:
+        raise ApiError(
+            400,
+            "idempotency_key_required",
+            "money-moving requests need an Idempotency-Key header",
+            "SRV-IDEM",
+        )
+    if len(key) > 200:
+        raise ApiError(
+            422, "invalid_input", "Idempotency-Key is at most 200 characters", "SRV-IDEM"
+        )
+    return key
+
+
+def _reply(reply: Reply) -> JSONResponse:
+    return JSONResponse(reply.body, status_code=reply.status)
+
+
+def create_app(
+    settings: Settings | None = None,
+    floor: Floor | None = None,
+    on_start: Callable[[Floor], None] | None = None,
+) -> FastAPI:
+    """The app; its lifespan starts the floor (migrations, recovery, demo) and stops it."""
+    the_floor = floor or Floor(settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await the_floor.start()
+        app.state.floor = the_floor
+        if on_start is not None:
+            on_start(the_floor)
+        yield
+        await the_floor.stop()
+
+    app = FastAPI(
+        title="macau-tables server",
+        summary="Live tables of Pai Gow, Taiwan Pai Kao, Craps and Baccarat on a ledger.",
+        version="1",
+        lifespan=lifespan,
+        responses=ERRORS,
+    )
+    app.state.floor = the_floor
+
+    # --- errors ---------------------------------------------------------------------------
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(exc.body(), status_code=exc.status)
+
+    @app.exception_handler(MacauTablesError)
+    async def _domain_error(_: Request, exc: MacauTablesError) -> JSONResponse:
+        err = from_domain(exc)
+        return JSONResponse(err.body(), status_code=err.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        msg = f"{where}: {first.get('msg', 'invalid')}" if where else "invalid request"
+        return JSONResponse(
+            {"error": "invalid_input", "rule": "SRV-INPUT", "message": msg}, status_code=422
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        error = "not_found" if exc.status_code == 404 else "http_error"
+        return JSONResponse(
+            {"error": error, "rule": None, "message": str(exc.detail)},
+            status_code=exc.status_code,
+        )
+
+    # --- who is calling -----------------------------------------------------------------
+
+    async def current_user(
+        creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    ) -> User:
+        if creds is None:
+            raise ApiError(401, "unauthorized", "a bearer token is required", "SRV-AUTH")
+        return await the_floor.authenticate(creds.credentials)
+
+    def allowed(permission: str) -> Callable[[User], Awaitable[User]]:
+        assert permission in PERMISSIONS
+
+        async def dep(user: Annotated[User, Depends(current_user)]) -> User:
+            require(user, permission)
+            return user
+
+        return dep
+
+    def perm(permission: str) -> dict[str, Any]:
+        return {"openapi_extra": {"x-permission": permission}}
+
+    # --- auth -----------------------------------------------------------------------------
+
+    @app.post("/auth/login", response_model=S.TokenReply, tags=["auth"])
+    async def login(body: S.Login) -> dict[str, Any]:
+        """Exchange a name and password for a bearer token (it expires)."""
+        return await the_floor.login(body.name, body.password)
+
+    @app.post("/auth/logout", tags=["auth"], **perm("logout"))
+    async def logout(
+        user: Annotated[User, Depends(allowed("logout"))],
+        creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    ) -> dict[str, Any]:
+        assert creds is not None
+        await the_floor.logout(creds.credentials)
+        return {"ok": True}
+
+    @app.get("/me", tags=["auth"], **perm("me"))
+    async def me(user: Annotated[User, Depends(allowed("me"))]) -> dict[str, Any]:
+        return {"name": user.name, "role": user.role.value}
+
+    @app.get("/health", tags=["floor"])
+    async def health() -> dict[str, Any]:
+        locked = {t: a.lock_reason for t, a in the_floor.tables.items() if a.status == "locked"}
+        return {"ok": True, "tables": len(the_floor.tables), "locked": locked}
+
+    # --- games and tables -----------------------------------------------------------------
+
+    @app.get("/games", tags=["tables"], **perm("games.list"))
+    async def list_games(
+        user: Annotated[User, Depends(allowed("games.list"))],
+    ) -> list[dict[str, Any]]:
+        return [
+            {"name": g.name, "title": g.title or g.name, "seed_ops": sorted(g.seed_ops)}
+            for g in games().values()
+        ]
+
+    @app.get("/tables", response_model=list[S.TableInfo], tags=["tables"], **perm("tables.list"))
+    async def list_tables(
+        user: Annotated[User, Depends(allowed("tables.list"))],
+    ) -> list[dict[str, Any]]:
+        return [the_floor.tables[t].info() for t in sorted(the_floor.tables)]
+
+    @app.post("/tables", response_model=S.TableInfo, tags=["tables"], **perm("tables.create"))
+    async def create_table(
+        body: S.TableCreate, user: Annotated[User, Depends(allowed("tables.create"))]
+    ) -> dict[str, Any]:
+        """Open a new auto-dealt table of a game with its rule set's options."""
+        actor = await the_floor.create_table(
+            body.id,
+            body.game,
+            body.options,
+            betting_seconds=body.betting_seconds,
+            action_seconds=body.action_seconds,
+            user=user.name,
+        )
+        return actor.info()
+
+    @app.get(
+        "/tables/{table_id}", response_model=S.TableInfo, tags=["tables"], **perm("tables.read")
+    )
+    async def table_info(
+        table_id: str, user: Annotated[User, Depends(allowed("tables.read"))]
+    ) -> dict[str, Any]:
+        return the_floor.table(table_id).info()
+
+    @app.get(
+        "/tables/{table_id}/view",
+        response_model=S.ViewReply,
+        tags=["tables"],
+        **perm("tables.view"),
+    )
+    async def table_view(
+        table_id: str, user: Annotated[User, Depends(allowed("tables.view"))]
+    ) -> dict[str, Any]:
+        """What the caller may see at the table now (his projection), and what is pending."""
+        snap = await the_floor.table(table_id).snapshot(_viewer(user))
+        snap.pop("type")
+        return snap
+
+    @app.get(
+        "/tables/{table_id}/events",
+        response_model=list[S.EventOut],
+        tags=["tables"],
+        **perm("tables.events"),
+    )
+    async def table_events(
+        table_id: str,
+        user: Annotated[User, Depends(allowed("tables.events"))],
+        after: Annotated[int, Query(ge=-1)] = -1,
+        limit: Annotated[int, Query(ge=1, le=5000)] = 500,
+    ) -> list[dict[str, Any]]:
+        """The table's events after ``after`` that the caller may see."""
+        return await the_floor.table(table_id).events_for(_viewer(user), after, limit)
+
+    async def _command(
+        table_id: str, body: S.CommandBody, user: User, key: str | None, path: str
+    ) -> JSONResponse:
+        actor = the_floor.table(table_id)
+        idem = _idem_key(key)
+        payload = body.model_dump()
+        reply = await actor.command(
+            user.actor(),
+            body.op,
+            dict(body.args),
+            user=user.name,
+            viewer=_viewer(user),
+            key=idem,
+            req_hash=store.request_hash("POST", path, payload),
+            expect_seq=body.expect_seq,
+        )
+        return _reply(reply)
+
+    @app.post(
+        "/tables/{table_id}/commands",
+        response_model=S.CommandReply,
+        tags=["tables"],
+        **perm("tables.command"),
+    )
+    async def table_command(
+        table_id: str,
+        body: S.CommandBody,
+        user: Annotated[User, Depends(allowed("tables.command"))],
+        idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key")] = None,
+    ) -> JSONResponse:
+        """Run one operation of the table's engine as the caller (``{op, args}``).
+
+        Players act by name; a dealer as the dealer; a supervisor by name. The engine
+        validates the arguments and the rules; a refusal names the rule.
+        """
+        return await _command(table_id, body, user, idempotency_key, f"/tables/{table_id}/commands")
+
+    @app.post(
+        "/tables/{table_id}/ops/{op}",
+        response_model=S.CommandReply,
+        tags=["tables"],
+        **perm("tables.command"),
+    )
+    async def table_op(
+        table_id: str,
+        op: str,
+        user: Annotated[User, Depends(allowed("tables.command"))],
+        args: dict[str, Any] | None = None,
+        idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key")] = None,
+    ) -> JSONResponse:
+        """The same as ``/commands`` with the operation in the path and its arguments as
+        the body: ``POST /tables/craps-1/ops/bet {"kind": "pass", "amount": 1000}``."""
+        try:
+            body = S.CommandBody(op=op, args=args or {})
+        except ValueError as exc:
+            raise ApiError(422, "invalid_input", f"bad operation {op!r}", "SRV-INPUT") from exc
+        return await _command(table_id, body, user, idempotency_key, f"/tables/{table_id}/commands")
+
+    for status, verb in (
+        ("paused", "pause"),
+        ("open", "resume"),
+        ("closed", "close"),
+        ("open", "unlock"),
+    ):
+
+        def make(status: str = status, verb: str = verb) -> None:
+            @app.post(
+                f"/tables/{{table_id}}/{verb}",
+                response_model=S.TableInfo,
+                tags=["supervisor"],
+                name=f"table_{verb}",
+                **perm("tables.control"),
+            )
+            async def control(
+                table_id: str,
+                body: S.Control,
+                user: Annotated[User, Depends(allowed("tables.control"))],
+            ) -> dict[str, Any]:
+                actor = the_floor.table(table_id)
+                if verb == "unlock" and actor.status != "locked":
+                    raise ApiError(409, "not_locked", "the table is not locked", "SRV-LOCK")
+                if verb == "resume" and actor.status == "locked":
+                    raise ApiError(409, "table_locked", "unlock a locked table", "SRV-LOCK")
+                await the_floor.set_status(actor, status, user.name, body.reason)
+                return actor.info()
+
+            control.__doc__ = f"{verb.capitalize()} a table (with a reason, in the audit log)."
+
+        make()
+
+    # --- money ----------------------------------------------------------------------------
+
+    @app.get("/wallet", tags=["money"], **perm("wallet.read"))
+    async def wallet(user: Annotated[User, Depends(allowed("wallet.read"))]) -> dict[str, Any]:
+        """The caller's wallet and his chips at each table."""
+        name = user.name
+
+        def read(conn: Any) -> dict[str, Any]:
+            stacks = {
+                a: b
+                for a, b in store.balances_like(conn, "stack:").items()
+                if a.endswith(":" + name)
+            }
+            return {"wallet": store.balance(conn, acc.wallet(name)), "stacks": stacks}
+
+        return await the_floor.db.read(read)
+
+    @app.get(
+        "/accounts/{account}",
+        response_model=S.BalanceReply,
+        tags=["money"],
+        **perm("accounts.read"),
+    )
+    async def account_balance(
+        account: str, user: Annotated[User, Depends(allowed("accounts.read"))]
+    ) -> dict[str, Any]:
+        def read(conn: Any) -> dict[str, Any] | None:
+            row = conn.execute(
+                store.accounts_t.select().where(store.accounts_t.c.name == account)
+            ).first()
+            return {"account": account, "balance": int(row.balance)} if row else None
+
+        found = await the_floor.db.read(read)
+        if found is None:
+            raise not_found(f"no account {account!r}", "SRV-ACCOUNT")
+        return found
+
+    for direction in ("deposit", "withdraw"):
+
+        def make_cashier(direction: str = direction) -> None:
+            @app.post(
+                f"/cashier/{direction}",
+                response_model=S.BalanceReply,
+                tags=["money"],
+                name=f"cashier_{direction}",
+                **perm(f"cashier.{direction}"),
+            )
+            async def cashier(
+                body: S.CashierBody,
+                user: Annotated[User, Depends(allowed(f"cashier.{direction}"))],
+                idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key")] = None,
+            ) -> JSONResponse:
+                key = _idem_key(idempotency_key)
+                reply = await the_floor.cashier(
+                    direction,
+                    user.name,
+                    body.player,
+                    body.amount,
+                    body.memo,
+                    key,
+                    store.request_hash("POST", f"/cashier/{direction}", body.model_dump()),
+                )
+                return _reply(reply)
+
+            cashier.__doc__ = (
+                "Move money between the cage and a player's wallet (integer avos)."
+                if direction == "deposit"
+                else "Pay a player out of his wallet into the cage (integer avos)."
+            )
+
+        make_cashier()
+
+    # --- people -----------------------------------------------------------------------------
+
+    @app.post("/users", tags=["people"], **perm("users.create"))
+    async def add_user(
+        body: S.UserCreate, user: Annotated[User, Depends(allowed("users.create"))]
+    ) -> dict[str, Any]:
+        await the_floor.add_user(body.name, StaffRole(body.role), body.password, user.name)
+        return {"name": body.name, "role": body.role}
+
+    @app.get("/users", tags=["people"], **perm("users.list"))
+    async def list_users(
+        user: Annotated[User, Depends(allowed("users.list"))],
+    ) -> list[dict[str, Any]]:
+        rows = await the_floor.db.read(
+            lambda c: c.execute(store.users_t.select().order_by(store.users_t.c.name)).all()
+        )
+        return [{"name": r.name, "role": r.role, "active": bool(r.active)} for r in rows]
+
+    # --- audit ------------------------------------------------------------------------------
+
+    @app.get("/audit/ledger", tags=["audit"], **perm("audit.ledger"))
+    async def audit_ledger(
+        user: Annotated[User, Depends(allowed("audit.ledger"))],
+    ) -> dict[str, Any]:
+        """Check the ledger now: postings sum to zero, per transaction and in total, and
+        each cached balance equals its postings."""
+        problems = await the_floor.db.read(verify_ledger)
+        return {"ok": not problems, "problems": [p.reason for p in problems]}
+
+    @app.get("/audit/tables/{table_id}/journal", tags=["audit"], **perm("audit.journal"))
+    async def audit_journal(
+        table_id: str, user: Annotated[User, Depends(allowed("audit.journal"))]
+    ) -> dict[str, Any]:
+        """The table's whole journal (the ``macau-tables verify`` format)."""
+        actor = the_floor.table(table_id)
+        journal = await the_floor.db.read(
+            lambda c: store.load_journal(c, table_id, actor.game.name, actor.header)
+        )
+        return journal.to_json()
+
+    @app.get("/audit/log", tags=["audit"], **perm("audit.log"))
+    async def audit_log(
+        user: Annotated[User, Depends(allowed("audit.log"))],
+        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    ) -> list[dict[str, Any]]:
+        rows = await the_floor.db.read(
+            lambda c: c.execute(
+                store.audit_t.select().order_by(store.audit_t.c.id.desc()).limit(limit)
+            ).all()
+        )
+        return [
+            {
+                "at": r.at,
+                "user": r.user_name,
+                "action": r.action,
+                "target": r.target,
+                "reason": r.reason,
+            }
+            for r in rows
+        ]
+
+    @app.get("/schemas", tags=["floor"])
+    async def schemas() -> dict[str, Any]:
+        """JSON Schema of every WebSocket message and of the REST bodies."""
+        return {
+            "websocket": {m.__name__: m.model_json_schema() for m in S.WS_MESSAGES},
+            "rest": {
+                m.__name__: m.model_json_schema()
+                for m in (
+                    S.CommandBody,
+                    S.CommandReply,
+                    S.ErrorBody,
+                    S.TableInfo,
+                    S.ViewReply,
+                    S.CashierBody,
+                    S.Login,
+                    S.TokenReply,
+                )
+            },
+        }
+
+    # --- WebSocket --------------------------------------------------------------------------
+
+    @app.websocket("/tables/{table_id}/ws")
+    async def table_ws(
+        ws: WebSocket, table_id: str, token: str = "", last_seq: int | None = None
+    ) -> None:
+        await ws.accept()
+        try:
+            user = await the_floor.authenticate(token)
+            require(user, "tables.watch")
+            actor = the_floor.table(table_id)
+        except ApiError as exc:
+            await ws.send_json({"type": "error", **exc.body()})
+            await ws.close(code=4000 + exc.status)
+            return
+        sub = await actor.subscribe(_viewer(user), last_seq)
+        receiver = asyncio.create_task(_drain(ws))
+        try:
+            while True:
+                getter = asyncio.create_task(sub.queue.get())
+                done, _ = await asyncio.wait(
+                    {getter, receiver}, return_when=asyncio.FIRST_COMPLETED
+                )
+                if receiver in done:
+                    getter.cancel()
+                    break
+                msg = getter.result()
+                if msg is None:  # too slow, or shutting down
+                    with contextlib.suppress(Exception):
+                        await ws.send_json(
+                            {
+                                "type": "error",
+                                "error": "overflow",
+                                "rule": "SRV-WS",
+                                "message": "reconnect with last_seq",
+                            }
+                        )
+                        await ws.close(code=1013)
+                    break
+                await ws.send_json(msg)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            actor.unsubscribe(sub)
+            receiver.cancel()
+
+    if WEB_DIR.is_dir():
+        from fastapi.staticfiles import StaticFiles
+
+        app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
+
+    return app
+
+
+async def _drain(ws: WebSocket) -> None:
+    """Read (and ignore) what the client sends, until it disconnects."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        while True:
+            msg = await ws.receive()
+            if msg["type"] == "websocket.disconnect":
+                return
+
+
+def _viewer(user: User) -> Viewer:
+    v = user.viewer()
+    assert isinstance(v, Viewer)
+    return v

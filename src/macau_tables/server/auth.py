@@ -1,0 +1,152 @@
+"""Accounts of people, their roles, passwords (argon2) and bearer tokens that expire.
+
+A permission per operation (:data:`PERMISSIONS`): each endpoint names one, and only the
+roles listed may call it (403 otherwise). Tokens are 256-bit random strings; only their
+SHA-256 is stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from enum import StrEnum
+
+import sqlalchemy as sa
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy.engine import Connection
+
+from macau_tables.core.rng import new_server_seed
+from macau_tables.games.contract import Actor, check_name
+from macau_tables.server import store
+from macau_tables.server.errors import ApiError, forbidden
+
+
+class StaffRole(StrEnum):
+    PLAYER = "player"
+    DEALER = "dealer"
+    CASHIER = "cashier"
+    SUPERVISOR = "supervisor"
+    AUDITOR = "auditor"
+
+
+R = StaffRole
+ALL = frozenset(R)
+
+#: operation → the roles allowed to perform it. Every endpoint names one of these.
+PERMISSIONS: dict[str, frozenset[StaffRole]] = {
+    "me": ALL,
+    "logout": ALL,
+    "games.list": ALL,
+    "tables.list": ALL,
+    "tables.read": ALL,
+    "tables.view": ALL,
+    "tables.events": ALL,
+    "tables.watch": ALL,
+    "tables.command": frozenset({R.PLAYER, R.DEALER, R.SUPERVISOR}),
+    "tables.create": frozenset({R.SUPERVISOR}),
+    "tables.control": frozenset({R.SUPERVISOR}),
+    "wallet.read": frozenset({R.PLAYER}),
+    "accounts.read": frozenset({R.CASHIER, R.SUPERVISOR, R.AUDITOR}),
+    "cashier.deposit": frozenset({R.CASHIER}),
+    "cashier.withdraw": frozenset({R.CASHIER}),
+    "users.create": frozenset({R.SUPERVISOR}),
+    "users.list": frozenset({R.SUPERVISOR, R.AUDITOR}),
+    "audit.ledger": frozenset({R.SUPERVISOR, R.AUDITOR}),
+    "audit.journal": frozenset({R.SUPERVISOR, R.AUDITOR}),
+    "audit.log": frozenset({R.SUPERVISOR, R.AUDITOR}),
+}
+
+
+@dataclass(frozen=True)
+class User:
+    name: str
+    role: StaffRole
+
+    def actor(self) -> Actor:
+        """Who this user is at a table (players by name; the dealer; a supervisor)."""
+        if self.role is R.PLAYER:
+            return Actor.player(self.name)
+        if self.role is R.DEALER:
+            return Actor.DEALER
+        if self.role is R.SUPERVISOR:
+            return Actor.supervisor(self.name)
+        raise forbidden(f"a {self.role} does not act at tables")
+
+    def viewer(self) -> object:
+        from macau_tables.core.visibility import Viewer
+
+        if self.role is R.PLAYER:
+            return Viewer.player(self.name)
+        if self.role is R.DEALER:
+            return Viewer.DEALER
+        if self.role in (R.SUPERVISOR, R.AUDITOR):
+            return Viewer.SUPERVISOR
+        return Viewer.PUBLIC
+
+
+def require(user: User, permission: str) -> None:
+    if user.role not in PERMISSIONS[permission]:
+        raise forbidden(f"{permission} is not allowed for role {user.role}")
+
+
+class Passwords:
+    """argon2id hashes (argon2-cffi). ``fast`` lowers the cost for tests only."""
+
+    def __init__(self, *, fast: bool = False) -> None:
+        self._ph = (
+            PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+            if fast
+            else PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
+        )
+
+    def hash(self, password: str) -> str:
+        return self._ph.hash(password)
+
+    def verify(self, hashed: str, password: str) -> bool:
+        try:
+            return self._ph.verify(hashed, password)
+        except (VerificationError, InvalidHashError):
+            return False
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return new_server_seed().hex()
+
+
+def create_user(
+    conn: Connection, passwords: Passwords, name: str, role: StaffRole, password: str
+) -> None:
+    try:
+        check_name(name, "user name")
+    except ValueError as exc:
+        raise ApiError(422, "invalid_input", str(exc), "SRV-NAME") from exc
+    if len(password) < 8:
+        raise ApiError(422, "invalid_input", "a password has at least 8 characters", "SRV-NAME")
+    exists = conn.execute(sa.select(store.users_t.c.name).where(store.users_t.c.name == name))
+    if exists.first() is not None:
+        raise ApiError(409, "conflict", f"user {name!r} exists", "SRV-NAME")
+    conn.execute(
+        store.users_t.insert().values(
+            name=name,
+            role=role.value,
+            password_hash=passwords.hash(password),
+            active=True,
+            created_at=store.now_ms(),
+        )
+    )
+
+
+def get_user(conn: Connection, name: str) -> tuple[User, str] | None:
+    row = conn.execute(
+        sa.select(
+            store.users_t.c.role, store.users_t.c.password_hash, store.users_t.c.active
+        ).where(store.users_t.c.name == name)
+    ).first()
+    if row is None or not row[2]:
+        return None
+    return User(name, StaffRole(row[0])), str(row[1])

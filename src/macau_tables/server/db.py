@@ -1,0 +1,167 @@
+"""The database: SQLite (embedded, the default) or PostgreSQL, through SQLAlchemy 2.
+
+* SQLite: WAL, ``synchronous=FULL``, foreign keys on, ``BEGIN IMMEDIATE`` for every write
+  (a separate reader engine uses plain deferred ``BEGIN``), all writes on one thread.
+* PostgreSQL (``postgresql+psycopg://…``): READ COMMITTED with row locks — a table's
+  command first locks its ``tables`` row (``SELECT … FOR UPDATE``), so one writer per table
+  even across processes; serialization failures and deadlocks (40001, 40P01) are retried.
+
+The schema exists only through the Alembic migrations in ``server/migrations``
+(:func:`upgrade`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy import event as sa_event
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError
+
+T = TypeVar("T")
+
+DEFAULT_PATH = "macau-tables.db"
+RETRYABLE_SQLSTATES = ("40001", "40P01")
+
+
+def normalise_url(url: str | None) -> str:
+    """The SQLAlchemy URL: none → ``./macau-tables.db``; a bare path → a SQLite file."""
+    if not url:
+        return f"sqlite+pysqlite:///{Path(DEFAULT_PATH).resolve()}"
+    if "://" not in url:
+        return f"sqlite+pysqlite:///{Path(url).resolve()}"
+    if url.startswith("sqlite:///"):
+        return "sqlite+pysqlite:///" + url.removeprefix("sqlite:///")
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+def _sqlite_engine(url: str, *, immediate: bool) -> Engine:
+    engine = sa.create_engine(url, poolclass=sa.pool.QueuePool, pool_size=4, max_overflow=4)
+
+    @sa_event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=FULL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=30000")
+        cur.close()
+
+    @sa_event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine
+
+
+def is_retryable(exc: BaseException) -> bool:
+    """A PostgreSQL serialization failure or deadlock: run the transaction again."""
+    orig = getattr(exc, "orig", None)
+    return getattr(orig, "sqlstate", None) in RETRYABLE_SQLSTATES
+
+
+class Database:
+    """The writer and reader engines, and the threads that run database work."""
+
+    def __init__(self, url: str | None = None, *, pg_writers: int = 8) -> None:
+        self.url = normalise_url(url)
+        self.dialect = sa.engine.make_url(self.url).get_backend_name()
+        if self.dialect == "sqlite":
+            self.writer = _sqlite_engine(self.url, immediate=True)
+            self.reader = _sqlite_engine(self.url, immediate=False)
+            writers = 1
+        elif self.dialect == "postgresql":
+            self.writer = sa.create_engine(
+                self.url, pool_size=pg_writers + 2, max_overflow=4, pool_pre_ping=True
+            )
+            self.reader = self.writer
+            writers = pg_writers
+        else:
+            raise ValueError(f"unsupported database {self.dialect!r}: use SQLite or PostgreSQL")
+        self._writes = ThreadPoolExecutor(writers, thread_name_prefix="db-write")
+        self._reads = ThreadPoolExecutor(2, thread_name_prefix="db-read")
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.dialect == "sqlite"
+
+    def write_sync(
+        self, fn: Callable[[Connection], T], *, on_retry: Callable[[], None] | None = None
+    ) -> T:
+        """Run ``fn`` in one write transaction (committed on return, rolled back on error).
+
+        On PostgreSQL a serialization failure or deadlock runs it again (``on_retry`` first,
+        e.g. to rebuild what ``fn`` changed in memory), up to 8 times.
+        """
+        for attempt in range(8):
+            try:
+                with self.writer.begin() as conn:
+                    return fn(conn)
+            except DBAPIError as exc:
+                if not is_retryable(exc) or attempt == 7:
+                    raise
+                if on_retry is not None:
+                    on_retry()
+                time.sleep(0.002 * 2**attempt)
+        raise AssertionError("unreachable")
+
+    def read_sync(self, fn: Callable[[Connection], T]) -> T:
+        with self.reader.begin() as conn:
+            return fn(conn)
+
+    async def write(
+        self, fn: Callable[[Connection], T], *, on_retry: Callable[[], None] | None = None
+    ) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._writes, lambda: self.write_sync(fn, on_retry=on_retry)
+        )
+
+    async def read(self, fn: Callable[[Connection], T]) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._reads, lambda: self.read_sync(fn))
+
+    def close(self) -> None:
+        self._writes.shutdown(wait=True)
+        self._reads.shutdown(wait=True)
+        self.writer.dispose()
+        if self.reader is not self.writer:
+            self.reader.dispose()
+
+
+def alembic_config(db: Database) -> Any:
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", "macau_tables.server:migrations")
+    cfg.set_main_option("sqlalchemy.url", db.url.replace("%", "%%"))
+    return cfg
+
+
+def upgrade(db: Database) -> list[str]:
+    """Apply every pending migration; return the revisions applied (empty if up to date)."""
+    from alembic import command
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    cfg = alembic_config(db)
+    script = ScriptDirectory.from_config(cfg)
+    with db.writer.connect() as conn:
+        current = MigrationContext.configure(conn).get_current_revision()
+    todo = [
+        rev.revision for rev in script.iterate_revisions("head", current) if rev.revision != current
+    ]
+    if todo:
+        with db.writer.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+    return list(reversed(todo))

@@ -1,0 +1,537 @@
+"""The floor: the database, every table's actor, the cashier, people and tokens.
+
+:meth:`Floor.start` applies pending migrations, verifies and rebuilds every table
+(:meth:`recover`), creates the demo floor on first start, and starts the tables' clocks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import logging
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from macau_tables.core.errors import HoldError, InsufficientFunds, MacauTablesError
+from macau_tables.core.journal import Journal
+from macau_tables.core.ledger import CAGE, Movement, Transaction
+from macau_tables.core.money import MOP, Money
+from macau_tables.core.rng import new_server_seed
+from macau_tables.games.contract import accounts as acc
+from macau_tables.server import store
+from macau_tables.server.auth import (
+    Passwords,
+    StaffRole,
+    User,
+    create_user,
+    get_user,
+    new_token,
+    token_hash,
+)
+from macau_tables.server.db import Database, upgrade
+from macau_tables.server.errors import ApiError, from_domain, not_found
+from macau_tables.server.games import GameBinding, binding, games
+from macau_tables.server.tables import Reply, TableActor
+
+log = logging.getLogger("macau_tables.server")
+
+DEMO_DEPOSIT = 1_000_000  # avos: MOP 10,000.00 per demo player
+DEMO_USERS = (
+    ("alice", StaffRole.PLAYER),
+    ("bob", StaffRole.PLAYER),
+    ("carol", StaffRole.PLAYER),
+    ("dealer", StaffRole.DEALER),
+    ("cashier", StaffRole.CASHIER),
+    ("supervisor", StaffRole.SUPERVISOR),
+    ("auditor", StaffRole.AUDITOR),
+)
+
+
+@dataclass
+class Settings:
+    """How a floor runs (``serve``'s options; tests shorten the clocks)."""
+
+    database_url: str | None = None
+    token_seconds: int = 12 * 3600
+    betting_seconds: float = 15.0
+    action_seconds: float = 20.0
+    dealer_seconds: float = 2.0
+    demo: bool = True
+    fast_passwords: bool = False
+    clocks: bool = True
+    demo_games: tuple[str, ...] | None = None  # None: one demo table of every game
+
+
+@dataclass
+class Problem:
+    table_id: str | None
+    reason: str
+
+
+@dataclass
+class RecoveryReport:
+    tables: int = 0
+    locked: dict[str, str] = field(default_factory=dict)
+    driven: dict[str, int] = field(default_factory=dict)
+    ledger: list[str] = field(default_factory=list)
+
+
+class Floor:
+    """Everything the API talks to (see the module docstring)."""
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.settings = settings or Settings()
+        self.db = Database(self.settings.database_url)
+        self.accounts = store.Accounts()
+        self.passwords = Passwords(fast=self.settings.fast_passwords)
+        self.tables: dict[str, TableActor] = {}
+        self._tokens: dict[str, tuple[User, int]] = {}
+        self.demo_credentials: dict[str, str] = {}
+        self.recovery = RecoveryReport()
+
+    # --- start and stop -----------------------------------------------------------------
+
+    async def start(self) -> None:
+        await asyncio.get_running_loop().run_in_executor(None, upgrade, self.db)
+        self.recovery = await self.recover()
+        if self.settings.demo:
+            await self.bootstrap()
+        if self.settings.clocks:
+            for actor in self.tables.values():
+                actor.start()
+
+    async def stop(self) -> None:
+        for actor in self.tables.values():
+            await actor.stop()
+        self.db.close()
+
+    # --- recovery ----------------------------------------------------------------------
+
+    async def recover(self) -> RecoveryReport:
+        """Verify the ledger and every table, rebuild each, finish unfinished rounds.
+
+        A table whose chain, replay or money does not verify is locked with the reason.
+        """
+        report = RecoveryReport()
+        rows = await self.db.read(
+            lambda c: c.execute(sa.select(store.tables_t).order_by(store.tables_t.c.id)).all()
+        )
+        problems = await self.db.read(verify_ledger)
+        report.ledger = [p.reason for p in problems]
+        by_table: dict[str, list[str]] = defaultdict(list)
+        for p in problems:
+            for row in rows:
+                if p.table_id in (None, row.id):
+                    by_table[row.id].append(p.reason)
+        for row in rows:
+            report.tables += 1
+            actor = self._actor_of(row)
+            self.tables[row.id] = actor
+            reason: str | None = "; ".join(by_table[row.id]) or None
+            if reason is None and row.status != "locked":
+                try:
+                    actor.engine = await self.db.read(actor.load)
+                    money = await self.db.read(functools.partial(table_money_problems, actor=actor))
+                    reason = "; ".join(money) or None
+                except MacauTablesError as exc:
+                    reason = f"{type(exc).__name__}: {exc}"
+            elif row.status == "locked":
+                reason = None
+                try:
+                    actor.engine = await self.db.read(actor.load)
+                except MacauTablesError:
+                    actor.engine = None
+            if reason is not None:
+                await self.lock_table(actor, reason)
+                report.locked[row.id] = reason
+                continue
+            if actor.status == "open":
+                steps = await actor.drive()
+                if steps:
+                    report.driven[row.id] = steps
+        return report
+
+    def _actor_of(self, row: Any) -> TableActor:
+        try:
+            game = binding(row.game)
+        except MacauTablesError:
+            game = GameBinding(row.game, _missing_game, _missing_open)
+        return TableActor(
+            self,
+            row.id,
+            game,
+            options=json.loads(row.options),
+            settings=json.loads(row.settings),
+            status=row.status,
+            lock_reason=row.lock_reason,
+            header=json.loads(row.header),
+            engine=None,
+        )
+
+    async def lock_table(self, actor: TableActor, reason: str) -> None:
+        actor.status, actor.lock_reason = "locked", reason
+        log.error("table %s locked: %s", actor.table_id, reason)
+
+        def unit(conn: Connection) -> None:
+            conn.execute(
+                store.tables_t.update()
+                .where(store.tables_t.c.id == actor.table_id)
+                .values(status="locked", lock_reason=reason)
+            )
+            store.audit(conn, "system", "lock", actor.table_id, reason)
+
+        await self.db.write(unit)
+        actor.broadcast_state()
+
+    # --- demo floor ---------------------------------------------------------------------
+
+    async def bootstrap(self) -> dict[str, str]:
+        """On first start (no users yet): demo accounts and one table of each game."""
+        any_user = await self.db.read(
+            lambda c: c.execute(sa.select(store.users_t.c.name).limit(1)).first()
+        )
+        if any_user is not None:
+            return {}
+        creds = {name: new_server_seed().hex()[:16] for name, _ in DEMO_USERS}
+        hashed = {name: self.passwords.hash(pw) for name, pw in creds.items()}
+
+        def unit(conn: Connection) -> None:
+            for name, role in DEMO_USERS:
+                conn.execute(
+                    store.users_t.insert().values(
+                        name=name,
+                        role=role.value,
+                        password_hash=hashed[name],
+                        active=True,
+                        created_at=store.now_ms(),
+                    )
+                )
+                if role is StaffRole.PLAYER:
+                    tx = Transaction.transfer(
+                        CAGE, acc.wallet(name), Money(DEMO_DEPOSIT, MOP), "demo deposit"
+                    )
+                    store.post(conn, self.accounts, Movement(tx), by_user="system")
+
+        await self.db.write(unit)
+        available = games()
+        names = self.settings.demo_games
+        for name in sorted(available) if names is None else names:
+            table_id = f"{name}-1"
+            if table_id not in self.tables:
+                await self.create_table(table_id, name, dict(available[name].demo_options))
+        self.demo_credentials = creds
+        return creds
+
+    # --- tables -------------------------------------------------------------------------
+
+    def table(self, table_id: str) -> TableActor:
+        actor = self.tables.get(table_id)
+        if actor is None:
+            raise not_found(f"no table {table_id!r}", "SRV-TABLE")
+        return actor
+
+    async def create_table(
+        self,
+        table_id: str,
+        game_name: str,
+        options: Mapping[str, Any],
+        *,
+        betting_seconds: float | None = None,
+        action_seconds: float | None = None,
+        user: str = "system",
+    ) -> TableActor:
+        if table_id in self.tables:
+            raise ApiError(409, "conflict", f"table {table_id!r} exists", "SRV-TABLE")
+        try:
+            game = binding(game_name)
+            engine = game.create(table_id, options)
+        except MacauTablesError as exc:
+            raise from_domain(exc) from exc
+        settings = {
+            "betting_seconds": betting_seconds or self.settings.betting_seconds,
+            "action_seconds": action_seconds or self.settings.action_seconds,
+            "dealer_seconds": self.settings.dealer_seconds,
+            "auto_dealer": True,
+        }
+        entries = list(engine.journal.entries)
+
+        def unit(conn: Connection) -> None:
+            conn.execute(
+                store.tables_t.insert().values(
+                    id=table_id,
+                    game=game.name,
+                    options=store.dumps(dict(options)),
+                    settings=store.dumps(settings),
+                    status="open",
+                    lock_reason=None,
+                    header=store.dumps(engine.journal.header),
+                    head_seq=-1,
+                    head_hash=engine.journal.header_hash(),
+                    created_at=store.now_ms(),
+                )
+            )
+            store.append_entries(conn, table_id, entries)
+            for e in entries:
+                mv = e.event.movement()
+                if mv is not None and (mv.transaction.postings or mv.opens or mv.closes):
+                    store.post(conn, self.accounts, mv, table_id=table_id, seq=e.seq, by_user=user)
+            store.audit(conn, user, "create_table", table_id, "", {"game": game.name})
+
+        await self.db.write(unit)
+        actor = TableActor(
+            self,
+            table_id,
+            game,
+            options=options,
+            settings=settings,
+            status="open",
+            lock_reason=None,
+            header=engine.journal.header,
+            engine=engine,
+        )
+        self.tables[table_id] = actor
+        if self.settings.clocks:
+            actor.start()
+        return actor
+
+    async def set_status(self, actor: TableActor, status: str, user: str, reason: str) -> None:
+        """Pause, resume (open), close or unlock (→ open after it verifies) a table."""
+        if status == "open" and actor.status == "locked":
+            engine = await self.db.read(actor.load)  # raises if it still does not verify
+            problems = await self.db.read(lambda c: table_money_problems(c, actor))
+            if problems:
+                raise ApiError(409, "still_locked", "; ".join(problems), "SRV-LOCK")
+            actor.engine = engine
+        elif actor.status in ("locked", "closed") and status != actor.status:
+            raise ApiError(409, "table_" + actor.status, f"table is {actor.status}", "SRV-STATUS")
+
+        def unit(conn: Connection) -> None:
+            conn.execute(
+                store.tables_t.update()
+                .where(store.tables_t.c.id == actor.table_id)
+                .values(status=status, lock_reason=None if status == "open" else actor.lock_reason)
+            )
+            store.audit(conn, user, f"status:{status}", actor.table_id, reason)
+
+        async with actor.lock:
+            await self.db.write(unit)
+            actor.status = status
+            if status == "open":
+                actor.lock_reason = None
+            actor._plan_countdown()
+            actor.broadcast_state()
+        actor._wake.set()
+
+    # --- cashier ------------------------------------------------------------------------
+
+    async def cashier(
+        self,
+        direction: str,
+        user: str,
+        player: str,
+        amount: int,
+        memo: str,
+        key: str,
+        req_hash: str,
+    ) -> Reply:
+        """Deposit (cage → wallet) or withdraw (wallet → cage), idempotently."""
+
+        def unit(conn: Connection) -> Reply:
+            stored = store.get_idempotent(conn, user, key)
+            if stored is not None:
+                if stored.request_hash != req_hash:
+                    return Reply(
+                        409,
+                        ApiError(
+                            409,
+                            "idempotency_conflict",
+                            "this Idempotency-Key was used with another request",
+                            "SRV-IDEM",
+                        ).body(),
+                    )
+                return Reply(stored.status, stored.body)
+            found = get_user(conn, player)
+            if found is None or found[0].role is not StaffRole.PLAYER:
+                return Reply(404, not_found(f"no player {player!r}", "SRV-PLAYER").body())
+            wallet = acc.wallet(player)
+            src, dst = (CAGE, wallet) if direction == "deposit" else (wallet, CAGE)
+            tx = Transaction.transfer(src, dst, Money(amount, MOP), memo or direction)
+            try:
+                with conn.begin_nested():
+                    store.post(conn, self.accounts, Movement(tx), by_user=user)
+            except (InsufficientFunds, HoldError) as exc:
+                reply = Reply(from_domain(exc).status, from_domain(exc).body())
+            else:
+                reply = Reply(200, {"account": wallet, "balance": store.balance(conn, wallet)})
+            store.put_idempotent(conn, user, key, req_hash, reply.status, reply.body)
+            return reply
+
+        return await self.db.write(unit)
+
+    # --- people -------------------------------------------------------------------------
+
+    async def login(self, name: str, password: str) -> dict[str, Any]:
+        found = await self.db.read(lambda c: get_user(c, name))
+        ok = found is not None and await asyncio.get_running_loop().run_in_executor(
+            None, self.passwords.verify, found[1], password
+        )
+        if not ok or found is None:
+            raise ApiError(401, "unauthorized", "wrong name or password", "SRV-AUTH")
+        user = found[0]
+        token = new_token()
+        expires = store.now_ms() + self.settings.token_seconds * 1000
+
+        def unit(conn: Connection) -> None:
+            conn.execute(
+                store.tokens_t.insert().values(
+                    token_hash=token_hash(token), user_name=user.name, expires_at=expires
+                )
+            )
+
+        await self.db.write(unit)
+        self._tokens[token_hash(token)] = (user, expires)
+        return {"token": token, "name": user.name, "role": user.role.value, "expires_at": expires}
+
+    async def authenticate(self, token: str) -> User:
+        h = token_hash(token)
+        cached = self._tokens.get(h)
+        if cached is None:
+
+            def find(conn: Connection) -> tuple[User, int] | None:
+                row = conn.execute(
+                    sa.select(store.tokens_t.c.user_name, store.tokens_t.c.expires_at).where(
+                        store.tokens_t.c.token_hash == h
+                    )
+                ).first()
+                if row is None:
+                    return None
+                found = get_user(conn, row[0])
+                return (found[0], int(row[1])) if found else None
+
+            cached = await self.db.read(find)
+            if cached is not None:
+                self._tokens[h] = cached
+        if cached is None or cached[1] <= store.now_ms():
+            self._tokens.pop(h, None)
+            raise ApiError(401, "unauthorized", "missing, unknown or expired token", "SRV-AUTH")
+        return cached[0]
+
+    async def logout(self, token: str) -> None:
+        h = token_hash(token)
+        self._tokens.pop(h, None)
+        await self.db.write(
+            lambda c: c.execute(store.tokens_t.delete().where(store.tokens_t.c.token_hash == h))
+        )
+
+    async def add_user(self, name: str, role: StaffRole, password: str, by: str) -> None:
+        def unit(conn: Connection) -> None:
+            create_user(conn, self.passwords, name, role, password)
+            store.audit(conn, by, "create_user", name, "", {"role": role.value})
+
+        await self.db.write(unit)
+
+
+def _missing_game(table_id: str, options: Mapping[str, Any]) -> Any:
+    raise ApiError(409, "unknown_game", "this server does not run that game", "SRV-GAME")
+
+
+def _missing_open(journal: Journal, seeds: Mapping[str, bytes]) -> Any:
+    from macau_tables.core.errors import JournalError
+
+    raise JournalError(f"this server does not run {journal.game!r}")
+
+
+# --- ledger checks ---------------------------------------------------------------------
+
+
+def verify_ledger(conn: Connection) -> list[Problem]:
+    """The ledger's own checks: the postings sum to zero, each transaction sums to zero,
+    and every account's cached balance equals the sum of its postings."""
+    p, a = store.postings_t, store.accounts_t
+    out: list[Problem] = []
+    total = conn.execute(sa.select(sa.func.coalesce(sa.func.sum(p.c.amount), 0))).scalar_one()
+    if int(total) != 0:
+        out.append(Problem(None, f"money: the postings sum to {total}, not zero"))
+    bad_tx = conn.execute(
+        sa.select(p.c.tx_id).group_by(p.c.tx_id).having(sa.func.sum(p.c.amount) != 0).limit(5)
+    ).all()
+    for (tx,) in bad_tx:
+        out.append(Problem(None, f"money: transaction {tx} does not sum to zero"))
+    sums = (
+        sa.select(p.c.account, sa.func.sum(p.c.amount).label("total"))
+        .group_by(p.c.account)
+        .subquery()
+    )
+    rows = conn.execute(
+        sa.select(a.c.name, a.c.balance, sa.func.coalesce(sums.c.total, 0))
+        .select_from(a.outerjoin(sums, sums.c.account == a.c.name))
+        .where(a.c.balance != sa.func.coalesce(sums.c.total, 0))
+    ).all()
+    for name, cached, posted in rows:
+        parts = str(name).split(":")
+        table = parts[1] if parts[0] in ("stack", "wagers", "bank", "house", "commission") else None
+        out.append(
+            Problem(table, f"money: {name} caches {cached} but its postings sum to {posted}")
+        )
+    return out
+
+
+def table_money_problems(conn: Connection, actor: TableActor) -> list[str]:
+    """The table's journal against the database: the same postings per account, and the
+    same holds opened and closed."""
+    engine = actor.engine
+    if engine is None:
+        return []
+    want: dict[str, int] = defaultdict(int)
+    opened: set[str] = set()
+    closed: set[str] = set()
+    for ev in engine.journal.events:
+        mv = ev.movement()
+        if mv is None:
+            continue
+        for posting in mv.transaction.postings:
+            want[posting.account] += posting.amount.minor
+        opened.update(mv.opens)
+        closed.update(mv.closes)
+    p, t = store.postings_t, store.transactions_t
+    have = {
+        str(acct): int(total)
+        for acct, total in conn.execute(
+            sa.select(p.c.account, sa.func.sum(p.c.amount))
+            .select_from(p.join(t, t.c.id == p.c.tx_id))
+            .where(t.c.table_id == actor.table_id)
+            .group_by(p.c.account)
+        )
+    }
+    out = []
+    for account in sorted(set(want) | set(have)):
+        if want.get(account, 0) != have.get(account, 0):
+            out.append(
+                f"money: {account} is {have.get(account, 0)} in the ledger but "
+                f"{want.get(account, 0)} by the journal"
+            )
+    db_open = {
+        str(h)
+        for (h,) in conn.execute(
+            sa.select(store.holds_opened_t.c.hold_id).where(
+                store.holds_opened_t.c.table_id == actor.table_id
+            )
+        )
+    }
+    db_closed = {
+        str(h)
+        for (h,) in conn.execute(
+            sa.select(store.holds_closed_t.c.hold_id).where(
+                store.holds_closed_t.c.table_id == actor.table_id
+            )
+        )
+    }
+    if db_open != opened or db_closed != closed:
+        out.append("money: the holds in the ledger differ from the journal's")
+    return out

@@ -1,0 +1,427 @@
+"""What the server keeps in the database: journal entries, postings, holds, seeds, users.
+
+Every function takes the :class:`~sqlalchemy.engine.Connection` of the transaction it
+belongs to; the caller (the table actor, the cashier) decides where the transaction starts
+and ends, so one command's journal entries, postings, holds and idempotency record commit
+together or not at all (STYLE §9).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+import uuid
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+
+from macau_tables.core.errors import HoldError, InsufficientFunds, InvalidInput
+from macau_tables.core.journal import Entry, Journal, event_from_json
+from macau_tables.core.ledger import GUARDED, Movement
+from macau_tables.core.money import MOP, Money
+
+md = sa.MetaData()
+tables_t = sa.Table(
+    "tables",
+    md,
+    sa.Column("id", sa.String, primary_key=True),
+    sa.Column("game", sa.String),
+    sa.Column("options", sa.Text),
+    sa.Column("settings", sa.Text),
+    sa.Column("status", sa.String),
+    sa.Column("lock_reason", sa.Text),
+    sa.Column("header", sa.Text),
+    sa.Column("head_seq", sa.BigInteger),
+    sa.Column("head_hash", sa.String),
+    sa.Column("created_at", sa.BigInteger),
+)
+accounts_t = sa.Table(
+    "accounts",
+    md,
+    sa.Column("name", sa.String, primary_key=True),
+    sa.Column("kind", sa.String),
+    sa.Column("currency", sa.String),
+    sa.Column("balance", sa.BigInteger),
+)
+transactions_t = sa.Table(
+    "transactions",
+    md,
+    sa.Column("id", sa.String, primary_key=True),
+    sa.Column("table_id", sa.String),
+    sa.Column("seq", sa.BigInteger),
+    sa.Column("memo", sa.Text),
+    sa.Column("n_postings", sa.Integer),
+    sa.Column("by_user", sa.String),
+    sa.Column("created_at", sa.BigInteger),
+)
+postings_t = sa.Table(
+    "postings",
+    md,
+    sa.Column("id", sa.BigInteger, primary_key=True),
+    sa.Column("tx_id", sa.String),
+    sa.Column("account", sa.String),
+    sa.Column("amount", sa.BigInteger),
+)
+holds_opened_t = sa.Table(
+    "holds_opened",
+    md,
+    sa.Column("table_id", sa.String, primary_key=True),
+    sa.Column("hold_id", sa.String, primary_key=True),
+    sa.Column("tx_id", sa.String),
+    sa.Column("seq", sa.BigInteger),
+)
+holds_closed_t = sa.Table(
+    "holds_closed",
+    md,
+    sa.Column("table_id", sa.String, primary_key=True),
+    sa.Column("hold_id", sa.String, primary_key=True),
+    sa.Column("tx_id", sa.String),
+    sa.Column("seq", sa.BigInteger),
+)
+journal_t = sa.Table(
+    "journal",
+    md,
+    sa.Column("table_id", sa.String, primary_key=True),
+    sa.Column("seq", sa.BigInteger, primary_key=True),
+    sa.Column("kind", sa.String),
+    sa.Column("event", sa.Text),
+    sa.Column("prev_hash", sa.String),
+    sa.Column("hash", sa.String),
+    sa.Column("created_at", sa.BigInteger),
+)
+seeds_t = sa.Table(
+    "seeds",
+    md,
+    sa.Column("table_id", sa.String, primary_key=True),
+    sa.Column("commitment", sa.String, primary_key=True),
+    sa.Column("label", sa.String),
+    sa.Column("seed", sa.String),
+    sa.Column("created_at", sa.BigInteger),
+)
+users_t = sa.Table(
+    "users",
+    md,
+    sa.Column("name", sa.String, primary_key=True),
+    sa.Column("role", sa.String),
+    sa.Column("password_hash", sa.Text),
+    sa.Column("active", sa.Boolean),
+    sa.Column("created_at", sa.BigInteger),
+)
+tokens_t = sa.Table(
+    "tokens",
+    md,
+    sa.Column("token_hash", sa.String, primary_key=True),
+    sa.Column("user_name", sa.String),
+    sa.Column("expires_at", sa.BigInteger),
+)
+idempotency_t = sa.Table(
+    "idempotency",
+    md,
+    sa.Column("user_name", sa.String, primary_key=True),
+    sa.Column("key", sa.String, primary_key=True),
+    sa.Column("request_hash", sa.String),
+    sa.Column("status", sa.Integer),
+    sa.Column("response", sa.Text),
+    sa.Column("created_at", sa.BigInteger),
+)
+audit_t = sa.Table(
+    "audit_log",
+    md,
+    sa.Column("id", sa.BigInteger, primary_key=True),
+    sa.Column("at", sa.BigInteger),
+    sa.Column("user_name", sa.String),
+    sa.Column("action", sa.String),
+    sa.Column("target", sa.String),
+    sa.Column("reason", sa.Text),
+    sa.Column("data", sa.Text),
+)
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+# --- accounts and postings -------------------------------------------------------------
+
+
+def account_kind(name: str) -> str:
+    return name.split(":", 1)[0]
+
+
+class Accounts:
+    """Creates account rows on first use (cached per process)."""
+
+    def __init__(self) -> None:
+        self._known: set[str] = set()
+
+    def ensure(self, conn: Connection, names: Iterable[str]) -> None:
+        missing = [n for n in names if n not in self._known]
+        if not missing:
+            return
+        have = {
+            r[0]
+            for r in conn.execute(
+                sa.select(accounts_t.c.name).where(accounts_t.c.name.in_(missing))
+            )
+        }
+        new = [n for n in missing if n not in have]
+        if new:
+            conn.execute(
+                accounts_t.insert(),
+                [
+                    {"name": n, "kind": account_kind(n), "currency": MOP.code, "balance": 0}
+                    for n in new
+                ],
+            )
+        self._known.update(missing)
+
+    def forget(self) -> None:
+        self._known.clear()
+
+
+def post(
+    conn: Connection,
+    accounts: Accounts,
+    movement: Movement,
+    *,
+    table_id: str | None = None,
+    seq: int | None = None,
+    by_user: str | None = None,
+) -> str:
+    """Record ``movement``: its postings, its sealed transaction, balances and holds.
+
+    Wallets and stacks are checked first (:class:`InsufficientFunds` names the account);
+    the database refuses the same with its CHECK, and refuses an unbalanced transaction,
+    a second opening or a second closing of a hold (:class:`HoldError`).
+    """
+    tx = movement.transaction
+    for p in tx.postings:
+        if p.amount.currency != MOP:
+            raise InvalidInput(f"{p.account}: this server keeps MOP, not {p.amount.currency}")
+    deltas: dict[str, int] = defaultdict(int)
+    for p in tx.postings:
+        deltas[p.account] += p.amount.minor
+    accounts.ensure(conn, sorted(deltas))
+    guarded = [a for a, d in deltas.items() if d < 0 and a.startswith(GUARDED)]
+    if guarded:
+        rows = conn.execute(
+            sa.select(accounts_t.c.name, accounts_t.c.balance).where(accounts_t.c.name.in_(guarded))
+        ).all()
+        for name, balance in rows:
+            if balance + deltas[name] < 0:
+                raise InsufficientFunds(
+                    f"{name} has {Money(balance, MOP)}; {tx.memo or 'this'} needs "
+                    f"{Money(-deltas[name], MOP)}",
+                    rule="SRV-FUNDS",
+                )
+    tx_id = uuid.uuid4().hex
+    if tx.postings:
+        conn.execute(
+            postings_t.insert(),
+            [{"tx_id": tx_id, "account": p.account, "amount": p.amount.minor} for p in tx.postings],
+        )
+    conn.execute(
+        transactions_t.insert().values(
+            id=tx_id,
+            table_id=table_id,
+            seq=seq,
+            memo=tx.memo,
+            n_postings=len(tx.postings),
+            by_user=by_user,
+            created_at=now_ms(),
+        )
+    )
+    for name in sorted(deltas):
+        if deltas[name]:
+            conn.execute(
+                accounts_t.update()
+                .where(accounts_t.c.name == name)
+                .values(balance=accounts_t.c.balance + deltas[name])
+            )
+    if movement.opens or movement.closes:
+        if table_id is None:
+            raise InvalidInput("holds belong to a table")
+        try:
+            with conn.begin_nested():
+                if movement.opens:
+                    conn.execute(
+                        holds_opened_t.insert(),
+                        [
+                            {"table_id": table_id, "hold_id": h, "tx_id": tx_id, "seq": seq}
+                            for h in movement.opens
+                        ],
+                    )
+                if movement.closes:
+                    conn.execute(
+                        holds_closed_t.insert(),
+                        [
+                            {"table_id": table_id, "hold_id": h, "tx_id": tx_id, "seq": seq}
+                            for h in movement.closes
+                        ],
+                    )
+        except IntegrityError as exc:
+            raise HoldError(
+                f"hold {[*movement.opens, *movement.closes]} placed or settled twice "
+                "(refused by the database)",
+                rule="SRV-HOLD",
+            ) from exc
+    return tx_id
+
+
+def balance(conn: Connection, account: str) -> int:
+    row = conn.execute(sa.select(accounts_t.c.balance).where(accounts_t.c.name == account)).first()
+    return int(row[0]) if row else 0
+
+
+def balances_like(conn: Connection, prefix: str) -> dict[str, int]:
+    rows = conn.execute(
+        sa.select(accounts_t.c.name, accounts_t.c.balance).where(
+            accounts_t.c.name.startswith(prefix, autoescape=True)
+        )
+    )
+    return {str(n): int(b) for n, b in rows}
+
+
+# --- the journal ----------------------------------------------------------------------
+
+
+def append_entries(conn: Connection, table_id: str, entries: Sequence[Entry]) -> None:
+    """Persist ``entries`` (already chained by the engine's journal) and move the head."""
+    if not entries:
+        return
+    at = now_ms()
+    conn.execute(
+        journal_t.insert(),
+        [
+            {
+                "table_id": table_id,
+                "seq": e.seq,
+                "kind": e.event.kind,
+                "event": dumps(e.event.to_json()),
+                "prev_hash": e.prev_hash,
+                "hash": e.hash,
+                "created_at": at,
+            }
+            for e in entries
+        ],
+    )
+    last = entries[-1]
+    conn.execute(
+        tables_t.update()
+        .where(tables_t.c.id == table_id)
+        .values(head_seq=last.seq, head_hash=last.hash)
+    )
+
+
+def load_journal(conn: Connection, table_id: str, game: str, header: Mapping[str, Any]) -> Journal:
+    """A table's journal as stored (the chain is verified by ``Journal.from_json``)."""
+    rows = conn.execute(
+        sa.select(journal_t.c.seq, journal_t.c.event, journal_t.c.prev_hash, journal_t.c.hash)
+        .where(journal_t.c.table_id == table_id)
+        .order_by(journal_t.c.seq)
+    )
+    entries = [
+        {"seq": s, "event": json.loads(ev), "prev_hash": p, "hash": h} for s, ev, p, h in rows
+    ]
+    return Journal.from_json(
+        {
+            "format": "macau-tables/journal",
+            "version": 1,
+            "game": game,
+            "header": dict(header),
+            "entries": entries,
+        }
+    )
+
+
+def events_after(conn: Connection, table_id: str, after: int) -> list[tuple[int, Any]]:
+    rows = conn.execute(
+        sa.select(journal_t.c.seq, journal_t.c.event)
+        .where(journal_t.c.table_id == table_id, journal_t.c.seq > after)
+        .order_by(journal_t.c.seq)
+    )
+    return [(int(s), event_from_json(json.loads(ev))) for s, ev in rows]
+
+
+# --- seeds, idempotency, audit ---------------------------------------------------------
+
+
+def put_seed(conn: Connection, table_id: str, commitment: str, label: str, seed: bytes) -> None:
+    conn.execute(
+        seeds_t.insert().values(
+            table_id=table_id,
+            commitment=commitment,
+            label=label,
+            seed=seed.hex(),
+            created_at=now_ms(),
+        )
+    )
+
+
+def table_seeds(conn: Connection, table_id: str) -> dict[str, bytes]:
+    rows = conn.execute(
+        sa.select(seeds_t.c.commitment, seeds_t.c.seed).where(seeds_t.c.table_id == table_id)
+    )
+    return {str(c): bytes.fromhex(s) for c, s in rows}
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A response kept under an idempotency key."""
+
+    request_hash: str
+    status: int
+    body: Any
+
+
+def request_hash(method: str, path: str, body: Any) -> str:
+    return hashlib.sha256(dumps([method, path, body]).encode()).hexdigest()
+
+
+def get_idempotent(conn: Connection, user: str, key: str) -> Stored | None:
+    row = conn.execute(
+        sa.select(
+            idempotency_t.c.request_hash, idempotency_t.c.status, idempotency_t.c.response
+        ).where(idempotency_t.c.user_name == user, idempotency_t.c.key == key)
+    ).first()
+    return Stored(row[0], int(row[1]), json.loads(row[2])) if row else None
+
+
+def put_idempotent(
+    conn: Connection, user: str, key: str, req_hash: str, status: int, body: Any
+) -> None:
+    conn.execute(
+        idempotency_t.insert().values(
+            user_name=user,
+            key=key,
+            request_hash=req_hash,
+            status=status,
+            response=dumps(body),
+            created_at=now_ms(),
+        )
+    )
+
+
+def audit(
+    conn: Connection, user: str, action: str, target: str, reason: str, data: Any = None
+) -> None:
+    conn.execute(
+        audit_t.insert().values(
+            at=now_ms(),
+            user_name=user,
+            action=action,
+            target=target,
+            reason=reason,
+            data=dumps(data or {}),
+        )
+    )

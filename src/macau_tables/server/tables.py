@@ -1,0 +1,575 @@
+"""One actor per table: the only writer of its engine and of its rows (STYLE §9).
+
+A :class:`TableActor` holds the table's engine in memory and an :class:`asyncio.Lock`;
+every command, every auto-dealer step and every subscription runs under it, so the engine
+is never touched by two things at once. A command runs in one database transaction: the
+idempotency check, ``engine.execute``, the journal entries (already hash-chained by the
+engine's journal), the postings and holds of their movements, the server seeds the command
+drew, and the idempotency record. If anything fails after the engine changed, the
+transaction rolls back and the engine is rebuilt from the database with
+``contract.replay`` — memory never runs ahead of the database.
+
+The auto-dealer (the table's clock) reads ``pending()``: a required player who does not act
+within ``action_seconds`` gets the rules' default (``contract.time_out``); the dealer's
+operations run after the betting window (``betting_seconds``) when players may still bet,
+at once otherwise; an operation that takes a server seed gets a fresh
+``new_server_seed()``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from macau_tables.core.errors import MacauTablesError
+from macau_tables.core.journal import Entry, Event, Journal
+from macau_tables.core.rng import commitment, new_server_seed
+from macau_tables.core.visibility import Viewer
+from macau_tables.games.contract import (
+    Actor,
+    Command,
+    Pending,
+    Role,
+    SeedCommitted,
+    TableEngine,
+    replay,
+    time_out,
+)
+from macau_tables.server import store
+from macau_tables.server.errors import ApiError, from_domain
+from macau_tables.server.games import GameBinding
+
+if TYPE_CHECKING:
+    from macau_tables.server.floor import Floor
+
+log = logging.getLogger("macau_tables.server")
+
+MAX_INT = 2**53
+
+
+@dataclass
+class Reply:
+    status: int
+    body: dict[str, Any]
+
+
+@dataclass
+class Subscriber:
+    """One WebSocket: its viewer and the queue of messages waiting to be sent."""
+
+    viewer: Viewer
+    queue: asyncio.Queue[dict[str, Any] | None] = field(
+        default_factory=lambda: asyncio.Queue(maxsize=2000)
+    )
+    overflowed: bool = False
+
+    def send(self, msg: dict[str, Any]) -> None:
+        if self.overflowed:
+            return
+        try:
+            self.queue.put_nowait(msg)
+        except asyncio.QueueFull:
+            self.overflowed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.get_nowait()
+                self.queue.put_nowait(None)
+
+
+def _entries_since(journal: Journal, start: int) -> list[Entry]:
+    raw = getattr(journal, "_entries", None)
+    if isinstance(raw, list):
+        return list(raw[start:])
+    return list(journal.entries[start:])
+
+
+def check_args(value: Any, where: str = "args") -> None:
+    """JSON arguments the engines accept: no floats, integers within ±2**53."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return
+    if isinstance(value, int):
+        if abs(value) > MAX_INT:
+            raise ApiError(422, "invalid_input", f"{where} is out of range", "SRV-AMOUNT")
+        return
+    if isinstance(value, float):
+        raise ApiError(
+            422, "invalid_input", f"{where}: amounts are integer avos, not {value!r}", "SRV-AMOUNT"
+        )
+    if isinstance(value, list):
+        for i, v in enumerate(value):
+            check_args(v, f"{where}[{i}]")
+        return
+    if isinstance(value, dict):
+        for k, v in value.items():
+            check_args(v, f"{where}.{k}")
+        return
+    raise ApiError(422, "invalid_input", f"{where}: not JSON", "SRV-AMOUNT")
+
+
+def event_out(entry: Entry) -> dict[str, Any]:
+    js = entry.event.to_json()
+    return {"seq": entry.seq, "kind": js["kind"], "version": js["version"], "data": js["data"]}
+
+
+class TableActor:
+    """The single writer of one table (see the module docstring)."""
+
+    def __init__(
+        self,
+        floor: Floor,
+        table_id: str,
+        game: GameBinding,
+        *,
+        options: Mapping[str, Any],
+        settings: Mapping[str, Any],
+        status: str,
+        lock_reason: str | None,
+        header: Mapping[str, Any],
+        engine: TableEngine | None,
+    ) -> None:
+        self.floor = floor
+        self.table_id = table_id
+        self.game = game
+        self.options = dict(options)
+        self.settings = dict(settings)
+        self.status = status
+        self.lock_reason = lock_reason
+        self.header = dict(header)
+        self.engine = engine
+        self.lock = asyncio.Lock()
+        self.subscribers: set[Subscriber] = set()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._deadline: tuple[tuple[Any, ...], float] | None = None
+        self._refused: tuple[int, str] | None = None
+        self.countdown: dict[str, Any] | None = None
+
+    # --- state --------------------------------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        return len(self.engine.journal) - 1 if self.engine is not None else -1
+
+    @property
+    def head(self) -> str:
+        return self.engine.journal.head if self.engine is not None else ""
+
+    def pending(self) -> tuple[Pending, ...]:
+        if self.engine is None or self.status != "open":
+            return ()
+        return self.engine.pending()
+
+    def info(self) -> dict[str, Any]:
+        view = self.engine.view(Viewer.PUBLIC) if self.engine is not None else {}
+        players = view.get("players")
+        return {
+            "id": self.table_id,
+            "game": self.game.name,
+            "status": self.status,
+            "lock_reason": self.lock_reason,
+            "options": self.options,
+            "settings": self.settings,
+            "seq": self.seq,
+            "head": self.head,
+            "players": len(players) if isinstance(players, list | dict) else 0,
+            "countdown": self.countdown,
+        }
+
+    def state(self, viewer: Viewer, kind: str = "state") -> dict[str, Any]:
+        view = self.engine.view(viewer) if self.engine is not None else {}
+        return {
+            "type": kind,
+            "table_id": self.table_id,
+            "seq": self.seq,
+            "status": self.status,
+            "view": view,
+            "pending": [p.to_json() for p in self.pending()],
+            "countdown": self.countdown,
+        }
+
+    # --- commands -----------------------------------------------------------------------
+
+    async def command(
+        self,
+        actor: Actor,
+        op: str,
+        args: dict[str, Any],
+        *,
+        user: str,
+        viewer: Viewer,
+        key: str | None = None,
+        req_hash: str = "",
+        expect_seq: int | None = None,
+    ) -> Reply:
+        """Run one command as one transaction; a refusal is a 4xx :class:`Reply`."""
+        check_args(args)
+        if op == "time_out" or actor.role is Role.SYSTEM:
+            return self._refusal(
+                ApiError(403, "forbidden", "only the table's clock times out", "SRV-ROLE")
+            )
+        if op in self.game.seed_ops and "seed" in args:
+            return self._refusal(
+                ApiError(422, "invalid_input", "the server draws the seed", "SRV-SEED")
+            )
+        async with self.lock:
+            reply = await self._run(
+                Command(actor, op, args), user, viewer, key, req_hash, expect_seq
+            )
+        return reply
+
+    @staticmethod
+    def _refusal(err: ApiError) -> Reply:
+        return Reply(err.status, err.body())
+
+    def _command_args(self, command: Command) -> tuple[Command, bytes | None]:
+        if command.op in self.game.seed_ops:
+            seed = new_server_seed()
+            return Command(command.actor, command.op, {**command.args, "seed": seed.hex()}), seed
+        return command, None
+
+    async def _run(
+        self,
+        command: Command,
+        user: str,
+        viewer: Viewer,
+        key: str | None,
+        req_hash: str,
+        expect_seq: int | None,
+    ) -> Reply:
+        """Under the lock: the transaction, the rebuild if it failed, the fan-out."""
+        floor = self.floor
+        new: list[Entry] = []
+
+        def unit(conn: Connection) -> Reply:
+            new.clear()
+            if not floor.db.is_sqlite:
+                conn.execute(
+                    sa.select(store.tables_t.c.id)
+                    .where(store.tables_t.c.id == self.table_id)
+                    .with_for_update()
+                )
+            if key is not None:
+                stored = store.get_idempotent(conn, user, key)
+                if stored is not None:
+                    if stored.request_hash != req_hash:
+                        return self._refusal(
+                            ApiError(
+                                409,
+                                "idempotency_conflict",
+                                "this Idempotency-Key was used with another request",
+                                "SRV-IDEM",
+                            )
+                        )
+                    return Reply(stored.status, stored.body)
+            reply = self._execute(conn, command, user, viewer, expect_seq, new)
+            if key is not None:
+                store.put_idempotent(conn, user, key, req_hash, reply.status, reply.body)
+            return reply
+
+        if self.engine is None or self.status in ("locked", "closed"):
+            why = self.lock_reason or self.status
+            return self._refusal(
+                ApiError(409, "table_" + self.status, f"table is {why}", "SRV-STATUS")
+            )
+        try:
+            reply = await floor.db.write(unit, on_retry=self._rebuild_sync)
+        except MacauTablesError as exc:
+            await self._rebuild()
+            return self._refusal(from_domain(exc))
+        except ApiError as exc:
+            await self._rebuild()
+            return self._refusal(exc)
+        except Exception:
+            log.exception("table %s: command %s failed", self.table_id, command.op)
+            await self._rebuild()
+            return self._refusal(
+                ApiError(503, "unavailable", "the command was not recorded; retry", "SRV-DB")
+            )
+        if new:
+            self._publish(new)
+        return reply
+
+    def _execute(
+        self,
+        conn: Connection,
+        command: Command,
+        user: str,
+        viewer: Viewer,
+        expect_seq: int | None,
+        new: list[Entry],
+    ) -> Reply:
+        engine = self.engine
+        assert engine is not None
+        if self.status == "paused" and command.actor.role is not Role.SYSTEM:
+            return self._refusal(ApiError(409, "table_paused", "the table is paused", "SRV-STATUS"))
+        if expect_seq is not None and expect_seq != self.seq:
+            return self._refusal(
+                ApiError(
+                    409,
+                    "stale",
+                    f"the table moved on: last event is {self.seq}, not {expect_seq}",
+                    "SRV-STALE",
+                )
+            )
+        cmd, seed = self._command_args(command)
+        before = len(engine.journal)
+        try:
+            engine.execute(cmd)
+        except MacauTablesError as exc:
+            if len(engine.journal) != before:  # an engine must refuse before it changes
+                raise
+            return self._refusal(from_domain(exc))
+        entries = _entries_since(engine.journal, before)
+        if entries and entries[0].seq != before:
+            raise RuntimeError("journal out of step with the database")
+        store.append_entries(conn, self.table_id, entries)
+        for entry in entries:
+            mv = entry.event.movement()
+            if mv is not None and (mv.transaction.postings or mv.opens or mv.closes):
+                store.post(
+                    conn,
+                    self.floor.accounts,
+                    mv,
+                    table_id=self.table_id,
+                    seq=entry.seq,
+                    by_user=user,
+                )
+            if isinstance(entry.event, SeedCommitted) and seed is not None:
+                if entry.event.commitment != commitment(seed):
+                    raise RuntimeError("the engine committed another seed than it was given")
+                store.put_seed(conn, self.table_id, entry.event.commitment, entry.event.label, seed)
+        new.extend(entries)
+        return Reply(
+            200,
+            {
+                "table_id": self.table_id,
+                "seq": self.seq,
+                "events": [event_out(e) for e in entries if e.event.audience().admits(viewer)],
+                "pending": [p.to_json() for p in engine.pending()],
+            },
+        )
+
+    # --- rebuild ------------------------------------------------------------------------
+
+    def _rebuild_sync(self) -> None:
+        self.engine = self.floor.db.read_sync(self.load)
+
+    async def _rebuild(self) -> None:
+        try:
+            self.engine = await self.floor.db.read(self.load)
+        except MacauTablesError as exc:
+            self.engine = None
+            await self.floor.lock_table(self, f"rebuild failed: {exc}")
+
+    def load(self, conn: Connection) -> TableEngine:
+        """The engine rebuilt from the database: chain, head, replay with the kept seeds."""
+        row = conn.execute(
+            sa.select(store.tables_t.c.head_hash).where(store.tables_t.c.id == self.table_id)
+        ).one()
+        journal = store.load_journal(conn, self.table_id, self.game.name, self.header)
+        journal.verify(expected_head=row[0])
+        seeds = store.table_seeds(conn, self.table_id)
+        engine = replay(journal, self.game.open, seeds)
+        if engine.journal.head != journal.head:
+            from macau_tables.core.errors import JournalTampered
+
+            raise JournalTampered("replay reproduces the events but not the chain")
+        return engine
+
+    # --- fan-out ------------------------------------------------------------------------
+
+    def _publish(self, entries: list[Entry]) -> None:
+        self._plan_countdown()
+        for sub in list(self.subscribers):
+            for e in entries:
+                if e.event.audience().admits(sub.viewer):
+                    sub.send({"type": "event", "seq": e.seq, "event": e.event.to_json()})
+            sub.send(self.state(sub.viewer))
+        self._wake.set()
+
+    def broadcast_state(self) -> None:
+        for sub in list(self.subscribers):
+            sub.send(self.state(sub.viewer))
+
+    async def subscribe(self, viewer: Viewer, last_seq: int | None) -> Subscriber:
+        """A new socket: the events missed since ``last_seq`` (if given), then a snapshot."""
+        sub = Subscriber(viewer)
+        async with self.lock:
+            if last_seq is not None and self.engine is not None:
+                for e in _entries_since(self.engine.journal, max(last_seq + 1, 0)):
+                    if e.event.audience().admits(viewer):
+                        sub.send({"type": "event", "seq": e.seq, "event": e.event.to_json()})
+            sub.send(self.state(viewer, "snapshot"))
+            self.subscribers.add(sub)
+        return sub
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        self.subscribers.discard(sub)
+
+    async def snapshot(self, viewer: Viewer) -> dict[str, Any]:
+        async with self.lock:
+            return self.state(viewer, "snapshot")
+
+    async def events_for(self, viewer: Viewer, after: int, limit: int) -> list[dict[str, Any]]:
+        async with self.lock:
+            if self.engine is None:
+                return []
+            out = []
+            for e in _entries_since(self.engine.journal, max(after + 1, 0)):
+                if e.event.audience().admits(viewer):
+                    out.append(event_out(e))
+                    if len(out) >= limit:
+                        break
+            return out
+
+    # --- the auto-dealer ---------------------------------------------------------------
+
+    def _plan(self) -> tuple[str, tuple[Any, ...], float, list[Command]] | None:
+        """What the clock does next: kind, signature, delay (s), commands."""
+        pend = self.pending()
+        if not pend:
+            return None
+        required = [p for p in pend if p.actor.role is Role.PLAYER and p.required and p.default]
+        staff = [p for p in pend if p.actor.role in (Role.DEALER, Role.SYSTEM)]
+        optional = [p for p in pend if p.actor.role is Role.PLAYER and not p.required]
+        sig: tuple[Any, ...]
+        if required:
+            sig = ("action", frozenset((str(p.actor), p.default) for p in required))
+            return (
+                "action",
+                sig,
+                float(self.settings["action_seconds"]),
+                [time_out(p) for p in required],
+            )
+        if staff:
+            p = staff[0]
+            op = p.default or p.operations[0]
+            cmd = Command(p.actor, op, {})
+            sig = ("dealer", str(p.actor), op)
+            if optional:
+                return "betting", sig, float(self.settings["betting_seconds"]), [cmd]
+            delay = float(self.settings.get("dealer_seconds", 0.0))
+            if self._refused == (self.seq, op):
+                delay = float(self.settings["betting_seconds"])
+            return "dealer", sig, delay, [cmd]
+        return None
+
+    def _plan_countdown(self) -> tuple[float, list[Command]] | None:
+        plan = self._plan()
+        if plan is None:
+            self._deadline, self.countdown = None, None
+            return None
+        kind, sig, delay, cmds = plan
+        now = time.time()
+        if self._deadline is not None and self._deadline[0] == sig:
+            deadline = self._deadline[1]
+        elif (
+            self._deadline is not None
+            and kind == "action"
+            and self._deadline[0][0] == "action"
+            and sig[1] <= self._deadline[0][1]
+        ):
+            deadline = self._deadline[1]
+            self._deadline = (sig, deadline)
+        else:
+            deadline = now + delay
+            self._deadline = (sig, deadline)
+        actors = sorted({str(c.args.get("actor", c.actor)) for c in cmds})
+        op = str(cmds[0].args.get("op", cmds[0].op))
+        self.countdown = {
+            "kind": kind,
+            "deadline": int(deadline * 1000),
+            "actors": actors,
+            "op": op,
+        }
+        return deadline - now, cmds
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._clock(), name=f"table-{self.table_id}")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        for sub in list(self.subscribers):
+            sub.send(
+                {"type": "error", "error": "shutdown", "rule": None, "message": "server stopping"}
+            )
+            sub.queue.put_nowait(None) if not sub.queue.full() else None
+
+    async def _clock(self) -> None:
+        while True:
+            async with self.lock:
+                plan = self._plan_countdown()
+            self._wake.clear()
+            if plan is None:
+                await self._wake.wait()
+                continue
+            wait, _ = plan
+            if wait > 0:
+                try:
+                    await asyncio.wait_for(self._wake.wait(), timeout=wait)
+                    continue  # something happened: plan again
+                except TimeoutError:
+                    pass
+            try:
+                await self.step()
+            except Exception:  # the clock must not die
+                log.exception("table %s: auto-dealer step failed", self.table_id)
+                await asyncio.sleep(1.0)
+
+    async def step(self) -> bool:
+        """Run the clock's due commands now; True if any was recorded."""
+        async with self.lock:
+            plan = self._plan()
+            if plan is None:
+                return False
+            _, _, _, cmds = plan
+            done = False
+            for cmd in cmds:
+                reply = await self._run(cmd, "system", Viewer.SUPERVISOR, None, "", None)
+                if reply.status == 200:
+                    done = True
+                    self._refused = None
+                else:
+                    self._refused = (self.seq, cmd.op)
+            if not done:
+                self._deadline = None
+                self._plan_countdown()
+                self.broadcast_state()
+            return done
+
+    async def drive(self, max_steps: int = 10_000) -> int:
+        """Start-up recovery: finish the round under way by the rules' defaults, now.
+
+        Runs dealer steps and time-outs until the table waits for players to bet (a betting
+        window) or for nothing; returns the number of steps.
+        """
+        steps = 0
+        while steps < max_steps:
+            plan = self._plan()
+            if plan is None or plan[0] == "betting":
+                break
+            if not await self.step():
+                break
+            steps += 1
+        return steps
+
+
+def settings_json(settings: Mapping[str, Any]) -> str:
+    return json.dumps(dict(settings), sort_keys=True)
+
+
+def event_audience_admits(ev: Event, viewer: Viewer) -> bool:
+    return ev.audience().admits(viewer)

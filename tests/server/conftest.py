@@ -1,0 +1,116 @@
+"""Fixtures of the server suite: a floor on SQLite (and PostgreSQL, see pg.py) with the
+Hi-Lo test double, driven through the real HTTP API (FastAPI's TestClient)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient
+
+from macau_tables.server.app import create_app
+from macau_tables.server.floor import Floor, Settings
+from macau_tables.server.games import GameBinding, register_game
+from tests.server.hilo import HiLoTable
+from tests.server.pg import postgres_url
+
+HILO = register_game(
+    GameBinding(
+        "hilo",
+        HiLoTable.create,
+        HiLoTable.open,
+        frozenset({"shuffle"}),
+        title="Hi-Lo (the server's test double)",
+    )
+)
+_keys = itertools.count()
+
+
+def new_key() -> str:
+    return f"k{next(_keys)}"
+
+
+@dataclass
+class Srv:
+    """A running app with its demo credentials and helpers to call it."""
+
+    client: TestClient
+    floor: Floor
+    creds: dict[str, str]
+    tokens: dict[str, str] = field(default_factory=dict)
+
+    def headers(self, who: str, key: str | None = None) -> dict[str, str]:
+        if who not in self.tokens:
+            r = self.client.post("/auth/login", json={"name": who, "password": self.creds[who]})
+            assert r.status_code == 200, r.text
+            self.tokens[who] = r.json()["token"]
+        h = {"Authorization": f"Bearer {self.tokens[who]}"}
+        if key is not None:
+            h["Idempotency-Key"] = key
+        return h
+
+    def cmd(
+        self,
+        who: str,
+        table: str,
+        op: str,
+        args: dict[str, Any] | None = None,
+        key: str | None = None,
+        **extra: Any,
+    ) -> Any:
+        body = {"op": op, "args": args or {}, **extra}
+        return self.client.post(
+            f"/tables/{table}/commands", json=body, headers=self.headers(who, key or new_key())
+        )
+
+    def ok(self, who: str, table: str, op: str, args: dict[str, Any] | None = None) -> Any:
+        r = self.cmd(who, table, op, args)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def step(self, table: str) -> bool:
+        return bool(self.client.portal.call(self.floor.tables[table].step))  # type: ignore[union-attr]
+
+    def deposit(self, player: str, amount: int) -> Any:
+        r = self.client.post(
+            "/cashier/deposit",
+            json={"player": player, "amount": amount},
+            headers=self.headers("cashier", new_key()),
+        )
+        assert r.status_code == 200, r.text
+        return r.json()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "floor.db")
+    return postgres_url(request)
+
+
+def make_settings(url: str, **kw: Any) -> Settings:
+    base: dict[str, Any] = {
+        "database_url": url,
+        "fast_passwords": True,
+        "clocks": False,
+        "demo_games": ("hilo",),
+        "betting_seconds": 0.2,
+        "action_seconds": 0.2,
+        "dealer_seconds": 0.0,
+    }
+    base.update(kw)
+    return Settings(**base)
+
+
+@pytest.fixture
+def srv(database_url: str) -> Iterator[Srv]:
+    floor = Floor(make_settings(database_url))
+    app = create_app(floor=floor)
+    with TestClient(app) as client:
+        yield Srv(client, floor, dict(floor.demo_credentials))
