@@ -17,14 +17,18 @@ run: $(STAMP)
 
 test: lint typecheck chromium unit
 
-# The browser tests drive Debian's Chromium; install it with apt when it is missing.
+# The browser tests drive Debian's Chromium (and its CJK font for the Chinese pages);
+# install them with apt when they are missing.
 CHROMIUM ?= /usr/bin/chromium
+CJK_FONT ?= /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
 chromium:
-	@test -x $(CHROMIUM) || { \
-	  echo "installing Debian's chromium (the browser tests need $(CHROMIUM))"; \
-	  { apt-get install -y -q chromium >/dev/null 2>&1 || \
-	    { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1; }; } ; \
-	  test -x $(CHROMIUM) || { echo "error: $(CHROMIUM) is missing and 'apt-get install chromium' failed (run as root with Debian's package lists, or install it yourself)"; exit 1; }; }
+	@test -x $(CHROMIUM) -a -f $(CJK_FONT) || { \
+	  echo "installing Debian's chromium and fonts-noto-cjk (the browser tests need them)"; \
+	  { apt-get install -y -q chromium fonts-noto-cjk >/dev/null 2>&1 || \
+	    { apt-get update -q >/dev/null 2>&1 && \
+	      apt-get install -y -q chromium fonts-noto-cjk >/dev/null 2>&1; }; } ; \
+	  test -x $(CHROMIUM) || { echo "error: $(CHROMIUM) is missing and 'apt-get install chromium' failed (run as root with Debian's package lists, or install it yourself)"; exit 1; }; \
+	  test -f $(CJK_FONT) || { echo "error: $(CJK_FONT) is missing and 'apt-get install fonts-noto-cjk' failed"; exit 1; }; }
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
+import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, sync_playwright
@@ -49,3 +53,48 @@ def watched(browser: Browser) -> Iterator[Callable[..., Watched]]:
     for ctx, _ in opened:
         ctx.close()
     assert errors == []
+
+
+@dataclass
+class Live:
+    """The table server on a loopback port, and its demo accounts' passwords."""
+
+    url: str
+    creds: dict[str, str]
+
+    def token(self, who: str) -> str:
+        import httpx
+
+        r = httpx.post(self.url + "/auth/login", json={"name": who, "password": self.creds[who]})
+        r.raise_for_status()
+        return str(r.json()["token"])
+
+    def get(self, who: str, path: str) -> Any:
+        import httpx
+
+        r = httpx.get(self.url + path, headers={"Authorization": f"Bearer {self.token(who)}"})
+        r.raise_for_status()
+        return r.json()
+
+
+@pytest.fixture(scope="session")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
+    """``macau-tables``' server (tests/web/live_app.py) on a free port, for the session."""
+    tmp = tmp_path_factory.mktemp("live")
+    port, creds = free_port(), tmp / "creds.json"
+    argv = [python(), "-m", "tests.web.live_app", str(tmp / "floor.db"), str(port), str(creds)]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(ROOT)]))
+    with live_server(argv, port, tmp / "server.log", env) as s:
+        deadline = time.monotonic() + 30
+        while not creds.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        yield Live(s.url, json.loads(creds.read_text()))
+
+
+def log_in(w: Watched, live: Live, who: str) -> None:
+    """Log in through the page, as a person would."""
+    w.page.goto(live.url + "/login")
+    w.page.fill("#username", who)
+    w.page.fill("#password", live.creds[who])
+    w.page.click("form [type=submit]")
+    w.page.wait_for_url(live.url + "/")

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright, Request
 
 CHROMIUM = os.environ.get("MACAU_TABLES_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -51,17 +51,39 @@ class Watched:
 
     page: Page
     errors: list[str] = field(default_factory=list)
+    refusals: list[str] = field(default_factory=list)
+
+    def expect_refusal(self, path: str, status: int) -> None:
+        """A request the test makes the server refuse: Chromium logs every 4xx response as
+        a console error; this one is expected (any other still fails the test)."""
+        self.refusals.append(f"status of {status} |{path}")
+
+    def _expected(self, msg: ConsoleMessage) -> bool:
+        for r in self.refusals:
+            status, path = r.split("|")
+            if status in msg.text and msg.location.get("url", "").endswith(path):
+                return True
+        return False
 
     def on_console(self, msg: ConsoleMessage) -> None:
-        if msg.type == "error":
+        if msg.type == "error" and not self._expected(msg):
             self.errors.append(f"console: {msg.text} @ {msg.location.get('url', '')}")
+
+    def on_failed(self, request: Request) -> None:
+        if not _aborted(request.failure):
+            self.errors.append(f"requestfailed: {request.url} {request.failure}")
+
+
+def _aborted(failure: str | None) -> bool:
+    # a load the page itself abandoned by navigating away (a favicon, a pending fetch)
+    return failure is not None and "ERR_ABORTED" in failure
 
 
 def watch(page: Page) -> Watched:
     w = Watched(page)
     page.on("console", w.on_console)
     page.on("pageerror", lambda exc: w.errors.append(f"pageerror: {exc}"))
-    page.on("requestfailed", lambda req: w.errors.append(f"requestfailed: {req.url}"))
+    page.on("requestfailed", w.on_failed)
     return w
 
 

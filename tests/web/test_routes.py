@@ -63,7 +63,7 @@ def test_hint_fragment_lists_the_exact_evs_best_first() -> None:
         ("/ui/hint?tiles=nonsense", 422, None),
         ("/ui/par/roulette", 404, None),
         ("/par?game=roulette", 404, None),
-        ("/table/roulette/t1", 404, None),
+        ("/table/Roulette!/t1", 404, None),
         ("/ui/par/baccarat?decks=x", 422, None),
         ("/ui/par/craps?odds_cap=all", 422, None),
         ("/static/../routes.py", 404, None),

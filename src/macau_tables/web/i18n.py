@@ -153,6 +153,32 @@ UI: Final[dict[str, tuple[str, str]]] = {
     "empty": ("empty", "空"),
     "main": ("Main content", "主要內容"),
     "skip": ("Skip to the content", "跳至內容"),
+    "cashier_note": (
+        "Deposit into or withdraw from a player's wallet (through the cage).",
+        "存入或提取玩家錢包的款項（經帳房）。",
+    ),
+    "actions": ("Your turn", "輪到你"),
+    "wallet": ("Wallet", "錢包"),
+    "round": ("Round", "局"),
+    # the engines' operations, as the action bar names them
+    "op.join": ("Join", "入座"),
+    "op.sit": ("Sit", "入座"),
+    "op.leave": ("Leave", "離座"),
+    "op.buy_in": ("Buy chips", "買籌碼"),
+    "op.cash_out": ("Cash out", "兌換籌碼"),
+    "op.bet": ("Bet", "投注"),
+    "op.place_bet": ("Bet", "投注"),
+    "op.withdraw": ("Withdraw the bet", "收回投注"),
+    "op.take_down": ("Take down", "收回投注"),
+    "op.increase_bet": ("Increase", "加注"),
+    "op.throw": ("Throw", "擲骰"),
+    "op.reveal": ("Turn over", "開牌"),
+    "op.squeeze": ("Squeeze", "咪牌"),
+    "op.open_bank": ("Take the bank", "做莊"),
+    "op.decline_bank": ("Decline the bank", "不做莊"),
+    "op.join_bank": ("Co-bank", "合莊"),
+    "op.rearrange": ("Rearrange", "重排"),
+    "op.set_tiles": ("Set my tiles", "配牌"),
 }
 
 

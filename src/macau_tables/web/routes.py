@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import json
 import mimetypes
+import re
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any
@@ -37,6 +38,7 @@ HERE = Path(__file__).parent
 STATIC = HERE / "static"
 GAMES = tuple(i18n.GAMES)
 LANG_COOKIE = "lang"
+_GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
 
 router = APIRouter(include_in_schema=False)
 
@@ -52,7 +54,9 @@ def _lang(request: Request) -> str:
     return i18n.lang_of(request.query_params.get("lang") or request.cookies.get(LANG_COOKIE))
 
 
-def _page(request: Request, template: str, title: str, **context: Any) -> HTMLResponse:
+def _page(
+    request: Request, template: str, title: str, *, game_page: bool = False, **context: Any
+) -> HTMLResponse:
     lang = _lang(request)
     other = "zh" if lang == "en" else "en"
     query = dict(request.query_params) | {"lang": other}
@@ -61,7 +65,7 @@ def _page(request: Request, template: str, title: str, **context: Any) -> HTMLRe
         lang=lang,
         t=lambda key: i18n.t(key, lang),
         game_name=lambda g: i18n.game_name(g, lang),
-        title=title if title in i18n.GAMES else i18n.t(title, lang),
+        title=i18n.game_name(title, lang) if game_page else i18n.t(title, lang),
         switch_url=switch,
         strings_json=json.dumps(i18n.strings(lang), ensure_ascii=False),
         path=request.url.path,
@@ -88,8 +92,8 @@ def login(request: Request) -> HTMLResponse:
 
 @router.get("/table/{game}/{table_id}", response_class=HTMLResponse)
 def table(request: Request, game: str, table_id: str) -> HTMLResponse:
-    if game not in GAMES:
-        raise HTTPException(404, f"no game {game!r}: {', '.join(GAMES)}")
+    if not _GAME_NAME.fullmatch(game):
+        raise HTTPException(404, f"no game {game!r}")
     context: dict[str, Any] = {"game": game, "table_id": table_id}
     if game == "craps":
         context["craps_bets"] = _craps_layout(_lang(request))
@@ -98,9 +102,11 @@ def table(request: Request, game: str, table_id: str) -> HTMLResponse:
         context["baccarat_bets"] = [
             (k, zh if lang == "zh" else en) for k, (en, zh) in i18n.BACCARAT.items()
         ]
-    return _page(
-        request, f"table_{'tiles' if game in ('paigow', 'taiwan') else game}.html", game, **context
-    )
+    # the four games have their own page; any other game (a new engine, the server's test
+    # double) gets the generic one: the view as sent, and the operations pending for me
+    page = {"paigow": "tiles", "taiwan": "tiles", "baccarat": "baccarat", "craps": "craps"}
+    template = f"table_{page.get(game, 'generic')}.html"
+    return _page(request, template, game, game_page=True, **context)
 
 
 @router.get("/cashier", response_class=HTMLResponse)

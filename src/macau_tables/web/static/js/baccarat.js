@@ -1,6 +1,6 @@
 // The baccarat table: bet spots and chips, the hand as the server reveals it, the five roads.
 import { money } from "./api.js";
-import { LiveTable, enable, me, root, say, wireOps } from "./live.js";
+import { LiveTable, actionBar, me, root, say, wire } from "./live.js";
 import { beadPlate, bigRoad, card, derivedRoad, mark } from "./svg.js";
 
 const DERIVED = { big_eye_boy: "ring", small_road: "dot", cockroach_pig: "slash" };
@@ -62,7 +62,7 @@ function addFact(dl, term, value) {
 }
 
 function render(view) {
-  enable(view);
+  actionBar(table);
   const h = view.hand || {};
   hand("player", h.player);
   hand("banker", h.banker);
@@ -79,12 +79,11 @@ function render(view) {
   roads(view.roads);
   const dl = q("[data-stats]");
   if (view.cards_left != null) addFact(dl, say("cards_left"), view.cards_left);
-  q("[data-my-seat]").textContent = Object.entries(view.seats || {}).find(([, p]) => p === me)?.[0] ?? "—";
   showDraft(view);
 }
 
 const table = new LiveTable(render);
-wireOps(table);
+wire(table);
 root.addEventListener("click", (e) => {
   const spot = e.target.closest("[data-spot]");
   if (spot) { draft[spot.dataset.spot] = (draft[spot.dataset.spot] || 0) + chip(); showDraft(table.view); }

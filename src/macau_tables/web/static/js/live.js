@@ -1,5 +1,7 @@
-// A live table: the per-viewer WebSocket (snapshot on connect, then events; resume from the
-// last sequence number after a reconnect) and the page's common parts (seat, stack, log).
+// A live table: the per-viewer WebSocket (docs/server.md: snapshot on connect, then events
+// and states; resume from the last seq after a reconnect), and the parts every table page
+// shares: status, countdown, my wallet and chips (the ledger's balances), the operations
+// the server says I may perform now, and the log of the events I may see.
 import { PATHS, command, get, money, session, strings } from "./api.js";
 import { toast } from "./session.js";
 
@@ -7,44 +9,59 @@ export const S = strings();
 export const root = document.querySelector("[data-table]");
 export const tableId = root.dataset.tableId;
 export const me = session.user;
+export const say = (key) => S[key] ?? key;
+const q = (sel) => root.querySelector(sel);
 
-export function say(key) { return S[key] ?? key; }
+// operations whose one argument is an amount of money, and its name (the action bar asks
+// for it); the other operations of the action bar take no argument
+const MONEY_ARG = { join: "amount", buy_in: "amount", cash_out: "amount", bet: "amount",
+  open_bank: "capital", join_bank: "capital" };
 
 export class LiveTable {
   constructor(render) {
-    this.render = render;       // (view, table) => void
-    this.lastSeq = 0;
-    this.view = null;
-    this.frames = 0;
+    this.render = render;   // (view, state) => void
+    this.lastSeq = null;
+    this.state = null;      // the last snapshot/state message
     this.retry = 500;
   }
 
   connect() {
+    if (!session.token) return;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const q = new URLSearchParams();
-    if (session.token) q.set("token", session.token);
-    if (this.lastSeq) q.set("last_seq", String(this.lastSeq));
-    const ws = new WebSocket(`${scheme}://${location.host}${PATHS.socket(tableId)}?${q}`);
+    const params = new URLSearchParams({ token: session.token });
+    if (this.lastSeq != null) params.set("last_seq", String(this.lastSeq));
+    const ws = new WebSocket(`${scheme}://${location.host}${PATHS.socket(tableId)}?${params}`);
     this.ws = ws;
-    status(say("connecting"));
-    ws.onopen = () => { this.retry = 500; status(""); };
+    conn(say("connecting"));
+    ws.onopen = () => { this.retry = 500; conn(""); };
     ws.onmessage = (m) => this.receive(JSON.parse(m.data));
-    ws.onclose = () => {
-      status(say("disconnected"));
+    ws.onclose = (e) => {
+      if (e.code === 4401 || e.code === 4404 || e.code === 4403) return;  // not for retrying
+      conn(say("disconnected"));
       setTimeout(() => this.connect(), this.retry);
       this.retry = Math.min(this.retry * 2, 8000);
     };
   }
 
   receive(msg) {
-    this.frames += 1;
-    if (typeof msg.seq === "number") this.lastSeq = Math.max(this.lastSeq, msg.seq);
-    for (const ev of msg.events || (msg.event ? [msg.event] : [])) logEvent(ev);
-    if (msg.view) {
-      this.view = msg.view;
+    if (typeof msg.seq === "number") this.lastSeq = Math.max(this.lastSeq ?? -1, msg.seq);
+    if (msg.type === "event") logEvent(msg.seq, msg.event);
+    else if (msg.type === "snapshot" || msg.type === "state") {
+      this.state = msg;
       this.render(msg.view, msg);
-      common(msg);
-    }
+      shared(msg);
+      this.wallet();
+    } else if (msg.type === "error") conn(`${msg.message} (${msg.rule})`);
+  }
+
+  async wallet() {
+    const w = await get(PATHS.wallet).catch(() => null);
+    if (!w) return;
+    const stack = w.stacks[`stack:${tableId}:${me}`];
+    q("[data-wallet]").textContent = money(w.wallet);
+    q("[data-stack]").textContent = money(stack ?? 0);
+    q("[data-stack]").dataset.avos = stack ?? 0;
+    q("[data-wallet]").dataset.avos = w.wallet;
   }
 
   async act(op, args = {}) {
@@ -55,73 +72,75 @@ export class LiveTable {
       throw x;
     }
   }
+
+  mine() {
+    // the operations pending for me now, per the server (engine.pending())
+    const ops = new Set();
+    for (const p of (this.state && this.state.pending) || []) {
+      if (p.actor === `player:${me}`) for (const o of p.operations) ops.add(o);
+    }
+    return ops;
+  }
 }
 
-function status(text) {
-  const s = root.querySelector("[data-conn]");
-  if (s) s.textContent = text;
+function conn(text) { q("[data-conn]").textContent = text; }
+
+function shared(msg) {
+  q("[data-status]").textContent = [msg.status, msg.view.phase].filter(Boolean).join(" · ");
+  countdown(q("[data-countdown]"), msg.countdown);
+  const seated = Array.isArray(msg.view.players) ? msg.view.players.includes(me)
+    : (msg.view.seats || []).some((s) => s.player === me);
+  q("[data-my-seat]").textContent = seated ? me : "—";
 }
 
-function common(msg) {
-  const v = msg.view;
-  const bal = root.querySelector("[data-stack]");
-  const mine = msg.balance ?? msg.stack ?? v.stack ?? (v.stacks && v.stacks[me]);
-  if (bal && mine != null) bal.textContent = money(mine);
-  const cd = root.querySelector("[data-countdown]");
-  if (cd) countdown(cd, msg.deadline ?? v.deadline);
-  const st = root.querySelector("[data-status]");
-  if (st) st.textContent = [v.status, v.phase].filter(Boolean).join(" · ");
-}
-
-function countdown(node, deadline) {
+function countdown(node, c) {
   clearInterval(node.timer);
-  if (!deadline) { node.textContent = ""; return; }
-  const end = typeof deadline === "number" ? deadline : Date.parse(deadline);
+  if (!c || !c.deadline) { node.textContent = "—"; return; }
   const tick = () => {
-    const s = Math.max(0, Math.ceil((end - Date.now()) / 1000));
-    node.textContent = `${s}s`;
+    const s = Math.max(0, Math.ceil((c.deadline - Date.now()) / 1000));
+    node.textContent = `${s}s · ${c.op || c.kind}`;
     if (!s) clearInterval(node.timer);
   };
   tick();
-  node.timer = setInterval(tick, 250);
+  node.timer = setInterval(tick, 500);
 }
 
-function logEvent(ev) {
-  const log = root.querySelector("[data-log]");
-  if (!log) return;
+function logEvent(seq, ev) {
+  const log = q("[data-log]");
   const li = document.createElement("li");
-  const data = ev.data || {};
-  const detail = Object.entries(data).filter(([, x]) => typeof x !== "object").map(([k, x]) => `${k} ${x}`).join(", ");
-  li.textContent = `${ev.kind || ev.type}${detail ? ": " + detail : ""}`;
+  const detail = Object.entries(ev.data || {})
+    .filter(([k, v]) => v !== null && typeof v !== "object" && k !== "table_id")
+    .map(([k, v]) => `${k} ${v}`).join(", ");
+  li.textContent = `#${seq} ${ev.kind}${detail ? ": " + detail : ""}`;
   log.prepend(li);
-  while (log.children.length > 40) log.lastChild.remove();
+  while (log.children.length > 60) log.lastChild.remove();
 }
 
-// Buttons with data-op run that operation (with data-args JSON) when clicked.
-export function wireOps(table) {
+// The action bar: a button for each operation the server says I may perform now.
+export function actionBar(table) {
+  const bar = q("[data-actions]");
+  const fixed = new Set([...root.querySelectorAll("[data-join], [data-leave]")].map((b) => b.dataset.action));
+  const ops = [...table.mine()].filter((op) => !fixed.has(op));
+  bar.replaceChildren(...ops.map((op) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = say(`op.${op}`) === `op.${op}` ? op.replaceAll("_", " ") : say(`op.${op}`);
+    b.dataset.action = op;
+    return b;
+  }));
+}
+
+export function wire(table) {
   root.addEventListener("click", (e) => {
-    const b = e.target.closest("[data-op]");
-    if (!b || b.disabled) return;
-    const args = b.dataset.args ? JSON.parse(b.dataset.args) : {};
-    table.act(b.dataset.op, args).catch(() => {});
+    const b = e.target.closest("[data-action]");
+    if (!b) return;
+    const op = b.dataset.action;
+    const args = MONEY_ARG[op] ? { [MONEY_ARG[op]]: avos(q("[data-action-amount]").value) } : {};
+    table.act(op, args).catch(() => {});
   });
 }
 
-// Which operations the server says I may perform now (from the view's pending list).
-export function myOps(view) {
-  const ops = new Set();
-  for (const p of view.pending || []) {
-    if (p.actor === `player:${me}`) for (const o of p.operations) ops.add(o);
-  }
-  return ops;
-}
-
-export function enable(view) {
-  const ops = myOps(view);
-  for (const b of root.querySelectorAll("[data-op]")) b.disabled = !ops.has(b.dataset.op);
-  return ops;
-}
-
-export async function loadTable() {
-  return get(PATHS.table(tableId));
+export function avos(text) {
+  const [whole, cents = ""] = String(text).trim().split(".");
+  return Number(whole || 0) * 100 + Number((cents + "00").slice(0, 2));
 }

@@ -3,13 +3,12 @@ import { PATHS, post, session } from "./api.js";
 const form = document.querySelector("[data-login]");
 form.addEventListener("submit", async (e) => {
   e.preventDefault();
-  const data = Object.fromEntries(new FormData(form));
   const err = form.querySelector("[data-error]");
   err.textContent = "";
   try {
-    const r = await post(PATHS.login, data);
-    session.save(r.token || r.access_token, data.username);
-    location.href = new URLSearchParams(location.search).get("next") || "/";
+    session.save(await post(PATHS.login, { name: form.username.value, password: form.password.value }));
+    const next = new URLSearchParams(location.search).get("next");
+    location.href = next && next.startsWith("/") ? next : "/";
   } catch (x) {
     err.textContent = x.message;
   }

@@ -1,14 +1,15 @@
 // Every page: who is logged in, log out, the toast line.
-import { session } from "./api.js";
+import { PATHS, post, session } from "./api.js";
 
 const out = document.querySelector('[data-auth="out"]');
 const inn = document.querySelector('[data-auth="in"]');
 if (session.token) {
   out.hidden = true;
   inn.hidden = false;
-  inn.querySelector("[data-who]").textContent = session.user;
+  inn.querySelector("[data-who]").textContent = `${session.user} (${session.role})`;
 }
-document.querySelector("[data-logout]")?.addEventListener("click", () => {
+document.querySelector("[data-logout]")?.addEventListener("click", async () => {
+  try { await post(PATHS.logout); } catch { /* an expired token is logged out anyway */ }
   session.clear();
   location.href = "/login";
 });

@@ -1,13 +1,16 @@
-// The Pai Gow / Taiwan Pai Kao table: places, dice and the count, my four tiles set into a
-// front and a back by clicking or dragging; names, ranks and the forced setting from Python.
+// The Pai Gow / Taiwan Pai Kao table (games/tiletable.py's view): the places, the banker's
+// seat, dice and the dealing order, my four tiles set into a front and a back by clicking
+// or dragging (names, ranks and TW-6b's forced setting come from /ui/settings: Python),
+// the exact hint on request, and the last round's settlement in its order.
 import { money } from "./api.js";
-import { LiveTable, enable, me, root, say, wireOps } from "./live.js";
+import { LiveTable, actionBar, avos, me, root, say, wire } from "./live.js";
 import { die, tile } from "./svg.js";
 
 const q = (sel) => root.querySelector(sel);
 const game = root.dataset.game;
-let mine = [];                       // my tiles ("6-6"…), as the server showed them to me
-let where = {};                      // index -> "tray" | "front" | "back"
+let mySeat = null;
+let mine = [];       // my four tiles ("6-6"…) as the server showed them to me
+let where = {};      // tile index -> "tray" | "front" | "back"
 
 function tileButton(code, i) {
   const b = document.createElement("button");
@@ -15,14 +18,17 @@ function tileButton(code, i) {
   b.className = "tile-btn";
   b.draggable = true;
   b.dataset.index = i;
-  b.append(tile(code, `${say("tile." + code)} ${code}`));
+  b.dataset.tile = code;
   b.setAttribute("aria-label", `${say("tile." + code)} ${code}`);
+  b.append(tile(code));
   b.addEventListener("dragstart", (e) => e.dataTransfer.setData("text/plain", String(i)));
   return b;
 }
 
+function count(to) { return Object.values(where).filter((w) => w === to).length; }
+
 function place(i, to) {
-  if (to !== "tray" && Object.values(where).filter((w) => w === to).length >= 2) return;
+  if (to !== "tray" && where[i] !== to && count(to) >= 2) return;
   where[i] = to;
   drawHand();
 }
@@ -31,21 +37,23 @@ function drawHand() {
   const boxes = { tray: q("[data-tray]"), front: q('[data-drop="front"]'), back: q('[data-drop="back"]') };
   for (const box of Object.values(boxes)) box.replaceChildren();
   mine.forEach((code, i) => boxes[where[i] || "tray"].append(tileButton(code, i)));
-  const front = mine.filter((_, i) => where[i] === "front");
-  const back = mine.filter((_, i) => where[i] === "back");
   window.macauTiles = mine.join(" ");
-  q("[data-set]").disabled = !(front.length === 2 && back.length === 2);
+  const ready = count("front") === 2 && count("back") === 2;
+  q("[data-set]").disabled = !(ready && table.mine().has("set_tiles"));
   q("[data-hint]").disabled = mine.length !== 4;
   for (const side of ["front", "back"]) q(`[data-hand="${side}"]`).textContent = "";
-  if (mine.length === 4) names(front, back);
+  if (mine.length === 4) names();
 }
 
-async function names(front, back) {
+async function names() {
   const r = await fetch(`/ui/settings?game=${game}&tiles=${encodeURIComponent(mine.join(" "))}`);
-  const data = await r.json();
   if (!r.ok) return;
+  const data = await r.json();
+  const front = mine.filter((_, i) => where[i] === "front");
+  const back = mine.filter((_, i) => where[i] === "back");
   const same = (a, b) => [...a].sort().join() === [...b].sort().join();
-  const label = (h) => `${document.documentElement.lang === "en" ? h.english : h.name} · ${say("rank")} ${h.rank}`;
+  const zh = document.documentElement.lang.startsWith("zh");
+  const label = (h) => `${zh ? h.name : h.english} · ${say("rank")} ${h.rank}`;
   for (const s of data.settings) {
     for (const [f, b] of [[s.front, s.back], [s.back, s.front]]) {
       if (front.length === 2 && back.length === 2 && same(front, f.tiles) && same(back, b.tiles)) {
@@ -60,50 +68,96 @@ async function names(front, back) {
     : "";
 }
 
+function placesOf(view) {
+  return (view.rules && view.rules.places) || (game === "taiwan" ? 4 : 8);
+}
+
 function render(view) {
-  enable(view);
-  const seats = view.places || view.seats || [];
-  const d = view.dice;
-  q("[data-dice]").replaceChildren(...(d ? (d.dice || d).map((n) => die(n)) : []));
-  q("[data-count]").textContent = view.count ?? view.first_place ?? "—";
-  q("[data-places]").replaceChildren(...seats.map((s, i) => {
+  const seats = view.seats || {};
+  q("[data-dice]").replaceChildren(...(view.dice || []).map((n) => die(n)));
+  q("[data-count]").textContent = (view.dealing_order || []).join(" → ") || "—";
+  const last = view.last_round || null;
+  const shownAtSettle = Object.fromEntries((last && last.hands) || []);
+  const list = [];
+  for (let s = 1; s <= placesOf(view); s += 1) {
+    const who = seats[String(s)];
     const li = document.createElement("li");
     li.className = "place";
-    if (s.banker || view.banker === s.player) li.classList.add("banker");
+    li.dataset.seat = s;
+    const banker = view.banker_seat === s;
+    if (banker) li.classList.add("banker");
     const h = document.createElement("h3");
-    h.textContent = `${i + 1}. ${s.player || say("empty")}${s.banker || view.banker === s.player ? " · " + say("banker_seat") : ""}`;
+    h.textContent = `${s}. ${who || say("empty")}${banker ? " · " + say("banker_seat") : ""}`;
     li.append(h);
     const row = document.createElement("div");
     row.className = "place-tiles";
-    for (const code of s.tiles || []) row.append(tile(code));
+    const own = (view.hands || {})[String(s)];
+    const exposed = (view.exposed || {})[String(s)];
+    const dealt = (view.dealing_order || []).includes(s);
+    const codes = own || exposed || shownAtSettle[s] || (dealt ? [null, null, null, null] : []);
+    for (const c of codes) row.append(tile(c));
     li.append(row);
-    if (s.bet != null) { const p = document.createElement("p"); p.textContent = money(s.bet); li.append(p); }
-    return li;
-  }));
-  const mySeat = seats.find((s) => s.player === me);
-  q("[data-my-seat]").textContent = mySeat ? String(seats.indexOf(mySeat) + 1) : "—";
-  const tiles = (view.my_tiles || (mySeat && mySeat.tiles) || []).filter(Boolean);
-  if (tiles.join() !== mine.join()) { mine = tiles; where = {}; drawHand(); }
-  q("[data-settlement]").replaceChildren(...(view.settlement || []).map((r) => {
+    const bets = (view.bets || []).filter((b) => b.seat === s);
+    if (bets.length) {
+      const p = document.createElement("p");
+      p.textContent = bets.map((b) => `${b.player} ${money(b.amount)}`).join(", ");
+      li.append(p);
+    }
+    if (!who && table.mine().has("sit")) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = say("join");
+      b.dataset.sit = s;
+      li.append(b);
+    }
+    list.push(li);
+  }
+  q("[data-places]").replaceChildren(...list);
+  mySeat = Number(Object.keys(seats).find((s) => seats[s] === me)) || null;
+  const hand = mySeat && view.hands ? view.hands[String(mySeat)] : null;
+  const tiles = (hand || []).filter(Boolean);
+  if (tiles.join() !== mine.join()) { mine = tiles; where = {}; }
+  drawHand();
+  q("[data-bet]").disabled = !table.mine().has("place_bet");
+  settlement(view, last);
+  actionBar(table);
+}
+
+function settlement(view, last) {
+  const rows = [];
+  const order = (last && last.settlement_order) || view.settlement_order || [];
+  const results = [...((last && last.results) || [])];
+  results.sort((a, b) => order.indexOf(a.seat) - order.indexOf(b.seat));
+  for (const r of results) {
     const tr = document.createElement("tr");
-    for (const [text, cls] of [[r.place ?? r.seat, ""], [r.result, ""], [money(r.net), "num"], [money(r.bank_balance), "num"]]) {
+    for (const [text, cls] of [[`${r.seat} · ${r.player}`, ""], [`${r.outcome} (${r.seat_result})`, ""],
+      [money(r.net), "num"], [r.bank_after != null ? money(r.bank_after) : "", "num"]]) {
       const td = document.createElement("td");
       td.textContent = text;
       if (cls) td.className = cls;
       tr.append(td);
     }
-    return tr;
-  }));
+    rows.push(tr);
+  }
+  q("[data-settlement]").replaceChildren(...rows);
+  const resets = (last && last.resets) || [];
+  q("[data-resets]").textContent = resets.length
+    ? `${say("forced")}: ` + resets.map((x) => `${x.seat}: ${(x.front || []).join(" ")} / ${(x.back || []).join(" ")} (${x.rule || "TW-6b"})`).join("; ")
+    : "";
 }
 
 const table = new LiveTable(render);
-wireOps(table);
+wire(table);
 root.addEventListener("click", (e) => {
   const b = e.target.closest(".tile-btn");
-  if (!b) return;
-  const i = Number(b.dataset.index);
-  const now = where[i] || "tray";
-  place(i, now === "tray" ? (Object.values(where).filter((w) => w === "front").length < 2 ? "front" : "back") : "tray");
+  if (b) {
+    const i = Number(b.dataset.index);
+    const now = where[i] || "tray";
+    place(i, now !== "tray" ? "tray" : count("front") < 2 ? "front" : "back");
+    root.querySelector(`.tile-btn[data-index="${i}"]`)?.focus();
+  }
+  const sit = e.target.closest("[data-sit]");
+  if (sit) table.act("sit", { seat: Number(sit.dataset.sit) }).catch(() => {});
 });
 for (const zone of root.querySelectorAll("[data-drop], [data-tray]")) {
   zone.addEventListener("dragover", (e) => e.preventDefault());
@@ -114,12 +168,9 @@ for (const zone of root.querySelectorAll("[data-drop], [data-tray]")) {
 }
 q("[data-set]").addEventListener("click", () => {
   const front = mine.filter((_, i) => where[i] === "front");
-  const back = mine.filter((_, i) => where[i] === "back");
-  table.act("set_tiles", { front, back }).catch(() => {});
+  table.act("set_tiles", { seat: mySeat, front }).catch(() => {});
 });
 q("[data-bet]").addEventListener("click", () => {
-  const amount = Math.round(Number(q("[data-bet-amount]").value) * 100);
-  table.act("place_bet", { amount }).catch(() => {});
+  table.act("place_bet", { seat: mySeat, amount: avos(q("[data-bet-amount]").value) }).catch(() => {});
 });
-drawHand();
 table.connect();
