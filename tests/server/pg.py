@@ -1,11 +1,111 @@
-"""A throwaway PostgreSQL 15 cluster for the server suite (started once per session)."""
+"""A throwaway PostgreSQL 15 cluster for the server suite.
+
+Started once per test session on a free loopback port, as the ``postgres`` user (``initdb``
+and ``pg_ctl`` refuse root), in a temporary data directory with a private socket directory,
+``fsync`` left on; stopped and removed at the end. Each test gets a new database.
+"""
 
 from __future__ import annotations
 
+import atexit
+import itertools
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+BIN = Path("/usr/lib/postgresql/15/bin")
+_cluster: dict[str, Any] = {}
+_names = itertools.count()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _as_postgres(*cmd: str) -> list[str]:
+    if os.geteuid() == 0:
+        return ["runuser", "-u", "postgres", "--", *cmd]
+    return list(cmd)
+
+
+def _start() -> dict[str, Any]:
+    if not (BIN / "initdb").exists():
+        pytest.fail("PostgreSQL 15 is missing: `make test` installs Debian's postgresql")
+    root = Path(tempfile.mkdtemp(prefix="macau-pg-"))
+    data, sock = root / "data", root / "sock"
+    sock.mkdir()
+    if os.geteuid() == 0:
+        shutil.chown(root, "postgres", "postgres")
+        shutil.chown(sock, "postgres", "postgres")
+    port = free_port()
+    subprocess.run(
+        _as_postgres(
+            str(BIN / "initdb"),
+            "-D",
+            str(data),
+            "-U",
+            "postgres",
+            "-A",
+            "trust",
+            "--no-sync",
+            "-E",
+            "UTF8",
+        ),
+        check=True,
+        capture_output=True,
+    )
+    opts = (
+        f"-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={sock} "
+        "-c max_connections=200 -c shared_buffers=32MB"
+    )
+    subprocess.run(
+        _as_postgres(
+            str(BIN / "pg_ctl"), "-D", str(data), "-o", opts, "-w", "-l", str(root / "log"), "start"
+        ),
+        check=True,
+        capture_output=True,
+    )
+    info = {"root": root, "data": data, "port": port}
+    atexit.register(_stop, info)
+    return info
+
+
+def _stop(info: dict[str, Any]) -> None:
+    subprocess.run(
+        _as_postgres(str(BIN / "pg_ctl"), "-D", str(info["data"]), "-m", "immediate", "-w", "stop"),
+        capture_output=True,
+        check=False,
+    )
+    shutil.rmtree(info["root"], ignore_errors=True)
+
+
+def cluster() -> dict[str, Any]:
+    if not _cluster:
+        _cluster.update(_start())
+    return _cluster
+
+
+def new_database() -> str:
+    """A fresh, empty database on the session's cluster; its SQLAlchemy URL."""
+    import psycopg
+
+    info = cluster()
+    name = f"floor_{os.getpid()}_{next(_names)}"
+    with psycopg.connect(
+        f"host=127.0.0.1 port={info['port']} user=postgres dbname=postgres", autocommit=True
+    ) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return f"postgresql+psycopg://postgres@127.0.0.1:{info['port']}/{name}"
+
 
 def postgres_url(request: Any) -> str:
-    pytest.skip("PostgreSQL not wired yet")
+    del request
+    return new_database()

@@ -159,7 +159,8 @@ def account_kind(name: str) -> str:
 
 
 class Accounts:
-    """Creates account rows on first use (cached per process)."""
+    """Creates account rows on first use (cached per process; :meth:`forget` after a
+    transaction that rolled back, since the rows it created are gone)."""
 
     def __init__(self) -> None:
         self._known: set[str] = set()
@@ -211,19 +212,24 @@ def post(
     deltas: dict[str, int] = defaultdict(int)
     for p in tx.postings:
         deltas[p.account] += p.amount.minor
-    accounts.ensure(conn, sorted(deltas))
     guarded = [a for a, d in deltas.items() if d < 0 and a.startswith(GUARDED)]
     if guarded:
-        rows = conn.execute(
-            sa.select(accounts_t.c.name, accounts_t.c.balance).where(accounts_t.c.name.in_(guarded))
-        ).all()
-        for name, balance in rows:
+        have = dict(
+            conn.execute(
+                sa.select(accounts_t.c.name, accounts_t.c.balance).where(
+                    accounts_t.c.name.in_(guarded)
+                )
+            ).all()
+        )
+        for name in guarded:
+            balance = int(have.get(name, 0))
             if balance + deltas[name] < 0:
                 raise InsufficientFunds(
                     f"{name} has {Money(balance, MOP)}; {tx.memo or 'this'} needs "
                     f"{Money(-deltas[name], MOP)}",
                     rule="SRV-FUNDS",
                 )
+    accounts.ensure(conn, sorted(deltas))
     tx_id = uuid.uuid4().hex
     if tx.postings:
         conn.execute(

@@ -62,7 +62,7 @@ class Reply:
     body: dict[str, Any]
 
 
-@dataclass
+@dataclass(eq=False)
 class Subscriber:
     """One WebSocket: its viewer and the queue of messages waiting to be sent."""
 
@@ -360,9 +360,11 @@ class TableActor:
     # --- rebuild ------------------------------------------------------------------------
 
     def _rebuild_sync(self) -> None:
+        self.floor.accounts.forget()
         self.engine = self.floor.db.read_sync(self.load)
 
     async def _rebuild(self) -> None:
+        self.floor.accounts.forget()
         try:
             self.engine = await self.floor.db.read(self.load)
         except MacauTablesError as exc:

@@ -1,0 +1,105 @@
+"""What the database refuses by itself, whatever the code does (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
+
+from tests.server.conftest import Srv
+
+
+def refused(srv: Srv, fn: Callable[[Connection], object]) -> None:
+    with pytest.raises(DBAPIError):
+        srv.floor.db.write_sync(fn)
+
+
+def ex(sql: str) -> Callable[[Connection], object]:
+    return lambda c: c.execute(sa.text(sql))
+
+
+def test_postings_journal_and_holds_are_append_only(srv: Srv) -> None:
+    srv.ok("alice", "hilo-1", "join", {"amount": 5_000})
+    srv.step("hilo-1")
+    srv.ok("alice", "hilo-1", "bet", {"amount": 500})
+    refused(srv, ex("UPDATE postings SET amount = amount + 1"))
+    refused(srv, ex("DELETE FROM postings"))
+    refused(srv, ex("UPDATE transactions SET memo = 'x'"))
+    refused(srv, ex("DELETE FROM journal WHERE seq = 0"))
+    refused(srv, ex("UPDATE journal SET kind = 'x'"))
+    refused(srv, ex("DELETE FROM holds_opened"))
+
+
+def test_an_unbalanced_or_unsealed_transaction_cannot_commit(srv: Srv) -> None:
+    def unbalanced(c: Connection) -> None:
+        c.execute(sa.text("INSERT INTO postings (tx_id, account, amount) VALUES ('t1', 'cage', 5)"))
+        c.execute(
+            sa.text(
+                "INSERT INTO transactions (id, memo, n_postings, created_at) "
+                "VALUES ('t1', 'x', 1, 0)"
+            )
+        )
+
+    refused(srv, unbalanced)
+
+    def unsealed(c: Connection) -> None:  # postings whose transaction row never comes
+        c.execute(sa.text("INSERT INTO postings (tx_id, account, amount) VALUES ('t2', 'cage', 5)"))
+        c.execute(
+            sa.text("INSERT INTO postings (tx_id, account, amount) VALUES ('t2', 'cage', -5)")
+        )
+
+    refused(srv, unsealed)
+
+    def sealed_then_more(c: Connection) -> None:
+        c.execute(sa.text("INSERT INTO postings (tx_id, account, amount) VALUES ('t3', 'cage', 5)"))
+        c.execute(
+            sa.text("INSERT INTO postings (tx_id, account, amount) VALUES ('t3', 'cage', -5)")
+        )
+        c.execute(
+            sa.text(
+                "INSERT INTO transactions (id, memo, n_postings, created_at) "
+                "VALUES ('t3', 'x', 2, 0)"
+            )
+        )
+        c.execute(sa.text("INSERT INTO postings (tx_id, account, amount) VALUES ('t3', 'cage', 7)"))
+
+    refused(srv, sealed_then_more)
+
+
+def test_a_wallet_cannot_go_negative_and_a_hold_closes_once(srv: Srv) -> None:
+    refused(srv, ex("UPDATE accounts SET balance = -1 WHERE name = 'player:alice'"))
+    srv.ok("alice", "hilo-1", "join", {"amount": 5_000})
+    srv.step("hilo-1")
+    srv.ok("alice", "hilo-1", "bet", {"amount": 500})
+    srv.ok("alice", "hilo-1", "withdraw", {"bet_id": "b0"})
+    refused(
+        srv,
+        ex(
+            "INSERT INTO holds_closed (table_id, hold_id, tx_id, seq) "
+            "VALUES ('hilo-1', 'b0', 'again', 99)"
+        ),
+    )
+    refused(
+        srv,
+        ex(
+            "INSERT INTO holds_opened (table_id, hold_id, tx_id, seq) "
+            "VALUES ('hilo-1', 'b0', 'again', 99)"
+        ),
+    )
+    refused(
+        srv,
+        ex(
+            "INSERT INTO holds_closed (table_id, hold_id, tx_id, seq) "
+            "VALUES ('hilo-1', 'never', 'x', 99)"
+        ),
+    )
+    refused(
+        srv,
+        ex(
+            "INSERT INTO journal (table_id, seq, kind, event, prev_hash, hash, created_at) "
+            "VALUES ('hilo-1', 0, 'x', '{}', '', '', 0)"
+        ),
+    )

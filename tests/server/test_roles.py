@@ -1,0 +1,75 @@
+"""Every role × every endpoint: allowed (any answer but 403, never a 500) or 403 SRV-ROLE."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.routing import APIRoute
+
+from macau_tables.server.auth import PERMISSIONS, StaffRole
+from tests.server.conftest import Srv, new_key
+
+PATH_PARAMS = {"table_id": "hilo-1", "op": "join", "account": "cage"}
+BODIES: dict[tuple[str, str], Any] = {
+    ("POST", "/tables"): {"id": "hilo-m", "game": "hilo"},
+    ("POST", "/tables/{table_id}/commands"): {"op": "join", "args": {"amount": 100}},
+    ("POST", "/tables/{table_id}/ops/{op}"): {"amount": 100},
+    ("POST", "/cashier/deposit"): {"player": "alice", "amount": 100},
+    ("POST", "/cashier/withdraw"): {"player": "alice", "amount": 100},
+    ("POST", "/users"): {"name": "newbie", "role": "player", "password": "long-enough"},
+}
+CONTROL = {"reason": "matrix"}
+
+
+def _routes(srv: Srv) -> list[tuple[str, str, str]]:
+    out = []
+    for route in srv.client.app.routes:  # type: ignore[attr-defined]
+        if isinstance(route, APIRoute) and route.openapi_extra:
+            perm = route.openapi_extra["x-permission"]
+            for method in sorted(route.methods):
+                out.append((method, route.path, perm))
+    return out
+
+
+def test_every_endpoint_names_a_permission(srv: Srv) -> None:
+    unnamed = [
+        r.path
+        for r in srv.client.app.routes  # type: ignore[attr-defined]
+        if isinstance(r, APIRoute)
+        and not r.openapi_extra
+        and r.path not in ("/auth/login", "/health", "/schemas")
+    ]
+    assert unnamed == []
+    # tables.watch is the WebSocket's (test_ws checks it: every role may watch)
+    assert {p for _, _, p in _routes(srv)} | {"tables.watch"} == set(PERMISSIONS)
+
+
+def test_role_matrix(srv: Srv) -> None:
+    routes = _routes(srv)
+    assert len(routes) >= 20
+    seen: dict[tuple[str, str], set[str]] = {}
+    for role in StaffRole:
+        who = {"player": "alice"}.get(role.value, role.value)
+        for method, path, perm in routes:
+            url = path.format(**PATH_PARAMS)
+            if perm == "logout":  # a token of its own, the others keep theirs
+                r = srv.client.post("/auth/login", json={"name": who, "password": srv.creds[who]})
+                headers = {"Authorization": f"Bearer {r.json()['token']}"}
+            else:
+                headers = srv.headers(who, new_key())
+            body = BODIES.get((method, path))
+            if body is None and path.endswith(("/pause", "/resume", "/close", "/unlock")):
+                body = CONTROL
+            r = srv.client.request(method, url, json=body, headers=headers)
+            allowed = role in PERMISSIONS[perm]
+            assert r.status_code < 500, (role, method, path, r.text)
+            if allowed:
+                assert r.status_code != 403, (role, method, path, r.text)
+                seen.setdefault((method, path), set()).add(role.value)
+            else:
+                assert (r.status_code, r.json()["rule"]) == (403, "SRV-ROLE"), (
+                    role,
+                    method,
+                    path,
+                )
+    assert all(seen.get((m, p)) for m, p, _ in routes)

@@ -1,0 +1,111 @@
+"""The WebSocket: each viewer's projection only, a snapshot on connect, exact resume."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from macau_tables.core.journal import event_from_json
+from macau_tables.core.visibility import Viewer
+from tests.server.conftest import Srv
+
+
+def read_until_snapshot(ws: Any) -> list[dict[str, Any]]:
+    out = []
+    while True:
+        msg = ws.receive_json()
+        out.append(msg)
+        if msg["type"] == "snapshot":
+            return out
+
+
+def token(srv: Srv, who: str) -> str:
+    return srv.headers(who)["Authorization"].split()[1]
+
+
+def test_a_player_sees_his_own_face_down_card_and_never_another_seats(srv: Srv) -> None:
+    for p in ("alice", "bob"):
+        srv.ok(p, "hilo-1", "join", {"amount": 10_000})
+    with srv.client.websocket_connect(f"/tables/hilo-1/ws?token={token(srv, 'bob')}") as ws:
+        (snap,) = read_until_snapshot(ws)
+        assert snap["view"]["players"] == ["alice", "bob"]
+        assert snap["view"]["my_stack"] == 10_000
+        srv.step("hilo-1")
+        for p in ("alice", "bob"):
+            srv.ok(p, "hilo-1", "bet", {"amount": 1_000})
+        srv.step("hilo-1")  # deal: two face-down cards
+        msgs = []
+        while True:
+            msg = ws.receive_json()
+            msgs.append(msg)
+            if msg["type"] == "state" and msg["view"]["phase"] == "reveal":
+                break
+        dealt = [
+            m["event"]
+            for m in msgs
+            if m["type"] == "event" and m["event"]["kind"] == "hilo.card_dealt"
+        ]
+        assert [d["data"]["player"] for d in dealt] == ["bob"]
+        cards = msgs[-1]["view"]["cards"]
+        assert cards["alice"] is None and cards["bob"] == dealt[0]["data"]["card"]
+        text = str(msgs)  # alice's buy-in (her wallet and stack) is private to her
+        assert "stack:hilo-1:alice" not in text
+        assert "hilo.joined" not in str([m for m in msgs if "alice" in str(m)])
+        # a public viewer (the cashier) sees neither card
+    with srv.client.websocket_connect(f"/tables/hilo-1/ws?token={token(srv, 'cashier')}") as ws:
+        (snap,) = read_until_snapshot(ws)
+        assert snap["view"]["cards"] == {"alice": None, "bob": None}
+        assert "my_stack" not in snap["view"]
+
+
+def test_resume_sends_exactly_the_missed_events_the_viewer_may_see(srv: Srv) -> None:
+    srv.ok("alice", "hilo-1", "join", {"amount": 10_000})
+    srv.ok("bob", "hilo-1", "join", {"amount": 10_000})
+    with srv.client.websocket_connect(f"/tables/hilo-1/ws?token={token(srv, 'bob')}") as ws:
+        (snap,) = read_until_snapshot(ws)
+        last = snap["seq"]
+    # bob is away for a round
+    srv.step("hilo-1")
+    srv.ok("alice", "hilo-1", "bet", {"amount": 1_000})
+    srv.ok("bob", "hilo-1", "bet", {"amount": 2_000})
+    srv.step("hilo-1")
+    srv.ok("alice", "hilo-1", "reveal")
+    journal = srv.client.get("/audit/tables/hilo-1/journal", headers=srv.headers("auditor")).json()[
+        "entries"
+    ]
+    want = [
+        e["seq"]
+        for e in journal
+        if e["seq"] > last and event_from_json(e["event"]).audience().admits(Viewer.player("bob"))
+    ]
+    assert len(want) < len([e for e in journal if e["seq"] > last])  # alice's card is hidden
+    url = f"/tables/hilo-1/ws?token={token(srv, 'bob')}&last_seq={last}"
+    with srv.client.websocket_connect(url) as ws:
+        msgs = read_until_snapshot(ws)
+    assert [m["seq"] for m in msgs[:-1]] == want
+    assert all(m["type"] == "event" for m in msgs[:-1])
+    assert msgs[-1]["seq"] == journal[-1]["seq"]
+    assert msgs[-1]["pending"] == [
+        {
+            "actor": "player:bob",
+            "operations": ["reveal"],
+            "default": "reveal",
+            "rule": "HL-3",
+            "required": True,
+        }
+    ]
+
+
+def test_a_bad_token_or_table_is_an_error_message_then_close(srv: Srv) -> None:
+    with srv.client.websocket_connect("/tables/hilo-1/ws?token=nope") as ws:
+        msg = ws.receive_json()
+    assert (msg["type"], msg["rule"]) == ("error", "SRV-AUTH")
+    with srv.client.websocket_connect(f"/tables/zz/ws?token={token(srv, 'bob')}") as ws:
+        msg = ws.receive_json()
+    assert (msg["type"], msg["rule"]) == ("error", "SRV-TABLE")
+
+
+def test_the_message_schemas_are_published(srv: Srv) -> None:
+    s = srv.client.get("/schemas").json()
+    assert set(s["websocket"]) == {"WsSnapshot", "WsEvent", "WsState", "WsError"}
+    assert s["websocket"]["WsEvent"]["properties"]["type"]["const"] == "event"
+    assert srv.client.get("/openapi.json").status_code == 200
