@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
-from macau_tables.games.baccarat import BaccaratRules, BaccaratTable, BetKind, Phase
+from macau_tables.games.baccarat import (
+    BaccaratBetKind,
+    BaccaratPhase,
+    BaccaratRules,
+    BaccaratTable,
+)
 from macau_tables.games.paigow import PAIGOW
 from macau_tables.games.tilegame import Round
 from macau_tables.tiles.strategies import strategy
@@ -20,10 +25,10 @@ def baccarat_shoes(rng: Rng, shoes: int) -> int:
     t.join("alice", Money.of(10_000_000), seat=1)
     played = 0
     for _ in range(shoes):
-        t.start_shoe(rng)  # shuffle, cut, burn
-        while t.phase is not Phase.SHUFFLE:  # until the hand after the cut card
-            if t.phase is Phase.BETTING and not t.bets:
-                t.place_bet("alice", BetKind.BANKER, Money.of(100))
+        t.start_shoe(rng)  # shuffle (a committed seed), cut, burn
+        while t.phase is not BaccaratPhase.SHUFFLE:  # until the hand after the cut card
+            if t.phase is BaccaratPhase.BETTING and not t.bets:
+                t.place_bet("alice", BaccaratBetKind.BANKER, Money.of(100))
             t.play_hand()  # deal, reveal, third cards, settle
             played += 1
     return played

@@ -1,7 +1,7 @@
 """The baccarat simulation kernel (issue #7) against the readable engine and the exact odds.
 
-- Engine comparison: the engine's own shuffles (``ShoeShuffled``), and its continuous
-  shuffler's ``Rng.below`` draws, fed to the kernel: the same cards hand by hand, the same
+- Engine comparison: the engine's own shuffles (the shoe its committed seed orders), and
+  its continuous shuffler's picks, fed to the kernel: the same cards hand by hand, the same
   burns (BA-2.1 / BA-R1), demonstration hands (BA-2.2), hands per shoe (BA-3.1), winners
   (BA-11, BA-12), pairs (BA-13), and the same settlement of every BA-13 bet (BA-17, BA-18,
   BA-R7) as the engine's ``HandSettled`` rows.
@@ -29,14 +29,13 @@ from macau_tables.core.errors import BetNotAllowed, InvalidInput
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
 from macau_tables.games.baccarat import (
+    BaccaratPhase,
     BaccaratTable,
     BetKind,
     Card,
     CardsBurned,
     HandResult,
     HandSettled,
-    Phase,
-    ShoeShuffled,
     ThirdCardDealt,
     full_set,
     play_out,
@@ -52,25 +51,26 @@ OUTCOME_CODE = {"P": sim.PLAYER_WINS, "B": sim.BANKER_WINS, "T": sim.TIE}
 
 @dataclass
 class EngineRun:
-    shoes: list[list[Card]] = field(default_factory=list)  # ShoeShuffled order
+    shoes: list[list[Card]] = field(default_factory=list)  # each shoe's order
     burns: list[int] = field(default_factory=list)  # cards burned at each shoe's start
     hands: list[HandResult] = field(default_factory=list)  # demonstrations included
     settled: Counter[tuple[str, str, Fraction]] = field(default_factory=Counter)
     cut_on_third_card: int = 0  # hands whose third card brought the cut card out
-    draws: list[tuple[int, int]] = field(default_factory=list)  # machine: (n, below(n))
+    draws: list[tuple[int, int]] = field(default_factory=list)  # machine: (n, pick < n)
 
 
-class RecordingRng(Rng):
-    """An Rng that logs each ``below(n)`` it gives (the continuous shuffler's draws)."""
-
-    def __init__(self, seed: str, log: list[tuple[int, int]]) -> None:
-        super().__init__(Rng.seeded(seed).source)
-        self.log = log
-
-    def below(self, n: int) -> int:
-        j = super().below(n)
-        self.log.append((n, j))
-        return j
+def machine_picks(run: EngineRun, decks: int) -> None:
+    """The continuous shuffler's picks: each card of a hand is ``sorted(full set less the
+    hand's cards)[j]``; ``j`` read back from the cards the engine dealt (the first index of
+    that card, the same card whichever copy)."""
+    for h in run.hands:
+        pool = Counter(full_set(decks))
+        order = [h.player_cards[0], h.banker_cards[0], h.player_cards[1], h.banker_cards[1]]
+        order += list(h.player_cards[2:]) + list(h.banker_cards[2:])
+        for card in order:
+            cards = sorted(pool.elements())
+            run.draws.append((len(cards), cards.index(card)))
+            pool[card] -= 1
 
 
 def _bet_every_kind(t: BaccaratTable) -> None:
@@ -97,35 +97,34 @@ def play_engine(
     engine, betting every kind each hand, and record what happened."""
     rules, _ = sim.rules_from_options(options)
     run = EngineRun()
-    rng = RecordingRng(seed, run.draws)
+    rng = Rng.seeded(seed)
     t = BaccaratTable(rules)
     t.join("alice", Money.of(10_000_000), seat=1)
 
     def hand() -> None:
-        if t.phase is Phase.BETTING:
+        if t.phase is BaccaratPhase.BETTING:
             _bet_every_kind(t)
         events = t.play_hand(rng)
         run.cut_on_third_card += sum(
             isinstance(e, ThirdCardDealt) and e.cut_card_out for e in events
         )
-        settled = events[-1]
-        assert isinstance(settled, HandSettled)
+        (settled,) = [e for e in events if isinstance(e, HandSettled)]
         _record_settlement(run, settled)
         run.hands.append(t.results[-1])
 
     if rules.continuous_shuffler:
         t.start_shoe(rng)
-        run.draws.clear()
         for _ in range(hands):
             hand()
+        machine_picks(run, rules.decks)
         return run
     for _ in range(shoes):
         events = t.start_shoe(rng)
-        shuffled, burned = events[0], events[-1]
-        assert isinstance(shuffled, ShoeShuffled) and isinstance(burned, CardsBurned)
-        run.shoes.append([Card.parse(c) for c in shuffled.cards])
-        run.burns.append(len(burned.cards))
-        while t.phase is not Phase.SHUFFLE:
+        burned = events[-1]
+        assert isinstance(burned, CardsBurned)
+        run.shoes.append(list(t.shoe))
+        run.burns.append(burned.count)
+        while t.phase is not BaccaratPhase.SHUFFLE:
             hand()
     return run
 
@@ -241,7 +240,7 @@ def test_ba_3_1_cut_card_coming_out_on_a_third_card(last_hand: str) -> None:
 )
 def test_ba_r4_continuous_shuffler_deals_as_the_engines_machine(options: dict[str, object]) -> None:
     """BA-2.3 / BA-7.2 / BA-R4: each card is ``sorted(full set minus this hand's cards)[j]``;
-    the engine's ``Rng.below`` draws, fed to the kernel, give the same hands."""
+    the engine's picks, fed to the kernel, give the same hands."""
     run = play_engine(options, seed=f"csm-{sorted(options.items())}", hands=250)
     rules, _ = sim.rules_from_options(options)
     n_cards = 52 * rules.decks

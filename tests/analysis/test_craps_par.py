@@ -244,6 +244,11 @@ def test_cr_r5_pays_override_changes_the_figures() -> None:
     assert edge("Field", sheet) == F(1, 36)  # 2.78%
     assert edge("Hard 6", sheet) == F(3, 11)  # 27.27%
     assert sheet.line("Big 7").pays == "4:1"
+    # CR-9 「六元投注金可贏取七元彩金」: 7 to 6, written like the other lines (not "7 for 6")
+    default = craps_par()
+    assert default.line("Big 6").pays == default.line("Big 8").pays == "7:6 per full 6 U"
+    assert default.line("Big 5").pays == "7:5 per full 5 U"
+    assert default.line("Big 4").pays == "9:5 per full 5 U"
     assert sheet.options == rules.to_json()
     for name in ("Pass Line", "Don't Pass", "Hard 8", "Big 6"):
         assert sheet.line(name).outcomes == SHEET.line(name).outcomes

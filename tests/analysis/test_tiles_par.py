@@ -50,7 +50,7 @@ from macau_tables.tiles import (
     evaluate,
     settings,
 )
-from macau_tables.tiles.strategies import MAX_BACK, strategy
+from macau_tables.tiles.strategies import MAX_BACK, follows_forced_rule, forced_setting, strategy
 
 FIVE = Fraction(5, 100)
 FOUR = Fraction(4, 100)
@@ -257,6 +257,14 @@ def test_hint_counts_equal_the_readable_enumeration(hand: str | None, game: str,
                 tally[s][LABEL[compare(setting, theirs)]] += 1
             else:
                 tally[s][flip[LABEL[compare(theirs, setting)]]] += 1
+    if (game, as_) == ("taiwan", "player"):
+        # TW-6b / TW-R1: a setting the player may not keep is played as the dealer's re-set
+        forced = next(i for i, st_ in enumerate(mine) if split(st_) == split(
+            forced_setting(four, TW1990)))  # fmt: skip
+        tally = [
+            t if follows_forced_rule(st_, four, TW1990) else tally[forced]
+            for st_, t in zip(mine, tally, strict=True)
+        ]
     expected = Counter(
         (split(setting), t["win"], t["loss"], t["push"])
         for setting, t in zip(mine, tally, strict=True)
@@ -267,6 +275,34 @@ def test_hint_counts_equal_the_readable_enumeration(hand: str | None, game: str,
     for h in got:
         assert h.total == 20_475
         assert h.ev == ((1 - c) * h.win - h.loss) / Fraction(20_475)
+
+
+@pytest.mark.parametrize("hand", ["3-3 1-5 2-4 2-5", "6-6 1-6 3-4 2-3", None])
+def test_tw_6b_tw_r1_hint_offers_first_the_settings_a_player_may_keep(hand: str | None) -> None:
+    """TW-R1: hints offer a Taiwan player the settings he may keep (the highest back) first;
+    each other setting is marked with the dealer's re-set and valued as that re-set.
+    ``3-3 1-5 2-4 2-5``: the front 2-4 3-3 leaves a lower back — the dealer re-sets it."""
+    four = tiles(hand) if hand else random_deals("hint-tw-r1", 1)[0][0]
+    got = hint(four, game="taiwan", as_="player")
+    kept = [h for h in got if h.allowed]
+    assert got[: len(kept)] == kept  # the settings he may keep come first
+    forced = forced_setting(four, TW1990)
+    for h in got:
+        assert h.allowed is follows_forced_rule(h.setting, four, TW1990)
+        if not h.allowed:
+            assert h.reset_to is not None and split(h.reset_to) == split(forced)
+            dealer = next(k for k in kept if split(k.setting) == split(forced))
+            assert (h.ev, h.win, h.loss, h.push) == (
+                dealer.ev,
+                dealer.win,
+                dealer.loss,
+                dealer.push,
+            )
+    if hand == "6-6 1-6 3-4 2-3":  # 天牌九 with either 7: both kept
+        assert len(kept) == 2
+    if hand == "3-3 1-5 2-4 2-5":
+        assert not any(h.allowed and {str(t) for t in h.setting.front.tiles} == {"2-4", "3-3"}
+                       for h in got)  # fmt: skip
 
 
 def test_tw_r2_second_round_recounted_class_by_class() -> None:

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from macau_tables.cli.app import app
 from macau_tables.core.journal import Journal
-from macau_tables.games.paigow import replay
+from macau_tables.games.tiletable import replay
 
 runner = CliRunner()
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
@@ -19,7 +19,9 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 def test_pg_r4_pg_7_2_settle_the_documented_example() -> None:
     """docs/examples/paigow-round.json: seat 2 wins 100 (4% = 4.00), seat 3 loses 120;
     the running balance settles everything within C = 100 (PG-R4); the holder of seat 3
-    set 0/0 where 4/6 would have won: he owes s3 20 + 19.20 (PG-7.2, PG-R8)."""
+    set 0/0 where 4/6 would have won. PG-R8: the round settled again with that setting —
+    the bank, emptied by seat 2, has nothing left for seat 3 — so s3 would have received
+    nothing: the holder owes him the 20 he lost (PG-7.2)."""
     result = runner.invoke(app, ["paigow", "settle", str(EXAMPLES / "paigow-round.json"), "--json"])
     assert result.exit_code == 0, result.output
     rep = json.loads(result.stdout)
@@ -29,7 +31,7 @@ def test_pg_r4_pg_7_2_settle_the_documented_example() -> None:
     assert rep["bank_result"] == 2000
     assert rep["commissions"] == {"bank": 80}  # PG-R5: 4% of the banker's net win of 20
     assert rep["compensation"] == [
-        {"seat": 3, "holder": "s2", "bettor": "s3", "better": "player", "owed": 3920}
+        {"seat": 3, "holder": "s2", "bettor": "s3", "better": "player", "owed": 2000}
     ]
     assert sum(rep["postings"].values()) == 0
 
@@ -60,7 +62,11 @@ def test_settle_human_output_and_wrong_game(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("game", ["paigow", "taiwan"])
 def test_play_a_few_rounds_as_a_new_user(game: str, tmp_path: Path) -> None:
-    script = "50\n1\n20\nh\nabc\n100\n1\nq\n"  # round 3: the bank passes to you
+    """Two rounds on seat 2, then the bank passes to you (PG-4.1 / PG-R6): bad capital
+    entries are refused with one line and the prompt asks again (issue 12, items 7, 8, 13);
+    q with your capital in play plays the round out first (item 2). The table's journal is
+    one file, written event by event, that `verify` accepts."""
+    script = "50\n1\n20\nh\nabc\n-5\n0.001\n100\nh\nh\nq\n"
     result = runner.invoke(
         app, ["play", game, "--seed", "7", "--journal", str(tmp_path)], input=script
     )
@@ -68,17 +74,85 @@ def test_play_a_few_rounds_as_a_new_user(game: str, tmp_path: Path) -> None:
     out = result.stdout
     assert "Your tiles:" in out
     assert "Bets in settlement order" in out
-    assert "Your balance:" in out
+    assert "Your chips:" in out
     assert "Goodbye. Final balance" in out
-    assert "InvalidInput" in out  # "abc" is refused with one line, the round goes on
-    journals = sorted(tmp_path.glob("*.json"))
-    assert len(journals) == 3
-    if game == "paigow":
-        again = replay(Journal.load(journals[0]))
-        assert again.journal.head == Journal.load(journals[0]).head
-    verify = runner.invoke(app, ["verify", str(journals[-1]), "--json"])
+    assert "'abc' is not an amount" in out
+    assert "an amount cannot be negative" in out
+    assert "'0.001' is not an amount" in out
+    assert "InvalidInput" not in out and "RuleViolation" not in out  # no class names
+    assert "You sit at seat 2 as you" in out and "you banks" not in out
+    (path,) = sorted(tmp_path.glob("*.json"))
+    assert path.name == f"{game}-0001.json"
+    journal = Journal.load(path)
+    again = replay(journal)
+    assert again.journal.head == journal.head
+    verify = runner.invoke(app, ["verify", str(path), "--json"])
     assert verify.exit_code == 0, verify.output
     assert json.loads(verify.stdout)["reproduced"] is True
+
+
+def test_play_journal_is_one_rule_checked_before_play(tmp_path: Path) -> None:
+    """Issue 12 item 3: a folder → a new file in it; a file whose folder is missing, or a
+    file that exists, is refused before play starts (nothing is created)."""
+    missing = tmp_path / "nope" / "j.json"
+    bad = runner.invoke(app, ["play", "paigow", "--journal", str(missing)], input="q\n")
+    assert bad.exit_code == 2
+    assert "does not exist" in bad.stderr
+    assert not missing.parent.exists()
+    target = tmp_path / "j.json"
+    ok = runner.invoke(
+        app, ["play", "paigow", "--seed", "1", "--journal", str(target)], input="q\n"
+    )
+    assert ok.exit_code == 0, ok.output
+    assert target.is_file()
+    again = runner.invoke(app, ["play", "paigow", "--journal", str(target)], input="q\n")
+    assert again.exit_code == 2
+    assert "exists" in again.stderr
+
+
+def test_play_journal_is_valid_after_every_event(tmp_path: Path) -> None:
+    """Issue 12 item 3: the file is a valid journal up to the last event at any time (a
+    killed session loses nothing): cut the input mid-round and verify what was written."""
+    target = tmp_path / "j.json"
+    ok = runner.invoke(
+        app, ["play", "taiwan", "--seed", "2", "--journal", str(target)], input="30\n"
+    )
+    assert ok.exit_code == 0, ok.output
+    verify = runner.invoke(app, ["verify", str(target)])
+    assert verify.exit_code == 0, verify.output
+
+
+def test_name_never_takes_a_computer_players_seat() -> None:
+    """Issue 12 item 13: --name ahchan is refused (ahchan plays seat 1)."""
+    res = runner.invoke(app, ["play", "paigow", "--name", "ahchan"], input="q\n")
+    assert res.exit_code == 2
+    assert "computer player" in res.stderr
+
+
+def test_tw_6b_play_offers_only_the_settings_you_may_keep() -> None:
+    """Issue 12 item 9: a Taiwan player sees only settings with the highest back (TW-R1)."""
+    result = runner.invoke(app, ["play", "taiwan", "--seed", "7"], input="50\n1\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "The dealer re-set seat 2" not in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("game", "seed", "rule"), [("paigow", "3", "PG-4.9"), ("taiwan", "2", "TW-5d")]
+)
+def test_pg_4_9_tw_5d_play_refuses_a_smaller_capital_for_a_continuing_bank(
+    game: str, seed: str, rule: str
+) -> None:
+    """PG-4.9 「都不得減少新的博彩本金」 / TW-5d: you bank round 3 with 100 and keep the bank;
+    round 4 asks at least what is left on the table and refuses 1 with one line, asking
+    again with the same (valid) default."""
+    script = "0\n0\n100\nh\n1\n\nq\n"
+    result = runner.invoke(app, ["play", game, "--seed", seed], input=script)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert f"({rule}), max" in out  # the prompt states the minimum
+    assert f"{rule} the new capital may not be below" in out
+    assert "Round 4: the bank is yours" in out and "[MOP$1.00]" not in out
+    assert "Traceback" not in out
 
 
 def test_play_is_replayable_from_the_seed() -> None:
@@ -97,3 +171,16 @@ def test_every_tile_game_command_has_help_with_an_example(game: str) -> None:
         result = runner.invoke(app, args)
         assert result.exit_code == 0
         assert "Example: macau-tables" in result.stdout
+
+
+def test_tw_6b_tw_r1_play_marks_the_settings_a_player_may_not_keep() -> None:
+    """TW-R1: a Taiwan player is told which settings the dealer would re-set (a back that
+    is not the highest); the setting with the highest back is offered unmarked."""
+    result = runner.invoke(app, ["play", "taiwan", "--seed", "7"], input="50\n1\nq\n")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Your tiles:"))
+    offered = lines[start + 1 : start + 4]
+    assert [("not allowed" in line) for line in offered] == [False, True, True]
+    assert "(TW-6b: your back must be the highest)" in result.stdout
+    assert "re-set seat 2" not in result.stdout  # the unmarked setting is kept

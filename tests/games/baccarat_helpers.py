@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from macau_tables.core.journal import Event
+from macau_tables.core.ledger import CAGE, Ledger, Transaction
 from macau_tables.core.money import Money
 from macau_tables.games.baccarat import (
     BaccaratRules,
@@ -42,9 +44,29 @@ def table(
         t.join(name, Money.of(buy_in), seat=seat)
     burn = rules.decks
     t.load_shoe(stacked_shoe(front, rules.decks, burn))
-    t.cut()
-    t.burn()
+    t.cut()  # and the BA-2.1 burn
     return t
+
+
+def ledger_of(t: BaccaratTable) -> Ledger:
+    """The table's money: every joining player's wallet funded from the cage with what
+    they bring, then ``Ledger.project`` of the journal."""
+    ledger = Ledger()
+    for ev in t.journal.events:
+        data = ev.to_json()["data"]
+        assert isinstance(data, dict)
+        if ev.kind in ("baccarat.player_joined", "baccarat.chips_bought"):
+            amount = data.get("buy_in", data.get("amount"))
+            assert isinstance(amount, int)
+            if amount:
+                ledger.post(Transaction.transfer(CAGE, f"player:{data['player']}", Money(amount)))
+    return Ledger.project(t.journal.events, ledger)
+
+
+def settled(events: tuple[Event, ...] | list[Event]) -> Event:
+    """The settlement among a hand's events."""
+    (ev,) = [e for e in events if e.kind == "baccarat.hand_settled"]
+    return ev
 
 
 def mop(n: int | str) -> Money:

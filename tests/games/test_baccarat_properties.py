@@ -12,17 +12,18 @@ from macau_tables.core.journal import Journal, replay
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
 from macau_tables.games.baccarat import (
+    BaccaratBetKind,
+    BaccaratPhase,
     BaccaratRules,
     BaccaratTable,
-    BetKind,
     Card,
     LastHand,
-    Phase,
     TieChoice,
     full_set,
 )
+from tests.games.baccarat_helpers import ledger_of
 
-KINDS = list(BetKind)
+KINDS = list(BaccaratBetKind)
 
 
 @st.composite
@@ -54,8 +55,8 @@ def _play_shoe(rules: BaccaratRules, seed: int, bets: list[tuple[int, int, int]]
     rng = Rng.seeded(str(seed), "prop")
     t.start_shoe(rng)
     i = 0
-    while t.phase is not Phase.SHUFFLE:
-        if t.phase is Phase.BETTING:
+    while t.phase is not BaccaratPhase.SHUFFLE:
+        if t.phase is BaccaratPhase.BETTING:
             who, kind, amount = bets[i % len(bets)]
             i += 1
             player = ("alice", "bob", "carol")[who]
@@ -66,8 +67,9 @@ def _play_shoe(rules: BaccaratRules, seed: int, bets: list[tuple[int, int, int]]
         if i % 7 == 3 and t.bets and t.can_change_bet(t.bets[0].player, t.bets[0].kind, Money(0)):
             b = t.bets[0]
             t.withdraw_bet(b.player, b.kind, b.spot)
-        assert t.ledger.total().is_zero()
-        assert t.ledger.balance("table:stakes") == sum((b.amount for b in t.bets), Money.zero())
+    money = ledger_of(t)
+    assert money.total().is_zero()
+    assert money.balance("wagers:baccarat-1") == sum((b.amount for b in t.bets), Money.zero())
     return t
 
 
@@ -81,23 +83,24 @@ BETS = st.lists(
 def test_random_shoes_invariants(rules: BaccaratRules, seed: int, bets: list) -> None:  # type: ignore[type-arg]
     t = _play_shoe(rules, seed, bets)
 
-    # money conserved: every transaction balanced, chips = what came from the cage
-    assert t.ledger.total().is_zero()
+    # money conserved: every transaction balanced, chips = what came from the wallets
+    money = ledger_of(t)
+    assert money.total().is_zero()
     players = sum((t.balance(p) for p in ("alice", "bob", "carol")), Money.zero())
-    house = t.ledger.balance("bank:house") + t.ledger.balance("house:commission")
-    stakes = t.ledger.balance("table:stakes")
+    house = money.balance("house:baccarat-1") + money.balance("commission:baccarat-1")
+    stakes = money.balance("wagers:baccarat-1")
     assert players + house + stakes == Money.of(150_000)
+    for p in ("alice", "bob", "carol"):
+        assert money.balance(f"stack:baccarat-1:{p}") == t.balance(p)
 
-    # no card dealt twice: burned + dealt cards are a sub-multiset of the shoe, in order
-    used: list[Card] = []
-    for ev in t.journal.events:
-        data = ev.to_json()["data"]
-        if ev.kind in ("baccarat.cards_burned", "baccarat.cards_dealt"):
-            used += [Card.parse(c) for c in data["cards"]]
-        elif ev.kind == "baccarat.third_card_dealt":
-            used.append(Card.parse(data["card"]))
-    assert used == list(t.shoe[: len(used)])
-    assert not Counter(used) - Counter(full_set(rules.decks))
+    # no card dealt twice: the hands' cards, in order, are the shoe after the burns
+    dealt: list[Card] = []
+    for r in t.results:
+        cards = [r.player_cards[0], r.banker_cards[0], r.player_cards[1], r.banker_cards[1]]
+        dealt += cards + list(r.player_cards[2:]) + list(r.banker_cards[2:])
+    assert dealt == list(t.shoe[t.position - len(dealt) : t.position])
+    assert t.position - len(dealt) == t.discards - len(dealt)  # burned
+    assert not Counter(dealt) - Counter(full_set(rules.decks))
 
     # the cut card (BA-2.1, BA-3.1): ≥ 12 cards behind it; at most one more hand after it
     assert len(t.shoe) - t.cut_index >= 12  # type: ignore[operator]
@@ -116,7 +119,7 @@ def test_random_shoes_invariants(rules: BaccaratRules, seed: int, bets: list) ->
     assert last - cut_hand == (1 if rules.last_hand is LastHand.ONE_MORE else 0)
     assert t.cards_left() >= 0
 
-    # replay identical, through JSON
+    # replay identical, through JSON (the shoe is over: its seed is revealed)
     again = replay(Journal.from_json(t.journal.to_json()))
     assert isinstance(again, BaccaratTable)
     assert again.snapshot() == t.snapshot()
@@ -141,12 +144,13 @@ def test_continuous_shuffler_invariants(seed: int) -> None:
     rng = Rng.seeded(str(seed), "csm")
     t.shuffle(rng)
     for _ in range(15):
-        t.place_bet("alice", BetKind.TIE, Money.of(100))
+        t.place_bet("alice", BaccaratBetKind.TIE, Money.of(100))
         t.play_hand(rng)
         res = t.results[-1]
         in_hand = Counter(res.player_cards + res.banker_cards)
         assert max(in_hand.values()) <= 6
-    assert t.ledger.total().is_zero()
+    assert ledger_of(t).total().is_zero()
+    t.end_shoe()  # the machine's seed is revealed
     again = replay(t.journal)
     assert isinstance(again, BaccaratTable)
     assert again.snapshot() == t.snapshot()

@@ -7,7 +7,7 @@ import pytest
 from macau_tables.core.errors import InvalidInput
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
-from macau_tables.games.baccarat import BaccaratRules, BaccaratTable, BetKind
+from macau_tables.games.baccarat import BaccaratBetKind, BaccaratRules, BaccaratTable
 from macau_tables.games.baccarat_roads import (
     bead_plate,
     big_road,
@@ -189,7 +189,7 @@ def test_roads_of_a_dealt_shoe_match_the_results() -> None:
     t.join("alice", Money.of(10_000), seat=1)
     t.start_shoe(Rng.seeded("roads"))
     for _ in range(30):
-        t.place_bet("alice", BetKind.PLAYER, Money.of(100))
+        t.place_bet("alice", BaccaratBetKind.PLAYER, Money.of(100))
         t.play_hand()
         for b in list(t.bets):
             t.withdraw_bet(b.player, b.kind)

@@ -11,19 +11,21 @@ from macau_tables.core.errors import BetNotAllowed, InvalidInput, OutOfOrder, Ru
 from macau_tables.core.journal import Journal, replay
 from macau_tables.core.money import Money, Rounding
 from macau_tables.core.rng import Rng
+from macau_tables.core.visibility import Viewer
 from macau_tables.games.baccarat import (
     BANKER_DRAWS_AGAINST,
     TIE_INCREASE_ONLY,
+    BaccaratBetKind,
+    BaccaratPhase,
     BaccaratRules,
     BaccaratTable,
-    BetKind,
     BurnMode,
     Card,
     CardsDealt,
     HandSettled,
     LastHand,
-    Phase,
     Side,
+    ThirdCardDealt,
     TieChoice,
     banker_draws,
     fresh_composition,
@@ -36,7 +38,7 @@ from macau_tables.games.baccarat import (
     total,
     value_probabilities,
 )
-from tests.games.baccarat_helpers import mop, stacked_shoe, table
+from tests.games.baccarat_helpers import ledger_of, mop, settled, stacked_shoe, table
 
 # --- cards ---------------------------------------------------------------------------------
 
@@ -194,7 +196,7 @@ BANKER_SIX = "Th 3s 2h 3c Td"
 
 
 def _settle(t: BaccaratTable) -> HandSettled:
-    ev = t.play_hand()[-1]
+    ev = settled(t.play_hand())
     assert isinstance(ev, HandSettled)
     return ev
 
@@ -202,10 +204,10 @@ def _settle(t: BaccaratTable) -> HandSettled:
 def test_ba_17_payouts_player_tie_pairs() -> None:
     """BA-17: Player 1:1, Banker Pair / Player Pair 11:1; BA-13 pairs by rank."""
     t = table(PLAYER_NATURAL_PAIR)
-    t.place_bet("alice", BetKind.PLAYER, mop(100))
-    t.place_bet("alice", BetKind.PLAYER_PAIR, mop(100))
-    t.place_bet("bob", BetKind.BANKER_PAIR, mop(100))
-    t.place_bet("bob", BetKind.TIE, mop(100))
+    t.place_bet("alice", BaccaratBetKind.PLAYER, mop(100))
+    t.place_bet("alice", BaccaratBetKind.PLAYER_PAIR, mop(100))
+    t.place_bet("bob", BaccaratBetKind.BANKER_PAIR, mop(100))
+    t.place_bet("bob", BaccaratBetKind.TIE, mop(100))
     ev = _settle(t)
     assert ev.outcome == "P"
     rows = {(r["player"], r["bet"]): r for r in ev.results}
@@ -214,15 +216,15 @@ def test_ba_17_payouts_player_tie_pairs() -> None:
     assert rows[("bob", "banker_pair")]["result"] == "lose"
     assert t.balance("alice") == mop(100_000 + 100 + 1100)
     assert t.balance("bob") == mop(100_000 - 200)
-    assert t.ledger.total().is_zero()
+    assert ledger_of(t).total().is_zero()
 
 
 def test_ba_13_pairs_same_rank_not_same_value() -> None:
     """BA-13: J-J is a pair, J-Q is not (both count 0); suits do not matter."""
     t = table("Jh Js Jd Qs")  # P: J J pair; B: J Q no pair — tie 0-0
-    t.place_bet("alice", BetKind.PLAYER_PAIR, mop(100))
-    t.place_bet("alice", BetKind.BANKER_PAIR, mop(100))
-    t.place_bet("alice", BetKind.TIE, mop(100))
+    t.place_bet("alice", BaccaratBetKind.PLAYER_PAIR, mop(100))
+    t.place_bet("alice", BaccaratBetKind.BANKER_PAIR, mop(100))
+    t.place_bet("alice", BaccaratBetKind.TIE, mop(100))
     ev = _settle(t)
     rows = {r["bet"]: r["result"] for r in ev.results}
     assert rows == {"player_pair": "win", "banker_pair": "lose", "tie": "win"}
@@ -231,8 +233,8 @@ def test_ba_13_pairs_same_rank_not_same_value() -> None:
 def test_ba_17_tie_pays_8_to_1_and_ba_12_player_banker_push() -> None:
     """BA-17 Tie 8:1; BA-12 Player and Banker bets are not lost on a tie."""
     t = table(TIE_BANKER_PAIR)
-    t.place_bet("alice", BetKind.BANKER, mop(200))
-    t.place_bet("bob", BetKind.TIE, mop(100))
+    t.place_bet("alice", BaccaratBetKind.BANKER, mop(200))
+    t.place_bet("bob", BaccaratBetKind.TIE, mop(100))
     ev = _settle(t)
     assert ev.outcome == "T"
     rows = {r["bet"]: r for r in ev.results}
@@ -241,27 +243,27 @@ def test_ba_17_tie_pays_8_to_1_and_ba_12_player_banker_push() -> None:
     assert t.bets[0].carried
     assert t.bets[0].amount == mop(200)
     assert t.balance("alice") == mop(100_000 - 200)  # still on the layout
-    assert t.ledger.balance("table:stakes") == mop(200)
+    assert ledger_of(t).balance("wagers:baccarat-1") == mop(200)
 
 
 def test_ba_18_commission_five_percent_rounded_down_ba_r5() -> None:
     """BA-18: 5% of the Banker win; BA-R5: exact, rounded down to the minor unit."""
     t = table(BANKER_WINS)
-    t.place_bet("alice", BetKind.BANKER, Money.parse("123.45"))
+    t.place_bet("alice", BaccaratBetKind.BANKER, Money.parse("123.45"))
     ev = _settle(t)
     assert ev.outcome == "B"
     (row,) = ev.results
     assert row["commission"] == 617  # 5% of 123.45 = 6.1725 → 6.17
     assert t.balance("alice") == mop(100_000) + Money.parse("123.45") - Money(617)
-    assert t.ledger.balance("house:commission") == Money(617)
-    assert t.ledger.total().is_zero()
+    assert ledger_of(t).balance("commission:baccarat-1") == Money(617)
+    assert ledger_of(t).total().is_zero()
 
 
 def test_ba_r5_rounding_is_an_option() -> None:
     """BA-R5: the rounding is a table option (here half up)."""
     rules = BaccaratRules(decks=6, commission_rounding=Rounding.HALF_UP)
     t = table(BANKER_WINS, rules=rules)
-    t.place_bet("alice", BetKind.BANKER, Money.parse("123.50"))
+    t.place_bet("alice", BaccaratBetKind.BANKER, Money.parse("123.50"))
     (row,) = _settle(t).results
     assert row["commission"] == 618  # 6.175 → 6.18
 
@@ -270,11 +272,11 @@ def test_ba_r7_no_commission_banker_six_pays_half() -> None:
     """BA-R7: no commission; a Banker win with 6 pays 1:2."""
     rules = BaccaratRules(decks=6, no_commission=True)
     t = table(BANKER_SIX, rules=rules)
-    t.place_bet("alice", BetKind.BANKER, mop(100))
+    t.place_bet("alice", BaccaratBetKind.BANKER, mop(100))
     (row,) = _settle(t).results
     assert (row["won"], row["commission"]) == (mop(50).minor, 0)
     t2 = table(BANKER_WINS, rules=rules)  # Banker wins on 7: 1:1, no commission
-    t2.place_bet("alice", BetKind.BANKER, mop(100))
+    t2.place_bet("alice", BaccaratBetKind.BANKER, mop(100))
     (row2,) = _settle(t2).results
     assert (row2["won"], row2["commission"]) == (mop(100).minor, 0)
 
@@ -283,48 +285,48 @@ def test_ba_18_house_practice_banker_multiples_of_minimum() -> None:
     """BA-18 (house note, BA-R5 option): Banker bets only in multiples of the minimum."""
     t = table(rules=BaccaratRules(decks=6, banker_multiples_of_minimum=True))
     with pytest.raises(BetNotAllowed, match="BA-18"):
-        t.verify_place_bet("alice", BetKind.BANKER, mop(150))
-    assert t.can_place_bet("alice", BetKind.BANKER, mop(200))
-    assert t.can_place_bet("alice", BetKind.PLAYER, mop(150))  # Player: any amount above
-    assert table().can_place_bet("alice", BetKind.BANKER, mop(150))  # off by default
+        t.verify_place_bet("alice", BaccaratBetKind.BANKER, mop(150))
+    assert t.can_place_bet("alice", BaccaratBetKind.BANKER, mop(200))
+    assert t.can_place_bet("alice", BaccaratBetKind.PLAYER, mop(150))  # Player: any amount above
+    assert table().can_place_bet("alice", BaccaratBetKind.BANKER, mop(150))  # off by default
 
 
 def test_ba_13_table_limits() -> None:
     """BA-13: each bet between the table's minimum and maximum."""
     t = table()
     with pytest.raises(BetNotAllowed, match="BA-13"):
-        t.place_bet("alice", BetKind.PLAYER, mop(50))
+        t.place_bet("alice", BaccaratBetKind.PLAYER, mop(50))
     with pytest.raises(BetNotAllowed, match="BA-13"):
-        t.place_bet("alice", BetKind.TIE, mop(3000))
-    t.place_bet("alice", BetKind.TIE, mop(2000))
+        t.place_bet("alice", BaccaratBetKind.TIE, mop(3000))
+    t.place_bet("alice", BaccaratBetKind.TIE, mop(2000))
     with pytest.raises(BetNotAllowed, match="BA-13"):  # adding goes over the maximum
-        t.place_bet("alice", BetKind.TIE, mop(1000))
+        t.place_bet("alice", BaccaratBetKind.TIE, mop(1000))
 
 
 def test_ba_14_differential_limit() -> None:
     """BA-14: the Banker–Player stake difference may not exceed the table's limit."""
     rules = BaccaratRules(decks=6, differential_limit=mop(1000))
     t = table(rules=rules)
-    t.place_bet("alice", BetKind.BANKER, mop(1000))
+    t.place_bet("alice", BaccaratBetKind.BANKER, mop(1000))
     with pytest.raises(BetNotAllowed, match="BA-14"):
-        t.place_bet("bob", BetKind.BANKER, mop(100))
-    t.place_bet("bob", BetKind.PLAYER, mop(900))  # difference now 100
-    t.place_bet("bob", BetKind.BANKER, mop(900))
+        t.place_bet("bob", BaccaratBetKind.BANKER, mop(100))
+    t.place_bet("bob", BaccaratBetKind.PLAYER, mop(900))  # difference now 100
+    t.place_bet("bob", BaccaratBetKind.BANKER, mop(900))
     assert t.differential() == mop(1000)  # 1000 + 900 Banker against 900 Player
     with pytest.raises(BetNotAllowed, match="BA-14"):
-        t.place_bet("alice", BetKind.BANKER, mop(100))
-    assert t.can_place_bet("alice", BetKind.TIE, mop(1000))  # Tie does not count
+        t.place_bet("alice", BaccaratBetKind.BANKER, mop(100))
+    assert t.can_place_bet("alice", BaccaratBetKind.TIE, mop(1000))  # Tie does not count
 
 
 def test_ba_15_standing_players_not_on_seated_spots() -> None:
     """BA-15: a standing player may not bet on a seated player's spot."""
     t = table()
     with pytest.raises(BetNotAllowed, match="BA-15"):
-        t.place_bet("bob", BetKind.PLAYER, mop(100), spot=1)
+        t.place_bet("bob", BaccaratBetKind.PLAYER, mop(100), spot=1)
     with pytest.raises(BetNotAllowed, match="BA-15"):
-        t.place_bet("bob", BetKind.PLAYER, mop(100), spot=2)  # an empty seat: still reserved
-    t.place_bet("bob", BetKind.PLAYER, mop(100), spot=9)  # a standing spot
-    t.place_bet("alice", BetKind.PLAYER, mop(100))  # her own seat
+        t.place_bet("bob", BaccaratBetKind.PLAYER, mop(100), spot=2)  # an empty seat: reserved
+    t.place_bet("bob", BaccaratBetKind.PLAYER, mop(100), spot=9)  # a standing spot
+    t.place_bet("alice", BaccaratBetKind.PLAYER, mop(100))  # her own seat
     assert {b.spot for b in t.bets} == {9, 1}
 
 
@@ -333,7 +335,7 @@ def test_ba_15_standing_players_not_on_seated_spots() -> None:
 
 def _after_tie(rules: BaccaratRules) -> BaccaratTable:
     t = table(TIE_BANKER_PAIR, rules=rules)
-    t.place_bet("alice", BetKind.PLAYER, mop(500))
+    t.place_bet("alice", BaccaratBetKind.PLAYER, mop(500))
     _settle(t)
     assert t.bets[0].carried
     return t
@@ -342,10 +344,10 @@ def _after_tie(rules: BaccaratRules) -> BaccaratTable:
 def test_ba_12_full_alternatives_withdraw_keep_change() -> None:
     """BA-12 / BA-R2 `full`: withdraw, keep, or change (reduce, or move to Banker)."""
     t = _after_tie(BaccaratRules(decks=6))
-    t.change_bet("alice", BetKind.PLAYER, mop(300), to_kind=BetKind.BANKER)
-    assert [(b.kind, b.amount) for b in t.bets] == [(BetKind.BANKER, mop(300))]
+    t.change_bet("alice", BaccaratBetKind.PLAYER, mop(300), to_kind=BaccaratBetKind.BANKER)
+    assert [(b.kind, b.amount) for b in t.bets] == [(BaccaratBetKind.BANKER, mop(300))]
     assert t.balance("alice") == mop(100_000 - 300)
-    t.withdraw_bet("alice", BetKind.BANKER)
+    t.withdraw_bet("alice", BaccaratBetKind.BANKER)
     assert t.bets == []
     assert t.balance("alice") == mop(100_000)
 
@@ -354,12 +356,12 @@ def test_ba_r2_increase_only_sjm() -> None:
     """BA-R2 `increase_only` (SJM house practice, BA-18 note): no withdraw, reduce or move."""
     t = _after_tie(BaccaratRules(decks=6, tie_choices=TIE_INCREASE_ONLY))
     with pytest.raises(BetNotAllowed, match="BA-R2"):
-        t.withdraw_bet("alice", BetKind.PLAYER)
+        t.withdraw_bet("alice", BaccaratBetKind.PLAYER)
     with pytest.raises(BetNotAllowed, match="BA-R2"):
-        t.change_bet("alice", BetKind.PLAYER, mop(300))
+        t.change_bet("alice", BaccaratBetKind.PLAYER, mop(300))
     with pytest.raises(BetNotAllowed, match="BA-R2"):
-        t.change_bet("alice", BetKind.PLAYER, mop(500), to_kind=BetKind.BANKER)
-    t.place_bet("alice", BetKind.PLAYER, mop(100))  # increase
+        t.change_bet("alice", BaccaratBetKind.PLAYER, mop(500), to_kind=BaccaratBetKind.BANKER)
+    t.place_bet("alice", BaccaratBetKind.PLAYER, mop(100))  # increase
     assert t.bets[0].amount == mop(600)
 
 
@@ -367,7 +369,7 @@ def test_ba_r2_table_without_keep_returns_the_bets() -> None:
     """BA-R2: a table that offers only withdrawal returns the tied bets."""
     rules = BaccaratRules(decks=6, tie_choices=frozenset({TieChoice.WITHDRAW}))
     t = table(TIE_BANKER_PAIR, rules=rules)
-    t.place_bet("alice", BetKind.PLAYER, mop(500))
+    t.place_bet("alice", BaccaratBetKind.PLAYER, mop(500))
     ev = _settle(t)
     assert ev.results[0]["result"] == "returned"
     assert t.bets == []
@@ -382,40 +384,55 @@ def test_ba_2_1_cut_card_never_fewer_than_12_from_the_end() -> None:
     with pytest.raises(BetNotAllowed, match=r"BA-2\.1"):
         BaccaratRules(cut_from_end=11)
     t = BaccaratTable(BaccaratRules(decks=6))
+    t.join("alice", mop(100))
     t.shuffle(Rng.seeded("cut"))
     assert not t.can_cut(11)
     with pytest.raises(RuleViolation, match=r"BA-2\.1"):
         t.cut(11)
     t.cut(12, by="alice")
-    assert t.cards_to_cut() == 312 - 12
+    assert t.cards_to_cut() == 312 - 12 - 6  # the burn (BA-2.1) follows the cut
 
 
-def test_ba_2_1_shuffle_is_a_recorded_event_and_burns_one_per_deck() -> None:
-    """BA-2.1: shuffle (chance through core.rng, recorded), cut, burn as many as decks."""
+def test_ba_2_1_shuffle_commits_the_order_and_burns_one_per_deck_face_down() -> None:
+    """BA-2.1: 「將整套已洗勻的紙牌放入派牌盒內,牌面全部向下,然後莊荷按用牌多少副,銷去同數目之牌張」
+    — the shuffled shoe goes in face down, and the dealer burns as many cards as there are
+    decks. The shuffle publishes a commitment to its seed, never the order; the burned cards
+    stay face down (a count, no card)."""
     t = BaccaratTable(BaccaratRules(decks=7))
-    ev = t.shuffle(Rng.seeded("x"))
-    assert ev.to_json()["data"]["cards"] == [str(c) for c in t.shoe]
+    shuffled, committed = t.shuffle(Rng.seeded("x"))
     assert sorted(t.shoe) == sorted(full_set(7))
     assert t.shoe != full_set(7)
-    t.cut()
-    burned = t.burn()
-    assert len(burned.to_json()["data"]["cards"]) == 7
+    for ev in (shuffled, committed):
+        text = str(ev.to_json())
+        assert not any(str(c) in text.split("'") for c in t.shoe[:20])
+    assert committed.to_json()["data"]["commitment"] == shuffled.to_json()["data"]["commitment"]
+    _, burned = t.cut()
+    assert burned.to_json()["data"] == {"count": 7, "rule": "BA-2.1", "shown": None, "by": "system"}
     assert t.position == 7
-    assert t.phase is Phase.BETTING
+    assert t.phase is BaccaratPhase.BETTING
 
 
 def test_ba_2_1_burn_by_the_first_cards_value() -> None:
-    """BA-2.1 / BA-R1 first_card: turn the first card, burn its value (tens, faces 10)."""
+    """BA-2.1 「亦可選擇由第一張牌的牌面點數決定應銷去多少張牌」 / BA-R1 first_card: the first
+    card is turned face up and its value says how many to burn (tens, faces 10)."""
     for first, n in (("7h", 7), ("Kd", 10), ("Ac", 1)):
         rules = BaccaratRules(decks=6, burn=BurnMode.FIRST_CARD)
         t = BaccaratTable(rules)
         t.load_shoe(stacked_shoe(first, 6, burn=0))
-        t.cut()
-        ev = t.burn()
-        data = ev.to_json()["data"]
+        _, burned = t.cut()
+        data = burned.to_json()["data"]
         assert data["shown"] == first
-        assert len(data["cards"]) == 1 + n
+        assert data["count"] == 1 + n
         assert t.position == 1 + n
+
+
+def test_ba_2_1_burn_count_is_a_named_option_with_the_reading_as_default() -> None:
+    """BA-2.1 gives the house two burns; BA-R1: the option ``burn`` with ``decks`` as the
+    default, written in the table's rules."""
+    assert BaccaratRules().burn is BurnMode.DECKS
+    assert BaccaratRules().to_json()["burn"] == "decks"
+    rules = BaccaratRules.from_json(BaccaratRules(burn=BurnMode.FIRST_CARD).to_json())
+    assert rules.burn is BurnMode.FIRST_CARD
 
 
 def test_ba_2_2_demonstration_hands_without_bets() -> None:
@@ -425,15 +442,15 @@ def test_ba_2_2_demonstration_hands_without_bets() -> None:
     t = BaccaratTable(BaccaratRules(decks=6, demonstration_hands=2))
     t.join("alice", mop(1000), seat=1)
     t.start_shoe(Rng.seeded("demo"))
-    assert t.phase is Phase.DEMONSTRATION
+    assert t.phase is BaccaratPhase.DEMONSTRATION
     with pytest.raises(BetNotAllowed, match=r"BA-2\.2"):
-        t.place_bet("alice", BetKind.PLAYER, mop(100))
+        t.place_bet("alice", BaccaratBetKind.PLAYER, mop(100))
     t.play_hand()
     t.play_hand()
-    assert t.phase is Phase.BETTING
+    assert t.phase is BaccaratPhase.BETTING
     assert t.shoe_results() == []
     assert [r.demonstration for r in t.results] == [True, True]
-    t.place_bet("alice", BetKind.PLAYER, mop(100))
+    t.place_bet("alice", BaccaratBetKind.PLAYER, mop(100))
 
 
 @pytest.mark.parametrize(("mode", "after"), [(LastHand.LAST, 0), (LastHand.ONE_MORE, 1)])
@@ -443,7 +460,7 @@ def test_ba_3_1_last_hand_after_the_cut_card(mode: LastHand, after: int) -> None
     t = BaccaratTable(BaccaratRules(decks=6, last_hand=mode, cut_from_end=20))
     t.start_shoe(Rng.seeded(f"last-{mode}"))
     hands_after = None
-    while t.phase is not Phase.SHUFFLE:
+    while t.phase is not BaccaratPhase.SHUFFLE:
         dealt = t.play_hand()
         if hands_after is not None:
             hands_after += 1
@@ -453,35 +470,41 @@ def test_ba_3_1_last_hand_after_the_cut_card(mode: LastHand, after: int) -> None
             hands_after = 0
     assert hands_after == after
     assert t.cards_left() >= 20 - 6 - 6 * after
-    t.shuffle(Rng.seeded("again"))  # BA-3.1 reshuffle
-    assert t.journal.events[-1].to_json()["data"]["reason"] == "BA-3.1"
+    shuffled, _ = t.shuffle(Rng.seeded("again"))  # BA-3.1 reshuffle
+    assert shuffled.to_json()["data"]["reason"] == "BA-3.1"
 
 
 def test_ba_3_1_new_set_of_cards_recorded() -> None:
     """BA-3.1: damaged cards — a new set (recorded on the shuffle)."""
     t = BaccaratTable(BaccaratRules(decks=6))
-    assert t.shuffle(Rng.seeded("n"), new_set=True).to_json()["data"]["new_set"] is True
+    assert t.shuffle(Rng.seeded("n"), new_set=True)[0].to_json()["data"]["new_set"] is True
 
 
 def test_ba_3_2_change_shoe_after_any_hand() -> None:
-    """BA-3.2: the casino may change the shoe after any hand, not during one."""
-    t = table(PLAYER_NATURAL_PAIR)
+    """BA-3.2 「場方保留在任何一局完結後更換派牌盒」: the casino may change the shoe after any
+    hand — not during one; the old shoe's seed is revealed."""
+    rules = BaccaratRules(decks=6, squeeze=True)
+    t = table(PLAYER_NATURAL_PAIR, rules=rules)
+    t.place_bet("alice", BaccaratBetKind.PLAYER, mop(100))
     t.deal()
-    assert not t.can_shuffle()
-    t.settle()
-    ev = t.shuffle(Rng.seeded("change"))
-    assert ev.to_json()["data"]["reason"] == "BA-3.2"
-    assert t.phase is Phase.CUT
+    assert not t.can_end_shoe()
+    t.reveal(Side.PLAYER, "alice")
+    assert t.phase is BaccaratPhase.BETTING
+    ended = t.end_shoe()
+    assert ended[0].to_json()["data"]["reason"] == "BA-3.2"
+    shuffled, _ = t.shuffle(Rng.seeded("change"))
+    assert shuffled.to_json()["data"]["reason"] == "BA-3.2"
+    assert t.phase is BaccaratPhase.CUT
 
 
 def test_ba_8_burn_at_the_start_of_any_hand() -> None:
     """BA-8: besides BA-2, cards may be burned at the start of any hand."""
     t = table("2h 3h 4h 5h 9h Th 9s 7c")
-    ev = t.burn(4)
+    (ev,) = t.burn(4)
     assert ev.to_json()["data"]["rule"] == "BA-8"
     t.play_hand()
     assert [str(c) for c in t.results[0].player_cards] == ["9h", "9s"]
-    t.place_bet("alice", BetKind.PLAYER, mop(100))
+    t.place_bet("alice", BaccaratBetKind.PLAYER, mop(100))
     with pytest.raises(OutOfOrder, match="BA-8"):
         t.burn(1)
 
@@ -497,82 +520,178 @@ def test_ba_2_3_ba_7_2_ba_r4_continuous_shuffler() -> None:
     t.join("alice", mop(10_000), seat=1)
     rng = Rng.seeded("csm")
     t.shuffle(rng)
-    assert t.phase is Phase.BETTING
+    assert t.phase is BaccaratPhase.BETTING
     assert not t.can_burn(1)
     assert t.cards_to_cut() is None
     for _ in range(120):
-        t.place_bet("alice", BetKind.BANKER, mop(100))
+        t.place_bet("alice", BaccaratBetKind.BANKER, mop(100))
         events = t.play_hand(rng)
         assert isinstance(events[0], CardsDealt)
         assert events[0].holders == {"player": None, "banker": None}  # face up
         for b in list(t.bets):
             t.withdraw_bet(b.player, b.kind)
-    assert t.phase is Phase.BETTING  # never a last hand
+    assert t.phase is BaccaratPhase.BETTING  # never a last hand
     assert t.composition() == fresh_composition(6)
-    with pytest.raises(InvalidInput, match=r"BA-2\.3"):
-        t.deal()
 
 
 # --- BA-4, BA-10, BA-16 incidents -----------------------------------------------------------
 
 
-def test_ba_4_exposed_card_stays_valid() -> None:
-    """BA-4: a card exposed by accident stays valid, so do the bets; the hand goes on."""
-    t = table(PLAYER_NATURAL_PAIR)
-    t.place_bet("alice", BetKind.PLAYER, mop(100))
-    ev = t.expose_card()
-    assert ev.to_json()["data"]["card"] == "9h"
-    with pytest.raises(BetNotAllowed, match="BA-4"):
-        t.place_bet("bob", BetKind.PLAYER, mop(100))
+def test_ba_4_card_exposed_in_a_hand_that_draws_it_stays_valid() -> None:
+    """BA-4 「牌局中途出自派牌盒之牌張偶有陽反,陽反之牌及該局之投注仍然有效,牌局繼續進行」: a card
+    that comes out face up during the hand stays valid, and so do the hand's bets."""
+    rules = BaccaratRules(decks=6, squeeze=True)
+    t = table(BANKER_WINS, rules=rules)  # P 5 draws 5d; B 7 stands
+    t.place_bet("alice", BaccaratBetKind.PLAYER, mop(100))
+    t.deal()
+    (exposed,) = t.expose_card()  # the next card, Player's third card, comes out face up
+    assert exposed.to_json()["data"]["card"] == "5d"
+    events = t.reveal(Side.PLAYER, "alice")
+    third = next(e for e in events if isinstance(e, ThirdCardDealt))
+    assert third.card == "5d"  # dealt face up: it is valid as it is
+    ev = settled(events)
+    assert isinstance(ev, HandSettled)
+    assert ev.outcome == "B"
+    assert [str(c) for c in t.results[0].player_cards] == ["Th", "5h", "5d"]
+    assert t.balance("alice") == mop(100_000 - 100)  # the bet stood and lost
+
+
+def _settle_rest(t: BaccaratTable) -> HandSettled:
+    events: list = []  # type: ignore[type-arg]
+    while (due := t.holder_due()) is not None:
+        events += t.reveal(due[1], due[0])
+    return settled(events)  # type: ignore[return-value]
+
+
+def test_ba_4_ba_8_a_card_seen_before_its_hand_is_burned() -> None:
+    """BA-4 keeps an exposed card valid in the hand it comes out in; a card seen before the
+    hand that would use it — between hands, or during a hand that does not draw it — would
+    let bets be placed on a known first card, so it is burned at the start of the next hand
+    (BA-8 「場方保留於每局開始時是否銷去派牌盒上的紙牌的權利」). One rule, however it was seen."""
+    # between hands: burned at once, the bets placed stand
+    t = table("Ac " + PLAYER_NATURAL_PAIR)
+    t.place_bet("alice", BaccaratBetKind.PLAYER, mop(100))
+    exposed, burned = t.expose_card()
+    assert exposed.to_json()["data"]["card"] == "Ac"
+    assert burned.to_json()["data"] == {"count": 1, "rule": "BA-8", "shown": "Ac", "by": "system"}
+    t.place_bet("bob", BaccaratBetKind.PLAYER, mop(100))  # betting stays open
     _settle(t)
     assert [str(c) for c in t.results[0].player_cards] == ["9h", "9s"]
     assert t.balance("alice") == mop(100_100)
+    # during a hand that does not draw it: burned after the settlement, before new bets
+    rules = BaccaratRules(decks=6, squeeze=True)
+    t = table(PLAYER_NATURAL_PAIR + " Ac " + TIE_BANKER_PAIR, rules=rules)
+    t.place_bet("alice", BaccaratBetKind.PLAYER, mop(100))
+    t.deal()
+    (exposed,) = t.expose_card()
+    assert exposed.to_json()["data"]["card"] == "Ac"
+    events = t.reveal(Side.PLAYER, "alice")  # naturals: no third card
+    kinds = [e.kind for e in events]
+    assert kinds[-2:] == ["baccarat.hand_settled", "baccarat.cards_burned"]
+    assert events[-1].to_json()["data"]["shown"] == "Ac"
+    t.place_bet("alice", BaccaratBetKind.TIE, mop(100))
+    ev = _settle_rest(t) if t.phase is BaccaratPhase.DEALING else _settle(t)
+    assert ev.outcome == "T"  # the next hand starts after the burned card
 
 
 def test_ba_10_ba_r3_void_hand_returns_every_bet() -> None:
-    """BA-10: an error that cannot be corrected voids the hand; BA-R3 every bet returned."""
-    t = table(PLAYER_NATURAL_PAIR)
-    t.place_bet("alice", BetKind.PLAYER, mop(100))
-    t.place_bet("bob", BetKind.TIE, mop(100))
+    """BA-10 「至無法更正時,該局取消作廢」: an error that cannot be corrected voids the hand;
+    BA-R3 every bet returned, the face-down cards never shown."""
+    rules = BaccaratRules(decks=6, squeeze=True)
+    t = table(PLAYER_NATURAL_PAIR, rules=rules)
+    t.place_bet("alice", BaccaratBetKind.PLAYER, mop(100))
+    t.place_bet("bob", BaccaratBetKind.TIE, mop(100))
     t.deal()
     t.correct_error("card flipped onto the wrong box, moved back")  # BA-10 corrected
-    ev = t.void_hand("third card drawn against the rules, cards mixed")
+    (ev,) = t.void_hand("third card drawn against the rules, cards mixed")
     assert len(ev.to_json()["data"]["returned"]) == 2
     assert t.balance("alice") == t.balance("bob") == mop(100_000)
     assert t.bets == []
-    assert t.phase is Phase.BETTING
+    assert t.phase is BaccaratPhase.BETTING
     assert t.results[-1].outcome == "V"
     assert t.shoe_results() == []
-    assert t.ledger.balance("table:stakes").is_zero()
+    assert ledger_of(t).balance("wagers:baccarat-1").is_zero()
+    assert "9h" not in str(t.view(Viewer.PUBLIC))
+
+
+@pytest.mark.parametrize("mode", list(LastHand))
+def test_ba_3_1_ba_10_a_void_last_hand_ends_the_shoe(mode: LastHand) -> None:
+    """BA-3.1 「牌派至白咭牌時,乃最後一局或只可多進行一局。將白咭取出後,待該局完畢,重新洗牌」 with
+    BA-10 「該局取消作廢」: the hand after the cut card (or, under ``last``, the cut card's own
+    hand) is voided — it was played (進行) and is over (完畢), so the shoe ends and the cards
+    are reshuffled; no extra hand is dealt again. Its bets are returned (BA-R3)."""
+    rules = BaccaratRules(decks=6, squeeze=True, last_hand=mode, cut_from_end=20)
+    t = BaccaratTable(rules)
+    t.join("alice", mop(100_000), seat=1)
+    t.start_shoe(Rng.seeded(f"void-last-{mode}"))
+    while True:
+        to_cut = t.cards_to_cut()
+        assert to_cut is not None
+        if mode is LastHand.LAST and to_cut in (5, 6):  # not out on a third card (BA-8)
+            t.burn(to_cut - 3)
+            to_cut = 3
+        last = (mode is LastHand.ONE_MORE and t.cut_card_out) or (
+            mode is LastHand.LAST and to_cut <= 4
+        )
+        t.place_bet("alice", BaccaratBetKind.PLAYER, mop(100))
+        t.deal()
+        assert t.phase is BaccaratPhase.DEALING  # alice squeezes: the hand waits
+        if last:
+            break
+        _settle_rest(t)
+        for b in list(t.bets):
+            t.withdraw_bet(b.player, b.kind)
+        assert t.phase is BaccaratPhase.BETTING
+    events = t.void_hand("cards dropped on the floor")
+    assert [e.kind for e in events] == [
+        "baccarat.hand_voided",
+        "baccarat.shoe_ended",
+        "table.seed_revealed",
+    ]
+    assert t.phase is BaccaratPhase.SHUFFLE
+    assert not t.can_deal()
+    assert events[0].to_json()["data"]["returned"][0]["stake"] == mop(100).minor
+    money = ledger_of(t)
+    assert money.balance("wagers:baccarat-1").is_zero()
+    assert money.balance("stack:baccarat-1:alice") == t.balance("alice")
 
 
 def test_ba_16_ba_r6_squeeze_holder_reveals_third_card_alone() -> None:
-    """BA-16 / BA-R6: the seated player with the largest bet handles the side's cards,
-    may not leave, and opens the third card on its own; the cards never change."""
+    """BA-16 「由投注最大而坐位者持牌,持牌者不能離桌觀看,增得之牌不能與先派之兩張牌一同觀看」: the
+    seated player with the largest bet handles the side's cards, may not leave, and opens
+    the third card on its own; the cards never change (BA-R6)."""
     rules = BaccaratRules(decks=6, squeeze=True)
     front = "Th 4s 5h 3c 5d"  # P 5 draws 5d; B 7 stands
     t = table(front, rules=rules, players={"alice": 1, "carol": 2, "bob": None})
-    t.place_bet("alice", BetKind.PLAYER, mop(200))
-    t.place_bet("carol", BetKind.PLAYER, mop(300))
-    t.place_bet("bob", BetKind.PLAYER, mop(5000))  # standing: never the holder
-    t.place_bet("alice", BetKind.BANKER, mop(100), spot=1)
-    dealt = t.deal()
+    t.place_bet("alice", BaccaratBetKind.PLAYER, mop(200))
+    t.place_bet("carol", BaccaratBetKind.PLAYER, mop(300))
+    t.place_bet("bob", BaccaratBetKind.PLAYER, mop(5000))  # standing: never the holder
+    t.place_bet("alice", BaccaratBetKind.BANKER, mop(100), spot=1)
+    (dealt,) = t.deal()
     assert isinstance(dealt, CardsDealt)
     assert dealt.holders == {"player": "carol", "banker": "alice"}
-    assert t.next_step() == "reveal:player"  # BA-7.1 Player's hand opened first
+    assert dealt.cards == ()  # face down
+    assert t.holder_due() == ("carol", Side.PLAYER)  # BA-7.1 Player's hand opened first
     with pytest.raises(RuleViolation, match="BA-16"):
-        t.reveal(Side.PLAYER, by="alice")
+        t.reveal(Side.PLAYER, "alice")
     with pytest.raises(RuleViolation, match="BA-16"):
         t.leave("carol")
-    with pytest.raises(OutOfOrder):
-        t.draw()
-    assert t.reveal(Side.PLAYER, by="carol").to_json()["data"]["cards"] == ["Th", "5h"]
-    assert t.reveal(Side.BANKER).to_json()["data"]["cards"] == ["4s", "3c"]
-    t.draw()
-    assert t.next_step() == "reveal:player"  # the third card, on its own
-    assert t.reveal(Side.PLAYER).to_json()["data"]["cards"] == ["5d"]
-    assert t.next_step() == "settle"
-    assert t.settle().to_json()["data"]["outcome"] == "B"
+    with pytest.raises(OutOfOrder, match=r"BA-7\.1"):
+        t.reveal(Side.BANKER, "alice")
+    (ev,) = t.reveal(Side.PLAYER, "carol")
+    assert ev.to_json()["data"]["cards"] == ["Th", "5h"]
+    first, third = t.reveal(Side.BANKER, "alice")
+    assert first.to_json()["data"]["cards"] == ["4s", "3c"]
+    assert third.to_json()["data"] == {
+        "side": "player",
+        "card": None,  # face down to its holder
+        "rule": "BA-9.1",
+        "cut_card_out": False,
+    }
+    assert t.holder_due() == ("carol", Side.PLAYER)  # the third card, on its own
+    events = t.reveal(Side.PLAYER, "carol")
+    assert events[0].to_json()["data"]["cards"] == ["5d"]
+    assert settled(events).to_json()["data"]["outcome"] == "B"
 
 
 # --- journal, replay, chance structure ----------------------------------------------------
@@ -586,11 +705,12 @@ def test_replay_rebuilds_identical_state() -> None:
     t.start_shoe(rng)
     t.play_hand()
     for _ in range(10):
-        t.place_bet("alice", BetKind.BANKER, mop(100))
-        t.place_bet("alice", BetKind.PLAYER_PAIR, mop(100))
+        t.place_bet("alice", BaccaratBetKind.BANKER, mop(100))
+        t.place_bet("alice", BaccaratBetKind.PLAYER_PAIR, mop(100))
         t.play_hand()
         for b in list(t.bets):
             t.withdraw_bet(b.player, b.kind)
+    t.end_shoe()  # BA-3.2: the shoe's seed is revealed
     again = replay(Journal.from_json(t.journal.to_json()))
     assert isinstance(again, BaccaratTable)
     assert again.snapshot() == t.snapshot()
@@ -605,14 +725,16 @@ def test_chance_structure_exact_probabilities() -> None:
     assert values[0] == Fraction(4, 13)
     assert values[9] == Fraction(1, 13)
     t = table(PLAYER_NATURAL_PAIR)
-    assert sum(t.composition()) == t.cards_left()
+    assert sum(t.composition()) == 312  # the burned cards are face down: unseen
+    _settle(t)
+    assert sum(t.composition()) == 312 - 4
 
 
 def test_out_of_order_operations_name_the_rule() -> None:
     t = BaccaratTable()
     t.join("alice", mop(1000))
     with pytest.raises(OutOfOrder, match=r"BA-7\.1"):
-        t.place_bet("alice", BetKind.PLAYER, mop(100))
+        t.place_bet("alice", BaccaratBetKind.PLAYER, mop(100))
     with pytest.raises(OutOfOrder, match=r"BA-2\.1"):
         t.cut()
     with pytest.raises(OutOfOrder, match=r"BA-7\.1"):

@@ -128,7 +128,7 @@ def test_pg_2_1_tw_2f_two_players_then_the_banker_then_nobody() -> None:
     order = (7, 6, 5, 4, 3, 2, 1, 0)
     rnd.rearrange("x", order)
     rnd.rearrange("y", tuple(range(8)))
-    with pytest.raises(RuleViolation, match="PG-2.1 at most two players"):
+    with pytest.raises(RuleViolation, match="PG-2.1 at most two seats"):
         rnd.rearrange("z", order)
     rnd.rearrange("b", order)
     assert rnd.stack_order == order  # PG-R2: a permutation of the stacks
@@ -249,11 +249,11 @@ def test_pg_r10_house_way_sets_for_the_house() -> None:
 
 def test_pg_4_6_pg_4_7_tw_2g_no_bet_after_the_dice() -> None:
     """PG-4.6 / PG-4.7 / TW-2g: bets before the dice; afterwards nothing changes."""
-    for reg in (PAIGOW, TAIWAN):
+    for reg, rule in ((PAIGOW, "PG-4.7"), (TAIWAN, "TW-2g")):
         rnd = staged(reg, hands={}, bets=[("ann", 2, 10)])
-        with pytest.raises(OutOfOrder, match="PG-4.7"):
+        with pytest.raises(OutOfOrder, match=rule):
             rnd.place_bet("ann", 3, m(10))
-        with pytest.raises(OutOfOrder, match="PG-4.7"):
+        with pytest.raises(OutOfOrder, match=rule):
             rnd.join_bank("bob", m(10))
 
 
@@ -268,7 +268,7 @@ def test_pg_4_6_bets_need_the_money_and_a_player_seat() -> None:
         rnd.place_bet("x", 3, m(20))  # 40 > 30
     with pytest.raises(BetNotAllowed, match="PG-3.2"):
         rnd.place_bet("x", 1, m(5))  # the banker's seat
-    with pytest.raises(BetNotAllowed, match="TW-3a"):
+    with pytest.raises(BetNotAllowed, match="PG-1.4"):
         rnd.place_bet("x", 9, m(5))
     assert len(rnd.bets) == 1  # refused bets changed nothing
 
@@ -595,12 +595,25 @@ def test_pg_r11_after_a_loss_continue_with_what_is_left() -> None:
 
 
 def test_pg_4_3_tw_5b_pg_r6_declined_bank_passes_right_to_a_seat_that_bet() -> None:
-    """PG-4.3 / TW-5b / PG-R6: the bank passes right to a seat that bet last round."""
+    """PG-4.3 / TW-5b / PG-R6: a seat that declines passes the bank to the nearest seat on
+    its right, which must have bet in the previous round (獲過莊的閒家必須曾在上一局投注)."""
     rot = Rotation(8, 3)
-    assert rot.pass_bank(bet_last_round={4, 6}).banker_seat == 4
-    assert rot.pass_bank(bet_last_round={4, 6}, declined=[4]).banker_seat == 6
-    assert rot.pass_bank(bet_last_round={5}, declined=[]).banker_seat == 5
-    assert rot.pass_bank(bet_last_round=set()).banker_seat == 0  # the house banks
+    assert rot.pass_bank(bet_last_round={4, 6}, declined=[4]).banker_seat == 6  # 5 did not bet
+    assert rot.pass_bank(bet_last_round={4, 5}, declined=[4]).banker_seat == 5
+    everyone_declines = [s for s in range(1, 9) if s != 3]
+    assert rot.pass_bank(bet_last_round={4, 6}, declined=everyone_declines).banker_seat == 0
+    # an empty seat counts as declining: the bank passes on to one that bet
+    assert rot.pass_bank(bet_last_round={6}, occupied={5, 6}).banker_seat == 6
+
+
+def test_pg_r6_the_seat_whose_turn_it_is_banks_whether_or_not_it_bet() -> None:
+    """PG-R6 (PG-4.1 每門均得輪流做莊, TW-5a): the seat whose turn it is may take the bank;
+    only a seat that receives a *declined* bank must have bet in the previous round."""
+    for reg in (PAIGOW, TAIWAN):
+        rot = Rotation(8, 3, regulation=reg)
+        assert rot.pass_bank(bet_last_round=set()).banker_seat == 4
+        assert rot.pass_bank(bet_last_round={5}).banker_seat == 4
+        assert Rotation(8, 8).pass_bank(bet_last_round=set()).banker_seat == 1  # round the table
 
 
 # --- the journal ------------------------------------------------------------------------------

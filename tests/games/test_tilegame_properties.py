@@ -8,7 +8,7 @@ any participant beyond his own; nobody loses more than he bet; replay rebuilds t
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from macau_tables.core.journal import Journal
@@ -19,6 +19,8 @@ from macau_tables.games.paigow import PAIGOW
 from macau_tables.games.taiwan import TAIWAN
 from macau_tables.games.tilegame import HOUSE, Round, RoundOptions, replay_round
 from macau_tables.tiles.strategies import strategy
+
+from .tile_helpers import staged, tiles
 
 PEOPLE = ["p1", "p2", "p3", "p4", "p5"]
 
@@ -72,8 +74,26 @@ def rounds(draw: st.DrawFn) -> tuple[Round, dict[str, int]]:
     return rnd, wallets
 
 
+def _tw_bank_wins_then_loses_its_capital() -> tuple[Round, dict[str, int]]:
+    """The counter-example hypothesis found (issue 12): TW, the banker's whole wallet of
+    MOP 1.00 on the table; the bank collects 1.00 from place 2, then owes 2.00 to place 3.
+    The per-bet commission on the 1.00 came on top of a capped result: banker -1.05."""
+    rnd = staged(
+        TAIWAN,
+        hands={1: ("6-6", "4-5", "4-4", "5-6"), 2: ("1-3", "1-6", "5-5", "4-6"),
+               3: ("2-2", "2-2", "3-3", "3-3")},
+        bets=[("p1", 2, 1), ("p2", 3, 2)], capital=1, wallets={"bank": 1, "p1": 5, "p2": 5},
+    )  # fmt: skip
+    rnd.set_seat("p1", 2, tiles("1-3", "4-6"))
+    rnd.set_seat("p2", 3, tiles("2-2", "2-2"))
+    rnd.set_banker("bank", tiles("4-4", "5-6"))
+    rnd.settle()
+    return rnd, {"bank": 100, "p1": 500, "p2": 500}
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rounds())
+@example(_tw_bank_wins_then_loses_its_capital())
 def test_pg_4_5_pg_r4_money_is_conserved_and_the_bank_within_its_capital(
     case: tuple[Round, dict[str, int]],
 ) -> None:
@@ -86,12 +106,15 @@ def test_pg_4_5_pg_r4_money_is_conserved_and_the_bank_within_its_capital(
             ledger.post(Transaction.transfer("cage", f"player:{person}", Money(amount)))
     ledger.post(tx)  # player wallets never go negative, postings sum to zero
     assert ledger.total().is_zero()
-    # PG-4.5 / TW-5c: the bank wins or loses at most its capital
-    assert abs(rnd.bank_result()) <= rnd.bank_capital
+    # PG-4.5 / TW-5c: the bank wins or loses at most its capital, commission included
+    # (TW-R3); PG-R4a: no participant beyond his own
+    assert abs(rnd.bank_net_result()) <= rnd.bank_capital
     capital = dict(rnd.bank_participants())
     assert rnd.settled is not None
+    fees = dict(rnd.settled.commissions)
     for person, share in rnd.settled.bank_shares:
-        assert abs(share) <= capital[person].minor  # PG-R4a: nobody beyond his own
+        assert abs(share - fees.get(person, 0)) <= capital[person].minor
+        assert fees.get(person, 0) >= 0
     assert sum(share for _p, share in rnd.settled.bank_shares) == rnd.bank_result().minor
     # no bettor loses more than he bet; commission never on the house's share (PG-R5)
     for r in rnd.results:

@@ -35,6 +35,7 @@ from macau_tables.tiles.strategies import (
     exception_table,
     follows_forced_rule,
     forced_setting,
+    keepable_settings,
     strategy,
     verify_forced_rule,
 )
@@ -146,25 +147,46 @@ def test_tw_r1_max_back_works_under_pg_rules_too() -> None:
 
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: r.name)
-def test_tw_6b_follows_forced_rule_exhaustive(rules: TileRules) -> None:
-    """TW-6b: a setting follows the rule exactly when both its hands equal the forced ones
-    in value; settings of equal value but other tiles follow it too (no re-set)."""
-    for four, _ in distinct_hands():
-        forced = values(forced_setting(four, rules))
+def test_hw_0_the_house_way_never_plays_a_dominated_setting(rules: TileRules) -> None:
+    """A house way never chooses a setting that another setting of the same tiles beats or
+    equals in both hands and beats in one — over all 8,130 hand classes (issue 11 item 12:
+    under tw1990 HW-2a set ``1-1 4-4 4-5 6-6`` as 地牌一 / 天槓, below 地槓 / 天九王)."""
+    hands = distinct_hands()
+    assert len(hands) == 8130
+    for four, _ in hands:
+        chosen = HOUSE_WAY.choose(four, rules)
+        f, b = chosen.front.value.key, chosen.back.value.key
         for s in settings(four, rules):
-            assert follows_forced_rule(s, four, rules) is (values(s) == forced)
+            sf, sb = s.front.value.key, s.back.value.key
+            assert not (sf >= f and sb >= b and (sf, sb) != (f, b)), (four, str(chosen), str(s))
+    d = HOUSE_WAY.decide(tiles("1-1 4-4 4-5 6-6"), TW1990)
+    assert split(d.setting) == expect("1-1 4-4", "6-6 4-5") and d.rule == "HW-0"
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.name)
+def test_tw_6b_tw_r1_follows_forced_rule_exhaustive(rules: TileRules) -> None:
+    """TW-6b 「閒家須盡量將後對擺大」 / TW-R1: a setting follows the rule exactly when its back
+    is the highest two-tile hand of the four tiles, whatever its front."""
+    for four, _ in distinct_hands():
+        highest = max(evaluate(a, b, rules).key for a, b in itertools.combinations(four, 2))
+        for s in settings(four, rules):
+            assert follows_forced_rule(s, four, rules) is (s.back.value.key == highest)
+        kept = keepable_settings(four, rules)
+        assert kept and all(s.back.value.key == highest for s in kept)
 
 
 def test_tw_6b_equal_value_setting_with_swapped_tiles_follows_the_rule() -> None:
-    """TW-6b is judged by value. 6-6 1-6 3-4 1-4: 3-4 1-4 / 6-6 1-6 has the forced back
-    (Teen 9) but a lower front: re-set. A setting whose labels say front = 6-6 3-4 is
-    valued, not read: the lower pair is the front, and it is the forced setting.
-    6-6 1-6 4-5 3-6: the pair of 9s behind, whichever 9 is called first."""
+    """TW-6b is judged by value. 6-6 1-6 3-4 1-4: 3-4 1-4 / 6-6 1-6 has the highest back
+    (Teen 9) with a lower front than 1-6 1-4: it follows the rule all the same (TW-R1,
+    the back only). A setting whose labels say front = 6-6 3-4 is valued, not read: the
+    lower pair is the front. 6-6 1-6 4-5 3-6: the pair of 9s behind, whichever 9 first."""
     four = tiles("6-6 1-6 3-4 1-4")
     other = Setting(
         front=Hand(Tile(3, 4), Tile(1, 4), TW1990), back=Hand(*tiles("6-6 1-6"), TW1990)
     )
-    assert not follows_forced_rule(other, four, TW1990)
+    assert follows_forced_rule(other, four, TW1990)
+    low_back = Setting(front=Hand(*tiles("6-6 1-4"), TW1990), back=Hand(*tiles("1-6 3-4"), TW1990))
+    assert not follows_forced_rule(low_back, four, TW1990)
     labels_swapped = Setting(
         front=Hand(*tiles("6-6 3-4"), TW1990), back=Hand(*tiles("1-6 1-4"), TW1990)
     )

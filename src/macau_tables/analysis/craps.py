@@ -273,7 +273,9 @@ def _payout_text(rules: CrapsRules, kind: BetKind, point: int | None = None) -> 
     if point is not None and isinstance(payout, ByNumber) and payout.of == "point":
         return str(payout.odds_for(point))
     if isinstance(payout, PerUnits):
-        return f"{payout.wins} for {payout.units} U ({payout})"
+        # "7 for 6" would read as 1:6 in casino notation ("for" includes the stake); the
+        # text 「六元投注金可贏取七元彩金」 is winnings of 7 on 6: 7:6 per full unit (CR-R4).
+        return f"{payout.wins}:{payout.units} per full {payout.units} U"
     return str(payout)
 
 

@@ -73,7 +73,7 @@ class BetLine:
     name: str
     outcomes: tuple[Outcome, ...]
     rule: str | None = None
-    pays: str | None = None  # the pay table entry as printed, e.g. "8:1", "7 for 6"
+    pays: str | None = None  # the pay table entry as printed, e.g. "8:1", "7:6 per full 6 U"
     extras: Mapping[str, Fraction] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
 

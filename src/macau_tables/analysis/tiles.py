@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
 from typing import Literal
@@ -84,6 +84,7 @@ from macau_tables.tiles.hands import (
     rank_of,
     tile_rules,
 )
+from macau_tables.tiles.strategies import follows_forced_rule, forced_setting
 from macau_tables.tiles.strategies import strategy as _strategy
 from macau_tables.tiles.tile import DISTINCT_TILES, FULL_SET
 
@@ -553,6 +554,14 @@ class SettingEV:
     loss: int
     push: int
     total: int
+    #: TW-6b / TW-R1: a setting a Taiwan player may not keep — the dealer re-sets it to
+    #: this one, and ``ev`` and the counts are those of the re-set (what is really played).
+    reset_to: Setting | None = None
+
+    @property
+    def allowed(self) -> bool:
+        """Whether the player may keep this setting (TW-6b); always so in Pai Gow."""
+        return self.reset_to is None
 
     @property
     def p_win(self) -> Fraction:
@@ -589,9 +598,12 @@ def hint(
 
     ``as_``: whose tiles they are. ``vs``: the opponent's strategy (``max-back`` or
     ``house-way``); by default the house way, except a Taiwan Pai Kao banker's opponents,
-    who play the forced setting (TW-R1; under TW-6b only that setting is legal for a player,
-    the hint still shows all three). ``commission`` defaults to the game's (PG-4.2, TW-8).
-    Ties are ordered as for ``optimal``: higher back, then higher front.
+    who play the forced setting (TW-R1). ``commission`` defaults to the game's (PG-4.2,
+    TW-8). Ties are ordered as for ``optimal``: higher back, then higher front.
+
+    A Taiwan player (TW-6b / TW-R1) is offered first the settings he may keep (the highest
+    back); each setting he may not keep follows, marked with the dealer's re-set
+    (``reset_to``) and valued as the re-set, which is what would be played.
     """
     g = _game(game)
     if as_ not in ("player", "banker"):
@@ -604,7 +616,21 @@ def hint(
     opponent = _norm(default if vs is None else vs)
     if opponent == OPTIMAL:
         raise InvalidInput("hint against optimal is circular: choose max-back or house-way")
-    return _hint(_class_of(tiles), opponent, as_, g, c)
+    ranked = _hint(_class_of(tiles), opponent, as_, g, c)
+    if (g, as_) != ("taiwan", "player"):
+        return ranked
+    keep = [o for o in ranked if follows_forced_rule(o.setting, tiles, TW1990)]
+    forced = forced_setting(tiles, TW1990)
+    dealer = next(
+        o
+        for o in keep
+        if (o.setting.front.value.key, o.setting.back.value.key)
+        == (forced.front.value.key, forced.back.value.key)
+    )
+    resets = [
+        replace(dealer, setting=o.setting, reset_to=dealer.setting) for o in ranked if o not in keep
+    ]
+    return keep + resets
 
 
 def _hint(cls: int, opponent: str, as_: Side, game: Game, c: Fraction) -> list[SettingEV]:

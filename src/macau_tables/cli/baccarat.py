@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Group
@@ -13,20 +14,25 @@ from rich.text import Text
 
 from macau_tables.cli.common import console, handle_errors, print_json
 from macau_tables.core.errors import InvalidInput, MacauTablesError
+from macau_tables.core.journal import FORMAT, FORMAT_VERSION, Event, Journal, JsonValue
+from macau_tables.core.ledger import CAGE, Ledger, Transaction
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
+from macau_tables.core.visibility import Viewer
 from macau_tables.games.baccarat import (
     PAYS,
+    BaccaratBetKind,
+    BaccaratPhase,
     BaccaratRules,
     BaccaratTable,
-    BetKind,
+    BetResult,
     CardsBurned,
     HandSettled,
-    Phase,
+    ShoeEnded,
     Side,
-    total,
 )
 from macau_tables.games.baccarat_roads import Roads, grid, parse_shoe, roads
+from macau_tables.games.contract import Actor, Command, accounts, check_name
 
 NOTATION = (
     "One letter per hand: B (Banker wins, 莊), P (Player wins, 閒), T (tie, 和), each "
@@ -149,14 +155,89 @@ def roads_cmd(
     console.print(draw_roads(r, width))
 
 
-# --- `play baccarat` --------------------------------------------------------------------------
+# --- the journal file, written event by event -----------------------------------------------
+
+_TAIL = "\n]}\n"
+
+
+def journal_target(path: Path | None, game: str) -> Path | None:
+    """``--journal``, one rule: an existing folder → a new file inside it
+    (``<game>-0001.json``, the first free number); otherwise a file path whose folder must
+    exist. Checked before play starts; nothing is ever created but the file."""
+    if path is None:
+        return None
+    if path.is_dir():
+        n = 1
+        while (path / f"{game}-{n:04d}.json").exists():
+            n += 1
+        return path / f"{game}-{n:04d}.json"
+    if not path.parent.is_dir():
+        raise InvalidInput(f"--journal {path}: the folder {path.parent} does not exist")
+    if path.exists():
+        raise InvalidInput(f"--journal {path}: the file exists (give a new name or a folder)")
+    return path
+
+
+class JournalFile:
+    """A journal written as it grows: each event appended and flushed, so the file is a
+    valid journal (``macau-tables verify``) up to the last event even if the program is
+    killed."""
+
+    def __init__(self, path: Path, journal: Journal) -> None:
+        self.path = path
+        self.written = 0
+        head = {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "game": journal.game,
+            "header": journal.header,
+        }
+        text = json.dumps(head, ensure_ascii=False, sort_keys=True)
+        self._fh = path.open("w+", encoding="utf-8")
+        self._fh.write(text[:-1] + ', "entries": [' + _TAIL)
+        self._fh.flush()
+        self.sync(journal)
+
+    def sync(self, journal: Journal) -> None:
+        """Append the entries not yet written."""
+        for entry in journal.entries[self.written :]:
+            self._fh.seek(self._fh.tell() - len(_TAIL))
+            sep = ",\n" if self.written else "\n"
+            body = json.dumps(entry.to_json(), ensure_ascii=False, sort_keys=True)
+            self._fh.write(sep + body + _TAIL)
+            self.written += 1
+        self._fh.flush()
+
+    def close(self) -> None:
+        self._fh.close()
+
+
+# --- `play baccarat`: a thin client of BaccaratTable --------------------------------------------
 
 HELP_TEXT = (
     "Bets: 'b 200' Banker, 'p 100' Player, 't 100' Tie, 'bp 100' Banker Pair, 'pp 100' "
     "Player Pair (added to what is there); 'clear' takes your new bets down; after a tie 'move' "
     "moves your Player/Banker bet across, 'take' takes it down (if the table allows).\n"
-    "'deal' (or an empty line) deals the hand; 'roads' draws the roads; 'quit' leaves."
+    "'deal' (or an empty line) deals the hand; 'table' shows the bets, payouts and limits; "
+    "'roads' draws the five roads; 'quit' leaves the table with your chips."
 )
+OUTCOME_WORDS = {
+    "P": "[blue]PLAYER wins[/blue]",
+    "B": "[red]BANKER wins[/red]",
+    "T": "[green]TIE[/green]",
+}
+BET_NAMES = {
+    "player": "Player",
+    "banker": "Banker",
+    "tie": "Tie",
+    "banker_pair": "Banker Pair",
+    "player_pair": "Player Pair",
+}
+
+
+def plural(n: int, word: str) -> str:
+    """``1 hand``, ``2 hands``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _ask(prompt: str) -> str | None:
@@ -168,142 +249,233 @@ def _ask(prompt: str) -> str | None:
     return line.strip()
 
 
-def _bets_table(t: BaccaratTable, me: str) -> Table:
-    table = Table(title="Your bets", show_edge=True)
-    for col in ("bet", "stake", "chips", "pays", "limits"):
+class Session:
+    """The terminal player at a table: commands through ``execute``, money by projection."""
+
+    def __init__(self, table: BaccaratTable, me: str, out: JournalFile | None) -> None:
+        self.t = table
+        self.me = me
+        self.actor = Actor.player(me)
+        self.ledger = Ledger()
+        self.out = out
+        self.hands = 0
+
+    def run(
+        self,
+        actor: Actor,
+        op: str,
+        args: dict[str, JsonValue] | None = None,
+        rng: Rng | None = None,
+    ) -> tuple[Event, ...]:
+        events = self.t.execute(Command(actor, op, args or {}), rng)
+        Ledger.project(events, self.ledger)
+        if self.out is not None:
+            self.out.sync(self.t.journal)
+        return events
+
+    def money(self, minor: int) -> Money:
+        return Money(minor, self.t.rules.currency)
+
+    @property
+    def chips(self) -> Money:
+        return self.ledger.balance(accounts.stack(self.t.table_id, self.me), self.t.rules.currency)
+
+    def my_bets(self) -> list[dict[str, Any]]:
+        bets = self.t.view(Viewer.player(self.me))["bets"]
+        assert isinstance(bets, list)
+        return [b for b in bets if isinstance(b, dict) and b["player"] == self.me]
+
+    def layout_text(self) -> str:
+        mine = self.my_bets()
+        if not mine:
+            return "no bets"
+        return ", ".join(
+            f"{BET_NAMES[b['bet']]} {self.money(b['stake']).format()}"
+            + (" (left on after the tie)" if b["carried"] else "")
+            for b in mine
+        )
+
+    def status(self) -> str:
+        v = self.t.view(Viewer.player(self.me))
+        shoe = v["shoe"]
+        assert isinstance(shoe, dict)
+        if self.t.rules.continuous_shuffler:
+            where = "continuous shuffler"
+        elif shoe["cut_card_out"]:
+            where = f"shoe {shoe['number']}: the cut card is out, last hand (BA-3.1)"
+        else:
+            to_cut = shoe["to_cut"]
+            assert isinstance(to_cut, int)
+            where = f"shoe {shoe['number']}: {plural(to_cut, 'card')} to the cut card"
+        return f"{where} · your chips {self.chips.format()} · on the layout: {self.layout_text()}"
+
+
+def _bets_table(t: BaccaratTable, s: Session) -> Table:
+    table = Table(title="Bets, payouts and limits", show_edge=True)
+    for col in ("bet", "your stake", "chips", "pays", "limits"):
         table.add_column(col)
-    for kind in BetKind:
+    mine = {b["bet"]: b for b in s.my_bets()}
+    for kind in BaccaratBetKind:
         lim = t.rules.limit(kind)
-        stake = sum((b.amount for b in t.bets if b.player == me and b.kind is kind), Money(0))
+        row = mine.get(str(kind))
+        stake = s.money(row["stake"]) if row else Money.zero(t.rules.currency)
         pays = f"{PAYS[kind]}:1"
-        if kind is BetKind.BANKER:
+        if kind is BaccaratBetKind.BANKER:
             pays += " (6 pays 1:2)" if t.rules.no_commission else " less 5%"
-        carried = any(b.carried for b in t.bets if b.player == me and b.kind is kind)
         table.add_row(
-            str(kind) + (" (tie, left on)" if carried else ""),
+            BET_NAMES[str(kind)] + (" (tie, left on)" if row and row["carried"] else ""),
             stake.format() if stake.is_positive() else "",
             chips(stake) if stake.is_positive() else "",
             pays,
             f"{lim.minimum.format()}–{lim.maximum.format()}",
         )
     diff = t.rules.differential_limit
-    table.caption = f"Balance {t.balance(me).format()}" + (
-        f"   Banker/Player difference limit {diff.format()}" if diff else ""
-    )
+    if diff:
+        table.caption = f"Banker/Player difference limit {diff.format()} (BA-14)"
     return table
 
 
-def _progress(t: BaccaratTable) -> str:
-    if t.rules.continuous_shuffler:
-        return "continuous shuffler: every hand from the full set"
-    n = len(t.shoe)
-    to_cut = t.cards_to_cut()
-    width = 30
-    done = round(width * t.position / n) if n else 0
-    cut_at = round(width * (t.cut_index or 0) / n) if n else 0
-    bar = "".join("█" if i < done else ("|" if i == cut_at else "░") for i in range(width))
-    tail = "cut card out — last hand(s)" if t.cut_card_out else f"{to_cut} cards to the cut card"
-    return f"shoe {t.shoe_number}  [{bar}]  {t.position}/{n} dealt, {tail}"
+def _compact_roads(t: BaccaratTable, width: int = 40) -> str:
+    """The shoe's results on one line (the Bead Plate's letters, the latest last)."""
+    letters = "".join(str(r.outcome) for r in t.shoe_results())
+    if not letters:
+        return ""
+    r = t.roads().stats
+    shown = letters[-width:]
+    more = "…" if len(letters) > width else ""
+    counts = f"B {r.banker} · P {r.player} · T {r.tie}"
+    return f"Shoe so far: {more}{shown}   ({counts}; 'roads' draws them)"
 
 
-def _cards(cards: list[str], hidden: int = 0) -> str:
-    shown = cards[: len(cards) - hidden] if hidden else cards
-    return " ".join(shown + ["▒▒"] * hidden)
-
-
-def _show_hand(t: BaccaratTable) -> None:
-    h = t.hand
-    if h is None:
-        return
-    for side, cards in ((Side.PLAYER, h.player), (Side.BANKER, h.banker)):
-        hidden = h.hidden.get(side, 0)
-        label = "Player 閒" if side is Side.PLAYER else "Banker 莊"
-        value = "" if hidden else f"  = {total(cards)}"
-        holder = f"  (held by {h.holders[side]})" if h.holders.get(side) else ""
-        console.print(f"  {label}: {_cards([str(c) for c in cards], hidden)}{value}{holder}")
-
-
-def _show_settlement(t: BaccaratTable, ev: HandSettled, me: str) -> None:
-    word = {
-        "P": "[blue]PLAYER wins[/blue]",
-        "B": "[red]BANKER wins[/red]",
-        "T": "[green]TIE[/green]",
-    }
+def _show_result(s: Session, ev: HandSettled) -> None:
+    t = s.t
     res = t.results[-1]
+    line = _compact_roads(t)
+    if line:
+        console.print(line, highlight=False)
     console.print(
-        f"Hand {ev.hand}: Player {' '.join(map(str, res.player_cards))} = {ev.player_total}, "
-        f"Banker {' '.join(map(str, res.banker_cards))} = {ev.banker_total} → {word[ev.outcome]}"
+        f"[bold]Hand {ev.hand}[/bold]: Player {' '.join(map(str, res.player_cards))} = "
+        f"{ev.player_total} · Banker {' '.join(map(str, res.banker_cards))} = "
+        f"{ev.banker_total} → {OUTCOME_WORDS[ev.outcome]}",
+        highlight=False,
     )
-    rows = [r for r in ev.results if r["player"] == me]
-    if rows:
-        table = Table(title="Payouts")
-        for col in ("bet", "stake", "result", "won", "commission"):
-            table.add_column(col)
-        for r in rows:
-            table.add_row(
-                r["bet"],
-                Money(r["stake"]).format(),
-                r["result"],
-                Money(r["won"]).format() if r["won"] else "",
-                Money(r["commission"]).format() if r["commission"] else "",
-            )
-        console.print(table)
-    console.print(f"Balance {t.balance(me).format()}")
-
-
-def _play_hand(t: BaccaratTable, me: str, rng: Rng) -> bool:
-    """Deal one hand with the user squeezing what they hold. False if they quit mid-hand."""
-    t.deal(rng)
-    while (step := t.next_step()) is not None:
-        if step.startswith("reveal:"):
-            side = Side(step.split(":")[1])
-            assert t.hand is not None
-            third = len(t.hand.cards(side)) == 3
-            _show_hand(t)
-            what = "the third card" if third else "the two cards"
-            answer = _ask(f"You hold the {side} cards: Enter to squeeze {what} (BA-16) > ")
-            if answer is None:
-                return False
-            t.reveal(side, by=me)
-        elif step.startswith("draw:"):
-            t.draw(rng)
+    parts = []
+    for r in ev.settlements():
+        if r.player != s.me:
+            continue
+        stake = s.money(r.stake).format()
+        name = BET_NAMES[str(r.kind)]
+        if r.result is BetResult.WIN:
+            net = s.money(r.won - r.commission).format()
+            extra = f" (commission {s.money(r.commission).format()})" if r.commission else ""
+            parts.append(f"your {name} {stake} wins {net}{extra}")
+        elif r.result is BetResult.LOSE:
+            parts.append(f"your {name} {stake} loses")
+        elif r.result is BetResult.PUSH:
+            parts.append(f"your {name} {stake} stays on (tie, BA-12)")
         else:
-            ev = t.settle()
-            assert isinstance(ev, HandSettled)
-            _show_settlement(t, ev, me)
+            parts.append(f"your {name} {stake} is returned (tie, BA-R2)")
+    if parts:
+        console.print("  " + "; ".join(parts) + ".", highlight=False)
+
+
+def _play_hand(s: Session, rng: Rng) -> bool:
+    """Deal one hand, the user squeezing what they hold. False if input ended mid-hand."""
+    events = list(s.run(Actor.DEALER, "deal", rng=rng))
+    while (due := s.t.holder_due()) is not None:
+        _, side = due
+        h = s.t.hand
+        assert h is not None
+        for sd, label in ((Side.PLAYER, "Player 閒"), (Side.BANKER, "Banker 莊")):
+            shown = " ".join(c or "▒▒" for c in h.shown(sd))
+            console.print(f"  {label}: {shown}", highlight=False)
+        what = "the third card" if len(h.cards(side)) == 3 else "the two cards"
+        answer = _ask(f"You hold the {side} cards: Enter to squeeze {what} (BA-16) > ")
+        if answer is None:  # the dealer opens them (BA-16 on a time-out)
+            events += s.run(Actor.SYSTEM, "time_out", {"actor": str(s.actor), "op": "reveal"})
+            continue
+        events += s.run(s.actor, "reveal", {"side": str(side)})
+    s.hands += 1
+    for ev in events:
+        if isinstance(ev, HandSettled) and not s.t.results[-1].demonstration:
+            _show_result(s, ev)
+        if isinstance(ev, CardsBurned) and ev.rule == "BA-8" and ev.shown:
+            console.print(f"The exposed {ev.shown} is burned before the next hand (BA-4, BA-8).")
+        if isinstance(ev, ShoeEnded):
+            console.print("[bold]The shoe is over (BA-3.1): the cards are reshuffled.[/bold]")
     return True
 
 
-def _command(t: BaccaratTable, me: str, line: str) -> None:
+def _command(s: Session, line: str) -> None:
     words = line.split()
     head = words[0].lower()
+    mine = s.my_bets()
     if head == "clear":
-        for b in [b for b in t.bets if b.player == me and not b.carried]:
-            t.withdraw_bet(me, b.kind, b.spot)
+        for b in [b for b in mine if not b["carried"]]:
+            s.run(s.actor, "withdraw_bet", {"bet": b["bet"], "spot": b["spot"]})
+        console.print(f"Taken down. On the layout: {s.layout_text()}.", highlight=False)
         return
     if head in ("take", "move"):
-        carried = [b for b in t.bets if b.player == me and b.carried]
+        carried = [b for b in mine if b["carried"]]
         if not carried:
-            raise InvalidInput("no bet left on from a tie")
+            raise InvalidInput("you have no bet left on from a tie")
         for b in carried:
             if head == "take":
-                t.withdraw_bet(me, b.kind, b.spot)
+                s.run(s.actor, "withdraw_bet", {"bet": b["bet"], "spot": b["spot"]})
             else:
-                other = BetKind.PLAYER if b.kind is BetKind.BANKER else BetKind.BANKER
-                t.change_bet(me, b.kind, b.amount, to_kind=other, spot=b.spot)
+                other = "player" if b["bet"] == "banker" else "banker"
+                args: dict[str, JsonValue] = {
+                    "bet": b["bet"],
+                    "amount": b["stake"],
+                    "to_bet": other,
+                    "spot": b["spot"],
+                }
+                s.run(s.actor, "change_bet", args)
+        console.print(f"On the layout: {s.layout_text()}.", highlight=False)
         return
     if len(words) != 2:
         raise InvalidInput(f"not understood: {line!r} (type 'help')")
-    t.place_bet(me, BetKind.parse(words[0]), Money.parse(words[1], t.rules.currency))
+    kind = BaccaratBetKind.parse(words[0])
+    amount = Money.parse(words[1], s.t.rules.currency)
+    if not amount.is_positive():
+        raise InvalidInput(f"a bet must be more than zero, not {words[1]}")
+    s.run(s.actor, "place_bet", {"bet": str(kind), "amount": amount.minor})
+    console.print(
+        f"{BET_NAMES[str(kind)]} {amount.format()} placed. On the layout: {s.layout_text()}; "
+        f"your chips {s.chips.format()}.",
+        highlight=False,
+    )
+
+
+def _leave(s: Session) -> bool:
+    """Leave the table: bets not yet dealt on come back (and say so), or the refusal."""
+    mine = s.my_bets()
+    try:
+        s.run(s.actor, "leave")
+    except MacauTablesError as exc:
+        console.print(f"[red]You cannot leave yet: {exc}[/red]", highlight=False)
+        return False
+    if mine:
+        total_back = sum((s.money(b["stake"]) for b in mine), Money.zero(s.t.rules.currency))
+        console.print(
+            f"Your bets on the layout ({', '.join(BET_NAMES[b['bet']] for b in mine)}, "
+            f"{total_back.format()}) were not dealt on: they are returned to you.",
+            highlight=False,
+        )
+    if s.t.can_end_shoe():  # BA-3.2: the shoe is retired and its seed revealed
+        s.run(Actor.DEALER, "end_shoe")
+    return True
 
 
 @handle_errors
 def play_cmd(
     seed: Annotated[
-        str | None, typer.Option("--seed", help="Replayable shuffle (default: the OS CSPRNG).")
+        str | None, typer.Option("--seed", help="Replayable shuffles (default: the OS CSPRNG).")
     ] = None,
     decks: Annotated[int, typer.Option("--decks", help="Decks in the shoe, 6–12 (BA-1).")] = 8,
-    name: Annotated[str, typer.Option("--name", help="Your name at the table.")] = "you",
+    name: Annotated[
+        str, typer.Option("--name", help="Your name at the table (letters, digits, _ . -).")
+    ] = "guest",
     buy_in: Annotated[str, typer.Option("--buy-in", help="Chips to start with.")] = "10000",
     squeeze: Annotated[
         bool, typer.Option("--squeeze/--no-squeeze", help="Let you handle the cards (BA-16).")
@@ -312,69 +484,106 @@ def play_cmd(
         bool, typer.Option("--no-commission", help="No-commission table (BA-R7).")
     ] = False,
     journal: Annotated[
-        Path | None, typer.Option("--journal", help="Write the table's journal here at the end.")
+        Path | None,
+        typer.Option(
+            "--journal",
+            help="Write the table's journal as it is played: a new file, or a folder (a new "
+            "file baccarat-NNNN.json inside it).",
+        ),
     ] = None,
-    json: Annotated[bool, typer.Option("--json", help="At the end print a JSON summary.")] = False,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="At the end print a JSON summary.")
+    ] = False,
 ) -> None:
-    """Sit at a baccarat table (Macau statutory rules) and play a shoe in the terminal."""
+    """Sit at a baccarat table (Macau statutory rules) and play in the terminal."""
     rules = BaccaratRules(decks=decks, squeeze=squeeze, no_commission=no_commission)
+    me = check_name(name, "name")
+    stake = Money.parse(buy_in, rules.currency)
+    if not stake.is_positive():
+        raise InvalidInput(f"--buy-in {buy_in}: bring a positive amount")
+    target = journal_target(journal, "baccarat")
     rng = Rng.seeded(seed, "baccarat") if seed is not None else Rng.system()
     t = BaccaratTable(rules)
-    t.join(name, Money.parse(buy_in, rules.currency), seat=1)
-    console.print(f"[bold]Baccarat 百家樂[/bold] — {decks} decks. {HELP_TEXT}")
-    quit_ = False
-    while not quit_:
-        if t.phase is Phase.SHUFFLE:
-            if t.shoe_number:
-                console.print("[bold]The shoe is over (BA-3.1): reshuffling.[/bold]")
-            events = t.start_shoe(rng)
-            burned = sum(len(e.cards) for e in events if isinstance(e, CardsBurned))
-            console.print(f"New shoe {t.shoe_number}: shuffled, cut, {burned} cards burned.")
-        console.print(_progress(t))
-        console.print(_bets_table(t, name))
+    out = JournalFile(target, t.journal) if target is not None else None
+    s = Session(t, me, out)
+    s.ledger.post(Transaction.transfer(CAGE, accounts.wallet(me), stake, "cage → wallet"))
+    s.run(s.actor, "join", {"seat": 1, "buy_in": stake.minor})
+    console.print(f"[bold]Baccarat 百家樂[/bold] — {decks} decks, you sit at seat 1. {HELP_TEXT}")
+    try:
+        _loop(s, rng)
+    except KeyboardInterrupt:
+        console.print("\nInterrupted: you leave the table.")
+        if me in t.seats:
+            _leave(s)
+    finally:
+        if out is not None:
+            out.close()
+    wallet = s.ledger.balance(accounts.wallet(me), rules.currency)
+    summary = {
+        "player": me,
+        "balance": wallet.minor if me not in t.seats else s.chips.minor,
+        "left_the_table": me not in t.seats,
+        "hands": s.hands,
+        "journal_head": t.journal.head,
+        "journal": None if target is None else str(target),
+    }
+    if json_out:
+        print_json(summary)
+        return
+    where = f"; journal {target}" if target is not None else ""
+    console.print(
+        f"Goodbye: you leave with {wallet.format()} after {plural(s.hands, 'hand')}. "
+        f"Journal head {t.journal.head}{where}",
+        highlight=False,
+    )
+
+
+def _loop(s: Session, rng: Rng) -> None:
+    t = s.t
+    while True:
+        if t.phase is BaccaratPhase.SHUFFLE:
+            events = s.run(Actor.DEALER, "shuffle", rng=rng)
+            events += s.run(Actor.DEALER, "cut")
+            burned = sum(e.count for e in events if isinstance(e, CardsBurned))
+            console.print(
+                f"New shoe {t.shoe_number}: shuffled (seed commitment "
+                f"{t.shoe_commitment and t.shoe_commitment[:16]}…), cut, "
+                f"{plural(burned, 'card')} burned face down (BA-2.1).",
+                highlight=False,
+            )
+            continue
+        if t.phase is BaccaratPhase.DEMONSTRATION:
+            s.run(Actor.DEALER, "deal")
+            r = t.results[-1]
+            console.print(f"Demonstration hand (BA-2.2, no bets): {r.outcome}.", highlight=False)
+            continue
+        console.print(s.status(), highlight=False)
         line = _ask("bet> ")
         if line is None or line.lower() in ("q", "quit", "exit"):
-            break
+            if _leave(s) or line is None:
+                return
+            continue
         try:
             if line.lower() in ("", "d", "deal"):
-                quit_ = not _play_hand(t, name, rng)
-                if t.results and t.cut_card_out and t.phase is not Phase.SHUFFLE:
-                    console.print("The cut card is out: one more hand (BA-3.1).")
+                _play_hand(s, rng)
             elif line.lower() == "roads":
                 console.print(draw_roads(t.roads()))
+            elif line.lower() == "table":
+                console.print(_bets_table(t, s))
             elif line.lower() in ("h", "help", "?"):
                 console.print(HELP_TEXT)
             else:
-                _command(t, name, line)
+                _command(s, line)
         except MacauTablesError as exc:
-            console.print(f"[red]{type(exc).__name__}: {exc}[/red]", highlight=False)
-            continue
-        if line.lower() in ("", "d", "deal") and t.results:
-            console.print(draw_roads(t.roads()))
-    hands = len(t.shoe_results())
-    if journal is not None:
-        t.journal.dump(journal)
-    summary = {
-        "player": name,
-        "balance": t.balance(name).minor,
-        "hands_this_shoe": hands,
-        "hands": len([r for r in t.results if not r.demonstration]),
-        "journal_head": t.journal.head,
-    }
-    if json:
-        print_json(summary)
-    else:
-        console.print(
-            f"Goodbye {name}: balance {t.balance(name).format()} after "
-            f"{summary['hands']} hands. Journal head {t.journal.head[:16]}…"
-        )
+            console.print(f"[red]{exc}[/red]", highlight=False)
 
 
 def register(app: typer.Typer, play_app: typer.Typer) -> None:
     """Add `play baccarat` and the `baccarat` group."""
     play_app.command(
         "baccarat",
-        epilog="Example: macau-tables play baccarat --seed 42 --decks 8   (then: b 200, deal)",
+        epilog="Example: macau-tables play baccarat --seed 42 --decks 8 --journal games/   "
+        "(then: b 200, deal, roads, quit)",
     )(play_cmd)
     app.add_typer(baccarat_app, name="baccarat")
 

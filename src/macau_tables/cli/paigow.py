@@ -1,8 +1,10 @@
 """`macau-tables play paigow|taiwan` and `macau-tables paigow|taiwan settle ROUND.json`.
 
-Thin: the rules live in :mod:`macau_tables.games.tilegame`, ``paigow`` and ``taiwan``; this
-module reads input, drives a :class:`Round`, and renders. Bots bet, set and bank with the
-house way; their choices draw from ``core.rng`` (seeded with ``--seed``) like the tiles.
+Thin: the rules live in :mod:`macau_tables.games.tilegame`, ``paigow`` and ``taiwan``, the
+table in :mod:`macau_tables.games.tiletable`; ``play`` drives a table through ``pending()`` /
+``execute()`` and renders, ``settle`` recomputes one :class:`Round` from its facts. Computer
+players bet, set and bank by the rules' defaults; their bets draw from ``core.rng`` (seeded
+with ``--seed``) like the tiles.
 """
 
 from __future__ import annotations
@@ -17,18 +19,26 @@ from rich.table import Table
 
 from macau_tables.cli.common import console, handle_errors, print_json
 from macau_tables.core.errors import InvalidInput, MacauTablesError
+from macau_tables.core.journal import FORMAT, FORMAT_VERSION, Event, Journal, JsonValue
 from macau_tables.core.ledger import Ledger, Transaction
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
+from macau_tables.games.contract import Actor, Command, check_name, time_out
 from macau_tables.games.paigow import PAIGOW
 from macau_tables.games.taiwan import TAIWAN
 from macau_tables.games.tilegame import (
     Phase,
     Regulation,
-    Rotation,
     Round,
     RoundOptions,
     woodpile_for,
+)
+from macau_tables.games.tiletable import (
+    DiceShaken,
+    RoundSettled,
+    TilePhase,
+    TileTableRules,
+    open_table,
 )
 from macau_tables.tiles import Setting, Tile, parse_tiles, settings
 from macau_tables.tiles.strategies import strategy
@@ -195,178 +205,355 @@ def print_report(rnd: Round) -> None:
         )
 
 
-# --- play ----------------------------------------------------------------------------------
+# --- play: a thin client of games.tiletable ------------------------------------------------
+
+_TAIL = "\n]}\n"
 
 
-class TileTable:
-    """A session at one table: the user at a seat, bots at the others, the bank rotating."""
+def journal_target(path: Path | None, game: str) -> Path | None:
+    """``--journal``, one rule for all games: an existing folder → a new file inside it
+    (``<game>-0001.json``, the first free number); otherwise a file path whose folder must
+    exist and that does not exist yet. Checked before play starts; only the file is created."""
+    if path is None:
+        return None
+    if path.is_dir():
+        n = 1
+        while (path / f"{game}-{n:04d}.json").exists():
+            n += 1
+        return path / f"{game}-{n:04d}.json"
+    if not path.parent.is_dir():
+        raise InvalidInput(f"--journal {path}: the folder {path.parent} does not exist")
+    if path.exists():
+        raise InvalidInput(f"--journal {path}: the file exists (give a new name or a folder)")
+    return path
+
+
+class JournalFile:
+    """A journal written as it grows: each event appended and flushed, so the file is a
+    valid journal up to the last event even if the session is killed (Ctrl-C)."""
+
+    def __init__(self, path: Path, journal: Journal) -> None:
+        head = {"format": FORMAT, "version": FORMAT_VERSION, "game": journal.game}
+        head["header"] = journal.header
+        text = jsonlib.dumps(head, ensure_ascii=False, sort_keys=True)
+        self.written = 0
+        self._fh = path.open("w+", encoding="utf-8")
+        self._fh.write(text[:-1] + ', "entries": [' + _TAIL)
+        self._fh.flush()
+        self.sync(journal)
+
+    def sync(self, journal: Journal) -> None:
+        """Append the entries not yet written, then flush."""
+        for entry in journal.entries[self.written :]:
+            self._fh.seek(self._fh.tell() - len(_TAIL))
+            sep = ",\n" if self.written else "\n"
+            body = jsonlib.dumps(entry.to_json(), ensure_ascii=False, sort_keys=True)
+            self._fh.write(sep + body + _TAIL)
+            self.written += 1
+        self._fh.flush()
+
+    def close(self) -> None:
+        self._fh.close()
+
+
+class _Quit(Exception):
+    """The player typed q (or the input ended)."""
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+class TileSession:
+    """`play paigow|taiwan`: you at a seat, computer players at the others, all driven
+    through the table's ``pending()`` / ``execute()``; money is ``Ledger.project`` of the
+    table's events (a cage → wallet deposit, then a buy-in)."""
 
     def __init__(
-        self, reg: Regulation, seed: str | None, bankroll: Money, name: str, seat: int,
-        json: bool, journal_dir: Path | None,
+        self, rules: TileTableRules, seed: str | None, bankroll: Money, name: str, seat: int,
+        json: bool, journal_path: Path | None,
     ) -> None:  # fmt: skip
-        self.reg = reg
+        self.rules = rules
+        self.reg = rules.regulation
         self.rng = Rng.seeded(seed, "tiles") if seed is not None else Rng.system()
         self.bots_rng = Rng.seeded(seed, "bots") if seed is not None else Rng.system()
-        self.name = name
-        self.seat = seat
-        self.json = json
-        self.journal_dir = journal_dir
-        self.people = {s: (name if s == seat else BOTS[s - 1]) for s in range(1, 9)}
+        self.name, self.seat, self.json = name, seat, json
+        self.you = Actor.player(name)
+        self.table = open_table(rules, "t1")
+        self.people = {s: (name if s == seat else BOTS[s - 1]) for s in range(1, rules.places + 1)}
         self.ledger = Ledger()
         for person in self.people.values():
             amount = bankroll if person == name else Money.of(5000)
             self.ledger.post(Transaction.transfer("cage", f"player:{person}", amount))
-        self.rotation = Rotation(8, 1 if seat != 1 else 2)
-        self.round_no = 0
+        self.file = JournalFile(journal_path, self.table.journal) if journal_path else None
+        for s, person in self.people.items():
+            self.run(Command(Actor.player(person), "sit", {"seat": s}))
+            money = self.ledger.balance(f"player:{person}").minor
+            self.run(Command(Actor.player(person), "buy_in", {"amount": money}))
         self.lines = iter(sys.stdin.readline, "")
+        self.rounds = 0
+
+    # ---- plumbing ------------------------------------------------------------------------
+
+    def run(self, cmd: Command) -> tuple[Event, ...]:
+        """Execute one command; post its money; append its events to the journal file."""
+        events = self.table.execute(cmd, self.rng)
+        for ev in events:
+            mv = ev.movement()
+            if mv is not None:
+                self.ledger.move(mv)
+        if self.file is not None:
+            self.file.sync(self.table.journal)
+        return events
 
     def ask(self, prompt: str) -> str:
         if not self.json:
-            console.print(prompt, end="", markup=False)
+            console.print(prompt, end="", markup=False, highlight=False, soft_wrap=True)
         line = next(self.lines, "")
         if line == "":
-            raise EOFError
-        return line.strip()
+            raise _Quit
+        text = line.strip()
+        if text.lower() in ("q", "quit"):
+            raise _Quit
+        return text
 
     def say(self, text: str) -> None:
         if not self.json:
             console.print(text, markup=False, highlight=False, soft_wrap=True)
 
-    def balance(self, person: str) -> Money:
-        return self.ledger.balance(f"player:{person}")
+    def chips(self) -> Money:
+        return self.ledger.balance(f"stack:t1:{self.name}")
+
+    def money_entry(self, text: str) -> Money:
+        """An amount typed by the player: positive, whole avos (refused with a clear line)."""
+        try:
+            amount = Money.parse(text)
+        except MacauTablesError as exc:
+            raise InvalidInput(f"{text!r} is not an amount (try 50 or 12.50)") from exc
+        if amount.is_negative():
+            raise InvalidInput("an amount cannot be negative")
+        return amount
+
+    # ---- the session ----------------------------------------------------------------------
 
     def play(self) -> None:
         self.say(
-            f"{self.reg.title}. You are {self.name} at seat {self.seat}; "
-            f"balance {self.balance(self.name).format()}. Type q to leave."
+            f"{self.reg.title}. You sit at seat {self.seat} as {self.name} with "
+            f"{self.chips().format()} in chips. Type q to leave."
         )
         try:
-            while self.play_round():
-                pass
-        except EOFError:
-            pass
-        self.say(f"Goodbye. Final balance {self.balance(self.name).format()}.")
-
-    def play_round(self) -> bool:
-        self.round_no += 1
-        banker_seat = self.rotation.banker_seat or 1
-        banker = self.people[banker_seat]
-        if self.rotation.rounds_held:  # PG-4.9 / PG-R11: what is left on the table, or more
-            capital = Money(self.rotation.capital)
-        else:
-            capital = min(self.balance(banker), Money.of(2000))
-        wallets = {p: self.balance(p) for p in self.people.values()}
-        while True:
-            if banker == self.name:
-                text = self.ask(
-                    f"Round {self.round_no}: you bank at seat {banker_seat}. Capital "
-                    f"(MOP, max {self.balance(banker).format()}) [{capital.format()}]: "
-                )
-                if text.lower() in ("q", "quit"):
-                    return False
             try:
-                if banker == self.name and text:
-                    capital = Money.parse(text)
-                rnd = Round.open(
-                    self.reg, banker=banker, banker_seat=banker_seat, banker_capital=capital,
-                    wallets=wallets, round_no=self.round_no,
-                )  # fmt: skip
-                break
-            except MacauTablesError as exc:
-                if banker != self.name:
-                    raise
-                self.say(f"{type(exc).__name__}: {exc}")
-        rnd.shuffle(self.rng)
+                while True:
+                    self.step()
+            except _Quit:
+                self.finish_round()
+            self.run(Command(self.you, "leave", {}))
+        finally:
+            if self.file is not None:
+                self.file.close()
+        balance = self.ledger.balance(f"player:{self.name}")
+        self.say(f"Goodbye. Final balance {balance.format()}.")
+
+    def finish_round(self) -> None:
+        """Leaving with money in play: the round is played out first (PG-4.7 / TW-2g),
+        your tiles set by the rules' default."""
+        owed = self.table.in_play(self.name)
+        if not owed:
+            return
         self.say(
-            f"Round {self.round_no}: {banker} banks at seat {banker_seat} with "
-            f"{capital.format()} (PG-4.4)."
+            f"You have {Money(owed).format()} in play: it stays on the table until the round "
+            f"is settled ({self.reg.rule('PG-4.7')}); the dealer plays your part by the rules."
         )
-        if banker != self.name:
+        while self.table.phase is not TilePhase.BANK:
+            required = [p for p in self.table.pending() if p.default is not None]
+            events = self.run(time_out(required[0]))
+            if any(isinstance(ev, RoundSettled) for ev in events):
+                self.report()
+
+    def step(self) -> None:
+        t = self.table
+        if t.phase is TilePhase.BANK:
+            self.bank()
+        elif t.phase is TilePhase.SHUFFLE:
+            self.run(Command(Actor.DEALER, "shuffle", {}))
+        elif t.phase is TilePhase.BETTING:
+            self.bets()
+            events = self.run(Command(self.banker_actor(), "shake", {}))
+            dice = next(ev for ev in events if isinstance(ev, DiceShaken))
+            rnd = t.round
+            assert rnd is not None
+            self.say(f"Dice {'-'.join(map(str, dice.dice))}: seat {rnd.dealing_order()[0]} first.")
+        elif t.phase is TilePhase.SETTING:
+            self.setting()
+        else:
+            self.run(Command(Actor.DEALER, "settle", {}))
+            self.report()
+
+    def banker_actor(self) -> Actor:
+        return Actor.DEALER if self.table.banker == "house" else Actor.player(self.table.banker)
+
+    def bank(self) -> None:
+        """PG-4.3 / PG-4.4 / PG-4.9: the seat whose turn it is opens the bank or declines."""
+        t = self.table
+        seat = t.bank_candidate()
+        if seat is None:
+            if not t.pending():
+                raise _Quit
+            self.run(Command(Actor.DEALER, "house_banks", {}))
+            self.announce()
+            return
+        who = self.people[seat]
+        _seat, keep, floor = t.bank_offer()
+        stack = t.stack(who)
+        default = Money(floor) if keep else min(stack, Money.of(2000))
+        if who != self.name:
+            self.run(Command(Actor.player(who), "open_bank", {"capital": default.minor}))
+            self.announce()
+            return
+        rule = self.reg.rule("PG-4.9")
+        least = f"at least {Money(floor).format()} ({rule}), " if keep else ""
+        while True:
+            text = self.ask(
+                f"Round {t.round_no + 1}: the bank is yours at seat {seat}. Capital "
+                f"(MOP, {least}max {stack.format()}) [{default.format()}], "
+                f"d to decline ({self.reg.rule('PG-4.3')}): "
+            )
+            try:
+                if text.lower() in ("d", "decline"):
+                    self.run(Command(self.you, "decline_bank", {}))
+                    self.say("You decline the bank; it passes to the right.")
+                    return
+                capital = self.money_entry(text) if text else default
+                self.run(Command(self.you, "open_bank", {"capital": capital.minor}))
+                self.announce()
+                return
+            except MacauTablesError as exc:  # a refused entry never becomes the default
+                self.say(str(exc))
+
+    def announce(self) -> None:
+        t = self.table
+        rnd = t.round
+        assert rnd is not None
+        who = "You bank" if t.banker == self.name else f"{t.banker} banks"
+        self.say(
+            f"Round {t.round_no}: {who} at seat {t.banker_seat} with "
+            f"{rnd.bank_capital.format()} ({self.reg.rule('PG-4.4')})."
+        )
+
+    def bets(self) -> None:
+        t = self.table
+        if t.banker != self.name:
             while True:
                 text = self.ask(f"Your bet on seat {self.seat} (MOP, 0 to sit out, q to quit): ")
-                if text.lower() in ("q", "quit"):
-                    return False
                 try:
-                    amount = Money.parse(text or "0")
+                    amount = self.money_entry(text or "0")
                     if amount.is_positive():
-                        rnd.place_bet(self.name, self.seat, amount)
+                        args = {"seat": self.seat, "amount": amount.minor}
+                        self.run(Command(self.you, "place_bet", args))
                     break
                 except MacauTablesError as exc:
-                    self.say(f"{type(exc).__name__}: {exc}")
+                    self.say(str(exc))
         for seat, person in self.people.items():
-            if person in (self.name, banker):
+            if person in (self.name, t.banker):
                 continue
-            amount = Money.of(10 * (1 + self.bots_rng.below(10)))
-            if rnd.can_place_bet(person, seat, amount):
-                rnd.place_bet(person, seat, amount)
-        rnd.shake(self.rng)
-        self.say(f"Dice {'-'.join(map(str, rnd.dice or ()))}: seat {rnd.dealing_order()[0]} first.")
-        way = strategy("house-way")
-        for seat in rnd.active_seats():
-            holder = rnd.holder(seat)
-            assert holder is not None
-            tiles = rnd.hands[seat]
-            if holder == self.name:
-                front = self.choose(tiles)
-                if front is None:
-                    return False
-            else:
-                front = way.choose(tiles, self.reg.tiles).front.tiles
-            rnd.set_seat(holder, seat, front)
-        authority = rnd.banker_authority()
-        btiles = rnd.hands[rnd.banker_seat]
-        if authority == self.name:
-            front = self.choose(btiles)
-            if front is None:
-                return False
-        else:
-            front = way.choose(btiles, self.reg.tiles).front.tiles
-        rnd.set_banker(authority, front)
-        rnd.settle()
-        assert rnd.transaction is not None
-        self.ledger.post(rnd.transaction)
-        if self.journal_dir is not None:
-            self.journal_dir.mkdir(parents=True, exist_ok=True)
-            rnd.journal.dump(self.journal_dir / f"{self.reg.game}-round-{self.round_no:04d}.json")
-        if self.json:
-            print_json({**round_report(rnd), "balance": self.balance(self.name).minor})
-        else:
-            print_report(rnd)
-        self.advance_bank(rnd)
-        self.say(f"Your balance: {self.balance(self.name).format()}.")
-        return True
+            stake = Money.of(10 * (1 + self.bots_rng.below(10))).minor
+            if t.can_place_bet(Actor.player(person), seat, stake):
+                self.run(
+                    Command(Actor.player(person), "place_bet", {"seat": seat, "amount": stake})
+                )
 
-    def choose(self, tiles: tuple[Tile, ...]) -> tuple[Tile, ...] | None:
-        options = settings(tiles, self.reg.tiles)
+    def setting(self) -> None:
+        t = self.table
+        for p in t.pending():
+            if p.default != "set_tiles":
+                continue
+            rnd = t.round
+            assert rnd is not None
+            seats = [s for a, s in t._setters() if a == p.actor]
+            seat = seats[0]
+            if p.actor == self.you:
+                front = self.choose(seat)
+            else:
+                front = t.default_setting(seat).front.tiles
+            names: list[JsonValue] = [str(x) for x in front]
+            self.run(Command(p.actor, "set_tiles", {"seat": seat, "front": names}))
+            return
+
+    def choose(self, seat: int) -> tuple[Tile, ...]:
+        """Your setting: the settings you may keep (TW-6b / TW-R1), h = the rules' default,
+        ? = the exact EV of each (when the analysis extras are installed)."""
+        t = self.table
+        rnd = t.round
+        assert rnd is not None
+        tiles = rnd.hands[seat]
+        banker = seat == rnd.banker_seat
+        allowed = t.allowed_settings(seat)
+        barred = [x for x in settings(tiles, self.reg.tiles) if x not in allowed]
+        options = allowed + barred  # TW-6b / TW-R1: those the dealer would re-set last
         self.say(f"Your tiles: {_tiles_label(tiles)}")
         for i, s in enumerate(options, start=1):
-            self.say(f"  {i}. {_setting_label(s)}")
-        if self.reg.forced_setting is not None:
-            self.say("  (TW-6b: the dealer re-sets a player whose back is not the highest)")
+            mark = "  (not allowed: re-set)" if s in barred else ""
+            self.say(f"  {i}. {_setting_label(s)}{mark}")
+        if barred:
+            self.say(f"  ({self.reg.rule('TW-6b')}: your back must be the highest)")
+        n = len(allowed)
+        choices = "1" if n == 1 else f"1-{n}"
         while True:
-            text = self.ask("Setting 1-3 (h = house way, q = quit): ").lower()
-            if text in ("q", "quit"):
-                return None
+            text = self.ask(f"Setting {choices} (h = house way, ? = hints, q = quit): ").lower()
             if text in ("h", ""):
-                return strategy("house-way").choose(tiles, self.reg.tiles).front.tiles
-            if text in ("1", "2", "3"):
+                return t.default_setting(seat).front.tiles
+            if text in ("?", "help"):
+                self.hints(tiles, banker, options)
+                continue
+            if text.isdigit() and 1 <= int(text) <= n:
                 return options[int(text) - 1].front.tiles
-            self.say("Type 1, 2, 3 or h.")
+            if text.isdigit() and n < int(text) <= len(options):
+                self.say(f"The dealer would re-set that one ({self.reg.rule('TW-6b')}).")
+                continue
+            self.say(f"Type a number from {choices}, h, ? or q.")
 
-    def advance_bank(self, rnd: Round) -> None:
-        left = rnd.opened.banker_capital + sum(
-            v for p, v in (rnd.settled.bank_shares if rnd.settled else ()) if p == rnd.banker
-        )
-        rot = self.rotation.after_round(left)
-        if rot.must_pass() or left <= 0:
-            bettors = {b.seat for b in rnd.bets}
-            rot = rot.pass_bank(bettors)
-            nxt = rot.banker_seat or 1
-            self.say(f"The bank passes to seat {nxt} ({self.people[nxt]}) (PG-R6 / TW-5a).")
+    def hints(self, tiles: tuple[Tile, ...], banker: bool, options: list[Setting]) -> None:
+        try:
+            from macau_tables.analysis.tiles import hint
+        except ImportError:
+            self.say("Exact EVs need the analysis extras (numpy, numba); your settings:")
+            for i, s in enumerate(options, start=1):
+                self.say(f"  {i}. {_setting_label(s)}")
+            return
+        evs = hint(tiles, as_="banker" if banker else "player", game=self.reg.game)
+        keys = [(s.front.tiles, s.back.tiles) for s in options]
+        self.say("Exact EV per unit bet against every hand the other side can hold:")
+        for o in evs:
+            key = (o.setting.front.tiles, o.setting.back.tiles)
+            mark = f"{keys.index(key) + 1}." if key in keys else "  (re-set)"
+            self.say(f"  {mark} {_setting_label(o.setting)}: EV {float(o.ev):+.4f}")
+
+    def report(self) -> None:
+        t = self.table
+        rnd = t.last_round
+        settled = t.last_settlement
+        assert rnd is not None
+        assert settled is not None
+        self.rounds += 1
+        if self.json:
+            print_json({**round_report(rnd), "balance": self.chips().minor})
         else:
-            self.say(f"{rnd.banker} keeps the bank for another round (PG-4.1, PG-4.9).")
-        self.rotation = rot
+            print_report(rnd)
+        for r in settled.resets:
+            before, after = r["before"], r["after"]
+            self.say(
+                f"The dealer re-set seat {r['seat']} ({self.reg.rule('TW-6b')}): "
+                f"{' '.join(before[0])} / {' '.join(before[1])} → "
+                f"{' '.join(after[0])} / {' '.join(after[1])}."
+            )
+        offer = t.bank_candidate()
+        if t.banker != "house" and offer == t.banker_seat:
+            self.say(f"{'You keep' if t.banker == self.name else t.banker + ' may keep'} the bank.")
+        elif offer is not None:
+            nxt = self.people.get(offer, "?")
+            whose = "yours" if nxt == self.name else f"{nxt}'s"
+            self.say(f"The bank passes to seat {offer} ({whose}) ({self.reg.rule('PG-4.1')}).")
+        self.say(f"Your chips: {self.chips().format()}.")
 
 
 # --- registration ----------------------------------------------------------------------------
@@ -450,6 +637,13 @@ def _register_game(app: typer.Typer, play_app: typer.Typer, game: str, reg: Regu
                         "loss": o.loss,
                         "push": o.push,
                         "total": o.total,
+                        "allowed": o.allowed,  # TW-6b: a setting the player may keep
+                        "dealer_resets_to": None
+                        if o.reset_to is None
+                        else {
+                            "front": [str(t) for t in o.reset_to.front.tiles],
+                            "back": [str(t) for t in o.reset_to.back.tiles],
+                        },
                     }
                     for o in options
                 ]
@@ -460,7 +654,7 @@ def _register_game(app: typer.Typer, play_app: typer.Typer, game: str, reg: Regu
             table.add_column(col, justify="right" if col.startswith(("EV", "P(")) else "left")
         for i, o in enumerate(options, start=1):
             table.add_row(
-                "best" if i == 1 else str(i),
+                "best" if i == 1 else str(i) if o.allowed else "re-set",
                 _tiles_label(list(o.setting.front.tiles)),
                 _tiles_label(list(o.setting.back.tiles)),
                 f"{percent(o.ev, 3)}",
@@ -470,6 +664,14 @@ def _register_game(app: typer.Typer, play_app: typer.Typer, game: str, reg: Regu
             )
         console.print(table)
         total = options[0].total
+        for o in options:
+            if o.reset_to is not None:
+                console.print(
+                    f"TW-6b: {_setting_label(o.setting)} is not allowed (the back is not the "
+                    f"highest): the dealer re-sets it to {_setting_label(o.reset_to)}; "
+                    "its line shows the re-set.",
+                    markup=False,
+                )
         console.print(f"[dim]exact, over the other side's {total:,} possible hands[/dim]")
 
     @play_app.command(
@@ -487,12 +689,30 @@ def _register_game(app: typer.Typer, play_app: typer.Typer, game: str, reg: Regu
         bankroll: Annotated[str, typer.Option("--bankroll", help="Your chips (MOP).")] = "1000",
         name: Annotated[str, typer.Option("--name", help="Your name.")] = "you",
         seat: Annotated[int, typer.Option("--seat", help="Your seat, 1-8.")] = 2,
+        places: Annotated[
+            int, typer.Option("--places", help="Places dealt: 8 (Taiwan: 8 or 4, TW-2d).")
+        ] = 8,
         journal: Annotated[
-            Path | None, typer.Option("--journal", help="Write each round's journal here.")
+            Path | None,
+            typer.Option(
+                "--journal",
+                help="Write the table's journal event by event: an existing folder (a new "
+                "file inside it) or a new file whose folder exists.",
+            ),
         ] = None,
         json: Annotated[bool, typer.Option("--json", help="One JSON report per round.")] = False,
     ) -> None:
-        """Play a table in the terminal: bet on your seat, set your tiles, watch the bank."""
-        if not 1 <= seat <= 8:
-            raise InvalidInput("your seat is 1 to 8")
-        TileTable(reg, seed, Money.parse(bankroll), name, seat, json, journal).play()
+        """Play a table in the terminal: bet on your seat, set your tiles, bank in turn."""
+        rules = TileTableRules(game=game, places=places)  # type: ignore[arg-type]
+        if not 1 <= seat <= places:
+            raise InvalidInput(f"your seat is 1 to {places}")
+        check_name(name, "--name")
+        if name in BOTS or name in ("house", "dealer"):
+            raise InvalidInput(
+                f"{name!r} is a computer player's or the table's name: choose another"
+            )
+        money = Money.parse(bankroll)
+        if not money.is_positive():
+            raise InvalidInput("--bankroll must be positive")
+        target = journal_target(journal, game)
+        TileSession(rules, seed, money, name, seat, json, target).play()

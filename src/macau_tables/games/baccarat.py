@@ -4,38 +4,63 @@ Read beside ``../shared/rules/baccarat.md``: the sections below follow the artic
 (BA-1 … BA-18) and each rule is implemented once, citing its ID; the options the statute
 leaves to the house are the Readings BA-R1 … BA-R7, gathered in :class:`BaccaratRules`.
 
-The engine is pure: no I/O, no clock, no randomness of its own. Chance enters in two named
-places, the shuffle of a shoe (:meth:`BaccaratTable.shuffle`) and, with a continuous
-shuffler, each card drawn from the machine; both are recorded as events. Every operation is
-``verify_x`` (raises a typed error naming the rule) / ``can_x`` / ``x`` (applies and returns
-the journalled event), and the state changes only by applying events, so
-``core.journal.replay`` rebuilds the identical table from the journal.
+:class:`BaccaratTable` is a live table over shoes and follows the table contract
+(:mod:`macau_tables.games.contract`): operations ``verify_x`` / ``can_x`` / ``x`` name their
+:class:`~macau_tables.games.contract.Actor` and emit events; :meth:`BaccaratTable.apply` is
+the only place state changes; :meth:`BaccaratTable.pending` says who may act; each viewer
+sees :meth:`BaccaratTable.view`; replay re-runs the operations and demands the same events.
+
+Information model: a shoe is committed (``SeedCommitted``) and its order derived from the
+server seed with ``Rng.for_event(seed, table_id, "shoe:<n>")``; the order is in no event and
+no view. Cards are dealt face down (an event without the card) and become public when they
+are revealed (BA-7.1 Player first; BA-16 the squeeze by the seated player with the largest
+bet on the side, the dealer on a time-out); burned cards stay face down (BA-2.1, BA-8) but
+for the first card turned under BA-2.1's second method; the seed is revealed when the shoe
+ends (BA-3.1, BA-3.2).
+
+The engine is pure: no I/O, no clock, no randomness of its own (chance enters as an
+:class:`~macau_tables.core.rng.Rng` or a revealed seed) and owns no ledger: the events that
+move money carry their :class:`~macau_tables.core.ledger.Movement`.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeAlias
 
 from macau_tables.core.errors import (
     BetNotAllowed,
     InsufficientFunds,
     InvalidInput,
     JournalError,
+    MacauTablesError,
     OutOfOrder,
     RuleViolation,
 )
 from macau_tables.core.errors import passes as _can
-from macau_tables.core.journal import Event, Journal, event, register_replayer
-from macau_tables.core.ledger import CAGE, Ledger, Posting, Transaction
-from macau_tables.core.money import MOP, Currency, Money, Rounding
-from macau_tables.core.rng import Rng
+from macau_tables.core.journal import Event, Journal, JsonValue, event, register_replayer
+from macau_tables.core.ledger import Movement
+from macau_tables.core.money import MOP, Currency, Money, Rounding, currency_by_code
+from macau_tables.core.rng import Rng, commitment
+from macau_tables.core.visibility import Audience, Viewer, ViewerRole
+from macau_tables.games import contract
 from macau_tables.games.baccarat_roads import RoadHand, Roads, roads
+from macau_tables.games.contract import (
+    Actor,
+    Command,
+    Pending,
+    Role,
+    SeedCommitted,
+    SeedRevealed,
+    TableOpened,
+    TimedOut,
+    accounts,
+    json_args,
+)
 
 GAME = "baccarat"
 
@@ -158,7 +183,7 @@ TIE_FULL = frozenset({TieChoice.WITHDRAW, TieChoice.KEEP, TieChoice.CHANGE})  # 
 TIE_INCREASE_ONLY = frozenset({TieChoice.KEEP, TieChoice.INCREASE})  # BA-R2 SJM
 
 
-class BetKind(StrEnum):
+class BaccaratBetKind(StrEnum):
     """BA-13 the bets."""
 
     PLAYER = "player"
@@ -168,7 +193,7 @@ class BetKind(StrEnum):
     PLAYER_PAIR = "player_pair"
 
     @classmethod
-    def parse(cls, text: str) -> BetKind:
+    def parse(cls, text: str) -> BaccaratBetKind:
         t = text.strip().lower().replace("-", "_").replace(" ", "_")
         aliases = {"p": "player", "b": "banker", "t": "tie", "bp": "banker_pair"}
         aliases |= {"pp": "player_pair", "閒": "player", "莊": "banker", "和": "tie"}
@@ -178,6 +203,10 @@ class BetKind(StrEnum):
             raise InvalidInput(
                 f"not a bet: {text!r} (player, banker, tie, banker_pair, player_pair)"
             ) from None
+
+
+#: The name the analysis kernels import (kept: the craps engine's bet records are its own).
+BetKind: TypeAlias = BaccaratBetKind
 
 
 class Side(StrEnum):
@@ -198,16 +227,16 @@ def _limits(
     tie: tuple[int, int] = (100, 2_500),
     pair: tuple[int, int] = (100, 2_000),
     currency: Currency = MOP,
-) -> dict[BetKind, BetLimit]:
+) -> dict[BaccaratBetKind, BetLimit]:
     def lim(a: int, b: int) -> BetLimit:
         return BetLimit(Money.of(a, currency), Money.of(b, currency))
 
     return {
-        BetKind.PLAYER: lim(*main),
-        BetKind.BANKER: lim(*main),
-        BetKind.TIE: lim(*tie),
-        BetKind.BANKER_PAIR: lim(*pair),
-        BetKind.PLAYER_PAIR: lim(*pair),
+        BaccaratBetKind.PLAYER: lim(*main),
+        BaccaratBetKind.BANKER: lim(*main),
+        BaccaratBetKind.TIE: lim(*tie),
+        BaccaratBetKind.BANKER_PAIR: lim(*pair),
+        BaccaratBetKind.PLAYER_PAIR: lim(*pair),
     }
 
 
@@ -229,7 +258,7 @@ class BaccaratRules:
     squeeze: bool = False  # BA-16 (the casino may allow it), BA-R6
     seats: int = 7  # BA-1: seven or more
     standing_spots: int = 7  # BA-15: spots for standing players, numbered after the seats
-    limits: Mapping[BetKind, BetLimit] = field(default_factory=_limits, hash=False)
+    limits: Mapping[BaccaratBetKind, BetLimit] = field(default_factory=_limits, hash=False)
     differential_limit: Money | None = field(default_factory=lambda: Money.of(20_000))  # BA-14
     currency: Currency = MOP
 
@@ -244,10 +273,10 @@ class BaccaratRules:
             raise InvalidInput("at most three demonstration hands", rule="BA-2.2")
         if not self.tie_choices:
             raise InvalidInput("a table offers at least one tie alternative", rule="BA-R2")
-        if set(self.limits) != set(BetKind):
+        if set(self.limits) != set(BaccaratBetKind):
             raise InvalidInput("a limit for every bet", rule="BA-13")
 
-    def limit(self, kind: BetKind) -> BetLimit:
+    def limit(self, kind: BaccaratBetKind) -> BetLimit:
         return self.limits[kind]
 
     def to_json(self) -> dict[str, Any]:
@@ -275,30 +304,73 @@ class BaccaratRules:
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> BaccaratRules:
-        cur = Currency(*obj["currency"])
-        diff = obj["differential_limit"]
-        return cls(
-            decks=obj["decks"],
-            cut_from_end=obj["cut_from_end"],
-            burn=BurnMode(obj["burn"]),
-            last_hand=LastHand(obj["last_hand"]),
-            demonstration_hands=obj["demonstration_hands"],
-            continuous_shuffler=obj["continuous_shuffler"],
-            tie_choices=frozenset(TieChoice(c) for c in obj["tie_choices"]),
-            commission=Fraction(*obj["commission"]),
-            commission_rounding=Rounding(obj["commission_rounding"]),
-            banker_multiples_of_minimum=obj["banker_multiples_of_minimum"],
-            no_commission=obj["no_commission"],
-            squeeze=obj["squeeze"],
-            seats=obj["seats"],
-            standing_spots=obj["standing_spots"],
-            limits={
-                BetKind(k): BetLimit(Money(a, cur), Money(b, cur))
-                for k, (a, b) in obj["limits"].items()
-            },
-            differential_limit=None if diff is None else Money(diff, cur),
-            currency=cur,
-        )
+        """The rule set :meth:`to_json` wrote. A missing, unknown or malformed key raises
+        :class:`InvalidInput` naming it (never a ``KeyError``)."""
+        if not isinstance(obj, Mapping):
+            raise InvalidInput("baccarat rules: not an object")
+        keys = set(cls().to_json())
+        missing, unknown = sorted(keys - set(obj)), sorted(set(obj) - keys)
+        if missing or unknown:
+            what = "; ".join(
+                part
+                for part in (
+                    f"missing {', '.join(missing)}" if missing else "",
+                    f"unknown {', '.join(unknown)}" if unknown else "",
+                )
+                if part
+            )
+            raise InvalidInput(f"baccarat rules: {what}")
+        try:
+            code, digits, symbol = obj["currency"]
+            cur = Currency(code, digits, symbol)
+            diff = obj["differential_limit"]
+            limits = obj["limits"]
+            num, den = obj["commission"]
+            for name in ("decks", "cut_from_end", "demonstration_hands", "seats", "standing_spots"):
+                _require(obj[name], int, name)
+            for name in ("continuous_shuffler", "banker_multiples_of_minimum", "no_commission"):
+                _require(obj[name], bool, name)
+            _require(obj["squeeze"], bool, "squeeze")
+            return cls(
+                decks=obj["decks"],
+                cut_from_end=obj["cut_from_end"],
+                burn=BurnMode(obj["burn"]),
+                last_hand=LastHand(obj["last_hand"]),
+                demonstration_hands=obj["demonstration_hands"],
+                continuous_shuffler=obj["continuous_shuffler"],
+                tie_choices=frozenset(TieChoice(c) for c in obj["tie_choices"]),
+                commission=Fraction(
+                    _require(num, int, "commission"), _require(den, int, "commission")
+                ),
+                commission_rounding=Rounding(obj["commission_rounding"]),
+                banker_multiples_of_minimum=obj["banker_multiples_of_minimum"],
+                no_commission=obj["no_commission"],
+                squeeze=obj["squeeze"],
+                seats=obj["seats"],
+                standing_spots=obj["standing_spots"],
+                limits={
+                    BaccaratBetKind(k): BetLimit(
+                        Money(_require(a, int, "limits"), cur),
+                        Money(_require(b, int, "limits"), cur),
+                    )
+                    for k, (a, b) in limits.items()
+                },
+                differential_limit=(
+                    None if diff is None else Money(_require(diff, int, "differential_limit"), cur)
+                ),
+                currency=cur,
+            )
+        except InvalidInput:
+            raise
+        except (KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as exc:
+            raise InvalidInput(f"baccarat rules: malformed ({exc})") from exc
+
+
+def _require(value: Any, kind: type, name: str) -> Any:
+    """A rules field of the right JSON type (``True`` is not an int here)."""
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise InvalidInput(f"baccarat rules: {name} must be {kind.__name__}, not {value!r}")
+    return value
 
 
 # ==========================================================================================
@@ -319,10 +391,12 @@ def _check_cut(from_end: int, decks: int) -> None:
         raise InvalidInput(f"cut card {from_end} from the end leaves too few cards", rule="BA-2.1")
 
 
-class Phase(StrEnum):
+class BaccaratPhase(StrEnum):
+    """Where a baccarat table is: between shoes, starting a shoe, or around a hand."""
+
     SHUFFLE = "shuffle"  # BA-2.1 / BA-3.1: a new shoe is needed
     CUT = "cut"  # BA-2.1
-    BURN = "burn"  # BA-2.1
+    BURN = "burn"  # BA-2.1: the cut card is in; the burn follows at once
     DEMONSTRATION = "demonstration"  # BA-2.2
     BETTING = "betting"
     DEALING = "dealing"  # BA-7 … BA-11
@@ -397,21 +471,31 @@ def play_out(draw: Callable[[], Card]) -> tuple[tuple[Card, ...], tuple[Card, ..
 # BA-11 the winner, BA-12 tie, BA-13 pairs, BA-17 payouts, BA-18 commission
 # ==========================================================================================
 
-PAYS: Mapping[BetKind, int] = {  # BA-17: to one
-    BetKind.PLAYER: 1,
-    BetKind.BANKER: 1,
-    BetKind.TIE: 8,
-    BetKind.BANKER_PAIR: 11,
-    BetKind.PLAYER_PAIR: 11,
+PAYS: Mapping[BaccaratBetKind, int] = {  # BA-17: to one
+    BaccaratBetKind.PLAYER: 1,
+    BaccaratBetKind.BANKER: 1,
+    BaccaratBetKind.TIE: 8,
+    BaccaratBetKind.BANKER_PAIR: 11,
+    BaccaratBetKind.PLAYER_PAIR: 11,
 }
 NO_COMMISSION_BANKER_SIX = Fraction(1, 2)  # BA-R7: a Banker win on 6 pays 1:2
 
 
-def outcome(player_total: int, banker_total: int) -> str:
+class HandOutcome(StrEnum):
+    """How a hand ended: BA-11 a side wins, BA-12 a tie, BA-10 / BA-R3 void (the letters of
+    the road maps)."""
+
+    PLAYER = "P"
+    BANKER = "B"
+    TIE = "T"
+    VOID = "V"
+
+
+def outcome(player_total: int, banker_total: int) -> HandOutcome:
     """BA-11 the higher total wins; BA-12 equal totals tie. ``"P"``, ``"B"`` or ``"T"``."""
     if player_total == banker_total:
-        return "T"
-    return "P" if player_total > banker_total else "B"
+        return HandOutcome.TIE
+    return HandOutcome.PLAYER if player_total > banker_total else HandOutcome.BANKER
 
 
 def is_pair(cards: Sequence[Card]) -> bool:
@@ -419,13 +503,67 @@ def is_pair(cards: Sequence[Card]) -> bool:
     return cards[0].rank == cards[1].rank
 
 
+class BetResult(StrEnum):
+    """What became of one bet at the end of a hand."""
+
+    WIN = "win"  # BA-11, BA-12, BA-13; paid as BA-17 (less BA-18)
+    LOSE = "lose"
+    PUSH = "push"  # BA-12: Player / Banker on a tie, left on for the next hand
+    RETURNED = "returned"  # BA-12 / BA-R2 on a table without "keep"; BA-10 / BA-R3 void
+
+
 @dataclass(frozen=True)
 class Bet:
+    """A bet on the layout: one stake of a player on one bet at one spot (its hold id)."""
+
     player: str
-    kind: BetKind
+    kind: BaccaratBetKind
     amount: Money
     spot: int
     carried: bool = False  # a Player/Banker bet left on the layout after a tie (BA-12)
+    id: str = ""  # the hold id (unique at the table, across hands)
+
+
+@dataclass(frozen=True)
+class BetSettlement:
+    """One bet's settlement (a row of :class:`HandSettled`), typed."""
+
+    bet_id: str
+    player: str
+    kind: BaccaratBetKind
+    spot: int
+    stake: int
+    result: BetResult
+    won: int
+    commission: int
+
+    def to_json(self) -> dict[str, JsonValue]:
+        return {
+            "bet_id": self.bet_id,
+            "player": self.player,
+            "bet": str(self.kind),
+            "spot": self.spot,
+            "stake": self.stake,
+            "result": str(self.result),
+            "won": self.won,
+            "commission": self.commission,
+        }
+
+    @classmethod
+    def from_json(cls, row: Mapping[str, Any]) -> BetSettlement:
+        try:
+            return cls(
+                str(row["bet_id"]),
+                str(row["player"]),
+                BaccaratBetKind(row["bet"]),
+                int(row["spot"]),
+                int(row["stake"]),
+                BetResult(row["result"]),
+                int(row["won"]),
+                int(row["commission"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise JournalError(f"a settlement row is malformed: {exc}") from exc
 
 
 @dataclass(frozen=True)
@@ -434,7 +572,7 @@ class HandResult:
     shoe: int
     player_cards: tuple[Card, ...]
     banker_cards: tuple[Card, ...]
-    outcome: str  # "P" "B" "T", or "V" for a void hand (BA-10)
+    outcome: HandOutcome
     demonstration: bool = False
 
     @property
@@ -447,7 +585,7 @@ class HandResult:
 
     def road_hand(self) -> RoadHand:
         return RoadHand(
-            self.outcome,  # type: ignore[arg-type]
+            self.outcome.value,  # type: ignore[arg-type]
             banker_pair=is_pair(self.banker_cards),
             player_pair=is_pair(self.player_cards),
             natural=total(self.player_cards[:2]) in NATURALS
@@ -456,37 +594,138 @@ class HandResult:
 
 
 # ==========================================================================================
-# Events (every decision and every chance result)
+# Events (every decision and every chance result; hidden orders never appear)
 # ==========================================================================================
 
 
 @event
 @dataclass(frozen=True)
 class PlayerJoined(Event):
+    """A player sits at ``seat`` (None: standing, BA-15) with ``buy_in`` chips bought from
+    their wallet. Private to the player (and the staff): nobody else sees the amount."""
+
     kind: ClassVar[str] = "baccarat.player_joined"
+    table_id: str
     player: str
-    seat: int | None  # None: standing (BA-15)
+    seat: int | None
     buy_in: int
+    currency: str
+
+    def audience(self) -> Audience:
+        return Audience.private(self.player)
+
+    def movement(self) -> Movement | None:
+        return contract.movement(
+            _currency(self.currency),
+            [
+                (accounts.wallet(self.player), -self.buy_in),
+                (accounts.stack(self.table_id, self.player), self.buy_in),
+            ],
+            memo=f"{self.player} buys in",
+        )
+
+
+@event
+@dataclass(frozen=True)
+class ChipsBought(Event):
+    """More chips from the player's wallet (private to the player)."""
+
+    kind: ClassVar[str] = "baccarat.chips_bought"
+    table_id: str
+    player: str
+    amount: int
+    currency: str
+
+    def audience(self) -> Audience:
+        return Audience.private(self.player)
+
+    def movement(self) -> Movement | None:
+        return contract.movement(
+            _currency(self.currency),
+            [
+                (accounts.wallet(self.player), -self.amount),
+                (accounts.stack(self.table_id, self.player), self.amount),
+            ],
+            memo=f"{self.player} buys chips",
+        )
 
 
 @event
 @dataclass(frozen=True)
 class PlayerLeft(Event):
+    """A player leaves: the bets ``returned`` (not yet dealt on) come back to the stack,
+    and the whole stack, ``cash_out``, goes to the wallet (private to the player)."""
+
     kind: ClassVar[str] = "baccarat.player_left"
+    table_id: str
     player: str
+    returned: tuple[str, ...]
+    returned_amount: int
     cash_out: int
+    currency: str
+
+    def audience(self) -> Audience:
+        return Audience.private(self.player)
+
+    def movement(self) -> Movement | None:
+        stack = accounts.stack(self.table_id, self.player)
+        return contract.movement(
+            _currency(self.currency),
+            [
+                (accounts.wagers(self.table_id), -self.returned_amount),
+                (stack, self.returned_amount - self.cash_out),
+                (accounts.wallet(self.player), self.cash_out),
+            ],
+            closes=self.returned,
+            memo=f"{self.player} cashes out",
+        )
 
 
 @event
 @dataclass(frozen=True)
 class ShoeShuffled(Event):
-    """BA-2.1 the shuffle (chance: the order of every card); BA-3.1 / BA-3.2 a new shoe."""
+    """BA-2.1 the shuffle; BA-3.1 the reshuffle after the last hand; BA-3.2 a new shoe.
+
+    The order is not here: ``commitment`` is the SHA-256 of the server seed the order comes
+    from (a ``SeedCommitted`` follows), revealed when the shoe ends. With a continuous
+    shuffler (BA-2.3) the seed drives the machine's draws.
+    """
 
     kind: ClassVar[str] = "baccarat.shoe_shuffled"
     shoe: int
-    cards: tuple[str, ...]  # empty for a continuous shuffler (BA-2.3)
     reason: str  # "BA-2.1" first shoe, "BA-3.1" after the last hand, "BA-3.2" changed
     new_set: bool  # BA-3.1: damaged cards, a new set
+    by: str
+    commitment: str
+
+
+@event
+@dataclass(frozen=True)
+class ShoeLoaded(Event):
+    """A shoe shuffled elsewhere, keyed in card by card (tests, a physical shoe's record):
+    staff only — the order is never public."""
+
+    kind: ClassVar[str] = "baccarat.shoe_loaded"
+    shoe: int
+    reason: str
+    new_set: bool
+    by: str
+    cards: tuple[str, ...]
+
+    def audience(self) -> Audience:
+        return Audience.STAFF
+
+
+@event
+@dataclass(frozen=True)
+class ShoeEnded(Event):
+    """BA-3.1 the last hand is over (the cards are reshuffled), or BA-3.2 the casino
+    changes the shoe after a hand. The seed is revealed next (``SeedRevealed``)."""
+
+    kind: ClassVar[str] = "baccarat.shoe_ended"
+    shoe: int
+    reason: str
+    by: str
 
 
 @event
@@ -500,53 +739,97 @@ class CutCardPlaced(Event):
 @event
 @dataclass(frozen=True)
 class CardsBurned(Event):
+    """Cards burned face down: ``count`` of them; ``shown`` is the first card turned face
+    up when BA-2.1's second method sets the count (BA-R1 ``first_card``), or the card a
+    BA-4 exposure made public before its hand (burned under BA-8)."""
+
     kind: ClassVar[str] = "baccarat.cards_burned"
-    cards: tuple[str, ...]
+    count: int
     rule: str  # "BA-2.1" at the start of the shoe, "BA-8" before a hand
-    shown: str | None  # the first card turned (BA-R1 first_card mode)
+    shown: str | None
+    by: str
 
 
 @event
 @dataclass(frozen=True)
 class BetPlaced(Event):
+    """BA-13: a stake from the player's chips onto the layout (hold ``bet_id``)."""
+
     kind: ClassVar[str] = "baccarat.bet_placed"
+    table_id: str
+    bet_id: str
     player: str
     bet: str
     amount: int
     spot: int
+    currency: str
+
+    def movement(self) -> Movement | None:
+        return contract.movement(
+            _currency(self.currency),
+            [
+                (accounts.stack(self.table_id, self.player), -self.amount),
+                (accounts.wagers(self.table_id), self.amount),
+            ],
+            opens=(self.bet_id,),
+            memo=f"bet {self.bet_id}",
+        )
 
 
 @event
 @dataclass(frozen=True)
 class BetChanged(Event):
-    """A bet changed before the deal (a tie's bets: BA-12 / BA-R2); ``amount`` 0 = taken down."""
+    """A player's bet at a spot changed before the deal: the holds ``closes`` (the stakes
+    there, ``old_amount`` in all) are replaced by one hold ``bet_id`` of ``amount`` on
+    ``to_bet`` (``amount`` 0, ``bet_id`` None: taken down). BA-12 / BA-R2 after a tie."""
 
     kind: ClassVar[str] = "baccarat.bet_changed"
+    table_id: str
     player: str
     bet: str
     spot: int
     to_bet: str
     amount: int
+    old_amount: int
+    closes: tuple[str, ...]
+    bet_id: str | None
     rule: str
+    currency: str
+
+    def movement(self) -> Movement | None:
+        return contract.movement(
+            _currency(self.currency),
+            [
+                (accounts.wagers(self.table_id), self.amount - self.old_amount),
+                (accounts.stack(self.table_id, self.player), self.old_amount - self.amount),
+            ],
+            opens=() if self.bet_id is None else (self.bet_id,),
+            closes=self.closes,
+            memo=f"bet change {self.player} spot {self.spot}",
+        )
 
 
 @event
 @dataclass(frozen=True)
 class CardsDealt(Event):
-    """BA-7.1: Player, Banker, Player, Banker (chance: the cards)."""
+    """BA-7.1: Player, Banker, Player, Banker, one at a time. Face down (``cards`` empty):
+    nobody sees them until they are revealed; face up with a continuous shuffler (BA-7.2).
+    ``holders``: who squeezes each side (BA-16), None for the dealer."""
 
     kind: ClassVar[str] = "baccarat.cards_dealt"
     hand: int
-    cards: tuple[str, ...]
     demonstration: bool
-    holders: dict[str, str | None]  # BA-16: who squeezes each side
-    cut_card_out: bool  # BA-3.1
+    holders: dict[str, str | None]
+    cut_card_out: bool  # BA-3.1: the cut card came out in this deal
+    cards: tuple[str, ...]  # face up only (BA-7.2)
+    by: str
 
 
 @event
 @dataclass(frozen=True)
 class CardsRevealed(Event):
-    """BA-16 / BA-R6: the holder opens their side's cards (the third card on its own)."""
+    """BA-7.1 / BA-16 / BA-R6: the holder (or the dealer) opens a side's face-down cards;
+    a third card on its own."""
 
     kind: ClassVar[str] = "baccarat.cards_revealed"
     side: str
@@ -557,9 +840,12 @@ class CardsRevealed(Event):
 @event
 @dataclass(frozen=True)
 class ThirdCardDealt(Event):
+    """BA-9: a side's third card, face down to a holder (``card`` None until revealed) or
+    face up (the dealer's, or a card already exposed, BA-4)."""
+
     kind: ClassVar[str] = "baccarat.third_card_dealt"
     side: str
-    card: str
+    card: str | None
     rule: str  # "BA-9.1" or "BA-9.3"
     cut_card_out: bool
 
@@ -567,10 +853,11 @@ class ThirdCardDealt(Event):
 @event
 @dataclass(frozen=True)
 class CardExposed(Event):
-    """BA-4: a card turned face up by accident stays valid; the hand goes on."""
+    """BA-4: the next card of the shoe came out face up by accident (now public)."""
 
     kind: ClassVar[str] = "baccarat.card_exposed"
     card: str
+    by: str
 
 
 @event
@@ -578,6 +865,7 @@ class CardExposed(Event):
 class DealingErrorCorrected(Event):
     kind: ClassVar[str] = "baccarat.dealing_error_corrected"
     description: str
+    by: str
 
 
 @event
@@ -586,32 +874,85 @@ class HandVoided(Event):
     """BA-10 / BA-R3: the hand is void, every bet returned, the cards discarded."""
 
     kind: ClassVar[str] = "baccarat.hand_voided"
+    table_id: str
     hand: int
     reason: str
-    returned: tuple[dict[str, Any], ...]
+    returned: tuple[dict[str, Any], ...]  # {"bet_id", "player", "stake"}
+    by: str
+    currency: str
+
+    def movement(self) -> Movement | None:
+        rows = [(str(r["player"]), int(r["stake"])) for r in self.returned]
+        return contract.movement(
+            _currency(self.currency),
+            [(accounts.wagers(self.table_id), -sum(a for _, a in rows))]
+            + [(accounts.stack(self.table_id, p), a) for p, a in rows],
+            closes=tuple(str(r["bet_id"]) for r in self.returned),
+            memo=f"hand {self.hand} void (BA-R3)",
+        )
 
 
 @event
 @dataclass(frozen=True)
 class HandSettled(Event):
+    """BA-11 / BA-12 the result; one row per bet (:class:`BetSettlement`): BA-17 payouts,
+    BA-18 commission. A pushed bet stays on the layout (its hold stays open)."""
+
     kind: ClassVar[str] = "baccarat.hand_settled"
+    table_id: str
     hand: int
     outcome: str
     player_total: int
     banker_total: int
-    results: tuple[dict[str, Any], ...]  # one per bet: stake, result, paid, commission
+    results: tuple[dict[str, Any], ...]
     shoe_over: bool  # BA-3.1
+    currency: str
+
+    def settlements(self) -> tuple[BetSettlement, ...]:
+        """The rows, typed."""
+        return tuple(BetSettlement.from_json(r) for r in self.results)
+
+    def movement(self) -> Movement | None:
+        t = self.table_id
+        wagers, house, com = accounts.wagers(t), accounts.house(t), accounts.commission(t)
+        pairs: list[tuple[str, int]] = []
+        closes: list[str] = []
+        for s in self.settlements():
+            stack = accounts.stack(t, s.player)
+            if s.result is BetResult.PUSH:
+                continue
+            closes.append(s.bet_id)
+            if s.result is BetResult.WIN:
+                pairs += [
+                    (wagers, -s.stake),
+                    (house, -s.won),
+                    (com, s.commission),
+                    (stack, s.stake + s.won - s.commission),
+                ]
+            elif s.result is BetResult.LOSE:
+                pairs += [(wagers, -s.stake), (house, s.stake)]
+            else:
+                pairs += [(wagers, -s.stake), (stack, s.stake)]
+        return contract.movement(
+            _currency(self.currency), pairs, closes=closes, memo=f"hand {self.hand} settled"
+        )
+
+
+def _currency(code: str) -> Currency:
+    try:
+        return currency_by_code(code)
+    except InvalidInput as exc:
+        raise JournalError(f"a baccarat event: {exc}") from exc
 
 
 # ==========================================================================================
 # The table
 # ==========================================================================================
 
-_NAME = re.compile(r"[\w.\-]+")
-
-STAKES = "table:stakes"  # chips on the layout
-HOUSE = "bank:house"
-COMMISSION = "house:commission"
+SERVER_SEED_BYTES = 32
+SYSTEM = str(Actor.SYSTEM)
+DEALER = str(Actor.DEALER)
+BET_OPERATIONS = ("place_bet", "change_bet", "withdraw_bet", "buy_chips", "leave")
 
 
 @dataclass
@@ -622,810 +963,284 @@ class Hand:
     banker: list[Card] = field(default_factory=list)
     hidden: dict[Side, int] = field(default_factory=dict)  # face-down cards awaiting a reveal
     holders: dict[Side, str | None] = field(default_factory=dict)
-    exposed: list[Card] = field(default_factory=list)
 
     def cards(self, side: Side) -> list[Card]:
         return self.player if side is Side.PLAYER else self.banker
 
+    def shown(self, side: Side) -> list[str | None]:
+        """The side's cards as a viewer sees them: None for a face-down card."""
+        cards = self.cards(side)
+        down = self.hidden.get(side, 0)
+        return [str(c) for c in cards[: len(cards) - down]] + [None] * down
 
-def _account(player: str) -> str:
-    return f"player:{player}"
+
+class Step(StrEnum):
+    """What a hand being dealt needs next (BA-7.1, BA-9, BA-16)."""
+
+    REVEAL = "reveal"
+    DRAW = "draw"
+    SETTLE = "settle"
+
+
+def _side_kind(side: Side) -> BaccaratBetKind:
+    return BaccaratBetKind.PLAYER if side is Side.PLAYER else BaccaratBetKind.BANKER
+
+
+def _as_player(who: str | Actor) -> Actor:
+    return who if isinstance(who, Actor) else Actor.player(who)
+
+
+def _is_dealer(actor: Actor) -> bool:
+    return actor.role in (Role.DEALER, Role.SYSTEM)
 
 
 class BaccaratTable:
-    """One baccarat table: its shoe, players, bets, hands, ledger and journal."""
+    """One baccarat table over shoes: players and their chips, bets, hands, and its journal.
 
-    def __init__(self, rules: BaccaratRules | None = None) -> None:
+    Drive it with :meth:`execute` (a :class:`~macau_tables.games.contract.Command`) or the
+    operations themselves (``place_bet``, ``deal``, ``reveal`` …); both return the events
+    appended. ``seeds`` are server seeds the table may use (keyed by their commitment), for
+    replaying a journal whose shoes are not yet revealed.
+    """
+
+    game: ClassVar[str] = GAME
+
+    def __init__(
+        self,
+        rules: BaccaratRules | None = None,
+        *,
+        table_id: str = "baccarat-1",
+        header: Mapping[str, Any] | None = None,
+        seeds: Mapping[str, bytes] | None = None,
+    ) -> None:
         self.rules = rules or BaccaratRules()
-        self.journal = Journal(GAME, {"rules": self.rules.to_json()})
-        self.ledger = Ledger()
-        self.phase = Phase.SHUFFLE
+        self._table_id = contract.check_name(table_id, "table id")
+        self._journal = Journal(GAME, header or {})
+        self._keyring: dict[str, bytes] = dict(seeds or {})  # commitment → server seed
+        self.phase = BaccaratPhase.SHUFFLE
         self.shoe_number = 0
-        self.shoe: tuple[Card, ...] = ()
+        self.shoe: tuple[Card, ...] = ()  # the dealing order: never in an event or a view
         self.position = 0  # next card to deal from the shoe
         self.cut_index: int | None = None  # shoe index of the first card behind the cut card
         self.cut_card_out = False
         self.hands_left: int | None = None  # BA-3.1: set when the cut card comes out
+        self.shoe_over = False  # BA-3.1: the last hand is over
+        self.shoe_commitment: str | None = None
         self.demonstrations_left = 0
         self.seats: dict[str, int | None] = {}
-        self.bets: list[Bet] = []
+        self.stacks: dict[str, int] = {}
+        self.holds: list[Bet] = []
+        self.bets_placed = 0  # bet ids are "<table>:<n>"
         self.hand: Hand | None = None
         self.hand_number = 0
         self.results: list[HandResult] = []
+        self.last_settled: HandSettled | None = None
         self.discards = 0
-        self.exposed_before_deal = False
+        self.burned_face_down = 0
+        self.seen: list[Card] = []  # cards of this shoe turned face up (public)
+        self.exposed: Card | None = None  # BA-4: the next card, seen before it is dealt
+        self._emit(TableOpened(GAME, self._table_id, self.rules.to_json()), [])
 
-    # --- events -----------------------------------------------------------------------------
+    # --- the contract's plumbing -------------------------------------------------------------
 
-    def _commit(self, ev: Event) -> Event:
-        self._apply(ev)
-        self.journal.append(ev)
+    @property
+    def table_id(self) -> str:
+        return self._table_id
+
+    @property
+    def journal(self) -> Journal:
+        return self._journal
+
+    def _emit(self, ev: Event, out: list[Event]) -> Event:
+        self.apply(ev)
+        self._journal.append(ev)
+        out.append(ev)
         return ev
-
-    def _apply(self, ev: Event) -> None:
-        handler = getattr(self, "_on_" + ev.kind.split(".", 1)[1])
-        handler(ev)
 
     def _money(self, minor: int) -> Money:
         return Money(minor, self.rules.currency)
 
-    # --- players and spots (BA-1 seats, BA-15) ---------------------------------------------
+    @property
+    def _cur(self) -> str:
+        return self.rules.currency.code
 
-    def verify_join(self, player: str, buy_in: Money, seat: int | None = None) -> None:
-        if not _NAME.fullmatch(player):
-            raise InvalidInput(f"player name {player!r}: letters, digits, _ . - only")
-        if player in self.seats:
-            raise InvalidInput(f"{player} is already at the table")
-        if buy_in.currency != self.rules.currency or buy_in.is_negative():
-            raise InvalidInput(f"buy-in {buy_in}")
-        if seat is not None:
-            if not 1 <= seat <= self.rules.seats:
-                raise InvalidInput(f"seat {seat}: the table has seats 1–{self.rules.seats}")
-            if seat in self.seats.values():
-                raise InvalidInput(f"seat {seat} is taken")
+    def apply(self, ev: Event) -> None:
+        """The only place the table's state changes."""
+        match ev:
+            case TableOpened() | SeedCommitted() | SeedRevealed() | TimedOut():
+                pass
+            case DealingErrorCorrected():
+                pass
+            case PlayerJoined():
+                self.seats[ev.player] = ev.seat
+                self.stacks[ev.player] = ev.buy_in
+            case ChipsBought():
+                self.stacks[ev.player] += ev.amount
+            case PlayerLeft():
+                self.holds = [b for b in self.holds if b.id not in ev.returned]
+                del self.seats[ev.player]
+                del self.stacks[ev.player]
+            case ShoeShuffled():
+                seed = self._keyring.get(ev.commitment)
+                if seed is None:
+                    raise JournalError(f"shoe {ev.shoe}: its server seed is not known")
+                order: tuple[Card, ...] = ()
+                if not self.rules.continuous_shuffler:
+                    rng = Rng.for_event(seed, self._table_id, f"shoe:{ev.shoe}")
+                    order = tuple(rng.shuffle(full_set(self.rules.decks)))
+                self._new_shoe(ev.shoe, order, ev.commitment)
+            case ShoeLoaded():
+                self._new_shoe(ev.shoe, parse_cards(ev.cards), None)
+            case ShoeEnded():
+                self.phase = BaccaratPhase.SHUFFLE
+            case CutCardPlaced():
+                self.cut_index = len(self.shoe) - ev.from_end
+                self.phase = BaccaratPhase.BURN
+            case CardsBurned():
+                self._take(ev.count)
+                self.discards += ev.count
+                self.burned_face_down += ev.count - (ev.shown is not None)
+                if ev.shown is not None:
+                    self.seen.append(Card.parse(ev.shown))
+                self.exposed = None
+                if self.phase is BaccaratPhase.BURN:
+                    self.demonstrations_left = self.rules.demonstration_hands
+                    self.phase = (
+                        BaccaratPhase.DEMONSTRATION
+                        if self.demonstrations_left
+                        else BaccaratPhase.BETTING
+                    )
+            case BetPlaced():
+                kind = BaccaratBetKind(ev.bet)
+                old = [
+                    b
+                    for b in self.holds
+                    if (b.player, b.kind, b.spot) == (ev.player, kind, ev.spot)
+                ]
+                carried = bool(old) and all(b.carried for b in old)
+                self.holds.append(
+                    Bet(ev.player, kind, self._money(ev.amount), ev.spot, carried, ev.bet_id)
+                )
+                self.stacks[ev.player] -= ev.amount
+                self.bets_placed += 1
+            case BetChanged():
+                closed = [b for b in self.holds if b.id in ev.closes]
+                carried = bool(closed) and all(b.carried for b in closed)
+                self.holds = [b for b in self.holds if b.id not in ev.closes]
+                if ev.bet_id is not None:
+                    self.holds.append(
+                        Bet(
+                            ev.player,
+                            BaccaratBetKind(ev.to_bet),
+                            self._money(ev.amount),
+                            ev.spot,
+                            carried,
+                            ev.bet_id,
+                        )
+                    )
+                    self.bets_placed += 1
+                self.stacks[ev.player] += ev.old_amount - ev.amount
+            case CardsDealt():
+                self._deal_cards(ev)
+            case CardsRevealed():
+                assert self.hand is not None
+                self.hand.hidden[Side(ev.side)] = 0
+                self.seen.extend(parse_cards(ev.cards))
+            case ThirdCardDealt():
+                assert self.hand is not None
+                side = Side(ev.side)
+                if self.rules.continuous_shuffler:
+                    assert ev.card is not None
+                    card = Card.parse(ev.card)
+                else:
+                    card = self.shoe[self.position]
+                    if ev.card is not None and Card.parse(ev.card) != card:
+                        raise JournalError(f"{ev.card} is not the next card of the shoe")
+                    self._take(1)
+                self.hand.cards(side).append(card)
+                if ev.card is None:
+                    self.hand.hidden[side] = 1
+                elif self.exposed is None:
+                    self.seen.append(card)
+                self.exposed = None
+            case CardExposed():
+                self.exposed = Card.parse(ev.card)
+                self.seen.append(self.exposed)
+            case HandVoided():
+                for row in ev.returned:
+                    self.stacks[str(row["player"])] += int(row["stake"])
+                self.holds = []
+                self._end_hand(HandOutcome.VOID)
+            case HandSettled():
+                keep: list[Bet] = []
+                by_id = {b.id: b for b in self.holds}
+                for s in ev.settlements():
+                    b = by_id[s.bet_id]
+                    if s.result is BetResult.PUSH:
+                        keep.append(Bet(b.player, b.kind, b.amount, b.spot, True, b.id))  # BA-12
+                    elif s.result is BetResult.WIN:
+                        self.stacks[s.player] += s.stake + s.won - s.commission
+                    elif s.result is BetResult.RETURNED:
+                        self.stacks[s.player] += s.stake
+                assert self.hand is not None
+                if not self.hand.demonstration:
+                    self.holds = keep
+                self.last_settled = ev
+                self._end_hand(HandOutcome(ev.outcome))
+            case _:
+                raise JournalError(f"{ev.kind} is not a baccarat event")
 
-    def can_join(self, player: str, buy_in: Money, seat: int | None = None) -> bool:
-        return _can(self.verify_join, player, buy_in, seat)
-
-    def join(self, player: str, buy_in: Money, seat: int | None = None) -> Event:
-        """A player arrives with chips from the cage, seated at ``seat`` or standing."""
-        self.verify_join(player, buy_in, seat)
-        return self._commit(PlayerJoined(player, seat, buy_in.minor))
-
-    def _on_player_joined(self, ev: PlayerJoined) -> None:
-        self.seats[ev.player] = ev.seat
-        if ev.buy_in:
-            amount = self._money(ev.buy_in)
-            self.ledger.post(Transaction.transfer(CAGE, _account(ev.player), amount, "buy-in"))
-
-    def verify_leave(self, player: str) -> None:
-        self._known(player)
-        hand = self.hand
-        if hand is not None and player in hand.holders.values():
-            raise RuleViolation(f"{player} holds the cards and may not leave", rule="BA-16")
-        if any(b.player == player for b in self.bets):
-            raise OutOfOrder(f"{player} has bets on the layout", rule="BA-12")
-
-    def can_leave(self, player: str) -> bool:
-        return _can(self.verify_leave, player)
-
-    def leave(self, player: str) -> Event:
-        self.verify_leave(player)
-        return self._commit(PlayerLeft(player, self.balance(player).minor))
-
-    def _on_player_left(self, ev: PlayerLeft) -> None:
-        del self.seats[ev.player]
-        if ev.cash_out:
-            amount = self._money(ev.cash_out)
-            self.ledger.post(Transaction.transfer(_account(ev.player), CAGE, amount, "cash-out"))
-
-    def balance(self, player: str) -> Money:
-        return self.ledger.balance(_account(player), self.rules.currency)
-
-    def _known(self, player: str) -> None:
-        if player not in self.seats:
-            raise InvalidInput(f"{player} is not at the table")
-
-    def default_spot(self, player: str) -> int:
-        """A seated player's own spot; a standing player's first standing spot (BA-15)."""
-        seat = self.seats[player]
-        return seat if seat is not None else self.rules.seats + 1
-
-    # --- BA-2.1 / BA-3 the shoe: shuffle, cut, burn ----------------------------------------
-
-    def verify_shuffle(self, reason: str | None = None) -> None:
-        if self.phase is Phase.DEALING:
-            raise OutOfOrder("a hand is being dealt", rule="BA-3.2")
-        if self.phase is Phase.BETTING and any(not b.carried for b in self.bets):
-            raise OutOfOrder("the shoe is changed after a hand, before new bets", rule="BA-3.2")
-
-    def can_shuffle(self) -> bool:
-        return _can(self.verify_shuffle)
-
-    def shuffle(self, rng: Rng, *, new_set: bool = False) -> Event:
-        """BA-2.1: shuffle a new shoe (chance: :meth:`Rng.shuffle`, recorded as an event).
-
-        Also the reshuffle after the last hand (BA-3.1) and a change of shoe after any hand
-        (BA-3.2). With a continuous shuffler the cards are loaded into the machine (BA-2.3).
-        """
-        self.verify_shuffle()
-        if self.rules.continuous_shuffler:
-            return self.load_shoe((), new_set=new_set)
-        return self.load_shoe(rng.shuffle(full_set(self.rules.decks)), new_set=new_set)
-
-    def load_shoe(self, cards: Sequence[Card], *, new_set: bool = False) -> Event:
-        """A shoe shuffled elsewhere (e.g. by the shuffling machine of BA-1), in dealing order.
-
-        It must hold exactly the table's decks (BA-1); empty for a continuous shuffler.
-        """
-        self.verify_shuffle()
-        expected = () if self.rules.continuous_shuffler else full_set(self.rules.decks)
-        if Counter(cards) != Counter(expected):
-            raise InvalidInput(f"a shoe holds exactly {self.rules.decks} decks", rule="BA-1")
-        if self.shoe_number == 0:
-            reason = "BA-2.1"
-        elif self.phase is Phase.SHUFFLE and self.hands_left == 0:
-            reason = "BA-3.1"
-        else:
-            reason = "BA-3.2"
-        ev = ShoeShuffled(self.shoe_number + 1, tuple(str(c) for c in cards), reason, new_set)
-        return self._commit(ev)
-
-    def _on_shoe_shuffled(self, ev: ShoeShuffled) -> None:
-        self.shoe_number = ev.shoe
-        self.shoe = parse_cards(ev.cards)
+    def _new_shoe(self, number: int, order: tuple[Card, ...], commitment: str | None) -> None:
+        self.shoe_number = number
+        self.shoe = order
+        self.shoe_commitment = commitment
         self.position = 0
         self.cut_index = None
         self.cut_card_out = False
         self.hands_left = None
+        self.shoe_over = False
         self.discards = 0
-        self.exposed_before_deal = False
+        self.burned_face_down = 0
+        self.seen = []
+        self.exposed = None
         if self.rules.continuous_shuffler:
-            self.phase = Phase.BETTING  # BA-2.3: no cut, burn or demonstration (BA-R4)
+            self.phase = BaccaratPhase.BETTING  # BA-2.3: no cut, burn or demonstration (BA-R4)
         else:
-            self.phase = Phase.CUT
+            self.phase = BaccaratPhase.CUT
 
-    def verify_cut(self, from_end: int | None = None) -> None:
-        if self.phase is not Phase.CUT:
-            raise OutOfOrder("the cut comes after the shuffle", rule="BA-2.1")
-        _check_cut(self.rules.cut_from_end if from_end is None else from_end, self.rules.decks)
-
-    def can_cut(self, from_end: int | None = None) -> bool:
-        return _can(self.verify_cut, from_end)
-
-    def cut(self, from_end: int | None = None, by: str = "dealer") -> Event:
-        """BA-2.1: a player or the dealer cuts; the cut card goes ``from_end`` cards from the
-        end (the table's default when None), never fewer than 12."""
-        self.verify_cut(from_end)
-        return self._commit(
-            CutCardPlaced(self.rules.cut_from_end if from_end is None else from_end, by)
-        )
-
-    def _on_cut_card_placed(self, ev: CutCardPlaced) -> None:
-        self.cut_index = len(self.shoe) - ev.from_end
-        self.phase = Phase.BURN
-
-    def verify_burn(self, count: int | None = None) -> None:
-        """BA-2.1 the burn that starts a shoe; BA-8 a burn before any hand."""
+    def _take(self, n: int) -> None:
+        """Advance the shoe ``n`` cards; the cut card comes out when one behind it is taken
+        (BA-3.1)."""
         if self.rules.continuous_shuffler:
-            raise OutOfOrder("a continuous shuffler burns no cards", rule="BA-R4")
-        if self.phase is Phase.BURN:
-            if count is not None:
-                raise InvalidInput("the burn at the start of a shoe is set by BA-2.1")
             return
-        if self.phase is not Phase.BETTING or any(not b.carried for b in self.bets):
-            raise OutOfOrder("cards are burned at the start of a hand", rule="BA-8")
-        if count is None or count < 1:
-            raise InvalidInput("how many cards to burn?", rule="BA-8")
-        assert self.cut_index is not None
-        if self.position + count > self.cut_index:
-            raise RuleViolation("a burn may not reach the cut card", rule="BA-8")
-
-    def can_burn(self, count: int | None = None) -> bool:
-        return _can(self.verify_burn, count)
-
-    def burn(self, count: int | None = None) -> Event:
-        """Burn cards: at the start of a shoe as BA-2.1 says (``count`` None), or ``count``
-        cards at the start of any hand (BA-8)."""
-        self.verify_burn(count)
-        shown: str | None = None
-        if self.phase is Phase.BURN:
-            rule = "BA-2.1"
-            if self.rules.burn is BurnMode.DECKS:
-                count = self.rules.decks
-            else:  # BA-R1: turn the first card; burn as many as it shows (tens, faces: 10)
-                first = self.shoe[self.position]
-                shown = str(first)
-                count = 1 + first.burn_count
-        else:
-            rule = "BA-8"
-        assert count is not None
-        cards = self.shoe[self.position : self.position + count]
-        return self._commit(CardsBurned(tuple(str(c) for c in cards), rule, shown))
-
-    def _on_cards_burned(self, ev: CardsBurned) -> None:
-        self._take_from_shoe(parse_cards(ev.cards))
-        self.discards += len(ev.cards)
-        if self.phase is Phase.BURN:
-            self.demonstrations_left = self.rules.demonstration_hands
-            self.phase = Phase.DEMONSTRATION if self.demonstrations_left else Phase.BETTING
-
-    def _take_from_shoe(self, cards: Sequence[Card]) -> bool:
-        """Advance the shoe past ``cards`` (checking they are the next ones); return whether
-        the cut card came out (BA-3.1)."""
-        if self.rules.continuous_shuffler:
-            return False
-        out = False
-        for card in cards:
-            if self.position >= len(self.shoe) or self.shoe[self.position] != card:
-                raise JournalError(f"{card} is not the next card of the shoe")
+        if self.position + n > len(self.shoe):
+            raise JournalError("the shoe has no more cards")
+        for _ in range(n):
             if self.cut_index is not None and self.position >= self.cut_index:
-                if not self.cut_card_out:
-                    out = True
                 self.cut_card_out = True
             self.position += 1
-        return out
 
-    def cards_left(self) -> int:
-        return len(self.shoe) - self.position
-
-    def cards_to_cut(self) -> int | None:
-        """Cards still to deal before the cut card comes out (None: no cut card)."""
-        if self.cut_index is None:
-            return None
-        return max(0, self.cut_index - self.position)
-
-    def composition(self) -> Composition:
-        """The unseen cards: what the next card is drawn from (for the analysis)."""
-        if self.rules.continuous_shuffler:  # BA-R4: always the full set
-            return fresh_composition(self.rules.decks)
-        return composition(self.shoe[self.position :])
-
-    # --- BA-4 exposed cards ----------------------------------------------------------------
-
-    def verify_expose_card(self) -> None:
+    def _deal_cards(self, ev: CardsDealt) -> None:
         if self.rules.continuous_shuffler:
-            raise OutOfOrder("the machine deals face up", rule="BA-7.2")
-        if self.phase not in (Phase.BETTING, Phase.DEALING, Phase.DEMONSTRATION):
-            raise OutOfOrder("no card is coming out of the shoe", rule="BA-4")
-        if self.position >= len(self.shoe):
-            raise OutOfOrder("the shoe is empty", rule="BA-4")
-
-    def can_expose_card(self) -> bool:
-        return _can(self.verify_expose_card)
-
-    def expose_card(self) -> Event:
-        """BA-4: the next card comes face up by accident; it stays valid, the hand goes on
-        (and bets already placed stand; reading: no new bets once it is seen)."""
-        self.verify_expose_card()
-        return self._commit(CardExposed(str(self.shoe[self.position])))
-
-    def _on_card_exposed(self, ev: CardExposed) -> None:
-        if self.hand is not None:
-            self.hand.exposed.append(Card.parse(ev.card))
+            cards = parse_cards(ev.cards)
         else:
-            self.exposed_before_deal = True
-
-    # --- BA-13 … BA-15, BA-18 bets ---------------------------------------------------------
-
-    def _spot_bet(self, player: str, kind: BetKind, spot: int) -> Bet | None:
-        for b in self.bets:
-            if b.player == player and b.kind is kind and b.spot == spot:
-                return b
-        return None
-
-    def _check_spot(self, player: str, spot: int) -> None:
-        """BA-15: standing players may not bet on the spots reserved for seated players
-        (read: a seat's spot is its seated player's alone)."""
-        last = self.rules.seats + self.rules.standing_spots
-        if not 1 <= spot <= last:
-            raise InvalidInput(f"spot {spot}: the layout has spots 1–{last}")
-        if spot <= self.rules.seats and self.seats[player] != spot:
-            who = "a standing player" if self.seats[player] is None else "another seat's player"
-            raise BetNotAllowed(
-                f"spot {spot} is reserved for its seated player, not {who}", rule="BA-15"
-            )
-
-    def _check_amount(self, kind: BetKind, amount: Money) -> None:
-        """BA-13 the table's limit for each bet; BA-18 house note (BA-R5 option): Banker bets
-        in multiples of the minimum."""
-        lim = self.rules.limit(kind)
-        if amount.currency != self.rules.currency:
-            raise InvalidInput(f"{amount} is not in {self.rules.currency}")
-        if not lim.minimum <= amount <= lim.maximum:
-            raise BetNotAllowed(
-                f"{kind} bets from {lim.minimum} to {lim.maximum}, not {amount}", rule="BA-13"
-            )
-        if (
-            kind is BetKind.BANKER
-            and self.rules.banker_multiples_of_minimum
-            and amount.minor % lim.minimum.minor
-        ):
-            raise BetNotAllowed(
-                f"Banker bets in multiples of the minimum {lim.minimum}", rule="BA-18"
-            )
-
-    def differential(self, bets: Iterable[Bet] | None = None) -> Money:
-        """BA-14: total Banker stakes minus total Player stakes, in absolute value."""
-        net = 0
-        for b in self.bets if bets is None else bets:
-            if b.kind is BetKind.BANKER:
-                net += b.amount.minor
-            elif b.kind is BetKind.PLAYER:
-                net -= b.amount.minor
-        return self._money(abs(net))
-
-    def _check_differential(self, after: list[Bet]) -> None:
-        """BA-14: unequal Banker and Player stakes are accepted up to the table's limit."""
-        limit = self.rules.differential_limit
-        if limit is not None and self.differential(after) > limit:
-            raise BetNotAllowed(
-                f"the Banker/Player difference would be {self.differential(after)}, "
-                f"over the table's {limit}",
-                rule="BA-14",
-            )
-
-    def _check_betting(self, player: str) -> None:
-        self._known(player)
-        if self.phase is Phase.DEMONSTRATION:
-            raise BetNotAllowed("demonstration hands are dealt with no bets", rule="BA-2.2")
-        if self.phase is not Phase.BETTING:
-            raise OutOfOrder(f"bets are placed before the deal (now: {self.phase})", rule="BA-7.1")
-        if self.exposed_before_deal:
-            raise BetNotAllowed("a card has been exposed; the bets stand as they are", rule="BA-4")
-
-    def verify_place_bet(
-        self, player: str, kind: BetKind, amount: Money, spot: int | None = None
-    ) -> None:
-        self._check_betting(player)
-        spot = self.default_spot(player) if spot is None else spot
-        self._check_spot(player, spot)
-        old = self._spot_bet(player, kind, spot)
-        if old is not None and old.carried:
-            self._check_tie_change(old, kind, old.amount + amount)
-        new_amount = amount if old is None else old.amount + amount
-        if not amount.is_positive():
-            raise InvalidInput(f"a bet of {amount}")
-        self._check_amount(kind, new_amount)
-        after = [b for b in self.bets if b is not old]
-        after.append(Bet(player, kind, new_amount, spot))
-        self._check_differential(after)
-        if self.balance(player) < amount:
-            raise InsufficientFunds(f"{player} has {self.balance(player)}, not {amount}")
-
-    def can_place_bet(
-        self, player: str, kind: BetKind, amount: Money, spot: int | None = None
-    ) -> bool:
-        return _can(self.verify_place_bet, player, kind, amount, spot)
-
-    def place_bet(
-        self, player: str, kind: BetKind, amount: Money, spot: int | None = None
-    ) -> Event:
-        """BA-13: place ``amount`` on ``kind`` (added to the player's bet there, if any)."""
-        self.verify_place_bet(player, kind, amount, spot)
-        spot = self.default_spot(player) if spot is None else spot
-        return self._commit(BetPlaced(player, str(kind), amount.minor, spot))
-
-    def _on_bet_placed(self, ev: BetPlaced) -> None:
-        kind, amount = BetKind(ev.bet), self._money(ev.amount)
-        old = self._spot_bet(ev.player, kind, ev.spot)
-        new = Bet(
-            ev.player,
-            kind,
-            amount if old is None else old.amount + amount,
-            ev.spot,
-            carried=old.carried if old else False,
-        )
-        self._replace(old, new)
-        self.ledger.post(
-            Transaction.transfer(_account(ev.player), STAKES, amount, f"bet {kind} spot {ev.spot}")
-        )
-
-    def _replace(self, old: Bet | None, new: Bet | None) -> None:
-        if old is not None:
-            i = self.bets.index(old)
-            if new is None:
-                del self.bets[i]
-            else:
-                self.bets[i] = new
-        elif new is not None:
-            self.bets.append(new)
-
-    def _check_tie_change(self, old: Bet, to_kind: BetKind, amount: Money) -> None:
-        """BA-12 / BA-R2: after a tie, the house's alternatives for the bets left on."""
-        choices = self.rules.tie_choices
-        if amount.is_zero():
-            if TieChoice.WITHDRAW not in choices:
-                raise BetNotAllowed(
-                    "after a tie these bets may not be withdrawn here", rule="BA-R2"
-                )
-            return
-        if TieChoice.CHANGE in choices:
-            return  # BA-12 (3): reduced or not, or moved Player ↔ Banker
-        if TieChoice.INCREASE in choices and to_kind is old.kind and amount >= old.amount:
-            return  # SJM: only increased (BA-18 house note)
-        raise BetNotAllowed(
-            "after a tie these bets may only be "
-            + " or ".join(sorted(str(c) for c in choices))
-            + " here",
-            rule="BA-R2",
-        )
-
-    def verify_change_bet(
-        self,
-        player: str,
-        kind: BetKind,
-        amount: Money,
-        *,
-        to_kind: BetKind | None = None,
-        spot: int | None = None,
-    ) -> None:
-        self._check_betting(player)
-        spot = self.default_spot(player) if spot is None else spot
-        old = self._spot_bet(player, kind, spot)
-        if old is None:
-            raise InvalidInput(f"{player} has no {kind} bet on spot {spot}")
-        to_kind = kind if to_kind is None else to_kind
-        if to_kind is not kind and (
-            {kind, to_kind} != {BetKind.PLAYER, BetKind.BANKER}
-            or self._spot_bet(player, to_kind, spot) is not None
-        ):
-            raise BetNotAllowed(f"a {kind} bet cannot move to {to_kind} here", rule="BA-12")
-        if old.carried:
-            self._check_tie_change(old, to_kind, amount)
-        if amount.is_negative():
-            raise InvalidInput(f"a bet of {amount}")
-        if amount.is_zero():
-            return
-        self._check_amount(to_kind, amount)
-        after = [b for b in self.bets if b is not old]
-        after.append(Bet(player, to_kind, amount, spot))
-        self._check_differential(after)
-        if amount > old.amount and self.balance(player) < amount - old.amount:
-            raise InsufficientFunds(f"{player} has {self.balance(player)}")
-
-    def can_change_bet(
-        self,
-        player: str,
-        kind: BetKind,
-        amount: Money,
-        *,
-        to_kind: BetKind | None = None,
-        spot: int | None = None,
-    ) -> bool:
-        return _can(self.verify_change_bet, player, kind, amount, to_kind=to_kind, spot=spot)
-
-    def change_bet(
-        self,
-        player: str,
-        kind: BetKind,
-        amount: Money,
-        *,
-        to_kind: BetKind | None = None,
-        spot: int | None = None,
-    ) -> Event:
-        """Set the player's ``kind`` bet to ``amount`` (0 takes it down), optionally moving it
-        between Player and Banker. For a bet left on after a tie this is BA-12's choice
-        (1) withdraw or (3) change, as the table allows (BA-R2)."""
-        self.verify_change_bet(player, kind, amount, to_kind=to_kind, spot=spot)
-        spot = self.default_spot(player) if spot is None else spot
-        old = self._spot_bet(player, kind, spot)
-        rule = "BA-12" if old is not None and old.carried else "BA-13"
-        to = kind if to_kind is None else to_kind
-        return self._commit(BetChanged(player, str(kind), spot, str(to), amount.minor, rule))
-
-    def withdraw_bet(self, player: str, kind: BetKind, spot: int | None = None) -> Event:
-        """Take a bet down before the deal (after a tie: BA-12 (1))."""
-        return self.change_bet(player, kind, Money.zero(self.rules.currency), spot=spot)
-
-    def _on_bet_changed(self, ev: BetChanged) -> None:
-        old = self._spot_bet(ev.player, BetKind(ev.bet), ev.spot)
-        assert old is not None
-        new_amount = self._money(ev.amount)
-        delta = new_amount - old.amount
-        new = (
-            None
-            if new_amount.is_zero()
-            else Bet(ev.player, BetKind(ev.to_bet), new_amount, ev.spot, carried=old.carried)
-        )
-        self._replace(old, new)
-        if delta.is_positive():
-            self.ledger.post(Transaction.transfer(_account(ev.player), STAKES, delta, "bet up"))
-        elif delta.is_negative():
-            self.ledger.post(Transaction.transfer(STAKES, _account(ev.player), -delta, "bet down"))
-
-    # --- BA-7 dealing, BA-16 squeeze -------------------------------------------------------
-
-    def squeeze_holders(self) -> dict[Side, str | None]:
-        """BA-16: the seated player with the largest bet on a side handles that side's cards
-        (BA-R6; equal bets: the lower seat). None: the dealer opens them."""
-        holders: dict[Side, str | None] = {Side.PLAYER: None, Side.BANKER: None}
-        if not self.rules.squeeze or self.rules.continuous_shuffler:  # BA-7.2 face up
-            return holders
-        for side, kind in ((Side.PLAYER, BetKind.PLAYER), (Side.BANKER, BetKind.BANKER)):
-            best: tuple[int, int] | None = None
-            for b in self.bets:
-                seat = self.seats.get(b.player)
-                if b.kind is kind and seat is not None and b.spot == seat:
-                    key = (-b.amount.minor, seat)
-                    if best is None or key < best:
-                        best, holders[side] = key, b.player
-        return holders
-
-    def verify_deal(self, rng: Rng | None = None) -> None:
-        if self.phase not in (Phase.BETTING, Phase.DEMONSTRATION):
-            raise OutOfOrder(f"no hand can be dealt now ({self.phase})", rule="BA-7.1")
-        if self.rules.continuous_shuffler and rng is None:
-            raise InvalidInput("a continuous shuffler deals by chance: pass an Rng", rule="BA-2.3")
-
-    def can_deal(self, rng: Rng | None = None) -> bool:
-        return _can(self.verify_deal, rng)
-
-    def _draw(self, rng: Rng | None, n: int) -> list[Card]:
-        if self.rules.continuous_shuffler:  # BA-R4: from the full set, less this hand's cards
-            assert rng is not None
-            pool = Counter(full_set(self.rules.decks))
-            if self.hand is not None:
-                pool.subtract(self.hand.player + self.hand.banker)
-            out = []
-            for _ in range(n):
-                cards = sorted(pool.elements())
-                card = cards[rng.below(len(cards))]
-                pool[card] -= 1
-                out.append(card)
-            return out
-        return list(self.shoe[self.position : self.position + n])
-
-    def deal(self, rng: Rng | None = None) -> Event:
-        """BA-7.1: two cards each, one at a time, Player first (a demonstration hand in the
-        demonstration phase, BA-2.2). ``rng`` only for a continuous shuffler."""
-        self.verify_deal(rng)
-        demo = self.phase is Phase.DEMONSTRATION
-        holders = {str(k): None if demo else v for k, v in self.squeeze_holders().items()}
-        cards = self._draw(rng, 4)
-        out = (
-            not self.rules.continuous_shuffler
-            and not self.cut_card_out
-            and self.cut_index is not None
-            and self.position + 4 > self.cut_index
-        )
-        ev = CardsDealt(self.hand_number + 1, tuple(str(c) for c in cards), demo, holders, out)
-        return self._commit(ev)
-
-    def _on_cards_dealt(self, ev: CardsDealt) -> None:
-        cards = parse_cards(ev.cards)
-        self._take_from_shoe(cards)
+            cards = self.shoe[self.position : self.position + 4]
+            self._take(4)
+            if self.exposed is not None:  # only between hands, and burned at once (BA-8)
+                raise JournalError("an exposed card is dealt into a hand")
         self.hand_number = ev.hand
         hand = Hand(ev.hand, ev.demonstration)
         hand.player = [cards[0], cards[2]]  # BA-7.1
         hand.banker = [cards[1], cards[3]]
         hand.holders = {Side(k): v for k, v in ev.holders.items()}
-        hand.hidden = {s: (2 if hand.holders.get(s) else 0) for s in Side}
+        face_down = 0 if ev.cards else 2
+        hand.hidden = dict.fromkeys(Side, face_down)
+        if ev.cards:
+            self.seen.extend(cards)
         self.hand = hand
-        self.phase = Phase.DEALING
-        self.exposed_before_deal = False
+        self.phase = BaccaratPhase.DEALING
 
-    def next_step(self) -> str | None:
-        """What the hand needs next: ``reveal:player``, ``draw:player``, ``reveal:banker``,
-        ``draw:banker``, ``settle`` — None outside a hand."""
-        h = self.hand
-        if h is None or self.phase is not Phase.DEALING:
-            return None
-        if h.hidden[Side.PLAYER] == 2:
-            return "reveal:player"  # BA-7.1 Player's hand is opened first
-        if h.hidden[Side.BANKER] == 2:
-            return "reveal:banker"
-        pt, bt = total(h.player[:2]), total(h.banker[:2])
-        if len(h.player) == 2 and player_draws(pt, bt):
-            return "draw:player"
-        if h.hidden[Side.PLAYER]:
-            return "reveal:player"  # BA-16: the third card on its own
-        third = h.player[2].value if len(h.player) == 3 else None
-        if len(h.banker) == 2 and banker_draws(bt, pt, third):
-            return "draw:banker"
-        if h.hidden[Side.BANKER]:
-            return "reveal:banker"
-        return "settle"
-
-    def _step(self, step: str, rule: str) -> None:
-        now = self.next_step()
-        if now != step:
-            raise OutOfOrder(f"the hand needs {now or 'a deal'}, not {step}", rule=rule)
-
-    def verify_reveal(self, side: Side, by: str | None = None) -> None:
-        self._step(f"reveal:{side}", "BA-16")
-        assert self.hand is not None
-        holder = self.hand.holders.get(side)
-        if by is not None and by != holder:
-            raise RuleViolation(f"{holder} holds the {side} cards, not {by}", rule="BA-16")
-
-    def can_reveal(self, side: Side, by: str | None = None) -> bool:
-        return _can(self.verify_reveal, side, by)
-
-    def reveal(self, side: Side, by: str | None = None) -> Event:
-        """BA-16 / BA-R6: the holder opens their side's face-down cards; a third card is
-        opened on its own, never together with the first two."""
-        self.verify_reveal(side, by)
-        assert self.hand is not None
-        holder = self.hand.holders[side]
-        assert holder is not None
-        cards = self.hand.cards(side)[-self.hand.hidden[side] :]
-        return self._commit(CardsRevealed(str(side), holder, tuple(str(c) for c in cards)))
-
-    def _on_cards_revealed(self, ev: CardsRevealed) -> None:
-        assert self.hand is not None
-        self.hand.hidden[Side(ev.side)] = 0
-
-    def verify_draw(self, rng: Rng | None = None) -> None:
-        step = self.next_step()
-        if step is None or not step.startswith("draw:"):
-            raise OutOfOrder(f"no third card is due (the hand needs {step})", rule="BA-9")
-        if self.rules.continuous_shuffler and rng is None:
-            raise InvalidInput("a continuous shuffler deals by chance: pass an Rng", rule="BA-2.3")
-
-    def can_draw(self, rng: Rng | None = None) -> bool:
-        return _can(self.verify_draw, rng)
-
-    def draw(self, rng: Rng | None = None) -> Event:
-        """BA-9: the third card that the drawing rules require (Player's first)."""
-        self.verify_draw(rng)
-        step = self.next_step()
-        assert step is not None
-        side = Side(step.split(":")[1])
-        (card,) = self._draw(rng, 1)
-        out = (
-            not self.rules.continuous_shuffler
-            and not self.cut_card_out
-            and self.cut_index is not None
-            and self.position >= self.cut_index
-        )
-        rule = "BA-9.1" if side is Side.PLAYER else "BA-9.3"
-        return self._commit(ThirdCardDealt(str(side), str(card), rule, out))
-
-    def _on_third_card_dealt(self, ev: ThirdCardDealt) -> None:
-        assert self.hand is not None
-        card = Card.parse(ev.card)
-        self._take_from_shoe([card])
-        side = Side(ev.side)
-        self.hand.cards(side).append(card)
-        if self.hand.holders.get(side):
-            self.hand.hidden[side] = 1
-
-    # --- BA-10 dealing errors, BA-R3 void hand ---------------------------------------------
-
-    def verify_correct_error(self, description: str) -> None:
-        if self.phase is not Phase.DEALING:
-            raise OutOfOrder("no hand is being dealt", rule="BA-10")
-
-    def can_correct_error(self, description: str) -> bool:
-        return _can(self.verify_correct_error, description)
-
-    def correct_error(self, description: str) -> Event:
-        """BA-10: a dealing error (or a third card drawn against the rules) corrected at once;
-        the hand goes on as the rules deal it."""
-        self.verify_correct_error(description)
-        return self._commit(DealingErrorCorrected(description))
-
-    def _on_dealing_error_corrected(self, ev: DealingErrorCorrected) -> None:
-        pass
-
-    def verify_void_hand(self, reason: str) -> None:
-        if self.phase is not Phase.DEALING:
-            raise OutOfOrder("no hand is being dealt", rule="BA-10")
-
-    def can_void_hand(self, reason: str) -> bool:
-        return _can(self.verify_void_hand, reason)
-
-    def void_hand(self, reason: str) -> Event:
-        """BA-10 / BA-R3: a hand that cannot be corrected is void: every bet is returned and
-        the cards dealt are discarded."""
-        self.verify_void_hand(reason)
-        assert self.hand is not None
-        returned = tuple(_bet_json(b) for b in self.bets)
-        return self._commit(HandVoided(self.hand.number, reason, returned))
-
-    def _on_hand_voided(self, ev: HandVoided) -> None:
-        assert self.hand is not None
-        postings = []
-        for b in self.bets:
-            postings += [Posting(STAKES, -b.amount), Posting(_account(b.player), b.amount)]
-        if postings:
-            self.ledger.post(Transaction.of(postings, f"hand {ev.hand} void (BA-R3)"))
-        self.bets = []
-        self._end_hand("V")
-
-    # --- BA-11 … BA-18 settlement ----------------------------------------------------------
-
-    def _settle_bet(self, b: Bet, h: Hand, result: str) -> tuple[str, Money, Money]:
-        """One bet's result: ``(win|lose|push, amount won, commission)``."""
-        zero = Money.zero(self.rules.currency)
-        kind = b.kind
-        if kind in (BetKind.PLAYER, BetKind.BANKER) and result == "T":
-            return "push", zero, zero  # BA-12: not lost
-        wins = {
-            BetKind.PLAYER: result == "P",  # BA-11
-            BetKind.BANKER: result == "B",  # BA-11
-            BetKind.TIE: result == "T",  # BA-12
-            BetKind.BANKER_PAIR: is_pair(h.banker),  # BA-13
-            BetKind.PLAYER_PAIR: is_pair(h.player),  # BA-13
-        }[kind]
-        if not wins:
-            return "lose", zero, zero
-        won = b.amount * PAYS[kind]  # BA-17
-        commission = zero
-        if kind is BetKind.BANKER:
-            if self.rules.no_commission:  # BA-R7: 1:1, but 1:2 on a Banker six
-                if total(h.banker) == 6:
-                    won = b.amount.times(NO_COMMISSION_BANKER_SIX, self.rules.commission_rounding)
-            else:  # BA-18: 5% of the win, rounded (BA-R5: down to the minor unit)
-                commission = won.times(self.rules.commission, self.rules.commission_rounding)
-        return "win", won, commission
-
-    def verify_settle(self) -> None:
-        self._step("settle", "BA-11")
-
-    def can_settle(self) -> bool:
-        return _can(self.verify_settle)
-
-    def settle(self) -> Event:
-        """BA-11 / BA-12 the result; BA-17 payouts; BA-18 commission; BA-3.1 the last hand."""
-        self.verify_settle()
-        h = self.hand
-        assert h is not None
-        pt, bt = total(h.player), total(h.banker)
-        result = outcome(pt, bt)
-        rows = []
-        if not h.demonstration:
-            for b in self.bets:
-                res, won, commission = self._settle_bet(b, h, result)
-                if res == "push" and TieChoice.KEEP not in self.rules.tie_choices:
-                    res = "returned"  # BA-R2: this table does not let them stay on
-                rows.append(
-                    _bet_json(b) | {"result": res, "won": won.minor, "commission": commission.minor}
-                )
-        return self._commit(
-            HandSettled(h.number, result, pt, bt, tuple(rows), self._shoe_over_after_hand(h))
-        )
-
-    def _shoe_over_after_hand(self, h: Hand) -> bool:
-        """BA-3.1: the hand the cut card came out in is the last (``last``), or one more hand
-        is played (``one_more``)."""
-        if self.rules.continuous_shuffler or not self.cut_card_out:
-            return False
-        if self.hands_left is None:  # the cut card came out in this hand
-            return self.rules.last_hand is LastHand.LAST
-        return self.hands_left <= 1
-
-    def _on_hand_settled(self, ev: HandSettled) -> None:
-        postings: list[Posting] = []
-        keep: list[Bet] = []
-        by_key = {(b.player, str(b.kind), b.spot): b for b in self.bets}
-        for row in ev.results:
-            b = by_key[(row["player"], row["bet"], row["spot"])]
-            stake, won = b.amount, self._money(row["won"])
-            commission = self._money(row["commission"])
-            wallet = _account(b.player)
-            if row["result"] == "win":
-                postings += [
-                    Posting(STAKES, -stake),
-                    Posting(HOUSE, -won),
-                    Posting(wallet, stake + won - commission),
-                ]
-                if commission.is_positive():
-                    postings.append(Posting(COMMISSION, commission))
-            elif row["result"] == "lose":
-                postings += [Posting(STAKES, -stake), Posting(HOUSE, stake)]
-            elif row["result"] == "push":
-                keep.append(Bet(b.player, b.kind, b.amount, b.spot, carried=True))  # BA-12
-            else:  # returned
-                postings += [Posting(STAKES, -stake), Posting(wallet, stake)]
-        if postings:
-            self.ledger.post(Transaction.of(postings, f"hand {ev.hand} settled"))
-        if not (self.hand and self.hand.demonstration):
-            self.bets = keep
-        self._end_hand(ev.outcome)
-
-    def _end_hand(self, result: str) -> None:
+    def _end_hand(self, result: HandOutcome) -> None:
         h = self.hand
         assert h is not None
         self.results.append(
@@ -1442,9 +1257,11 @@ class BaccaratTable:
         self.hand = None
         if h.demonstration:
             self.demonstrations_left -= 1
-            self.phase = Phase.DEMONSTRATION if self.demonstrations_left else Phase.BETTING
+            self.phase = (
+                BaccaratPhase.DEMONSTRATION if self.demonstrations_left else BaccaratPhase.BETTING
+            )
             return
-        self.phase = Phase.BETTING
+        self.phase = BaccaratPhase.BETTING
         if self.rules.continuous_shuffler:
             return  # BA-7.2: the cards go back into the machine
         if self.cut_card_out:  # BA-3.1
@@ -1454,94 +1271,1239 @@ class BaccaratTable:
                 self.hands_left -= 1
             if self.hands_left <= 0:
                 self.hands_left = 0
-                self.phase = Phase.SHUFFLE
+                self.shoe_over = True
 
-    # --- conveniences ------------------------------------------------------------------------
+    # --- players: joining with chips, buying more, leaving (BA-1 seats, BA-15 standing) --------
+
+    def _known(self, player: str) -> None:
+        if player not in self.seats:
+            raise InvalidInput(f"{player} is not at the table")
+
+    def _player(self, actor: Actor) -> str:
+        if actor.role is not Role.PLAYER:
+            raise RuleViolation(f"only a player may do this, not the {actor.role}")
+        return actor.name
+
+    def verify_join(self, player: str | Actor, buy_in: Money, seat: int | None = None) -> None:
+        name = self._player(_as_player(player))
+        if name in self.seats:
+            raise InvalidInput(f"{name} is already at the table")
+        if buy_in.currency != self.rules.currency or buy_in.is_negative():
+            raise InvalidInput(f"a buy-in of {buy_in}: chips are bought with a positive amount")
+        if seat is not None:
+            if isinstance(seat, bool) or not 1 <= seat <= self.rules.seats:
+                raise InvalidInput(f"seat {seat}: the table has seats 1–{self.rules.seats}")
+            if seat in self.seats.values():
+                raise InvalidInput(f"seat {seat} is taken")
+
+    def can_join(self, player: str | Actor, buy_in: Money, seat: int | None = None) -> bool:
+        return _can(self.verify_join, player, buy_in, seat)
+
+    def join(
+        self, player: str | Actor, buy_in: Money, seat: int | None = None
+    ) -> tuple[Event, ...]:
+        """A player sits at ``seat`` (or stands, BA-15) with chips bought from their wallet."""
+        self.verify_join(player, buy_in, seat)
+        name = _as_player(player).name
+        out: list[Event] = []
+        self._emit(PlayerJoined(self._table_id, name, seat, buy_in.minor, self._cur), out)
+        return tuple(out)
+
+    def verify_buy_chips(self, player: str | Actor, amount: Money) -> None:
+        name = self._player(_as_player(player))
+        self._known(name)
+        if amount.currency != self.rules.currency or not amount.is_positive():
+            raise InvalidInput(f"chips are bought with a positive amount, not {amount}")
+
+    def can_buy_chips(self, player: str | Actor, amount: Money) -> bool:
+        return _can(self.verify_buy_chips, player, amount)
+
+    def buy_chips(self, player: str | Actor, amount: Money) -> tuple[Event, ...]:
+        """More chips from the player's wallet."""
+        self.verify_buy_chips(player, amount)
+        out: list[Event] = []
+        name = _as_player(player).name
+        self._emit(ChipsBought(self._table_id, name, amount.minor, self._cur), out)
+        return tuple(out)
+
+    def verify_leave(self, player: str | Actor) -> None:
+        """A player may leave unless they hold cards (BA-16) or have bets in the hand being
+        dealt; bets not yet dealt on are returned, but a bet left on after a tie only where
+        the table lets it be withdrawn (BA-12 / BA-R2)."""
+        name = self._player(_as_player(player))
+        self._known(name)
+        mine = [b for b in self.holds if b.player == name]
+        if self.hand is not None:
+            if name in self.hand.holders.values():
+                raise RuleViolation(
+                    "you hold the cards of this hand and may not leave the table", rule="BA-16"
+                )
+            if mine and not self.hand.demonstration:
+                raise OutOfOrder(
+                    "your bets are in play in this hand: you may leave once it is settled",
+                    rule="BA-11",
+                )
+        if any(b.carried for b in mine) and TieChoice.WITHDRAW not in self.rules.tie_choices:
+            raise BetNotAllowed(
+                "your bet left on after the tie may not be withdrawn at this table: "
+                "it stays for the next hand",
+                rule="BA-R2",
+            )
+
+    def can_leave(self, player: str | Actor) -> bool:
+        return _can(self.verify_leave, player)
+
+    def leave(self, player: str | Actor) -> tuple[Event, ...]:
+        """The player leaves with every chip: bets not yet dealt on come back first."""
+        self.verify_leave(player)
+        name = _as_player(player).name
+        mine = [b for b in self.holds if b.player == name]
+        returned = sum(b.amount.minor for b in mine)
+        out: list[Event] = []
+        self._emit(
+            PlayerLeft(
+                self._table_id,
+                name,
+                tuple(b.id for b in mine),
+                returned,
+                self.stacks[name] + returned,
+                self._cur,
+            ),
+            out,
+        )
+        return tuple(out)
+
+    def balance(self, player: str) -> Money:
+        """The chips ``player`` has at the table (not counting bets on the layout)."""
+        self._known(player)
+        return self._money(self.stacks[player])
+
+    def default_spot(self, player: str) -> int:
+        """A seated player's own spot; a standing player's first standing spot (BA-15)."""
+        seat = self.seats[player]
+        return seat if seat is not None else self.rules.seats + 1
+
+    # --- BA-2.1 / BA-3 the shoe: shuffle, cut, burn; BA-3.2 change of shoe ------------------
+
+    def _dealer(self, actor: Actor, rule: str, *, supervisor: bool = False) -> None:
+        if _is_dealer(actor) or (supervisor and actor.role is Role.SUPERVISOR):
+            return
+        raise RuleViolation(f"the dealer does this, not {actor}", rule=rule)
+
+    def verify_shuffle(self, by: Actor = Actor.DEALER) -> None:
+        self._dealer(by, "BA-2.1")
+        if self.phase is not BaccaratPhase.SHUFFLE:
+            raise OutOfOrder(
+                "a new shoe is shuffled when the last one is over (BA-3.1) or changed",
+                rule="BA-3.2",
+            )
+
+    def can_shuffle(self, by: Actor = Actor.DEALER) -> bool:
+        return _can(self.verify_shuffle, by)
+
+    def _reason(self) -> str:
+        if self.shoe_number == 0:
+            return "BA-2.1"
+        return "BA-3.1" if self.hands_left == 0 else "BA-3.2"
+
+    def shuffle(
+        self,
+        rng: Rng | None = None,
+        *,
+        seed: bytes | None = None,
+        new_set: bool = False,
+        by: Actor = Actor.DEALER,
+    ) -> tuple[Event, ...]:
+        """BA-2.1: shuffle a new shoe. A server seed (``seed``, or 32 bytes drawn from
+        ``rng``) is committed; the order is ``Rng.for_event(seed, table_id, "shoe:<n>")``'s
+        shuffle of the table's decks, and the seed is revealed when the shoe ends. Also the
+        reshuffle after the last hand (BA-3.1) and a new shoe (BA-3.2); with a continuous
+        shuffler the seed drives the machine (BA-2.3)."""
+        self.verify_shuffle(by)
+        if seed is None:
+            if rng is None:
+                raise InvalidInput("a shuffle needs a server seed or an Rng", rule="BA-2.1")
+            seed = rng.source.random_bits(8 * SERVER_SEED_BYTES).to_bytes(SERVER_SEED_BYTES, "big")
+        if len(seed) < SERVER_SEED_BYTES:
+            raise InvalidInput(f"a server seed has at least {SERVER_SEED_BYTES} bytes")
+        digest = commitment(seed)
+        self._keyring[digest] = seed
+        n = self.shoe_number + 1
+        out: list[Event] = []
+        self._emit(ShoeShuffled(n, self._reason(), new_set, str(by), digest), out)
+        self._emit(SeedCommitted(f"shoe:{n}", digest), out)
+        return tuple(out)
+
+    def load_shoe(
+        self, cards: Sequence[Card], *, new_set: bool = False, by: Actor = Actor.DEALER
+    ) -> tuple[Event, ...]:
+        """A shoe shuffled elsewhere (the shuffling machine of BA-1), keyed in in dealing
+        order: exactly the table's decks (BA-1). Staff-only event; no seed to reveal."""
+        self.verify_shuffle(by)
+        if self.rules.continuous_shuffler:
+            raise InvalidInput("a continuous shuffler is loaded with a seed", rule="BA-2.3")
+        if Counter(cards) != Counter(full_set(self.rules.decks)):
+            raise InvalidInput(f"a shoe holds exactly {self.rules.decks} decks", rule="BA-1")
+        out: list[Event] = []
+        ev = ShoeLoaded(
+            self.shoe_number + 1, self._reason(), new_set, str(by), tuple(str(c) for c in cards)
+        )
+        self._emit(ev, out)
+        return tuple(out)
+
+    def verify_end_shoe(self, by: Actor = Actor.DEALER) -> None:
+        self._dealer(by, "BA-3.2")
+        if self.phase in (BaccaratPhase.SHUFFLE, BaccaratPhase.DEALING):
+            raise OutOfOrder("the shoe is changed after a hand", rule="BA-3.2")
+        if any(not b.carried for b in self.holds):
+            raise OutOfOrder("the shoe is changed after a hand, before new bets", rule="BA-3.2")
+
+    def can_end_shoe(self, by: Actor = Actor.DEALER) -> bool:
+        return _can(self.verify_end_shoe, by)
+
+    def end_shoe(self, by: Actor = Actor.DEALER) -> tuple[Event, ...]:
+        """BA-3.2: the casino changes the shoe after a hand (and at the end of a session):
+        the shoe's seed is revealed so that anyone can check it."""
+        self.verify_end_shoe(by)
+        out: list[Event] = []
+        self._finish_shoe("BA-3.2", by, out)
+        return tuple(out)
+
+    def _finish_shoe(self, reason: str, by: Actor, out: list[Event]) -> None:
+        self._emit(ShoeEnded(self.shoe_number, reason, str(by)), out)
+        digest = self.shoe_commitment
+        if digest is not None:
+            self._emit(SeedRevealed(f"shoe:{self.shoe_number}", self._keyring[digest].hex()), out)
+
+    def verify_cut(self, from_end: int | None = None, by: Actor = Actor.DEALER) -> None:
+        if by.role is Role.PLAYER:
+            self._known(by.name)  # BA-2.1: a player or the dealer cuts
+        else:
+            self._dealer(by, "BA-2.1")
+        if self.phase is not BaccaratPhase.CUT:
+            raise OutOfOrder("the cut comes after the shuffle", rule="BA-2.1")
+        if from_end is not None and (isinstance(from_end, bool) or not isinstance(from_end, int)):
+            raise InvalidInput(f"cut card position {from_end!r}: a number of cards")
+        _check_cut(self.rules.cut_from_end if from_end is None else from_end, self.rules.decks)
+
+    def can_cut(self, from_end: int | None = None, by: Actor = Actor.DEALER) -> bool:
+        return _can(self.verify_cut, from_end, by)
+
+    def cut(self, from_end: int | None = None, by: Actor | str = Actor.DEALER) -> tuple[Event, ...]:
+        """BA-2.1: a player or the dealer cuts; the cut card goes ``from_end`` cards from the
+        end (the table's default when None), never fewer than 12. The dealer then burns as
+        many cards as there are decks, face down, or turns the first card and burns as many
+        as it shows (BA-R1 ``first_card``)."""
+        actor = by if isinstance(by, Actor) else Actor.player(by)
+        self.verify_cut(from_end, actor)
+        out: list[Event] = []
+        self._emit(
+            CutCardPlaced(self.rules.cut_from_end if from_end is None else from_end, str(actor)),
+            out,
+        )
+        shown: str | None = None
+        if self.rules.burn is BurnMode.DECKS:
+            count = self.rules.decks
+        else:  # BA-R1: turn the first card; burn as many as it shows (tens, faces: 10)
+            first = self.shoe[self.position]
+            shown = str(first)
+            count = 1 + first.burn_count
+        self._emit(CardsBurned(count, "BA-2.1", shown, SYSTEM), out)
+        return tuple(out)
+
+    def verify_burn(self, count: int, by: Actor = Actor.DEALER) -> None:
+        """BA-8: the casino may burn cards at the start of any hand."""
+        self._dealer(by, "BA-8")
+        if self.rules.continuous_shuffler:
+            raise OutOfOrder("a continuous shuffler burns no cards", rule="BA-R4")
+        if self.phase is not BaccaratPhase.BETTING or any(not b.carried for b in self.holds):
+            raise OutOfOrder("cards are burned at the start of a hand, before bets", rule="BA-8")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise InvalidInput("burn one card or more", rule="BA-8")
+        if self.cut_index is None or self.position + count > self.cut_index:
+            raise RuleViolation("a burn may not reach the cut card", rule="BA-8")
+
+    def can_burn(self, count: int, by: Actor = Actor.DEALER) -> bool:
+        return _can(self.verify_burn, count, by)
+
+    def burn(self, count: int, by: Actor = Actor.DEALER) -> tuple[Event, ...]:
+        """BA-8: burn ``count`` cards face down at the start of a hand."""
+        self.verify_burn(count, by)
+        out: list[Event] = []
+        self._emit(CardsBurned(count, "BA-8", None, str(by)), out)
+        return tuple(out)
+
+    def cards_left(self) -> int:
+        return len(self.shoe) - self.position
+
+    def cards_to_cut(self) -> int | None:
+        """Cards still to deal before the cut card comes out (None: no cut card)."""
+        if self.cut_index is None:
+            return None
+        return max(0, self.cut_index - self.position)
+
+    def composition(self) -> Composition:
+        """The unseen cards as everyone at the table knows them: the full set less the
+        cards turned face up in this shoe (what the next card is drawn from, for the
+        analysis; burned face-down cards are unseen)."""
+        if self.rules.continuous_shuffler:  # BA-R4: always the full set
+            return fresh_composition(self.rules.decks)
+        seen = composition(self.seen)
+        return tuple(a - b for a, b in zip(fresh_composition(self.rules.decks), seen, strict=True))
+
+    # --- BA-4 exposed cards -------------------------------------------------------------------
+
+    def verify_expose_card(self, by: Actor = Actor.DEALER) -> None:
+        self._dealer(by, "BA-4")
+        if self.rules.continuous_shuffler:
+            raise OutOfOrder("the machine deals face up", rule="BA-7.2")
+        if self.phase not in (
+            BaccaratPhase.BETTING,
+            BaccaratPhase.DEALING,
+            BaccaratPhase.DEMONSTRATION,
+        ):
+            raise OutOfOrder("no card is coming out of the shoe", rule="BA-4")
+        if self.exposed is not None:
+            raise OutOfOrder("the next card is already face up", rule="BA-4")
+        if self.position >= len(self.shoe):
+            raise OutOfOrder("the shoe is empty", rule="BA-4")
+
+    def can_expose_card(self, by: Actor = Actor.DEALER) -> bool:
+        return _can(self.verify_expose_card, by)
+
+    def expose_card(self, by: Actor = Actor.DEALER) -> tuple[Event, ...]:
+        """BA-4: the next card comes out of the shoe face up by accident. During a hand it
+        stays valid: if the hand draws it, it is that third card, face up, and the bets
+        stand. A card seen before the hand that would use it (between hands, or during a
+        hand that does not draw it) is burned at the start of the next hand under BA-8 — at
+        once between hands, after the settlement otherwise — so no bet is ever placed on a
+        hand whose first card is known."""
+        self.verify_expose_card(by)
+        out: list[Event] = []
+        card = self.shoe[self.position]
+        self._emit(CardExposed(str(card), str(by)), out)
+        if self.phase is not BaccaratPhase.DEALING:
+            self._emit(CardsBurned(1, "BA-8", str(card), SYSTEM), out)
+        return tuple(out)
+
+    # --- BA-13 … BA-15, BA-18 bets --------------------------------------------------------------
+
+    @property
+    def bets(self) -> list[Bet]:
+        """The layout: one entry per player, bet and spot (its stakes added up)."""
+        merged: dict[tuple[str, BaccaratBetKind, int], Bet] = {}
+        for b in self.holds:
+            key = (b.player, b.kind, b.spot)
+            old = merged.get(key)
+            merged[key] = (
+                b
+                if old is None
+                else Bet(b.player, b.kind, old.amount + b.amount, b.spot, old.carried, old.id)
+            )
+        return list(merged.values())
+
+    def _spot_holds(self, player: str, kind: BaccaratBetKind, spot: int) -> list[Bet]:
+        return [b for b in self.holds if (b.player, b.kind, b.spot) == (player, kind, spot)]
+
+    def _check_spot(self, player: str, spot: int) -> None:
+        """BA-15: standing players may not bet on the spots reserved for seated players
+        (read: a seat's spot is its seated player's alone)."""
+        last = self.rules.seats + self.rules.standing_spots
+        if isinstance(spot, bool) or not isinstance(spot, int) or not 1 <= spot <= last:
+            raise InvalidInput(f"spot {spot}: the layout has spots 1–{last}")
+        if spot <= self.rules.seats and self.seats[player] != spot:
+            who = "a standing player" if self.seats[player] is None else "another seat's player"
+            raise BetNotAllowed(
+                f"spot {spot} is reserved for its seated player, not {who}", rule="BA-15"
+            )
+
+    def _check_amount(self, kind: BaccaratBetKind, amount: Money) -> None:
+        """BA-13 the table's limit for each bet; BA-18 house note (BA-R5 option): Banker bets
+        in multiples of the minimum."""
+        lim = self.rules.limit(kind)
+        if amount.currency != self.rules.currency:
+            raise InvalidInput(f"{amount} is not in {self.rules.currency}")
+        if not lim.minimum <= amount <= lim.maximum:
+            raise BetNotAllowed(
+                f"{kind} bets from {lim.minimum} to {lim.maximum}, not {amount}", rule="BA-13"
+            )
+        if (
+            kind is BaccaratBetKind.BANKER
+            and self.rules.banker_multiples_of_minimum
+            and amount.minor % lim.minimum.minor
+        ):
+            raise BetNotAllowed(
+                f"Banker bets in multiples of the minimum {lim.minimum}", rule="BA-18"
+            )
+
+    def differential(self, bets: Iterable[Bet] | None = None) -> Money:
+        """BA-14: total Banker stakes minus total Player stakes, in absolute value."""
+        net = 0
+        for b in self.holds if bets is None else bets:
+            if b.kind is BaccaratBetKind.BANKER:
+                net += b.amount.minor
+            elif b.kind is BaccaratBetKind.PLAYER:
+                net -= b.amount.minor
+        return self._money(abs(net))
+
+    def _check_differential(self, after: list[Bet]) -> None:
+        """BA-14: unequal Banker and Player stakes are accepted up to the table's limit."""
+        limit = self.rules.differential_limit
+        if limit is not None and self.differential(after) > limit:
+            raise BetNotAllowed(
+                f"the Banker/Player difference would be {self.differential(after)}, "
+                f"over the table's {limit}",
+                rule="BA-14",
+            )
+
+    def _check_betting(self, actor: Actor) -> str:
+        player = self._player(actor)
+        self._known(player)
+        if self.phase is BaccaratPhase.DEMONSTRATION:
+            raise BetNotAllowed("demonstration hands are dealt with no bets", rule="BA-2.2")
+        if self.phase is not BaccaratPhase.BETTING:
+            raise OutOfOrder(f"bets are placed before the deal (now: {self.phase})", rule="BA-7.1")
+        return player
+
+    def _check_stake(self, amount: Money) -> None:
+        if not isinstance(amount, Money):
+            raise InvalidInput(f"a bet is an amount of money, not {amount!r}")
+        if not amount.is_positive():
+            raise InvalidInput(f"a bet must be more than zero, not {amount.format()}")
+
+    def _check_chips(self, player: str, needed: Money) -> None:
+        if self._money(self.stacks[player]) < needed:
+            raise InsufficientFunds(
+                f"{needed.format()} is more than the {self._money(self.stacks[player]).format()} "
+                "in chips in front of you"
+            )
+
+    def verify_place_bet(
+        self, player: str | Actor, kind: BaccaratBetKind, amount: Money, spot: int | None = None
+    ) -> None:
+        name = self._check_betting(_as_player(player))
+        kind = BaccaratBetKind(kind)
+        self._check_stake(amount)
+        spot = self.default_spot(name) if spot is None else spot
+        self._check_spot(name, spot)
+        old = self._spot_holds(name, kind, spot)
+        before = sum((b.amount for b in old), Money.zero(self.rules.currency))
+        if old and all(b.carried for b in old):
+            self._check_tie_change(kind, kind, before, before + amount)
+        self._check_amount(kind, before + amount)
+        after = [*self.holds, Bet(name, kind, amount, spot)]
+        self._check_differential(after)
+        self._check_chips(name, amount)
+
+    def can_place_bet(
+        self, player: str | Actor, kind: BaccaratBetKind, amount: Money, spot: int | None = None
+    ) -> bool:
+        return _can(self.verify_place_bet, player, kind, amount, spot)
+
+    def place_bet(
+        self, player: str | Actor, kind: BaccaratBetKind, amount: Money, spot: int | None = None
+    ) -> tuple[Event, ...]:
+        """BA-13: place ``amount`` on ``kind`` (added to the player's bet there, if any)."""
+        self.verify_place_bet(player, kind, amount, spot)
+        name = _as_player(player).name
+        spot = self.default_spot(name) if spot is None else spot
+        out: list[Event] = []
+        self._emit(
+            BetPlaced(
+                self._table_id,
+                self._bet_id(),
+                name,
+                str(BaccaratBetKind(kind)),
+                amount.minor,
+                spot,
+                self._cur,
+            ),
+            out,
+        )
+        return tuple(out)
+
+    def _bet_id(self) -> str:
+        return f"{self._table_id}:{self.bets_placed + 1}"
+
+    def _check_tie_change(
+        self, kind: BaccaratBetKind, to_kind: BaccaratBetKind, before: Money, amount: Money
+    ) -> None:
+        """BA-12 / BA-R2: after a tie, the house's alternatives for the bets left on."""
+        choices = self.rules.tie_choices
+        if amount.is_zero():
+            if TieChoice.WITHDRAW not in choices:
+                raise BetNotAllowed(
+                    "after a tie these bets may not be withdrawn here", rule="BA-R2"
+                )
+            return
+        if TieChoice.CHANGE in choices:
+            return  # BA-12 (3): reduced or not, or moved Player ↔ Banker
+        if TieChoice.INCREASE in choices and to_kind is kind and amount >= before:
+            return  # SJM: only increased (BA-18 house note)
+        raise BetNotAllowed(
+            "after a tie these bets may only be "
+            + " or ".join(sorted(str(c) for c in choices))
+            + " here",
+            rule="BA-R2",
+        )
+
+    def verify_change_bet(
+        self,
+        player: str | Actor,
+        kind: BaccaratBetKind,
+        amount: Money,
+        *,
+        to_kind: BaccaratBetKind | None = None,
+        spot: int | None = None,
+    ) -> None:
+        name = self._check_betting(_as_player(player))
+        kind = BaccaratBetKind(kind)
+        spot = self.default_spot(name) if spot is None else spot
+        old = self._spot_holds(name, kind, spot)
+        if not old:
+            raise InvalidInput(f"you have no {kind} bet on spot {spot}")
+        before = sum((b.amount for b in old), Money.zero(self.rules.currency))
+        to = kind if to_kind is None else BaccaratBetKind(to_kind)
+        if to is not kind and (
+            {kind, to} != {BaccaratBetKind.PLAYER, BaccaratBetKind.BANKER}
+            or self._spot_holds(name, to, spot)
+        ):
+            raise BetNotAllowed(f"a {kind} bet cannot move to {to} here", rule="BA-12")
+        if not isinstance(amount, Money) or amount.is_negative():
+            raise InvalidInput(f"a bet cannot be negative: {amount}")
+        if all(b.carried for b in old):
+            self._check_tie_change(kind, to, before, amount)
+        if amount.is_zero():
+            return
+        self._check_amount(to, amount)
+        after = [b for b in self.holds if b not in old]
+        after.append(Bet(name, to, amount, spot))
+        self._check_differential(after)
+        if amount > before:
+            self._check_chips(name, amount - before)
+
+    def can_change_bet(
+        self,
+        player: str | Actor,
+        kind: BaccaratBetKind,
+        amount: Money,
+        *,
+        to_kind: BaccaratBetKind | None = None,
+        spot: int | None = None,
+    ) -> bool:
+        return _can(self.verify_change_bet, player, kind, amount, to_kind=to_kind, spot=spot)
+
+    def change_bet(
+        self,
+        player: str | Actor,
+        kind: BaccaratBetKind,
+        amount: Money,
+        *,
+        to_kind: BaccaratBetKind | None = None,
+        spot: int | None = None,
+    ) -> tuple[Event, ...]:
+        """Set the player's ``kind`` bet to ``amount`` (0 takes it down), optionally moving it
+        between Player and Banker. For a bet left on after a tie this is BA-12's choice
+        (1) withdraw or (3) change, as the table allows (BA-R2)."""
+        self.verify_change_bet(player, kind, amount, to_kind=to_kind, spot=spot)
+        name = _as_player(player).name
+        kind = BaccaratBetKind(kind)
+        spot = self.default_spot(name) if spot is None else spot
+        old = self._spot_holds(name, kind, spot)
+        rule = "BA-12" if all(b.carried for b in old) else "BA-13"
+        to = kind if to_kind is None else BaccaratBetKind(to_kind)
+        out: list[Event] = []
+        ev = BetChanged(
+            self._table_id,
+            name,
+            str(kind),
+            spot,
+            str(to),
+            amount.minor,
+            sum(b.amount.minor for b in old),
+            tuple(b.id for b in old),
+            None if amount.is_zero() else self._bet_id(),
+            rule,
+            self._cur,
+        )
+        self._emit(ev, out)
+        return tuple(out)
+
+    def withdraw_bet(
+        self, player: str | Actor, kind: BaccaratBetKind, spot: int | None = None
+    ) -> tuple[Event, ...]:
+        """Take a bet down before the deal (after a tie: BA-12 (1))."""
+        return self.change_bet(player, kind, Money.zero(self.rules.currency), spot=spot)
+
+    # --- BA-7 dealing, BA-9 third cards, BA-16 squeeze ------------------------------------------
+
+    def squeeze_holders(self) -> dict[Side, str | None]:
+        """BA-16: the seated player with the largest bet on a side handles that side's cards
+        (BA-R6; equal bets: the lower seat). None: the dealer opens them."""
+        holders: dict[Side, str | None] = {Side.PLAYER: None, Side.BANKER: None}
+        if not self.rules.squeeze or self.rules.continuous_shuffler:  # BA-7.2 face up
+            return holders
+        for side in Side:
+            best: tuple[int, int] | None = None
+            for b in self.bets:
+                seat = self.seats.get(b.player)
+                if b.kind is _side_kind(side) and seat is not None and b.spot == seat:
+                    key = (-b.amount.minor, seat)
+                    if best is None or key < best:
+                        best, holders[side] = key, b.player
+        return holders
+
+    def verify_deal(self, by: Actor = Actor.DEALER) -> None:
+        self._dealer(by, "BA-7.1")
+        if self.phase not in (BaccaratPhase.BETTING, BaccaratPhase.DEMONSTRATION):
+            raise OutOfOrder(f"no hand can be dealt now ({self.phase})", rule="BA-7.1")
+        if self.shoe_over:
+            raise OutOfOrder("the last hand of the shoe is over", rule="BA-3.1")
+        if not self.rules.continuous_shuffler and self.cards_left() < 6:
+            raise OutOfOrder("fewer than six cards are left: change the shoe", rule="BA-3.2")
+
+    def can_deal(self, by: Actor = Actor.DEALER) -> bool:
+        return _can(self.verify_deal, by)
+
+    def _machine(self, hand: int, k: int, in_hand: Sequence[Card]) -> Card:
+        """BA-R4: the continuous shuffler's ``k``-th card of a hand, from the full set less
+        the hand's cards, chosen by the shoe's seed (``Rng.for_event``, label
+        ``shoe:<n>:hand:<h>:card:<k>``)."""
+        assert self.shoe_commitment is not None
+        seed = self._keyring[self.shoe_commitment]
+        rng = Rng.for_event(seed, self._table_id, f"shoe:{self.shoe_number}:hand:{hand}:card:{k}")
+        pool = Counter(full_set(self.rules.decks))
+        pool.subtract(in_hand)
+        cards = sorted(pool.elements())
+        return cards[rng.below(len(cards))]
+
+    def deal(self, rng: Rng | None = None, *, by: Actor = Actor.DEALER) -> tuple[Event, ...]:
+        """BA-7.1: two cards each, one at a time, Player first, face down (face up from a
+        continuous shuffler, BA-7.2); betting is closed. Then the hand goes on as the rules
+        deal it (reveals, BA-9 third cards, settlement) until a holder must squeeze (BA-16).
+        ``rng`` is not used: chance comes from the shoe's committed seed."""
+        del rng
+        self.verify_deal(by)
+        out: list[Event] = []
+        self._deal(by, out)
+        return tuple(out)
+
+    def _deal(self, by: Actor, out: list[Event]) -> None:
+        demo = self.phase is BaccaratPhase.DEMONSTRATION
+        holders = {str(k): None if demo else v for k, v in self.squeeze_holders().items()}
+        number = self.hand_number + 1
+        cards: tuple[str, ...] = ()
+        was_out = self.cut_card_out
+        if self.rules.continuous_shuffler:
+            dealt: list[Card] = []
+            for k in range(4):
+                dealt.append(self._machine(number, k, dealt))
+            cards = tuple(str(c) for c in dealt)
+        out_now = not was_out and self.cut_index is not None and self.position + 4 > self.cut_index
+        self._emit(CardsDealt(number, demo, holders, out_now, cards, str(by)), out)
+        self._advance(out)
+
+    def next_step(self) -> tuple[Step, Side | None] | None:
+        """What the hand needs next — None outside a hand. BA-7.1 Player's cards are opened
+        first; BA-9 the third cards, Player's first; BA-16 a third card opened on its own."""
+        h = self.hand
+        if h is None:
+            return None
+        if h.hidden[Side.PLAYER] == 2:
+            return Step.REVEAL, Side.PLAYER
+        if h.hidden[Side.BANKER] == 2:
+            return Step.REVEAL, Side.BANKER
+        pt, bt = total(h.player[:2]), total(h.banker[:2])
+        if len(h.player) == 2 and player_draws(pt, bt):
+            return Step.DRAW, Side.PLAYER
+        if h.hidden[Side.PLAYER]:
+            return Step.REVEAL, Side.PLAYER
+        third = h.player[2].value if len(h.player) == 3 else None
+        if len(h.banker) == 2 and banker_draws(bt, pt, third):
+            return Step.DRAW, Side.BANKER
+        if h.hidden[Side.BANKER]:
+            return Step.REVEAL, Side.BANKER
+        return Step.SETTLE, None
+
+    def holder_due(self) -> tuple[str, Side] | None:
+        """The holder who must squeeze now (BA-16), and the side."""
+        step = self.next_step()
+        if step is None or step[0] is not Step.REVEAL or self.hand is None:
+            return None
+        side = step[1]
+        assert side is not None
+        holder = self.hand.holders.get(side)
+        return None if holder is None else (holder, side)
+
+    def _advance(self, out: list[Event]) -> None:
+        """The dealer's part of a hand, by the rules, until a holder must act or it ends."""
+        while (step := self.next_step()) is not None:
+            what, side = step
+            h = self.hand
+            assert h is not None
+            if what is Step.REVEAL:
+                assert side is not None
+                if h.holders.get(side):
+                    return  # BA-16: the holder squeezes (or times out)
+                self._reveal(side, DEALER, out)
+            elif what is Step.DRAW:
+                assert side is not None
+                self._draw(side, out)
+            else:
+                self._settle(out)
+
+    def _reveal(self, side: Side, by: str, out: list[Event]) -> None:
+        h = self.hand
+        assert h is not None
+        cards = h.cards(side)[-h.hidden[side] :]
+        self._emit(CardsRevealed(str(side), by, tuple(str(c) for c in cards)), out)
+
+    def _draw(self, side: Side, out: list[Event]) -> None:
+        """BA-9: the third card the drawing rules require: face down to a holder, face up
+        otherwise (and face up if it was exposed, BA-4)."""
+        h = self.hand
+        assert h is not None
+        rule = "BA-9.1" if side is Side.PLAYER else "BA-9.3"
+        if self.rules.continuous_shuffler:
+            card = self._machine(h.number, len(h.player) + len(h.banker), h.player + h.banker)
+            self._emit(ThirdCardDealt(str(side), str(card), rule, False), out)
+            return
+        card = self.shoe[self.position]
+        comes_out = (
+            not self.cut_card_out and self.cut_index is not None and self.position >= self.cut_index
+        )
+        face_up = self.exposed is not None or not h.holders.get(side)
+        self._emit(ThirdCardDealt(str(side), str(card) if face_up else None, rule, comes_out), out)
+
+    def verify_reveal(self, side: Side, by: str | Actor) -> None:
+        actor = _as_player(by)
+        due = self.holder_due()
+        if due is None:
+            raise OutOfOrder("no cards are waiting to be squeezed", rule="BA-16")
+        holder, due_side = due
+        if Side(side) is not due_side:
+            raise OutOfOrder(f"the {due_side} cards are opened now, not the {side}", rule="BA-7.1")
+        if actor.role is not Role.PLAYER or actor.name != holder:
+            raise RuleViolation(f"{holder} holds the {due_side} cards, not {actor}", rule="BA-16")
+
+    def can_reveal(self, side: Side, by: str | Actor) -> bool:
+        return _can(self.verify_reveal, side, by)
+
+    def reveal(self, side: Side, by: str | Actor) -> tuple[Event, ...]:
+        """BA-16 / BA-R6: the holder opens their side's face-down cards; a third card is
+        opened on its own, never together with the first two. The hand then goes on."""
+        self.verify_reveal(side, by)
+        out: list[Event] = []
+        self._reveal(Side(side), _as_player(by).name, out)
+        self._advance(out)
+        return tuple(out)
+
+    # --- BA-10 dealing errors, BA-R3 void hand -----------------------------------------------
+
+    def verify_correct_error(self, description: str, by: Actor = Actor.DEALER) -> None:
+        self._dealer(by, "BA-10", supervisor=True)
+        if self.phase is not BaccaratPhase.DEALING:
+            raise OutOfOrder("no hand is being dealt", rule="BA-10")
+        if not isinstance(description, str) or not description.strip():
+            raise InvalidInput("describe the error corrected", rule="BA-10")
+
+    def can_correct_error(self, description: str, by: Actor = Actor.DEALER) -> bool:
+        return _can(self.verify_correct_error, description, by)
+
+    def correct_error(self, description: str, by: Actor = Actor.DEALER) -> tuple[Event, ...]:
+        """BA-10: a dealing error (or a third card drawn against the rules) corrected at once;
+        the hand goes on as the rules deal it."""
+        self.verify_correct_error(description, by)
+        out: list[Event] = []
+        self._emit(DealingErrorCorrected(description, str(by)), out)
+        return tuple(out)
+
+    def verify_void_hand(self, reason: str, by: Actor = Actor.DEALER) -> None:
+        self._dealer(by, "BA-10", supervisor=True)
+        if self.phase is not BaccaratPhase.DEALING:
+            raise OutOfOrder("no hand is being dealt", rule="BA-10")
+        if not isinstance(reason, str) or not reason.strip():
+            raise InvalidInput("say why the hand is void", rule="BA-10")
+
+    def can_void_hand(self, reason: str, by: Actor = Actor.DEALER) -> bool:
+        return _can(self.verify_void_hand, reason, by)
+
+    def void_hand(self, reason: str, by: Actor = Actor.DEALER) -> tuple[Event, ...]:
+        """BA-10 / BA-R3: a hand that cannot be corrected is void: every bet is returned and
+        the cards dealt are discarded (face-down ones unseen). It counts as a hand of the
+        shoe: a void last hand (BA-3.1) ends the shoe (see docs/baccarat.md)."""
+        self.verify_void_hand(reason, by)
+        assert self.hand is not None
+        returned = tuple(
+            {"bet_id": b.id, "player": b.player, "stake": b.amount.minor} for b in self.holds
+        )
+        out: list[Event] = []
+        self._emit(
+            HandVoided(self._table_id, self.hand.number, reason, returned, str(by), self._cur), out
+        )
+        self._after_hand(out)
+        return tuple(out)
+
+    # --- BA-11 … BA-18 settlement -----------------------------------------------------------
+
+    def _settle_bet(self, b: Bet, h: Hand, result: HandOutcome) -> BetSettlement:
+        """One bet's result: BA-11 / BA-12 / BA-13, paid as BA-17, less BA-18."""
+        zero = Money.zero(self.rules.currency)
+
+        def row(res: BetResult, won: Money = zero, commission: Money = zero) -> BetSettlement:
+            return BetSettlement(
+                b.id, b.player, b.kind, b.spot, b.amount.minor, res, won.minor, commission.minor
+            )
+
+        kind = b.kind
+        if kind in (BaccaratBetKind.PLAYER, BaccaratBetKind.BANKER) and result is HandOutcome.TIE:
+            if TieChoice.KEEP not in self.rules.tie_choices:
+                return row(BetResult.RETURNED)  # BA-R2: this table does not let them stay on
+            return row(BetResult.PUSH)  # BA-12: not lost
+        wins = {
+            BaccaratBetKind.PLAYER: result is HandOutcome.PLAYER,  # BA-11
+            BaccaratBetKind.BANKER: result is HandOutcome.BANKER,  # BA-11
+            BaccaratBetKind.TIE: result is HandOutcome.TIE,  # BA-12
+            BaccaratBetKind.BANKER_PAIR: is_pair(h.banker),  # BA-13
+            BaccaratBetKind.PLAYER_PAIR: is_pair(h.player),  # BA-13
+        }[kind]
+        if not wins:
+            return row(BetResult.LOSE)
+        won = b.amount * PAYS[kind]  # BA-17
+        commission = zero
+        if kind is BaccaratBetKind.BANKER:
+            if self.rules.no_commission:  # BA-R7: 1:1, but 1:2 on a Banker six
+                if total(h.banker) == 6:
+                    won = b.amount.times(NO_COMMISSION_BANKER_SIX, self.rules.commission_rounding)
+            else:  # BA-18: 5% of the win, rounded (BA-R5: down to the minor unit)
+                commission = won.times(self.rules.commission, self.rules.commission_rounding)
+        return row(BetResult.WIN, won, commission)
+
+    def _settle(self, out: list[Event]) -> None:
+        """BA-11 / BA-12 the result; BA-17 payouts; BA-18 commission; BA-3.1 the last hand."""
+        h = self.hand
+        assert h is not None
+        pt, bt = total(h.player), total(h.banker)
+        result = outcome(pt, bt)
+        rows = (
+            ()
+            if h.demonstration
+            else tuple(self._settle_bet(b, h, result).to_json() for b in self.holds)
+        )
+        ev = HandSettled(
+            self._table_id,
+            h.number,
+            str(result),
+            pt,
+            bt,
+            rows,
+            self._shoe_over_after_hand(h),
+            self._cur,
+        )
+        self._emit(ev, out)
+        self._after_hand(out)
+
+    def _shoe_over_after_hand(self, h: Hand) -> bool:
+        """BA-3.1: the hand the cut card came out in is the last (``last``), or one more hand
+        is played (``one_more``)."""
+        if self.rules.continuous_shuffler or not self.cut_card_out or h.demonstration:
+            return False
+        if self.hands_left is None:  # the cut card came out in this hand
+            return self.rules.last_hand is LastHand.LAST
+        return self.hands_left <= 1
+
+    def _after_hand(self, out: list[Event]) -> None:
+        """After a hand: a card exposed during it and not drawn is burned (BA-4 / BA-8); the
+        last hand ends the shoe and reveals its seed (BA-3.1)."""
+        if self.shoe_over:
+            self._finish_shoe("BA-3.1", Actor.SYSTEM, out)
+        elif self.exposed is not None:
+            self._emit(CardsBurned(1, "BA-8", str(self.exposed), SYSTEM), out)
+
+    # --- who acts now, and time-outs ---------------------------------------------------------
+
+    def pending(self) -> tuple[Pending, ...]:
+        """Who may act now, with which operations, and the rules' default on a time-out.
+
+        Betting has no deadline in the engine: bettors may bet (optional, no default) and
+        the dealer's ``deal`` closes betting — on a time-out the table deals (BA-7.1), so
+        the server's clock closes betting by timing the dealer out. A holder who does not
+        squeeze is timed out and the dealer opens the cards (BA-16). A shuffle is chance
+        the dealer (or the server, as ``system``) performs: it has no default.
+        """
+        players = [Actor.player(p) for p in self.seats]
+        phase = self.phase
+        if phase is BaccaratPhase.SHUFFLE:
+            return (Pending(Actor.DEALER, ("shuffle", "load_shoe"), None, "BA-2.1"),)
+        if phase is BaccaratPhase.CUT:
+            return (
+                Pending(Actor.DEALER, ("cut",), "cut", "BA-2.1"),
+                *(Pending(p, ("cut",), None, "BA-2.1", required=False) for p in players),
+            )
+        if phase is BaccaratPhase.DEMONSTRATION:
+            return (Pending(Actor.DEALER, ("deal", "expose_card"), "deal", "BA-2.2"),)
+        if phase is BaccaratPhase.BETTING:
+            dealer_ops = ("deal", "burn", "expose_card", "end_shoe")
+            return (
+                *(Pending(p, BET_OPERATIONS, None, "BA-13", required=False) for p in players),
+                Pending(Actor.DEALER, dealer_ops, "deal", "BA-7.1"),
+            )
+        due = self.holder_due()
+        dealer = Pending(
+            Actor.DEALER, ("expose_card", "correct_error", "void_hand"), None, "BA-10", False
+        )
+        if due is not None:
+            holder, _side = due
+            return (Pending(Actor.player(holder), ("reveal",), "reveal", "BA-16"), dealer)
+        return (dealer,)
+
+    def verify_time_out(self, actor: str, op: str) -> Pending:
+        for p in self.pending():
+            if str(p.actor) == actor and p.default == op:
+                return p
+        raise OutOfOrder(f"{actor} has no {op} to time out now")
+
+    def time_out(self, actor: str, op: str) -> tuple[Event, ...]:
+        """The rules' default for ``actor``, who did not act in time: ``TimedOut`` then the
+        default's events (the table deals; the dealer cuts; the dealer opens the cards)."""
+        p = self.verify_time_out(actor, op)
+        out: list[Event] = []
+        self._emit(TimedOut(actor, op, p.rule), out)
+        if op == "deal":
+            self._deal(Actor.SYSTEM, out)
+        elif op == "cut":
+            ev = self.cut(None, Actor.SYSTEM)
+            out.extend(ev)
+        else:  # reveal: the dealer opens the holder's cards (BA-16)
+            due = self.holder_due()
+            assert due is not None
+            self._reveal(due[1], DEALER, out)
+            self._advance(out)
+        return tuple(out)
+
+    # --- commands: the one entry point of the server and the CLI ---------------------------------
+
+    def execute(self, command: Command, rng: Rng | None = None) -> tuple[Event, ...]:
+        """Run one operation from a :class:`Command` (JSON arguments, amounts in minor
+        units); unknown arguments are refused. Returns the events appended."""
+        actor, args = command.actor, command.args
+        op = command.op
+        if op == "join":
+            a = json_args(args, ("seat", "buy_in"), op)
+            return self.join(actor, self._money(_int(a, "buy_in")), _opt_int(a, "seat"))
+        if op == "buy_chips":
+            a = json_args(args, ("amount",), op)
+            return self.buy_chips(actor, self._money(_int(a, "amount")))
+        if op == "leave":
+            json_args(args, (), op)
+            return self.leave(actor)
+        if op == "shuffle":
+            a = json_args(args, ("seed", "new_set"), op)
+            seed_hex = _opt_str(a, "seed")
+            try:
+                seed = None if seed_hex is None else bytes.fromhex(seed_hex)
+            except ValueError:
+                raise InvalidInput("shuffle: the seed is hex") from None
+            return self.shuffle(rng, seed=seed, new_set=_bool(a, "new_set"), by=actor)
+        if op == "load_shoe":
+            a = json_args(args, ("cards", "new_set"), op)
+            cards = a.get("cards")
+            if not isinstance(cards, list | tuple) or not all(isinstance(c, str) for c in cards):
+                raise InvalidInput("load_shoe: cards is a list of cards such as 'Td'")
+            return self.load_shoe(parse_cards(cards), new_set=_bool(a, "new_set"), by=actor)
+        if op == "end_shoe":
+            json_args(args, (), op)
+            return self.end_shoe(actor)
+        if op == "cut":
+            a = json_args(args, ("from_end",), op)
+            return self.cut(_opt_int(a, "from_end"), actor)
+        if op == "burn":
+            a = json_args(args, ("count",), op)
+            return self.burn(_int(a, "count"), actor)
+        if op in ("place_bet", "change_bet", "withdraw_bet"):
+            names = {"place_bet": ("bet", "amount", "spot"), "withdraw_bet": ("bet", "spot")}
+            a = json_args(args, names.get(op, ("bet", "amount", "to_bet", "spot")), op)
+            kind = BaccaratBetKind.parse(_str(a, "bet"))
+            spot = _opt_int(a, "spot")
+            if op == "place_bet":
+                return self.place_bet(actor, kind, self._money(_int(a, "amount")), spot)
+            if op == "withdraw_bet":
+                return self.withdraw_bet(actor, kind, spot)
+            to = _opt_str(a, "to_bet")
+            return self.change_bet(
+                actor,
+                kind,
+                self._money(_int(a, "amount")),
+                to_kind=None if to is None else BaccaratBetKind.parse(to),
+                spot=spot,
+            )
+        if op == "deal":
+            json_args(args, (), op)
+            return self.deal(by=actor)
+        if op == "reveal":
+            a = json_args(args, ("side",), op)
+            try:
+                side = Side(_str(a, "side"))
+            except ValueError:
+                raise InvalidInput("reveal: side is 'player' or 'banker'") from None
+            return self.reveal(side, actor)
+        if op == "expose_card":
+            json_args(args, (), op)
+            return self.expose_card(actor)
+        if op == "correct_error":
+            a = json_args(args, ("description",), op)
+            return self.correct_error(_str(a, "description"), actor)
+        if op == "void_hand":
+            a = json_args(args, ("reason",), op)
+            return self.void_hand(_str(a, "reason"), actor)
+        if op == "time_out":
+            a = json_args(args, ("actor", "op"), op)
+            if actor.role is not Role.SYSTEM:
+                raise RuleViolation("only the table's clock (system) times an actor out")
+            return self.time_out(_str(a, "actor"), _str(a, "op"))
+        raise InvalidInput(f"baccarat has no operation {op!r}")
+
+    def command_of(self, ev: Event) -> Command | None:
+        """The command that starts with ``ev`` in a journal (replay), None for derived events.
+        A shuffle is replayed with its seed, known by its commitment."""
+        match ev:
+            case PlayerJoined():
+                return Command(
+                    Actor.player(ev.player), "join", {"seat": ev.seat, "buy_in": ev.buy_in}
+                )
+            case ChipsBought():
+                return Command(Actor.player(ev.player), "buy_chips", {"amount": ev.amount})
+            case PlayerLeft():
+                return Command(Actor.player(ev.player), "leave")
+            case ShoeShuffled():
+                seed = self._keyring.get(ev.commitment)
+                if seed is None:
+                    raise JournalError(
+                        f"shoe {ev.shoe}: its seed (commitment {ev.commitment[:16]}…) is not "
+                        "revealed in this journal (nor given)"
+                    )
+                return Command(
+                    Actor.parse(ev.by), "shuffle", {"seed": seed.hex(), "new_set": ev.new_set}
+                )
+            case ShoeLoaded():
+                args: dict[str, JsonValue] = {"cards": list(ev.cards), "new_set": ev.new_set}
+                return Command(Actor.parse(ev.by), "load_shoe", args)
+            case ShoeEnded():
+                return Command(Actor.parse(ev.by), "end_shoe")
+            case CutCardPlaced():
+                return Command(Actor.parse(ev.by), "cut", {"from_end": ev.from_end})
+            case CardsBurned():
+                return Command(Actor.parse(ev.by), "burn", {"count": ev.count})
+            case BetPlaced():
+                return Command(
+                    Actor.player(ev.player),
+                    "place_bet",
+                    {"bet": ev.bet, "amount": ev.amount, "spot": ev.spot},
+                )
+            case BetChanged():
+                return Command(
+                    Actor.player(ev.player),
+                    "change_bet",
+                    {"bet": ev.bet, "amount": ev.amount, "to_bet": ev.to_bet, "spot": ev.spot},
+                )
+            case CardsDealt():
+                return Command(Actor.parse(ev.by), "deal")
+            case CardsRevealed():
+                return Command(Actor.player(ev.by), "reveal", {"side": ev.side})
+            case TimedOut():
+                return Command(Actor.SYSTEM, "time_out", {"actor": ev.actor, "op": ev.op})
+            case CardExposed():
+                return Command(Actor.parse(ev.by), "expose_card")
+            case DealingErrorCorrected():
+                return Command(Actor.parse(ev.by), "correct_error", {"description": ev.description})
+            case HandVoided():
+                return Command(Actor.parse(ev.by), "void_hand", {"reason": ev.reason})
+        return None
+
+    # --- what each viewer sees -----------------------------------------------------------------
+
+    def view(self, viewer: Viewer) -> dict[str, JsonValue]:
+        """What ``viewer`` may see now (JSON-plain): never the shoe's order nor a face-down
+        card; a player sees their own chips, the staff every player's."""
+        staff = viewer.role in (ViewerRole.DEALER, ViewerRole.SUPERVISOR)
+        h = self.hand
+        hand: dict[str, JsonValue] | None = None
+        if h is not None:
+            hand = {
+                "number": h.number,
+                "demonstration": h.demonstration,
+                "player": list(h.shown(Side.PLAYER)),
+                "banker": list(h.shown(Side.BANKER)),
+                "holders": {str(s): h.holders.get(s) for s in Side},
+            }
+        players: list[JsonValue] = []
+        for name, seat in self.seats.items():
+            row: dict[str, JsonValue] = {"player": name, "seat": seat}
+            if staff or (viewer.role is ViewerRole.PLAYER and viewer.name == name):
+                row["chips"] = self.stacks[name]
+            players.append(row)
+        last: dict[str, JsonValue] | None = None
+        if self.results and self.results[-1].outcome is not HandOutcome.VOID:
+            r = self.results[-1]
+            last = {
+                "hand": r.number,
+                "shoe": r.shoe,
+                "demonstration": r.demonstration,
+                "outcome": str(r.outcome),
+                "player": [str(c) for c in r.player_cards],
+                "banker": [str(c) for c in r.banker_cards],
+                "player_total": r.player_total,
+                "banker_total": r.banker_total,
+            }
+        elif self.results:
+            last = {"hand": self.results[-1].number, "outcome": str(HandOutcome.VOID)}
+        settled: list[JsonValue] = []
+        if self.last_settled is not None:
+            settled = [dict(r) for r in self.last_settled.results]
+        out: dict[str, JsonValue] = {
+            "game": GAME,
+            "table_id": self._table_id,
+            "viewer": str(viewer),
+            "rules": _plain(self.rules.to_json()),
+            "phase": str(self.phase),
+            "shoe": {
+                "number": self.shoe_number,
+                "commitment": self.shoe_commitment,
+                "cards": len(self.shoe),
+                "dealt": self.position,
+                "to_cut": self.cards_to_cut(),
+                "cut_card_out": self.cut_card_out,
+                "burned_face_down": self.burned_face_down,
+                "exposed": None if self.exposed is None else str(self.exposed),
+                "continuous_shuffler": self.rules.continuous_shuffler,
+            },
+            "players": players,
+            "bets": [
+                {
+                    "player": b.player,
+                    "bet": str(b.kind),
+                    "spot": b.spot,
+                    "stake": b.amount.minor,
+                    "carried": b.carried,
+                }
+                for b in self.bets
+            ],
+            "hand": hand,
+            "last_hand": last,
+            "last_settlement": settled,
+            "roads": _plain(self.roads().to_json()),
+            "pending": [p.to_json() for p in self.pending()],
+        }
+        return out
+
+    # --- conveniences (scripts, tests, benchmarks) ------------------------------------------------
 
     def start_shoe(self, rng: Rng, *, cut_from_end: int | None = None) -> list[Event]:
         """Shuffle, cut and burn (BA-2.1); with a continuous shuffler just load (BA-2.3)."""
-        events = [self.shuffle(rng)]
-        if self.phase is Phase.CUT:
-            events.append(self.cut(cut_from_end))
-            events.append(self.burn())
+        events = list(self.shuffle(rng))
+        if self.phase is BaccaratPhase.CUT:
+            events += self.cut(cut_from_end)
         return events
 
     def play_hand(self, rng: Rng | None = None) -> list[Event]:
-        """Deal a whole hand: each holder reveals in turn, third cards as BA-9 says, settle."""
-        events = [self.deal(rng)]
-        while (step := self.next_step()) is not None:
-            if step.startswith("reveal:"):
-                events.append(self.reveal(Side(step.split(":")[1])))
-            elif step.startswith("draw:"):
-                events.append(self.draw(rng))
-            else:
-                events.append(self.settle())
+        """Deal a whole hand, each holder squeezing in turn (BA-16), to its settlement."""
+        del rng
+        events = list(self.deal())
+        while (due := self.holder_due()) is not None:
+            events += self.reveal(due[1], due[0])
         return events
 
     def shoe_results(self, shoe: int | None = None) -> list[HandResult]:
         """The hands of a shoe (the current one by default), without demonstrations and
         void hands: what the road maps show."""
         n = self.shoe_number if shoe is None else shoe
-        return [r for r in self.results if r.shoe == n and not r.demonstration and r.outcome != "V"]
+        return [
+            r
+            for r in self.results
+            if r.shoe == n and not r.demonstration and r.outcome is not HandOutcome.VOID
+        ]
 
     def roads(self) -> Roads:
         return roads([r.road_hand() for r in self.shoe_results()])
 
     def snapshot(self) -> dict[str, Any]:
-        """The whole state as plain data (replay must rebuild it exactly)."""
-        h = self.hand
+        """The public state as plain data (replay must rebuild it exactly); no hidden order."""
         return {
-            "phase": str(self.phase),
-            "shoe_number": self.shoe_number,
-            "shoe": [str(c) for c in self.shoe],
-            "position": self.position,
-            "cut_index": self.cut_index,
-            "cut_card_out": self.cut_card_out,
+            "view": self.view(Viewer.SUPERVISOR),
             "hands_left": self.hands_left,
             "demonstrations_left": self.demonstrations_left,
-            "seats": dict(self.seats),
-            "bets": [_bet_json(b) | {"carried": b.carried} for b in self.bets],
-            "hand": None
-            if h is None
-            else {
-                "number": h.number,
-                "player": [str(c) for c in h.player],
-                "banker": [str(c) for c in h.banker],
-                "hidden": {str(k): v for k, v in h.hidden.items()},
-                "exposed": [str(c) for c in h.exposed],
-            },
             "hand_number": self.hand_number,
-            "results": [
-                (
-                    r.number,
-                    r.shoe,
-                    [str(c) for c in r.player_cards],
-                    [str(c) for c in r.banker_cards],
-                    r.outcome,
-                    r.demonstration,
-                )
-                for r in self.results
-            ],
             "discards": self.discards,
-            "balances": {k: v.minor for k, v in self.ledger.balances(self.rules.currency).items()},
-            "head": self.journal.head,
+            "holds": [
+                (b.id, b.player, str(b.kind), b.spot, b.amount.minor, b.carried) for b in self.holds
+            ],
+            "results": [(r.number, r.shoe, str(r.outcome), r.demonstration) for r in self.results],
+            "head": self._journal.head,
         }
 
 
-def _bet_json(b: Bet) -> dict[str, Any]:
-    return {"player": b.player, "bet": str(b.kind), "spot": b.spot, "stake": b.amount.minor}
+def _plain(obj: Mapping[str, Any]) -> dict[str, JsonValue]:
+    """Plain JSON built by a ``to_json`` typed loosely."""
+    return dict(obj)
+
+
+# --- JSON arguments --------------------------------------------------------------------------
+
+
+def _int(args: Mapping[str, Any], key: str) -> int:
+    value = args.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"{key} must be a whole number (minor units), not {value!r}")
+    return value
+
+
+def _opt_int(args: Mapping[str, Any], key: str) -> int | None:
+    return None if args.get(key) is None else _int(args, key)
+
+
+def _str(args: Mapping[str, Any], key: str) -> str:
+    value = args.get(key)
+    if not isinstance(value, str):
+        raise InvalidInput(f"{key} must be text, not {value!r}")
+    return value
+
+
+def _opt_str(args: Mapping[str, Any], key: str) -> str | None:
+    return None if args.get(key) is None else _str(args, key)
+
+
+def _bool(args: Mapping[str, Any], key: str) -> bool:
+    value = args.get(key, False)
+    if not isinstance(value, bool):
+        raise InvalidInput(f"{key} must be true or false, not {value!r}")
+    return value
 
 
 # ==========================================================================================
-# Replay
+# Replay: re-run the operations, demand the same events
 # ==========================================================================================
 
 
-def replay_baccarat(journal: Journal) -> BaccaratTable:
-    """Rebuild a table from its journal, applying each event (no RNG needed)."""
-    table = BaccaratTable(BaccaratRules.from_json(journal.header["rules"]))  # type: ignore[arg-type]
-    for ev in journal.events:
-        table._commit(ev)
+def open_table(journal: Journal, seeds: Mapping[str, bytes] | None = None) -> BaccaratTable:
+    """The table a journal opens (its ``TableOpened``: game, table id, rules)."""
+    events = journal.events
+    first = events[0] if events else None
+    if not isinstance(first, TableOpened) or first.game != GAME:
+        raise JournalError("entry 0: a baccarat journal opens with table.opened for baccarat")
+    try:
+        rules = BaccaratRules.from_json(first.rules)
+        table = BaccaratTable(rules, table_id=first.table_id, header=journal.header, seeds=seeds)
+    except MacauTablesError as exc:
+        raise JournalError(f"entry 0: {exc.message}", rule=exc.rule) from exc
+    if table.journal.events[0].to_json() != first.to_json():
+        raise JournalError("entry 0: the rules do not read back as written")
+    return table
+
+
+def replay_baccarat(journal: Journal, seeds: Mapping[str, bytes] | None = None) -> BaccaratTable:
+    """Re-run a journal's operations and demand its very events (``contract.replay``)."""
+    table = contract.replay(journal, open_table, seeds)
+    assert isinstance(table, BaccaratTable)
     return table
 
 

@@ -6,13 +6,16 @@ what is Pai Gow's own, and says for every article where it is implemented.
 - Art. 1 (equipment, the deal): PG-1.1 shuffle, PG-1.2 / PG-1.3 / PG-R1 the four dice and
   the seat count, PG-1.4 all 8 stacks dealt, PG-1.5 re-shake — ``tilegame.Round``
   (``shuffle``, ``shake_dice``, ``first_steps``, ``dealing_order``, ``_deal``).
-- Art. 2 (rearranging, exposed tiles): PG-2.1 / PG-R2 — ``Round.rearrange``;
+- Art. 2 (rearranging, exposed tiles): PG-2.1 / PG-R2 — ``Round.rearrange`` (two seats,
+  several bettors of a seat counting once);
   PG-2.2 / PG-2.3 / PG-R3 — :func:`exposed_effect` below.
 - Art. 3 (co-banking): PG-3.1 the house's co-bank — ``Round.open``; PG-3.2 / PG-3.3 —
   ``Round.join_bank``; PG-3.4 / PG-R10 setting authority — ``Round.banker_authority`` and
   :func:`banker_setting_by_house`.
 - Art. 4 (the bank, bets, commission): PG-4.1 / PG-4.3 / PG-4.9 / PG-R6 / PG-R11 —
-  ``tilegame.Rotation``; PG-4.2 the 4% — :data:`COMMISSION`; PG-4.4 — ``Round.open``;
+  ``tilegame.Rotation`` and ``Round.open(rotation=…)``; PG-4.2 the 4% of a person's
+  wins of the round — :data:`COMMISSION`, ``Round._player_commissions``; PG-4.4 —
+  ``Round.open``;
   PG-4.5 / PG-R4 / PG-R4a — ``Round._settle_bets`` and ``Round._share_bank_result``;
   PG-4.6 / PG-4.7 / PG-4.8 — ``Round.place_bet``.
 - Art. 5 (setting): PG-5.1 / PG-5.2 — ``Round.set_seat``; PG-5.3 / PG-5.4 / PG-5.5 /
@@ -32,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from macau_tables.core.journal import Journal, register_replayer
+from macau_tables.core.journal import Journal
 from macau_tables.games.tilegame import (
     ExposedEffect,
     Regulation,
@@ -125,6 +128,3 @@ PAIGOW = Regulation(
 def replay(journal: Journal) -> Round:
     """Rebuild a Pai Gow round from its journal."""
     return replay_round(journal, PAIGOW)
-
-
-register_replayer(GAME, replay)

@@ -9,18 +9,26 @@ implements it once, citing both texts. What differs is here, visibly:
   is the first seat — ``Round.settlement_order``. **TW-2d**: 8 or 4 places, the house's
   choice per round; with 4, the next round deals the remaining 4 stacks and the used tiles
   lie face up — :data:`PLACES` and ``Round.open(carried=…)`` (TW-R2).
-- Art. 3 (places): TW-3a … TW-3c — ``Round.place_bet``, ``Round.holder``.
+- Art. 2: **TW-2f** counts people (two players rearrange), not seats as PG-2.1 does —
+  :data:`TAIWAN` ``rearrange_limit="people"``.
+- Art. 3 (places): TW-3a … TW-3c — ``Round.place_bet``, ``Round.holder``. **TW-R5**: no
+  counterpart of PG-3.4, the banker sets his own tiles whatever the house's co-bank (TW-3c
+  庄家則不在此限) — ``Round.banker_authority``, option ``larger_stake_sets_banker``.
 - Art. 4: **TW-4 / TW-R4** exposed tiles never void anything — :func:`exposed_effect`.
 - Art. 5 (the banker): TW-5a, TW-5b, TW-5d — ``tilegame.Rotation``; TW-5c —
-  ``Round.open`` and ``Round._settle_bets``; **TW-5e** co-bankers after the banker and
-  barred from other places — ``Round.join_bank`` / ``Round.place_bet``
-  (:data:`TAIWAN` ``cobanker_may_bet=False``).
+  ``Round.open`` and ``Round._settle_bets`` (commission included, TW-R3); **TW-5e**
+  co-bankers after the banker and barred from other places — ``Round.join_bank`` /
+  ``Round.place_bet`` (:data:`TAIWAN` ``cobanker_may_bet=False``).
 - Art. 6 (winning): TW-6a — ``Round.set_banker``; **TW-6b / TW-R1** the players' forced
   setting and the dealer's re-set — :func:`forced_setting`, ``Round.settle``;
   **TW-6c / TW-9a** no banker advantage — :func:`compare_seat`.
 - Art. 7: TW-7a, **TW-7b** (no 地九王) — the tiles package, rule set ``tw1990``.
-- Art. 8: **TW-8** 5% of every win — :data:`COMMISSION`; TW-R3 the bank charged per bet
-  won by default — ``Round._commissions``.
+- Art. 8: **TW-8** 5% of every win — :data:`COMMISSION`, each winning bet on its own
+  (``player_commission_default="bet"``); TW-R3 the bank charged on each bet it wins, taken
+  as it collects it, inside the running balance, and shared by layer —
+  ``Round._settle_bets`` and ``Round._share_bank_result``.
+- Refusals cite this text: :data:`CITE` maps the articles the shared mechanics cite by
+  Pai Gow's numbering to this regulation's.
 - Art. 9: **TW-9b** Gee Joon never converts — the tiles package, ``tw1990``.
 """
 
@@ -28,8 +36,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from types import MappingProxyType
 
-from macau_tables.core.journal import Journal, register_replayer
+from macau_tables.core.journal import Journal
 from macau_tables.games.tilegame import (
     ExposedEffect,
     Regulation,
@@ -86,6 +95,31 @@ def compare_seat(player: Setting, banker: Setting) -> SeatResult:
 #: TW-8: the casino takes 5% of every win ("5% de todas as apostas ganhas").
 COMMISSION = Fraction(5, 100)
 
+# --- the articles of this text where the shared mechanics cite Pai Gow's --------------------
+
+#: A Taiwan round's refusal cites the Taiwan text (tilegame cites Pai Gow's numbering).
+CITE = {
+    "PG-1.1": "TW-2a",  # the dealer shuffles first
+    "PG-1.2": "TW-2b",  # four dice, shaken once per deal
+    "PG-1.4": "TW-3a",  # 8 or 4 places, the banker's included
+    "PG-2.1": "TW-2f",  # rearranging: players then the banker, two players at most
+    "PG-R2": "TW-2f",
+    "PG-2.2": "TW-4",  # exposed tiles
+    "PG-3.2": "TW-5e",  # betting on the banker's place is co-banking
+    "PG-3.3": "TW-5e",
+    "PG-3.4": "TW-R5",
+    "PG-4.1": "TW-5a",  # two rounds at a time
+    "PG-4.3": "TW-5b",
+    "PG-4.4": "TW-5c",  # the capital on the table
+    "PG-4.6": "TW-2g",  # bets before the dice
+    "PG-4.7": "TW-2g",  # none accepted, withdrawn or moved after
+    "PG-4.9": "TW-5d",  # capital may grow, never shrink
+    "PG-5.1": "TW-6a",  # each place sets its four tiles
+    "PG-7.4": "TW-3c",  # one holder per place
+    "PG-8.1": "TW-6a",  # the banker sets after the players
+    "PG-8.2": "TW-6a",
+}
+
 TAIWAN = Regulation(
     game=GAME,
     title="Taiwan Pai Kao, Portaria 15/90/M",
@@ -100,12 +134,14 @@ TAIWAN = Regulation(
     records_compensation=False,  # no compensation rule in TW
     places_rule="TW-2d",
     banker_last_rule="TW-6a",
+    player_commission_default="bet",  # TW-8: "5% de todas as apostas ganhas"
+    rearrange_limit="people",  # TW-2f: 閒家只限兩人
+    larger_stake_sets_banker=False,  # TW-R5: no PG-3.4 (TW-3c 庄家則不在此限)
+    void_deal_rule="TW-4",  # never reached: TW-4 voids nothing
+    cite=MappingProxyType(CITE),
 )
 
 
 def replay(journal: Journal) -> Round:
     """Rebuild a Taiwan Pai Kao round from its journal."""
     return replay_round(journal, TAIWAN)
-
-
-register_replayer(GAME, replay)

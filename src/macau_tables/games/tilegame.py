@@ -19,6 +19,7 @@ deal → exposed tiles → every seat's holder sets → the banker sets → sett
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -88,6 +89,17 @@ class Regulation:
     records_compensation: bool  # PG-7.2 / PG-R8 (TW has no such rule)
     places_rule: str  # PG-1.4 / TW-2d, cited when a round asks for other places
     banker_last_rule: str  # PG-8.1 / TW-6a, cited when the banker sets too early
+    player_commission_default: Literal["round", "bet"] = "round"  # PG-4.2 / TW-8
+    rearrange_limit: Literal["seats", "people"] = "seats"  # PG-2.1 門 / TW-2f 閒家只限兩人
+    larger_stake_sets_banker: bool = True  # PG-3.4 / TW-R5 (TW: off unless the option)
+    void_deal_rule: str = "PG-R3"  # cited when a void deal freezes the table
+    #: The shared mechanics cite Pai Gow's articles; a regulation maps each to its own
+    #: (a Taiwan round's refusal cites the Taiwan text: PG-4.7 -> TW-2g).
+    cite: Mapping[str, str] = field(default_factory=dict)
+
+    def rule(self, pg_id: str) -> str:
+        """The ID this regulation gives the rule that Pai Gow numbers ``pg_id``."""
+        return self.cite.get(pg_id, pg_id)
 
 
 @dataclass(frozen=True)
@@ -101,6 +113,13 @@ class RoundOptions:
     - ``bank_commission``: ``"net"`` (PG-R5: on each bank participant's net win) or
       ``"per_bet"`` (TW-R3: on each bet the bank wins); ``None`` = the regulation's default;
     - ``bind_banker``: TW-R1 option, the forced setting binds the banker too;
+    - ``player_commission``: the base of a player's commission, ``"round"`` (PG-4.2
+      「每局抽水…所贏金額」: a person's wins of the round together, rounded down once) or
+      ``"bet"`` (each winning bet on its own, TW-8 "todas as apostas ganhas"); ``None`` =
+      the regulation's default (PG round, TW bet);
+    - ``larger_stake_sets_banker``: PG-3.4, the larger of the banker's and the house's
+      capital sets the banker's tiles; ``None`` = the regulation's default (PG yes; TW-R5:
+      no, the option turns it on);
     - ``min_bet`` / ``max_bet``: table limits in minor units (0 = none).
     """
 
@@ -110,9 +129,11 @@ class RoundOptions:
     bind_banker: bool = False
     min_bet: int = 0
     max_bet: int = 0
+    player_commission: Literal["round", "bet"] | None = None
+    larger_stake_sets_banker: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "settlement": self.settlement,
             "house_layer": self.house_layer,
             "bank_commission": self.bank_commission,
@@ -120,6 +141,12 @@ class RoundOptions:
             "min_bet": self.min_bet,
             "max_bet": self.max_bet,
         }
+        # Written only when set, so journals of rounds that do not use them stay as they were.
+        if self.player_commission is not None:
+            out["player_commission"] = self.player_commission
+        if self.larger_stake_sets_banker is not None:
+            out["larger_stake_sets_banker"] = self.larger_stake_sets_banker
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RoundOptions:
@@ -130,6 +157,10 @@ class RoundOptions:
             raise InvalidInput("house_layer must be proportional or after_banker")
         if opts.bank_commission not in (None, "net", "per_bet"):
             raise InvalidInput("bank_commission must be net or per_bet")
+        if opts.player_commission not in (None, "round", "bet"):
+            raise InvalidInput("player_commission must be round or bet", rule="PG-4.2")
+        if opts.larger_stake_sets_banker not in (None, True, False):
+            raise InvalidInput("larger_stake_sets_banker must be true or false", rule="TW-R5")
         return opts
 
 
@@ -270,7 +301,8 @@ class BetResult:
     outcome: str  # "win", "lose", "push", "no_action"
     action: Money
     net: Money  # to the player, after commission
-    commission: Money
+    commission: Money  # the player's commission on a win (PG-4.2, TW-8)
+    bank_fee: Money | None = None  # TW-R3: taken from a bet the bank collects (per_bet)
 
 
 # --- the round -----------------------------------------------------------------------------
@@ -298,6 +330,7 @@ class Round:
     results: list[BetResult] = field(default_factory=list)
     settled: RoundSettled | None = None
     transaction: Transaction | None = None
+    void_deals: int = 0  # PG-2.3 / PG-R3: deals voided this round (bets frozen since)
 
     # ---- opening (PG-4.4, PG-3.1, TW-5c, TW-5e) ----------------------------------------
 
@@ -315,11 +348,16 @@ class Round:
         round_no: int = 1,
         options: RoundOptions | None = None,
         carried: Round | None = None,
+        rotation: Rotation | None = None,
+        consent: bool = False,
     ) -> Round:
         """Open a round: PG-4.4 / TW-5c the capital on the table and the dealing announced.
 
         ``carried`` is a finished first round of a 4-place woodpile (TW-2d, TW-R2): this
-        round deals its remaining four stacks, with its 16 tiles face up.
+        round deals its remaining four stacks, with its 16 tiles face up. ``rotation`` is
+        the table's bank from the previous rounds: the opening must follow it (PG-4.1,
+        PG-4.9 / TW-5a, TW-5d: a continuing banker's capital may grow, never shrink;
+        ``consent``: every other seat agrees to a third round).
         """
         opts = options or RoundOptions()
         currency = banker_capital.currency
@@ -333,13 +371,17 @@ class Round:
         if not 1 <= banker_seat <= places:
             raise InvalidInput(f"the banker's seat must be 1..{places}")
         if not banker_capital.is_positive() and not house.is_positive():
-            raise RuleViolation("the bank needs capital on the table", rule="PG-4.4")
+            raise RuleViolation(
+                "the bank needs capital on the table", rule=regulation.rule("PG-4.4")
+            )
         if banker_capital.is_negative() or house.is_negative():
             raise InvalidInput("capital cannot be negative")
         if banker == HOUSE and house.is_positive():
             raise InvalidInput("when the house banks, its capital is the banker's capital")
         if banker != HOUSE and wallets.get(banker, Money.zero(currency)) < banker_capital:
-            raise RuleViolation(f"{banker} cannot put {banker_capital} on the table", rule="PG-4.4")
+            raise RuleViolation(
+                f"{banker} cannot put {banker_capital} on the table", rule=regulation.rule("PG-4.4")
+            )
         pile: tuple[int, ...] = tuple(range(8))
         tiles: tuple[str, ...] = ()
         exposed: tuple[str, ...] = ()
@@ -371,6 +413,8 @@ class Round:
             tiles=tiles,
             exposed=exposed,
         )
+        if rotation is not None:
+            rotation.verify_open(opened, consent)
         journal = Journal(regulation.game, {"regulation": regulation.title})
         journal.append(opened)
         rnd = cls(regulation=regulation, opened=opened, journal=journal)
@@ -381,6 +425,10 @@ class Round:
         return rnd
 
     # ---- convenience views --------------------------------------------------------------
+
+    def _r(self, pg_id: str) -> str:
+        """The regulation's own ID for a rule the shared mechanics cite by Pai Gow's."""
+        return self.regulation.rule(pg_id)
 
     @property
     def options(self) -> RoundOptions:
@@ -434,7 +482,7 @@ class Round:
 
     def verify_shuffle(self) -> None:
         if self.phase is not Phase.SHUFFLE:
-            raise OutOfOrder("the tiles are shuffled before bets and dice", rule="PG-1.1")
+            raise OutOfOrder("the tiles are shuffled before bets and dice", rule=self._r("PG-1.1"))
 
     def can_shuffle(self) -> bool:
         return _can(self.verify_shuffle)
@@ -461,9 +509,9 @@ class Round:
     def verify_join_bank(self, person: str, capital: Money) -> None:
         self._verify_before_dice("PG-4.7")
         if person in (self.banker, HOUSE):
-            raise BetNotAllowed(f"{person} is already in the bank", rule="PG-3.2")
+            raise BetNotAllowed(f"{person} is already in the bank", rule=self._r("PG-3.2"))
         if any(p == person for p, _ in self.cobankers):
-            raise BetNotAllowed(f"{person} already co-banks this round", rule="PG-3.3")
+            raise BetNotAllowed(f"{person} already co-banks this round", rule=self._r("PG-3.3"))
         if not self.regulation.cobanker_may_bet and any(b.person == person for b in self.bets):
             raise BetNotAllowed(
                 f"{person} bets on a place: a co-banker may not bet on other places",
@@ -488,13 +536,15 @@ class Round:
     def verify_place_bet(self, person: str, seat: int, amount: Money) -> None:
         self._verify_before_dice("PG-4.7")
         if not 1 <= seat <= self.places:
-            raise BetNotAllowed(f"no seat {seat} at a {self.places}-place table", rule="TW-3a")
+            raise BetNotAllowed(
+                f"no seat {seat} at a {self.places}-place table", rule=self._r("PG-1.4")
+            )
         if seat == self.banker_seat:
             raise BetNotAllowed(
-                "a bet on the banker's seat is co-banking (join the bank)", rule="PG-3.2"
+                "a bet on the banker's seat is co-banking (join the bank)", rule=self._r("PG-3.2")
             )
         if person in (self.banker, HOUSE):
-            raise BetNotAllowed("the bank does not bet against itself", rule="PG-4.6")
+            raise BetNotAllowed("the bank does not bet against itself", rule=self._r("PG-4.6"))
         if not self.regulation.cobanker_may_bet and any(p == person for p, _ in self.cobankers):
             raise BetNotAllowed(
                 f"{person} co-banks: a co-banker may not bet on other places", rule="TW-5e"
@@ -520,9 +570,17 @@ class Round:
 
     def _verify_before_dice(self, rule: str) -> None:
         if self.phase is Phase.SHUFFLE:
-            raise OutOfOrder("the tiles are not shuffled yet", rule="PG-1.1")
+            raise OutOfOrder("the tiles are not shuffled yet", rule=self._r("PG-1.1"))
         if self.phase is not Phase.BETTING:
-            raise OutOfOrder("after the dice nothing on the table may change", rule=rule)
+            raise OutOfOrder("after the dice nothing on the table may change", rule=self._r(rule))
+        if self.void_deals:
+            # PG-2.3 / PG-R3: a void deal repeats the shuffle and the dice, nothing else:
+            # bets, capital and co-bank stay exactly as they were when the dice were shaken.
+            raise OutOfOrder(
+                "the deal was void: only the shuffle and the dice repeat, bets and capital "
+                "stay as they were",
+                rule=self.regulation.void_deal_rule,
+            )
 
     def _verify_amount(self, person: str, amount: Money, rule: str) -> None:
         if not amount.is_positive():
@@ -533,7 +591,7 @@ class Round:
             raise BetNotAllowed(
                 f"{person} has {self.wallet_of(person)}, {self.committed(person)} of it "
                 f"already on the table",
-                rule=rule,
+                rule=self._r(rule),
             )
 
     # ---- PG-2.1 / PG-R2 / TW-2f: rearranging the stacks ---------------------------------
@@ -541,20 +599,37 @@ class Round:
     def verify_rearrange(self, person: str, order: Sequence[int]) -> None:
         self._verify_before_dice("PG-2.1")
         if self.banker in self.rearranged_by:
-            raise RuleViolation("after the banker nobody may rearrange", rule="PG-2.1")
+            raise RuleViolation("after the banker nobody may rearrange", rule=self._r("PG-2.1"))
         if sorted(order) != sorted(self.stack_order):
             raise InvalidInput(
                 f"a rearrangement is an order of the stacks {sorted(self.stack_order)}",
-                rule="PG-R2",
+                rule=self._r("PG-R2"),
             )
         if person != self.banker:
             if not any(b.person == person for b in self.bets):
-                raise RuleViolation("only the banker and players with a bet", rule="PG-2.1")
-            players = {p for p in self.rearranged_by if p != self.banker}
+                raise RuleViolation(
+                    "only the banker and players with a bet", rule=self._r("PG-2.1")
+                )
+            players = [p for p in self.rearranged_by if p != self.banker]
             if person in players:
-                raise RuleViolation(f"{person} has rearranged already", rule="PG-2.1")
-            if len(players) >= 2:
-                raise RuleViolation("at most two players rearrange per round", rule="PG-2.1")
+                raise RuleViolation(f"{person} has rearranged already", rule=self._r("PG-2.1"))
+            if self.regulation.rearrange_limit == "people":
+                if len(players) >= 2:  # TW-2f 閒家只限兩人: two people
+                    raise RuleViolation(
+                        "at most two players rearrange per round", rule=self._r("PG-2.1")
+                    )
+            elif self._rearranging_seats([*players, person]) > 2:
+                raise RuleViolation(
+                    "at most two seats rearrange per round (several bettors of one seat "
+                    "count once)",
+                    rule=self._r("PG-2.1"),
+                )
+
+    def _rearranging_seats(self, people: Sequence[str]) -> int:
+        """PG-2.1 counts seats (門): the fewest seats the rearranging players can stand
+        for, each player for one seat he bet on (two bettors of seat 2 are one seat)."""
+        choices = [sorted({b.seat for b in self.bets if b.person == p}) for p in people]
+        return min(len(set(pick)) for pick in itertools.product(*choices))
 
     def can_rearrange(self, person: str, order: Sequence[int]) -> bool:
         return _can(self.verify_rearrange, person, order)
@@ -572,9 +647,9 @@ class Round:
 
     def verify_shake(self) -> None:
         if self.phase is Phase.SHUFFLE:
-            raise OutOfOrder("the tiles are not shuffled yet", rule="PG-1.1")
+            raise OutOfOrder("the tiles are not shuffled yet", rule=self._r("PG-1.1"))
         if self.phase is not Phase.BETTING:
-            raise OutOfOrder("the dice are shaken once per deal", rule="PG-1.2")
+            raise OutOfOrder("the dice are shaken once per deal", rule=self._r("PG-1.2"))
 
     def can_shake(self) -> bool:
         return _can(self.verify_shake)
@@ -589,7 +664,7 @@ class Round:
         the banker shakes again (PG-1.5, TW-2e)."""
         self.verify_shake()
         if len(dice) != 4 or not all(1 <= d <= 6 for d in dice):
-            raise InvalidInput("four dice, each 1 to 6", rule="PG-1.2")
+            raise InvalidInput("four dice, each 1 to 6", rule=self._r("PG-1.2"))
         ev = DiceShaken(tuple(dice), valid)
         self.journal.append(ev)
         if valid:
@@ -625,7 +700,9 @@ class Round:
 
     def verify_report_exposed(self, seat: int, count: int) -> None:
         if self.phase is not Phase.SETTING or self.settings_:
-            raise OutOfOrder("tiles are exposed in the deal, before any setting", rule="PG-2.2")
+            raise OutOfOrder(
+                "tiles are exposed in the deal, before any setting", rule=self._r("PG-2.2")
+            )
         if seat not in self.hands or not 1 <= count <= 4:
             raise InvalidInput("a seat of this deal and 1 to 4 tiles")
 
@@ -640,13 +717,15 @@ class Round:
         if effect is ExposedEffect.SEAT_OUT:
             self.seats_out.add(seat)
         elif effect is ExposedEffect.DEAL_VOID:
-            # PG-R3: tiles reshuffled, dice shaken again; bets stay.
+            # PG-2.3 / PG-R3: the deal (是次派牌), not the round, is void: the tiles are
+            # reshuffled and the dice shaken again; bets, capital, co-bank and the stacks'
+            # order stay exactly as they were (PG-4.7) — see _verify_before_dice.
             self.phase = Phase.SHUFFLE
             self.dice = None
             self.hands = {}
             self.exposed = {}
             self.seats_out = set()
-            self.rearranged_by = []
+            self.void_deals += 1
         return ev
 
     # ---- PG-5 / PG-7 / PG-8 / TW-3 / TW-6: setting ---------------------------------------
@@ -674,26 +753,35 @@ class Round:
         return holders.get(seat)
 
     def banker_authority(self) -> str:
-        """PG-3.4 / PG-R10: the banker sets unless the house's co-bank capital is larger."""
-        if self.opened.house_capital > self.opened.banker_capital:
+        """PG-3.4 / PG-R10: the banker sets unless the house's co-bank capital is larger.
+        TW-R5: the Taiwan text has no such article (TW-3c 庄家則不在此限): the banker sets
+        his own tiles, unless the option ``larger_stake_sets_banker`` turns PG-3.4 on."""
+        rule = self.options.larger_stake_sets_banker
+        if rule is None:
+            rule = self.regulation.larger_stake_sets_banker
+        if rule and self.opened.house_capital > self.opened.banker_capital:
             return HOUSE
         return self.banker
 
     def verify_set_seat(self, person: str, seat: int, front: Sequence[Tile]) -> None:
         if self.phase is not Phase.SETTING:
-            raise OutOfOrder("tiles are set after the deal", rule="PG-5.1")
+            raise OutOfOrder("tiles are set after the deal", rule=self._r("PG-5.1"))
         if self.banker_seat in self.settings_:
             raise RuleViolation(
-                "the banker has turned a tile: no setting may change", rule="PG-8.2"
+                "the banker has turned a tile: no setting may change", rule=self._r("PG-8.2")
             )
         if seat == self.banker_seat:
-            raise RuleViolation("the banker sets with set_banker, after the seats", rule="PG-8.1")
+            raise RuleViolation(
+                "the banker sets with set_banker, after the seats", rule=self._r("PG-8.1")
+            )
         if seat not in self.active_seats():
-            raise RuleViolation(f"seat {seat} has no bets in play this round", rule="PG-5.1")
+            raise RuleViolation(
+                f"seat {seat} has no bets in play this round", rule=self._r("PG-5.1")
+            )
         holder = self.holder(seat)
         if person != holder:
             raise RuleViolation(
-                f"seat {seat} is set by its holder {holder}, not {person}", rule="PG-7.4"
+                f"seat {seat} is set by its holder {holder}, not {person}", rule=self._r("PG-7.4")
             )
         self._verify_split(seat, front)
 
@@ -708,9 +796,9 @@ class Round:
 
     def verify_set_banker(self, person: str, front: Sequence[Tile]) -> None:
         if self.phase is not Phase.SETTING:
-            raise OutOfOrder("tiles are set after the deal", rule="PG-5.1")
+            raise OutOfOrder("tiles are set after the deal", rule=self._r("PG-5.1"))
         if self.banker_seat in self.settings_:
-            raise RuleViolation("the banker has set already", rule="PG-8.2")
+            raise RuleViolation("the banker has set already", rule=self._r("PG-8.2"))
         unset = [s for s in self.active_seats() if s not in self.settings_]
         if unset:
             raise OutOfOrder(
@@ -720,7 +808,8 @@ class Round:
         authority = self.banker_authority()
         if person != authority:
             raise RuleViolation(
-                f"the banker's tiles are set by {authority} (the larger capital)", rule="PG-3.4"
+                f"the banker's tiles are set by {authority} (the larger capital)",
+                rule=self._r("PG-3.4"),
             )
         self._verify_split(self.banker_seat, front)
         if (
@@ -741,10 +830,10 @@ class Round:
     def _verify_split(self, seat: int, front: Sequence[Tile]) -> None:
         tiles = list(self.hands[seat])
         if len(front) != 2:
-            raise InvalidInput("name the two tiles of one hand", rule="PG-5.1")
+            raise InvalidInput("name the two tiles of one hand", rule=self._r("PG-5.1"))
         for t in front:
             if t not in tiles:
-                raise InvalidInput(f"{t} is not a tile of seat {seat}", rule="PG-5.1")
+                raise InvalidInput(f"{t} is not a tile of seat {seat}", rule=self._r("PG-5.1"))
             tiles.remove(t)
 
     def _split(self, seat: int, pair: Sequence[Tile]) -> Setting:
@@ -755,14 +844,14 @@ class Round:
         return make_setting(Hand(pair[0], pair[1], r), Hand(rest[0], rest[1], r))
 
     def _follows_forced(self, seat: int, pair: Sequence[Tile]) -> bool:
+        """TW-6b / TW-R1: the rule concerns the back only (閒家須盡量將後對擺大): a back
+        equal to the highest two-tile hand of the four tiles follows it, whatever front
+        that leaves."""
         forced = self.regulation.forced_setting
         assert forced is not None
         want = forced(self.hands[seat], self.regulation.tiles)
         got = self._split(seat, pair)
-        return (got.back.value.key, got.front.value.key) == (
-            want.back.value.key,
-            want.front.value.key,
-        )
+        return got.back.value.key == want.back.value.key
 
     def _record_setting(self, person: str, seat: int, pair: Sequence[Tile]) -> SeatSet:
         setting = self._split(seat, pair)
@@ -781,7 +870,7 @@ class Round:
 
     def verify_settle(self) -> None:
         if self.phase is not Phase.SETTING or self.banker_seat not in self.settings_:
-            raise OutOfOrder("settle after the banker has set and turned", rule="PG-8.1")
+            raise OutOfOrder("settle after the banker has set and turned", rule=self._r("PG-8.1"))
 
     def can_settle(self) -> bool:
         return _can(self.verify_settle)
@@ -791,7 +880,8 @@ class Round:
         self.verify_settle()
         resets: list[int] = []
         if self.regulation.forced_setting is not None:
-            # TW-6b: the dealer re-sets a player's tiles that do not follow the forced rule.
+            # TW-6b / TW-R1: the dealer re-sets a player whose back is not the highest
+            # possible, to the highest back (and, of two such, the higher front).
             for seat in self.active_seats():
                 s = self.settings_[seat]
                 if not self._follows_forced(seat, s.front.tiles):
@@ -805,8 +895,7 @@ class Round:
             for seat in self.active_seats()
         }
         self.results = self._settle_bets(seat_results)
-        shares = self._share_bank_result()
-        commissions = self._commissions(shares)
+        shares, commissions = self._share_bank_result()
         compensation = self._compensation(seat_results, banker_setting)
         postings = self._postings(shares, commissions)
         self.transaction = Transaction.of(
@@ -839,14 +928,36 @@ class Round:
         self.journal.append(ev)
         return ev
 
-    def _settle_bets(self, seat_results: dict[int, SeatResult]) -> list[BetResult]:
+    def _bank_fee_in_balance(self) -> bool:
+        """TW-R3 (``per_bet``): the house takes its commission out of each bet the bank
+        collects, inside the running balance. Never when the bank is the house's alone
+        (no commission on the house's own share)."""
+        mode = self.options.bank_commission or self.regulation.bank_commission_default
+        return mode == "per_bet" and any(p != HOUSE for p, _ in self.bank_participants())
+
+    def _collectable(self, room: Money) -> Money:
+        """TW-5c with TW-R3: the most the bank may collect from one bet when its net gain
+        may grow by ``room`` at most, the commission ``floor(a × r)`` coming out of it:
+        the largest ``a`` with ``a − floor(a × r) ≤ room`` is ``floor(room / (1 − r))``."""
+        r = self.regulation.commission
+        return self.money(room.minor * r.denominator // (r.denominator - r.numerator))
+
+    def _settle_bets(self, seat_results: Mapping[int, SeatResult]) -> list[BetResult]:
         """PG-R4: settle bets seat by seat in settlement order, each seat's bets in the order
         placed, within the bank's capital (PG-4.5, TW-5c): the running balance (default) or
-        the cover (option). Each winning bet pays 4% (PG-4.2, PG-R5) or 5% (TW-8) of its win.
+        the cover (option).
+
+        Commission (PG-4.2, TW-8): a player pays 4% / 5% of what he won, on his wins of the
+        round together (``player_commission="round"``, PG's default: 「每局抽水」) or on each
+        winning bet alone (``"bet"``, TW's default), rounded down (PG-R5). In ``per_bet``
+        bank mode (TW-R3) the house takes its 5% out of each bet the bank collects, as it
+        collects it: the running balance is net of it, so the bank never wins or loses more
+        than its capital, commission included (TW-5c).
         """
         zero = self.money(0)
         capital = self.bank_capital
         rate = self.regulation.commission
+        bank_fee = self._bank_fee_in_balance()
         ordered: list[Bet] = []
         for seat in self.settlement_order():
             ordered.extend(b for b in self.bets if b.seat == seat)
@@ -857,7 +968,7 @@ class Round:
                 if b.seat in seat_results:
                     cover[i] = min(b.amount, left)
                     left = left - cover[i]
-        gain = zero  # the bank's running result
+        gain = zero  # the bank's running result (net of the commission taken from it)
         results: list[BetResult] = []
         for i, b in enumerate(ordered):
             res = seat_results.get(b.seat)
@@ -867,28 +978,65 @@ class Round:
                 continue
             if self.options.settlement == "cover":
                 action = cover[i]
-            elif res is SeatResult.BANKER:
-                action = min(b.amount, capital - gain)  # the bank wins at most C
+            elif res is SeatResult.BANKER:  # the bank wins at most C (net)
+                room = capital - gain
+                action = min(b.amount, self._collectable(room) if bank_fee else room)
             else:
                 action = min(b.amount, capital + gain)  # the bank pays at most what it has
             if action.is_zero():
                 results.append(BetResult(b.person, b.seat, b.amount, "no_action", zero, zero, zero))
             elif res is SeatResult.BANKER:
-                gain = gain + action
-                results.append(BetResult(b.person, b.seat, b.amount, "lose", action, -action, zero))
+                fee = action.commission(rate) if bank_fee else zero
+                gain = gain + action - fee
+                results.append(
+                    BetResult(b.person, b.seat, b.amount, "lose", action, -action, zero, fee)
+                )
             else:
                 gain = gain - action
-                fee = action.commission(rate)
-                results.append(
-                    BetResult(b.person, b.seat, b.amount, "win", action, action - fee, fee)
-                )
-        return results
+                results.append(BetResult(b.person, b.seat, b.amount, "win", action, action, zero))
+        return self._player_commissions(results)
+
+    def _player_commissions(self, results: list[BetResult]) -> list[BetResult]:
+        """PG-4.2 / TW-8 / PG-R5: the player's commission, rounded down. Base ``round``:
+        a person's wins of the round together — each winning bet carries the part that
+        brings the person's running total to ``floor(rate × wins so far)``, so the parts
+        sum to the round's rounded commission; base ``bet``: each win on its own."""
+        rate = self.regulation.commission
+        base = self.options.player_commission or self.regulation.player_commission_default
+        won: dict[str, Money] = {}
+        out: list[BetResult] = []
+        for r in results:
+            if r.outcome != "win":
+                out.append(r)
+                continue
+            if base == "bet":
+                fee = r.action.commission(rate)
+            else:
+                before = won.get(r.person, self.money(0))
+                won[r.person] = before + r.action
+                fee = won[r.person].commission(rate) - before.commission(rate)
+            out.append(replace(r, net=r.action - fee, commission=fee))
+        return out
 
     def bank_result(self) -> Money:
         """The bank's result of the round before commission (collected − paid)."""
         return self.money(
             sum(r.action.minor for r in self.results if r.outcome == "lose")
             - sum(r.action.minor for r in self.results if r.outcome == "win")
+        )
+
+    def bank_fees(self) -> Money:
+        """TW-R3: the commission the house took out of the bets the bank collected."""
+        return self.money(sum(r.bank_fee.minor for r in self.results if r.bank_fee is not None))
+
+    def bank_net_result(self) -> Money:
+        """The bank's result after every commission its participants pay: what the bank's
+        wallets gain or lose in the round (PG-4.5 / TW-5c: never beyond the capital)."""
+        if self.settled is None:
+            return self.bank_result() - self.bank_fees()
+        return self.money(
+            sum(s for _p, s in self.settled.bank_shares)
+            - sum(c for _p, c in self.settled.commissions)
         )
 
     def bank_participants(self) -> list[tuple[str, Money]]:
@@ -899,13 +1047,9 @@ class Round:
             out.append((HOUSE, self.money(self.opened.house_capital)))
         return out + list(self.cobankers)
 
-    def _share_bank_result(self) -> list[tuple[str, Money]]:
-        """PG-R4a: the result goes first to the core bank (banker + house) up to its capital,
-        shared in proportion to capital (option: the house as a layer after the banker),
-        then to each co-banking player up to his capital, in the order joined (TW-5e)."""
-        result = self.bank_result()
-        sign = -1 if result.is_negative() else 1
-        left = abs(result)
+    def _layers(self) -> list[list[tuple[str, Money]]]:
+        """PG-R4a / TW-5e: the core bank (banker + house, in proportion to capital, or the
+        house after the banker), then each co-banking player in the order joined."""
         core = [(p, c) for p, c in self.bank_participants() if p in (self.banker, HOUSE)]
         layers: list[list[tuple[str, Money]]] = []
         if self.options.house_layer == "after_banker":
@@ -913,86 +1057,99 @@ class Round:
         else:
             layers.append(core)
         layers.extend([[x] for x in self.cobankers])
+        return layers
+
+    def _layered(self, result: Money) -> dict[str, Money]:
+        """A result shared in layers (banker first, 正庄先行): each layer takes it up to its
+        capital. A gain beyond the whole capital (a gross result that only commission
+        brings back within it, TW-R3) goes to the non-house participants in proportion to
+        capital: every layer took its full part."""
+        sign = -1 if result.is_negative() else 1
+        left = abs(result)
         shares: dict[str, Money] = {p: self.money(0) for p, _ in self.bank_participants()}
-        for layer in layers:
+        for layer in self._layers():
             cap = self.money(sum(c.minor for _, c in layer))
             take = min(left, cap)
             left = left - take
             parts = take.allocate([c.minor for _, c in layer])
             for (p, _), part in zip(layer, parts, strict=True):
                 shares[p] = shares[p] + part * sign
-        assert left.is_zero(), "PG-4.5: the bank's result never exceeds its capital"
-        return list(shares.items())
+        if left.is_positive():
+            assert sign > 0, "PG-4.5: the bank never loses more than its capital"
+            payers = [(p, c) for p, c in self.bank_participants() if p != HOUSE]
+            for (p, _), part in zip(
+                payers, left.allocate([c.minor for _, c in payers]), strict=True
+            ):
+                shares[p] = shares[p] + part
+        return shares
 
-    def _commissions(self, shares: list[tuple[str, Money]]) -> list[tuple[str, Money]]:
-        """Commission from the bank's side, never on the house's own share (PG-R5, TW-R3).
+    def _share_bank_result(self) -> tuple[list[tuple[str, Money]], list[tuple[str, Money]]]:
+        """Each bank participant's share of the result (before his commission) and his
+        commission; never commission on the house's own share (PG-R5, TW-R3).
 
-        ``net`` (PG-R5): 4% of each participant's net win of the round. ``per_bet`` (TW-R3):
-        the rate on each bet the bank wins, each participant charged on its share of that
-        bet in proportion to capital (a stated choice: every participant stands behind every
-        bet pro rata), rounded down per participant.
+        ``net`` (PG-R5): the result is shared in layers (PG-R4a), then each participant
+        pays 4% of his net win. ``per_bet`` (TW-R3): the result net of the commission taken
+        in the running balance is what is shared in layers — so nobody loses more than
+        his capital, commission included (TW-5c); a participant's commission is what the
+        commission took from his layer (his share of the gross result less his share of the
+        net one): a layer that took nothing pays nothing. The house's part of it is no
+        commission: it stays with the house's share.
         """
-        mode = self.options.bank_commission or self.regulation.bank_commission_default
         rate = self.regulation.commission
-        out: list[tuple[str, Money]] = []
-        if mode == "net":
-            for person, share in shares:
-                if person != HOUSE and share.is_positive():
-                    out.append((person, share.commission(rate)))
-            return out
-        participants = self.bank_participants()
-        weights = [c.minor for _, c in participants]
-        gross = {p: 0 for p, _ in participants}
-        for r in self.results:
-            if r.outcome == "lose":
-                for (p, _), part in zip(participants, r.action.allocate(weights), strict=True):
-                    gross[p] += part.minor
-        for person, amount in gross.items():
-            if person != HOUSE and amount:
-                out.append((person, self.money(amount).commission(rate)))
-        return out
+        gross = self._layered(self.bank_result())
+        if not self._bank_fee_in_balance():
+            fees = [
+                (p, share.commission(rate))
+                for p, share in gross.items()
+                if p != HOUSE and share.is_positive()
+            ]
+            return list(gross.items()), fees
+        net = self._layered(self.bank_result() - self.bank_fees())
+        fees = []
+        for p, share in gross.items():
+            fee = share - net[p]
+            assert not fee.is_negative(), "a larger result never gives a layer less"
+            if p != HOUSE and fee.is_positive():
+                fees.append((p, fee))
+        return list(gross.items()), fees
 
     def _compensation(
         self, seat_results: dict[int, SeatResult], banker: Setting
     ) -> list[dict[str, Any]]:
-        """PG-7.2 / PG-R8: a holder who lost where another setting would have won or pushed
-        owes the seat's other bettors the difference (recorded; the casino is not a party).
-        The better outcome is valued at the bet's full amount, less commission on a win."""
+        """PG-7.2 / PG-R8: a holder who lost (以致輸) where another setting would have won or
+        pushed owes each other bettor of the seat what that bettor would have received had
+        the seat been set the best such way — the round settled again with it (running
+        balance, the bank's capital and commission included, PG-R4), so never more than
+        the bank could have paid — less what he got. Recorded; the casino is not a party."""
         out: list[dict[str, Any]] = []
         if not self.regulation.records_compensation:
             return out
         for seat, res in seat_results.items():
             if res is not SeatResult.BANKER:
                 continue
-            best: SeatResult | None = None
-            for alt in all_settings(self.hands[seat], self.regulation.tiles):
-                r = self.regulation.compare_seat(alt, banker)
-                if r is SeatResult.PLAYER:
-                    best = r
-                    break
-                if r is SeatResult.PUSH:
-                    best = r
+            outcomes = {
+                self.regulation.compare_seat(alt, banker)
+                for alt in all_settings(self.hands[seat], self.regulation.tiles)
+            }
+            best = next((r for r in (SeatResult.PLAYER, SeatResult.PUSH) if r in outcomes), None)
             if best is None:
                 continue
+            again = self._settle_bets({**seat_results, seat: best})
             holder = self.setters[seat]
-            for br in self.results:
+            for br, would in zip(self.results, again, strict=True):
                 if br.seat != seat or br.person == holder or br.outcome != "lose":
                     continue
-                if best is SeatResult.PLAYER:
-                    fee = br.amount.commission(self.regulation.commission)
-                    would = br.amount - fee
-                else:
-                    would = self.money(0)
-                owed = would - br.net
-                out.append(
-                    {
-                        "seat": seat,
-                        "holder": holder,
-                        "bettor": br.person,
-                        "better": best.value,
-                        "owed": owed.minor,
-                    }
-                )
+                owed = would.net - br.net
+                if owed.is_positive():
+                    out.append(
+                        {
+                            "seat": seat,
+                            "holder": holder,
+                            "bettor": br.person,
+                            "better": best.value,
+                            "owed": owed.minor,
+                        }
+                    )
         return out
 
     def _postings(
@@ -1082,13 +1239,24 @@ def _apply(rnd: Round, ev: Event) -> None:
 
 @dataclass(frozen=True)
 class Rotation:
-    """Who banks next. Seats are numbered counter-clockwise; "the seat on the right" of
-    seat ``s`` is the next one counter-clockwise (PG-1.3: right to left)."""
+    """Who banks next, and with what capital. Seats are numbered counter-clockwise; "the
+    seat on the right" of seat ``s`` is the next one counter-clockwise (PG-1.3: right to
+    left). ``banker_seat`` 0 is the house (PG-R6 gap fill).
+
+    The bank passes from round to round only through this value: :meth:`verify_open`
+    checks a round's opening against it (PG-4.1, PG-4.9, PG-R11 / TW-5a, TW-5d), and
+    :meth:`after_round` records what the round left on the table. ``regulation`` picks the
+    IDs cited (a Taiwan table cites TW-5a / TW-5d).
+    """
 
     places: int
     banker_seat: int
     rounds_held: int = 0
     capital: int = 0  # the capital left on the table after the last round
+    regulation: Regulation | None = None
+
+    def _r(self, pg_id: str) -> str:
+        return self.regulation.rule(pg_id) if self.regulation is not None else pg_id
 
     def verify_keep(self, new_capital: int, consent: bool) -> None:
         """PG-4.1 / TW-5a: two rounds at a time unless every other seat agrees;
@@ -1097,36 +1265,61 @@ class Rotation:
         if self.rounds_held >= 2 and not consent:
             raise RuleViolation(
                 "a bank is held two rounds at a time unless all other seats agree",
-                rule="PG-4.1",
+                rule=self._r("PG-4.1"),
             )
         if new_capital < self.capital:
             raise RuleViolation(
-                f"the new capital may not be below {self.capital} left on the table",
-                rule="PG-4.9",
+                f"the new capital may not be below the {Money(self.capital)} left on the table "
+                "(it may be increased, never decreased)",
+                rule=self._r("PG-4.9"),
             )
 
+    def can_keep(self, new_capital: int, consent: bool = False) -> bool:
+        return _can(self.verify_keep, new_capital, consent)
+
     def keep(self, new_capital: int, consent: bool = False) -> Rotation:
+        """The banker continues with ``new_capital`` (capital left plus any addition)."""
         self.verify_keep(new_capital, consent)
         return replace(self, capital=new_capital)
 
+    def verify_open(self, opened: RoundOpened, consent: bool = False) -> None:
+        """A round opened at this table follows the rotation: the banker's seat is the
+        rotation's, and a continuing banker's capital is at least what he left on the
+        table (PG-4.9 / TW-5d, PG-R11)."""
+        if self.banker_seat and opened.banker_seat != self.banker_seat:
+            raise RuleViolation(
+                f"seat {self.banker_seat} banks this round, not seat {opened.banker_seat}",
+                rule=self._r("PG-4.1"),
+            )
+        if self.rounds_held:
+            self.verify_keep(opened.banker_capital, consent)
+
     def after_round(self, capital_left: int) -> Rotation:
+        """The round is settled: ``capital_left`` stays on the table (PG-4.9)."""
         return replace(self, rounds_held=self.rounds_held + 1, capital=capital_left)
 
     def must_pass(self) -> bool:
         """PG-R6: after two rounds the bank moves on (unless all consent)."""
         return self.rounds_held >= 2
 
-    def pass_bank(self, bet_last_round: set[int], declined: Sequence[int] = ()) -> Rotation:
-        """PG-R6 / PG-4.3 / TW-5b: the bank moves to the next seat on the right; a seat that
-        declines passes it on; a seat may take it only if it bet in the previous round.
-        If no seat takes it, the house banks (PG-R6 gap fill): ``banker_seat`` 0."""
+    def pass_bank(
+        self,
+        bet_last_round: set[int],
+        declined: Sequence[int] = (),
+        occupied: set[int] | None = None,
+    ) -> Rotation:
+        """PG-4.3 / TW-5b / PG-R6: the bank moves to the next seat on the right, which may
+        take it whether or not it bet in the previous round. A seat that declines (an
+        empty seat counts as declining) passes it on to the nearest seat on its right, and
+        a seat that **receives a declined bank** may take it only if it bet in the previous
+        round. If no seat takes it, the house banks (PG-R6 gap fill): ``banker_seat`` 0."""
         for k in range(1, self.places):
             seat = (self.banker_seat - 1 + k) % self.places + 1
-            if seat in declined:
+            if seat in declined or (occupied is not None and seat not in occupied):
                 continue
-            if seat in bet_last_round:
-                return Rotation(self.places, seat, 0, 0)
-        return Rotation(self.places, 0, 0, 0)
+            if k == 1 or seat in bet_last_round:
+                return Rotation(self.places, seat, 0, 0, self.regulation)
+        return Rotation(self.places, 0, 0, 0, self.regulation)
 
 
 def woodpile_for(

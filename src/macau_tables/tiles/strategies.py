@@ -139,13 +139,12 @@ def forced_setting(tiles: Sequence[Tile], rules: TileRules | str) -> Setting:
 def follows_forced_rule(setting: Setting, tiles: Sequence[Tile], rules: TileRules | str) -> bool:
     """Whether ``setting`` of ``tiles`` complies with TW-6b (as read in TW-R1).
 
-    The dealer re-sets a player "who did not follow" the rule; a setting equal in value to
-    the forced one follows it, so the comparison is by value, never by which physical tile
-    went where (``4-5`` for ``3-6`` in a 天九王 is the same hand). The hands are re-valued
-    under ``rules`` and the lower is taken as the front whatever the setting calls it
-    (TW-6b: "the lower pair is the front, the higher the back"). A setting complies when
-    its back equals the forced back and its front is not lower than the forced front —
-    which, the forced front being the best possible behind that back, means equal.
+    TW-6b concerns the back only (閒家須盡量將後對擺大): a setting whose back is the highest
+    two-tile hand of the four tiles follows it, whichever front that leaves (TW-R1); only
+    a lower back is re-set by the dealer. The comparison is by value, never by which
+    physical tile went where (``4-5`` for ``3-6`` in a 天九王 is the same hand). The hands
+    are re-valued under ``rules`` and the higher is taken as the back whatever the setting
+    calls it (TW-6b: "the lower pair is the front, the higher the back").
 
     A setting that is not made of exactly ``tiles`` is an error (T-4), not a breach.
     """
@@ -155,10 +154,16 @@ def follows_forced_rule(setting: Setting, tiles: Sequence[Tile], rules: TileRule
         raise InvalidInput(
             f"{setting} is not a setting of {' '.join(str(t) for t in tiles)}", rule="T-4"
         )
-    low, high = sorted(
-        (evaluate(*setting.front.tiles, r).key, evaluate(*setting.back.tiles, r).key)
-    )
-    return high == forced.back.value.key and low >= forced.front.value.key
+    high = max(evaluate(*setting.front.tiles, r).key, evaluate(*setting.back.tiles, r).key)
+    return high == forced.back.value.key
+
+
+def keepable_settings(tiles: Sequence[Tile], rules: TileRules | str) -> tuple[Setting, ...]:
+    """TW-R1: the settings of ``tiles`` a bound player may keep (the dealer re-sets the
+    others): those whose back is the highest two-tile hand. One or two settings (two when
+    the highest hand can be made twice, e.g. ``6-6 1-6 3-4``: 天牌九 with either 7)."""
+    r = tile_rules(rules)
+    return tuple(s for s in _options(tiles, r) if follows_forced_rule(s, tiles, r))
 
 
 def verify_forced_rule(setting: Setting, tiles: Sequence[Tile], rules: TileRules | str) -> None:
@@ -512,9 +517,34 @@ def hw4_exceptions(
     return None
 
 
+#: Ours (not in the published text): a house way never plays a setting that another setting
+#: of the same tiles beats or equals in both hands and beats in one.
+NEVER_DOMINATED = "HW-0"
+
+
+def never_dominated(decision: Decision, options: Sequence[Setting]) -> Decision:
+    """HW-0 (ours): the published rules assume the values of pg1985. Under tw1990 (no
+    地九王, TW-7b) HW-2a's "gong before wong, with the Teen" sets ``6-6 1-1 4-4 4-5`` as
+    地牌一 / 天槓 though 地槓 / 天九王 beats it in both hands. When another setting is at
+    least as high in both hands and higher in one, the house way plays it instead (of
+    several, the higher back, then the higher front). Never applies under pg1985."""
+    f, b = decision.setting.front.value.key, decision.setting.back.value.key
+    better = [
+        s
+        for s in options
+        if s.front.value.key >= f
+        and s.back.value.key >= b
+        and (s.front.value.key, s.back.value.key) != (f, b)
+    ]
+    if not better:
+        return decision
+    return Decision(max(better, key=_back_then_front), NEVER_DOMINATED)
+
+
 @dataclass(frozen=True)
 class HouseWay:
-    """The Casino Canberra house way: HW-4 (exceptions) first, then HW-1, HW-2, HW-3.
+    """The Casino Canberra house way: HW-4 (exceptions) first, then HW-1, HW-2, HW-3;
+    HW-0 (ours) replaces a dominated choice by the setting that dominates it.
 
     The rules are data (``pair_rules``, ``exceptions``): a casino's variant changes data.
     ``HouseWay(exceptions=())`` is the general rules alone.
@@ -528,11 +558,12 @@ class HouseWay:
         """The setting and the rule that chose it."""
         r = tile_rules(rules)
         options = _options(tiles, r)
-        return (
+        return never_dominated(
             hw4_exceptions(tiles, r, self.exceptions)
             or hw1_pairs(options, self.pair_rules)
             or hw2_wong_gong_high_nine(options)
-            or hw3_all_other_hands(options)
+            or hw3_all_other_hands(options),
+            options,
         )
 
     def choose(self, tiles: Sequence[Tile], rules: TileRules | str = PG1985) -> Setting:

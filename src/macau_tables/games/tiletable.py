@@ -1,0 +1,1758 @@
+"""A Pai Gow (PG) / Taiwan Pai Kao (TW) table: the rounds, the bank and the money, under the
+live-table contract (:mod:`macau_tables.games.contract`).
+
+The round's rules stay where they are stated, in :mod:`tilegame` (the shared round machine
+:class:`~macau_tables.games.tilegame.Round`), :mod:`paigow` and :mod:`taiwan`. This module
+is the table around the rounds:
+
+* **the bank** — PG-4.1 / TW-5a two rounds at a time, PG-4.3 / TW-5b / PG-R6 declining and
+  the turn passing right (an empty seat counts as declining; a seat that receives a
+  *declined* bank must have bet in the previous round), PG-4.9 / TW-5d / PG-R11 the capital
+  a keeping banker carries (never less than what is left on the table,
+  :meth:`Rotation.verify_keep <macau_tables.games.tilegame.Rotation.verify_keep>`), and the
+  house banking a round when no seat will (PG-R6 gap fill);
+* **the woodpile** — one server seed per woodpile, committed (``SeedCommitted``) before any
+  bet or rearrangement, the order derived with ``Rng.for_event(seed, table, "woodpile:<n>")``
+  and the dice with ``"woodpile:<n>:dice:<round>:<try>"``; the seed is revealed
+  (``SeedRevealed``) when the woodpile is used up: after its round at 8 places, after the
+  second round at 4 places (TW-2d / TW-R2), or when a deal is void (PG-2.3 / PG-R3);
+* **what each one sees** — a seat's four tiles are dealt face down, private to the seat's
+  holder (and the staff); the banker's to the banker; tiles exposed in the deal (PG-2.2,
+  TW-4) are public; the settlement turns every hand up (PG-8.3, TW-6b); a setting is private
+  to the one who made it until then;
+* **money** — bets and co-bank capital are holds (``wagers:<table>`` and ``bank:<table>``),
+  the banker's and the house's capital are holds on ``bank:<table>``; the settlement closes
+  every hold of the round and posts the round's result (the arithmetic of
+  :meth:`Round.settle <macau_tables.games.tilegame.Round.settle>`, unchanged) into the
+  table's accounts: players' ``stack:<table>:<name>``, ``commission:<table>``,
+  ``house:<table>``.
+
+One journal per table: every round's events follow the previous round's in the one hash
+chain (a round is the run of events between two ``BankOpened``).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, ClassVar, Literal
+
+from macau_tables.core.errors import (
+    InsufficientFunds,
+    InvalidInput,
+    MacauTablesError,
+    OutOfOrder,
+    ReplayMismatch,
+    RuleViolation,
+)
+from macau_tables.core.errors import passes as _can
+from macau_tables.core.journal import Event, Journal, JsonValue, event, register_replayer
+from macau_tables.core.ledger import Movement
+from macau_tables.core.money import Currency, Money, currency_by_code
+from macau_tables.core.rng import Rng, commitment
+from macau_tables.core.visibility import Audience, Viewer, ViewerRole
+from macau_tables.games import contract
+from macau_tables.games.contract import (
+    Actor,
+    Command,
+    Pending,
+    Role,
+    SeedCommitted,
+    SeedRevealed,
+    TableOpened,
+    TimedOut,
+    accounts,
+    json_args,
+)
+from macau_tables.games.paigow import PAIGOW
+from macau_tables.games.taiwan import TAIWAN
+from macau_tables.games.tilegame import (
+    DEALER,
+    HOUSE,
+    Phase,
+    Regulation,
+    Rotation,
+    Round,
+    RoundOpened,
+    RoundOptions,
+    replay_round,
+)
+from macau_tables.tiles import FULL_SET, Setting, parse_tiles, settings
+from macau_tables.tiles.strategies import strategy
+
+__all__ = [
+    "BankDeclined",
+    "BankOpened",
+    "BetOutcome",
+    "BetPlaced",
+    "ChipsBought",
+    "ChipsCashed",
+    "CoBankJoined",
+    "DiceShaken",
+    "PaiGowTable",
+    "PlayerLeft",
+    "PlayerSat",
+    "RoundSettled",
+    "SettledBet",
+    "StacksRearranged",
+    "TaiwanTable",
+    "TilePhase",
+    "TileTable",
+    "TileTableRules",
+    "TilesDealt",
+    "TilesExposed",
+    "TilesSet",
+    "open_table",
+    "replay",
+]
+
+REGULATIONS: dict[str, Regulation] = {"paigow": PAIGOW, "taiwan": TAIWAN}
+RESERVED = (HOUSE, DEALER)  # names that are parties of the round machine, not players
+
+
+# --- the rules of a table ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TileTableRules:
+    """A tile table's rule set: the game, its places and the round options.
+
+    - ``places``: PG-1.4 8; TW-2d / TW-3a 8 or 4 (the casino's choice, fixed per table here);
+    - ``round``: the round's options (:class:`~macau_tables.games.tilegame.RoundOptions`:
+      settlement, house layer, bank commission, bind_banker, table limits);
+    - ``house_capital``: PG-3.1 / TW-5e the casino's co-bank each round a player banks
+      (minor units, 0 = none);
+    - ``house_bank_capital``: the capital the house puts up when no seat takes the bank
+      (PG-R6 gap fill; 0 = the house never banks and the table waits for a banker).
+    """
+
+    game: Literal["paigow", "taiwan"] = "paigow"
+    places: int = 8
+    round: RoundOptions = field(default_factory=RoundOptions)
+    house_capital: int = 0
+    house_bank_capital: int = 1_000_000
+    currency: str = "MOP"
+
+    KEYS: ClassVar[tuple[str, ...]] = (
+        "game",
+        "places",
+        "round",
+        "house_capital",
+        "house_bank_capital",
+        "currency",
+    )
+
+    def __post_init__(self) -> None:
+        if self.game not in REGULATIONS:
+            raise InvalidInput(f"a tile table plays paigow or taiwan, not {self.game!r}")
+        reg = REGULATIONS[self.game]
+        if self.places not in reg.places:
+            raise RuleViolation(
+                f"{reg.title} deals to {' or '.join(map(str, reg.places))} places, "
+                f"not {self.places}",
+                rule=reg.places_rule,
+            )
+        for name in ("house_capital", "house_bank_capital"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise InvalidInput(f"{name} is a whole number of avos >= 0, not {value!r}")
+        currency_by_code(self.currency)
+
+    @property
+    def regulation(self) -> Regulation:
+        return REGULATIONS[self.game]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "places": self.places,
+            "round": self.round.to_json(),
+            "house_capital": self.house_capital,
+            "house_bank_capital": self.house_bank_capital,
+            "currency": self.currency,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TileTableRules:
+        """The rules :meth:`to_json` wrote; a missing or unknown key is an ``InvalidInput``."""
+        if not isinstance(data, Mapping):
+            raise InvalidInput("a tile table's rules are a JSON object")
+        missing = [k for k in cls.KEYS if k not in data]
+        extra = sorted(set(data) - set(cls.KEYS))
+        if missing or extra:
+            raise InvalidInput(
+                f"tile table rules: missing {missing or 'nothing'}, unknown {extra or 'nothing'}"
+            )
+        opts = data["round"]
+        if not isinstance(opts, Mapping):
+            raise InvalidInput("tile table rules: 'round' is an object of round options")
+        try:
+            options = RoundOptions.from_json(dict(opts))
+        except TypeError as exc:
+            raise InvalidInput(f"tile table rules: bad round options ({exc})") from exc
+        places = data["places"]
+        if not isinstance(places, int) or isinstance(places, bool):
+            raise InvalidInput(f"places is 8 or 4, not {places!r}")
+        return cls(
+            game=data["game"],
+            places=places,
+            round=options,
+            house_capital=data["house_capital"],
+            house_bank_capital=data["house_bank_capital"],
+            currency=str(data["currency"]),
+        )
+
+
+class TilePhase(StrEnum):
+    """Where a tile table is (see :meth:`TileTable.pending`)."""
+
+    BANK = "bank"  # the seat whose turn it is opens the bank or declines (PG-4.3, PG-4.4)
+    SHUFFLE = "shuffle"  # the dealer builds a woodpile (PG-1.1, TW-2a)
+    BETTING = "betting"  # bets, co-bank, rearranging, then the banker's dice (PG-4.6, PG-2.1)
+    SETTING = "setting"  # seats set, then the banker (PG-5.1, PG-8.1, TW-6a)
+    SETTLE = "settle"  # the dealer turns the hands and settles (PG-8.3, TW-6b)
+
+
+class BetOutcome(StrEnum):
+    """A bet's result in a settlement (PG-6.3 / PG-6.4 / PG-4.5, TW-6c / TW-5c)."""
+
+    WIN = "win"
+    LOSE = "lose"
+    PUSH = "push"
+    NO_ACTION = "no_action"  # the bank's capital ran out, or the seat took no part (PG-2.3)
+
+
+@dataclass(frozen=True)
+class SettledBet:
+    """One bet settled (a typed record of :class:`RoundSettled`'s ``results``)."""
+
+    bet_id: str
+    player: str
+    seat: int
+    amount: int
+    outcome: BetOutcome
+    action: int
+    net: int
+    commission: int
+    seat_result: str  # "player", "banker", "push" or "seat_out"
+
+
+# --- events ----------------------------------------------------------------------------------
+
+
+def _mv(currency: str, postings: Sequence[tuple[str, int]], **kw: Any) -> Movement:
+    return contract.movement(currency_by_code(currency), postings, **kw)
+
+
+@event
+@dataclass(frozen=True)
+class PlayerSat(Event):
+    """A player takes a seat at the table (TW-3a: 8 or 4 places)."""
+
+    kind: ClassVar[str] = "tiletable.player_sat"
+    player: str
+    seat: int
+
+
+@event
+@dataclass(frozen=True)
+class PlayerLeft(Event):
+    """A player leaves his seat (never with a bet or capital in play: PG-4.7, TW-2g)."""
+
+    kind: ClassVar[str] = "tiletable.player_left"
+    player: str
+    seat: int
+
+
+@event
+@dataclass(frozen=True)
+class ChipsBought(Event):
+    """Chips from the player's wallet to his stack at the table (private: his money)."""
+
+    kind: ClassVar[str] = "tiletable.chips_bought"
+    table_id: str
+    player: str
+    amount: int
+    currency: str
+
+    def audience(self) -> Audience:
+        return Audience.private(self.player)
+
+    def movement(self) -> Movement:
+        return _mv(
+            self.currency,
+            [
+                (accounts.wallet(self.player), -self.amount),
+                (accounts.stack(self.table_id, self.player), self.amount),
+            ],
+            memo=f"{self.player} buys in",
+        )
+
+
+@event
+@dataclass(frozen=True)
+class ChipsCashed(Event):
+    """Chips from the player's stack back to his wallet (private: his money)."""
+
+    kind: ClassVar[str] = "tiletable.chips_cashed"
+    table_id: str
+    player: str
+    amount: int
+    currency: str
+
+    def audience(self) -> Audience:
+        return Audience.private(self.player)
+
+    def movement(self) -> Movement:
+        return _mv(
+            self.currency,
+            [
+                (accounts.stack(self.table_id, self.player), -self.amount),
+                (accounts.wallet(self.player), self.amount),
+            ],
+            memo=f"{self.player} cashes out",
+        )
+
+
+@event
+@dataclass(frozen=True)
+class BankDeclined(Event):
+    """PG-4.3 / TW-5b / PG-R6: the seat whose turn it is declines (or a banker passes on)."""
+
+    kind: ClassVar[str] = "tiletable.bank_declined"
+    player: str
+    seat: int
+
+
+@event
+@dataclass(frozen=True)
+class BankOpened(Event):
+    """PG-4.4 / TW-5c: a round opens — the banker's capital (and the house's co-bank,
+    PG-3.1 / TW-5e) put on the table. ``banker`` is ``"house"`` when the house banks."""
+
+    kind: ClassVar[str] = "tiletable.bank_opened"
+    table_id: str
+    round_no: int
+    banker: str
+    seat: int
+    capital: int
+    house_capital: int
+    currency: str
+    holds: tuple[str, ...]  # banker's hold, then the house's (when it co-banks)
+
+    def movement(self) -> Movement:
+        posts: list[tuple[str, int]] = []
+        src = (
+            accounts.house(self.table_id)
+            if self.banker == HOUSE
+            else accounts.stack(self.table_id, self.banker)
+        )
+        posts += [(src, -self.capital), (accounts.bank(self.table_id), self.capital)]
+        if self.house_capital:
+            posts += [
+                (accounts.house(self.table_id), -self.house_capital),
+                (accounts.bank(self.table_id), self.house_capital),
+            ]
+        return _mv(self.currency, posts, opens=self.holds, memo=f"round {self.round_no} bank")
+
+
+@event
+@dataclass(frozen=True)
+class CoBankJoined(Event):
+    """PG-3.2 / TW-5e: a player joins the bank with capital, after the banker."""
+
+    kind: ClassVar[str] = "tiletable.cobank_joined"
+    table_id: str
+    hold: str
+    player: str
+    capital: int
+    currency: str
+
+    def movement(self) -> Movement:
+        return _mv(
+            self.currency,
+            [
+                (accounts.stack(self.table_id, self.player), -self.capital),
+                (accounts.bank(self.table_id), self.capital),
+            ],
+            opens=(self.hold,),
+            memo=f"{self.player} co-banks",
+        )
+
+
+@event
+@dataclass(frozen=True)
+class BetPlaced(Event):
+    """PG-4.6 / TW-2g: a bet on a seat, before the dice (``bet_id`` is its hold)."""
+
+    kind: ClassVar[str] = "tiletable.bet_placed"
+    table_id: str
+    bet_id: str
+    player: str
+    seat: int
+    amount: int
+    currency: str
+
+    def movement(self) -> Movement:
+        return _mv(
+            self.currency,
+            [
+                (accounts.stack(self.table_id, self.player), -self.amount),
+                (accounts.wagers(self.table_id), self.amount),
+            ],
+            opens=(self.bet_id,),
+            memo=f"{self.player} bets on seat {self.seat}",
+        )
+
+
+@event
+@dataclass(frozen=True)
+class StacksRearranged(Event):
+    """PG-2.1 / PG-R2 / TW-2f: an order of the face-down stacks, before the dice (public:
+    the stacks move on the table; what they hold stays hidden)."""
+
+    kind: ClassVar[str] = "tiletable.stacks_rearranged"
+    player: str
+    order: tuple[int, ...]
+
+
+@event
+@dataclass(frozen=True)
+class DiceShaken(Event):
+    """PG-1.2 / TW-2b: the banker's four dice (public). ``keyed`` when a live table keyed
+    them in; otherwise they derive from the woodpile's seed. ``valid`` False: a cocked die
+    or one out of the shaker, shaken again (PG-1.5, TW-2e)."""
+
+    kind: ClassVar[str] = "tiletable.dice_shaken"
+    player: str
+    dice: tuple[int, ...]
+    valid: bool
+    keyed: bool
+
+
+@event
+@dataclass(frozen=True)
+class TilesDealt(Event):
+    """PG-1.4 / TW-2c: a seat's four tiles, face down — private to the seat's holder (the
+    banker for the banker's seat) and the staff; ``holder`` is "" for a seat nobody holds."""
+
+    kind: ClassVar[str] = "tiletable.tiles_dealt"
+    seat: int
+    holder: str
+    tiles: tuple[str, ...]
+
+    def audience(self) -> Audience:
+        if self.holder and self.holder not in RESERVED:
+            return Audience.private(self.holder)
+        return Audience.STAFF
+
+
+@event
+@dataclass(frozen=True)
+class TilesExposed(Event):
+    """PG-2.2 / PG-2.3 / PG-R3 / TW-4: tiles turned face up in the deal (public)."""
+
+    kind: ClassVar[str] = "tiletable.tiles_exposed"
+    seat: int
+    tiles: tuple[str, ...]
+
+
+@event
+@dataclass(frozen=True)
+class TilesSet(Event):
+    """PG-5.1 / TW-6a: a seat's four tiles split by its holder (the banker's by PG-3.4's
+    authority), face down: private to the setter and the staff until the settlement."""
+
+    kind: ClassVar[str] = "tiletable.tiles_set"
+    player: str
+    seat: int
+    front: tuple[str, ...]
+    back: tuple[str, ...]
+
+    def audience(self) -> Audience:
+        if self.player in RESERVED:
+            return Audience.STAFF
+        return Audience.private(self.player)
+
+
+@event
+@dataclass(frozen=True)
+class RoundSettled(Event):
+    """PG-6 / PG-8.3 / TW-6b / TW-6c: every hand turned up and compared, every bet settled
+    (PG-R4, PG-R5 / TW-R3), every hold of the round closed.
+
+    ``hands`` and ``settings`` are public now; ``resets`` lists the TW-6b re-sets with the
+    setting before and after; ``postings`` are in the table's account scheme.
+    """
+
+    kind: ClassVar[str] = "tiletable.round_settled"
+    table_id: str
+    round_no: int
+    currency: str
+    hands: tuple[tuple[int, tuple[str, ...]], ...]
+    settings: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...]
+    resets: tuple[dict[str, Any], ...]
+    results: tuple[dict[str, Any], ...]
+    bank_shares: tuple[tuple[str, int], ...]
+    commissions: tuple[tuple[str, int], ...]
+    compensation: tuple[dict[str, Any], ...]
+    postings: tuple[tuple[str, int], ...]
+    closes: tuple[str, ...]
+
+    def movement(self) -> Movement:
+        return _mv(
+            self.currency,
+            self.postings,
+            closes=self.closes,
+            memo=f"round {self.round_no} settled",
+        )
+
+    def bets(self) -> tuple[SettledBet, ...]:
+        """The results as typed records."""
+        return tuple(
+            SettledBet(
+                bet_id=str(r["bet_id"]),
+                player=str(r["player"]),
+                seat=int(r["seat"]),
+                amount=int(r["amount"]),
+                outcome=BetOutcome(r["outcome"]),
+                action=int(r["action"]),
+                net=int(r["net"]),
+                commission=int(r["commission"]),
+                seat_result=str(r["seat_result"]),
+            )
+            for r in self.results
+        )
+
+
+# --- the table -------------------------------------------------------------------------------
+
+WoodpileOrder = Callable[[bytes, str, str], Sequence[int]]
+
+
+def woodpile_order(seed: bytes, table_id: str, label: str) -> tuple[int, ...]:
+    """The woodpile's order (indices into ``FULL_SET``) from its seed: stack ``i`` is
+    positions ``4i … 4i+3`` (PG-1.1, TW-2a)."""
+    return Rng.for_event(seed, table_id, label).permutation(len(FULL_SET))
+
+
+@dataclass
+class _Offer:
+    """Whose turn it is to bank (PG-4.3, PG-R6): ``turn`` is the seat offered first;
+    ``keep`` when that is the banker offered another round (PG-4.1, PG-4.9)."""
+
+    turn: int = 1
+    keep: bool = False
+    floor: int = 0  # PG-4.9 / TW-5d / PG-R11: the capital left on the table
+    rounds_held: int = 0
+    declined: list[int] = field(default_factory=list)
+
+
+class TileTable:
+    """A Pai Gow or Taiwan Pai Kao table under the contract (``TableEngine``).
+
+    Open one with :func:`open_table`; drive it with :meth:`execute` and :meth:`pending`.
+    ``seeds`` (commitment → seed) are server seeds the engine may use (replay; a server
+    recovering a live table). ``order_of`` derives a woodpile from its seed (default
+    :func:`woodpile_order`; tests substitute it to build two hidden orders behind one
+    commitment).
+    """
+
+    game: ClassVar[str] = "tiles"
+
+    def __init__(
+        self,
+        rules: TileTableRules,
+        table_id: str,
+        *,
+        seeds: Mapping[str, bytes] | None = None,
+        planned: Sequence[str] = (),
+        order_of: WoodpileOrder = woodpile_order,
+        header: Mapping[str, Any] | None = None,
+    ) -> None:
+        contract.check_name(table_id, "table id")
+        self.rules = rules
+        self.regulation = rules.regulation
+        self._table_id = table_id
+        self._journal = Journal(rules.game, header or {})
+        # the vault: server seeds by commitment (never in an event until revealed)
+        self._vault: dict[str, bytes] = dict(seeds or {})
+        self._planned = list(planned)  # commitments in journal order (replay of time-outs)
+        self._order_of = order_of
+        # state: changed only by apply()
+        self._phase = TilePhase.BANK
+        self._seats: dict[int, str] = {}
+        self._stacks: dict[str, int] = {}
+        self._offer = _Offer()
+        self._round: Round | None = None
+        self._round_no = 0
+        self._banker = ""
+        self._banker_seat = 0
+        self._woodpiles = 0
+        self._label = ""
+        self._commitment = ""
+        self._woodpile_rounds = 0  # rounds dealt from the current woodpile
+        self._bets: list[tuple[str, str, int, int]] = []  # (bet id, player, seat, amount)
+        self._bet_count = 0
+        self._holds: list[str] = []  # the round's bank holds
+        self._cobank: list[tuple[str, str, int]] = []  # (hold, player, capital)
+        self._dice_tries = 0
+        self._dealt: dict[int, tuple[str, tuple[str, ...]]] = {}
+        self._exposed: dict[int, list[str]] = {}
+        self._set_by: dict[int, tuple[str, tuple[str, ...], tuple[str, ...]]] = {}
+        self._face_up: tuple[str, ...] = ()  # TW-2d: the first 4-place round's tiles
+        self._last_bettors: set[int] = set()
+        self._last: RoundSettled | None = None
+        self._prev: Round | None = None
+        self._timed_out: tuple[str, str, str] | None = None
+        self.apply(TableOpened(rules.game, table_id, rules.to_json()))
+
+    # ---- the contract's properties -------------------------------------------------------
+
+    @property
+    def table_id(self) -> str:
+        return self._table_id
+
+    @property
+    def journal(self) -> Journal:
+        return self._journal
+
+    @property
+    def phase(self) -> TilePhase:
+        return self._phase
+
+    @property
+    def currency(self) -> Currency:
+        return currency_by_code(self.rules.currency)
+
+    @property
+    def round(self) -> Round | None:
+        """The round in play (the round machine of :mod:`tilegame`), if any."""
+        return self._round
+
+    @property
+    def round_no(self) -> int:
+        return self._round_no
+
+    @property
+    def banker(self) -> str:
+        return self._banker
+
+    @property
+    def banker_seat(self) -> int:
+        return self._banker_seat
+
+    @property
+    def last_settlement(self) -> RoundSettled | None:
+        return self._last
+
+    @property
+    def last_round(self) -> Round | None:
+        """The last settled round (the round machine, for reports)."""
+        return self._prev if self._last is not None else None
+
+    def seats(self) -> dict[int, str]:
+        return dict(self._seats)
+
+    def stack(self, player: str) -> Money:
+        """The player's chips at the table (held money — bets, capital — excluded)."""
+        return Money(self._stacks.get(player, 0), self.currency)
+
+    def in_play(self, player: str) -> int:
+        """What the player has in play this round: bets, co-bank and bank capital."""
+        total = sum(a for _b, p, _s, a in self._bets if p == player)
+        total += sum(c for _h, p, c in self._cobank if p == player)
+        if self._round is not None and player == self._banker:
+            total += self._round.opened.banker_capital
+        return total
+
+    # ---- who acts --------------------------------------------------------------------------
+
+    def _seat_of(self, player: str) -> int | None:
+        return next((s for s, p in self._seats.items() if p == player), None)
+
+    def bank_candidate(self) -> int | None:
+        """The seat the bank is offered to now (PG-4.3, PG-R6), or None (the house banks)."""
+        places = self.rules.places
+        o = self._offer
+        for k in range(places):
+            seat = (o.turn - 1 + k) % places + 1
+            player = self._seats.get(seat)
+            if seat in o.declined or player is None or self._stacks.get(player, 0) <= 0:
+                continue  # an empty seat, or one with nothing to bank, counts as declining
+            if o.keep and k == 0:
+                return seat
+            if k > 0 and seat not in self._last_bettors:
+                continue  # PG-4.3 / TW-5b: a declined bank goes to a seat that bet
+            return seat
+        return None
+
+    def bank_offer(self) -> tuple[int | None, bool, int]:
+        """(the seat offered the bank, whether it is the banker's keep, the least capital:
+        PG-4.9 / TW-5d / PG-R11 what is left on the table for a keeping banker, else 1)."""
+        o = self._offer
+        return self.bank_candidate(), o.keep, o.floor if o.keep else 1
+
+    def _r(self, pg_id: str) -> str:
+        """The regulation's own ID for a rule cited by Pai Gow's number (``Regulation.rule``)."""
+        return self.regulation.rule(pg_id)
+
+    def _banker_actor(self) -> Actor:
+        return Actor.DEALER if self._banker == HOUSE else Actor.player(self._banker)
+
+    def _default_rule(self, banker: bool) -> str:
+        if self.regulation.forced_setting is None:
+            return "PG-R10"  # the house way sets (PG-3.4 / PG-R10, and the dealer's gap fill)
+        return "TW-R1" if banker else "TW-6b"
+
+    def _setters(self) -> list[tuple[Actor, int]]:
+        """Seats still to set, with who sets them: the seats first, then the banker."""
+        rnd = self._round
+        assert rnd is not None
+        out: list[tuple[Actor, int]] = []
+        for seat in rnd.active_seats():
+            if seat in rnd.settings_:
+                continue
+            holder = rnd.holder(seat)
+            out.append((Actor.DEALER if holder in RESERVED else Actor.player(str(holder)), seat))
+        if not out:
+            authority = rnd.banker_authority()
+            who = Actor.DEALER if authority in RESERVED else Actor.player(authority)
+            out.append((who, rnd.banker_seat))
+        return out
+
+    def pending(self) -> tuple[Pending, ...]:
+        """Who may act now, and the rules' default if they don't (see the contract)."""
+        rnd = self._round
+        if self._phase is TilePhase.BANK:
+            seat = self.bank_candidate()
+            if seat is not None:
+                rule = self._r("PG-4.3")
+                return (
+                    Pending(
+                        Actor.player(self._seats[seat]),
+                        ("open_bank", "decline_bank"),
+                        "decline_bank",
+                        rule,
+                    ),
+                )
+            if self._seats and self.rules.house_bank_capital:
+                return (Pending(Actor.DEALER, ("house_banks",), "house_banks", "PG-R6"),)
+            return ()
+        if self._phase is TilePhase.SHUFFLE:
+            rule = self._r("PG-1.1")
+            return (Pending(Actor.DEALER, ("shuffle",), "shuffle", rule),)
+        assert rnd is not None
+        if self._phase is TilePhase.BETTING:
+            out: list[Pending] = []
+            for _seat, player in sorted(self._seats.items()):
+                if player == self._banker:
+                    continue
+                ops = [
+                    op
+                    for op, ok in (
+                        ("place_bet", self._stacks.get(player, 0) > 0),
+                        ("join_bank", self._stacks.get(player, 0) > 0),
+                        ("rearrange", _can(self._verify_rearrange_by, player)),
+                    )
+                    if ok
+                ]
+                if ops:
+                    out.append(Pending(Actor.player(player), tuple(ops), None, "", False))
+            banker_ops = ("rearrange", "shake") if self._banker != HOUSE else ("shake",)
+            rule = self._r("PG-1.2")
+            out.append(Pending(self._banker_actor(), banker_ops, "shake", rule))
+            return tuple(out)
+        if self._phase is TilePhase.SETTING:
+            setters = self._setters()
+            out = []
+            if not rnd.settings_:
+                out.append(Pending(Actor.DEALER, ("report_exposed",), None, "", False))
+            for who, seat in setters:
+                banker = seat == rnd.banker_seat
+                out.append(Pending(who, ("set_tiles",), "set_tiles", self._default_rule(banker)))
+            return tuple(out)
+        rule = "PG-8.3" if self.regulation.game == "paigow" else "TW-6b"
+        return (Pending(Actor.DEALER, ("settle",), "settle", rule),)
+
+    # ---- execute / dispatch --------------------------------------------------------------------
+
+    def execute(self, command: Command, rng: Rng | None = None) -> tuple[Event, ...]:
+        """Run one operation from a :class:`Command` (JSON arguments validated)."""
+        ops: dict[str, tuple[tuple[str, ...], Callable[..., tuple[Event, ...]]]] = {
+            "sit": (("seat",), self.sit),
+            "buy_in": (("amount",), self.buy_in),
+            "cash_out": (("amount",), self.cash_out),
+            "leave": ((), self.leave),
+            "open_bank": (("capital",), self.open_bank),
+            "decline_bank": ((), self.decline_bank),
+            "house_banks": ((), self.house_banks),
+            "shuffle": (("seed",), self.shuffle),
+            "join_bank": (("capital",), self.join_bank),
+            "place_bet": (("seat", "amount"), self.place_bet),
+            "rearrange": (("order",), self.rearrange),
+            "shake": (("dice", "cocked"), self.shake),
+            "report_exposed": (("seat", "tiles"), self.report_exposed),
+            "set_tiles": (("seat", "front"), self.set_tiles),
+            "settle": ((), self.settle),
+            "time_out": (("actor", "op"), self.time_out),
+        }
+        if not isinstance(command, Command) or command.op not in ops:
+            op = getattr(command, "op", command)
+            raise InvalidInput(f"no operation {op!r} at a tile table; try {sorted(ops)}")
+        allowed, fn = ops[command.op]
+        args = dict(json_args(command.args, allowed, command.op))
+        if command.op == "time_out":
+            return self.time_out(command.actor, args.get("actor"), args.get("op"), rng)
+        if command.op in ("shuffle", "shake"):
+            args["rng"] = rng
+        return fn(command.actor, **args)
+
+    def _emit(self, *events: Event) -> tuple[Event, ...]:
+        for ev in events:
+            self.apply(ev)
+        return events
+
+    # ---- apply: the only place the state changes -----------------------------------------------
+
+    def apply(self, ev: Event) -> None:
+        """Apply one event to the table (and journal it)."""
+        match ev:
+            case TableOpened():
+                if self._journal.events:
+                    raise OutOfOrder("a table opens once")
+            case PlayerSat(player=player, seat=seat):
+                self._seats[seat] = player
+                self._stacks.setdefault(player, 0)
+            case PlayerLeft(seat=seat):
+                del self._seats[seat]
+            case ChipsBought() | ChipsCashed() | CoBankJoined() | BetPlaced():
+                self._apply_money(ev)
+            case BankDeclined(seat=seat):
+                o = self._offer
+                if o.keep and seat == o.turn:  # a banker passes the bank on (PG-R6)
+                    self._offer = _Offer(turn=seat % self.rules.places + 1)
+                else:
+                    o.declined.append(seat)
+            case BankOpened():
+                self._open_round(ev)
+            case SeedCommitted(label=label, commitment=c):
+                self._shuffle(label, c)
+            case SeedRevealed():
+                self._woodpile_rounds = 0
+                self._label = ""
+                self._commitment = ""
+                self._face_up = ()
+                if self._round is not None and self._round.phase is Phase.SHUFFLE:
+                    self._phase = TilePhase.SHUFFLE  # PG-R3: a void deal, shuffled again
+            case StacksRearranged(player=player, order=order):
+                rnd = self._need_round()
+                rnd.rearrange(self._person(player), order)
+            case DiceShaken(dice=dice, valid=valid):
+                rnd = self._need_round()
+                rnd.shake_dice(dice, valid=valid)
+                self._dice_tries += 1
+                if valid:
+                    self._phase = TilePhase.SETTING
+                    self._woodpile_rounds += 1
+            case TilesDealt(seat=seat, holder=holder, tiles=tiles):
+                self._dealt[seat] = (holder, tiles)
+            case TilesExposed(seat=seat, tiles=tiles):
+                rnd = self._need_round()
+                rnd.report_exposed(seat, len(tiles))
+                self._exposed.setdefault(seat, []).extend(tiles)
+                if rnd.phase is Phase.SHUFFLE:  # PG-2.3 / PG-R3: the deal is void
+                    self._dealt = {}
+                    self._exposed = {}
+                    self._set_by = {}
+                    self._dice_tries = 0
+                    self._woodpile_rounds = 0
+            case TilesSet(player=player, seat=seat, front=front, back=back):
+                rnd = self._need_round()
+                pair = list(parse_tiles(list(front)))
+                if seat == rnd.banker_seat:
+                    rnd.set_banker(player, pair)
+                else:
+                    rnd.set_seat(player, seat, pair)
+                self._set_by[seat] = (player, front, back)
+                if rnd.banker_seat in rnd.settings_:
+                    self._phase = TilePhase.SETTLE
+            case RoundSettled():
+                self._settled(ev)
+            case TimedOut(actor=actor, op=op, rule=rule):
+                self._timed_out = (actor, op, rule)
+            case _:
+                raise InvalidInput(f"{ev.kind} is not an event of a tile table")
+        self._journal.append(ev)
+
+    def _apply_money(self, ev: Event) -> None:
+        mv = ev.movement()
+        assert mv is not None
+        for posting in mv.transaction.postings:
+            prefix = f"stack:{self._table_id}:"
+            if posting.account.startswith(prefix):
+                name = posting.account[len(prefix) :]
+                self._stacks[name] = self._stacks.get(name, 0) + posting.amount.minor
+        rnd = self._round
+        match ev:
+            case CoBankJoined(hold=hold, player=player, capital=capital):
+                assert rnd is not None
+                rnd.join_bank(player, Money(capital, self.currency))
+                self._cobank.append((hold, player, capital))
+            case BetPlaced(bet_id=bet_id, player=player, seat=seat, amount=amount):
+                assert rnd is not None
+                rnd.place_bet(player, seat, Money(amount, self.currency))
+                self._bets.append((bet_id, player, seat, amount))
+                self._bet_count += 1
+            case _:
+                pass
+
+    def _need_round(self) -> Round:
+        if self._round is None:
+            raise OutOfOrder("no round is in play", rule="PG-4.4")
+        return self._round
+
+    def _person(self, player: str) -> str:
+        return player
+
+    def _open_round(self, ev: BankOpened) -> None:
+        self._apply_money(ev)
+        self._round_no = ev.round_no
+        self._banker = ev.banker
+        self._banker_seat = ev.seat
+        self._holds = list(ev.holds)
+        self._bets, self._cobank = [], []
+        self._dealt, self._exposed, self._set_by = {}, {}, {}
+        self._dice_tries = 0
+        self._timed_out = None
+        cur = self.currency
+        big = Money(10**15, cur)  # the table checks stacks; the round machine need not
+        wallets = dict.fromkeys(self._seats.values(), big)
+        carried = None
+        if self._label and self._prev is not None:  # TW-2d / TW-R2: the same woodpile
+            carried = self._prev
+        if ev.banker == HOUSE:
+            # PG-R6 gap fill: the house banks; its capital is the banker's (Round.open)
+            rnd = Round.open(
+                self.regulation, banker=HOUSE, banker_seat=ev.seat,
+                banker_capital=Money(ev.capital, cur), wallets=wallets,
+                places=self.rules.places, round_no=ev.round_no,
+                options=self.rules.round, carried=carried,
+            )  # fmt: skip
+        else:
+            rnd = Round.open(
+                self.regulation, banker=ev.banker, banker_seat=ev.seat,
+                banker_capital=Money(ev.capital, cur), house_capital=Money(ev.house_capital, cur),
+                wallets=wallets, places=self.rules.places, round_no=ev.round_no,
+                options=self.rules.round, carried=carried,
+            )  # fmt: skip
+        self._round = rnd
+        self._phase = TilePhase.BETTING if carried is not None else TilePhase.SHUFFLE
+
+    def _shuffle(self, label: str, c: str) -> None:
+        seed = self._vault.get(c)
+        if seed is None:
+            raise ReplayMismatch(
+                f"{label}: the seed of commitment {c[:16]}… is not known (it is revealed when "
+                "the woodpile is used up; a live table's server keeps it)"
+            )
+        order = tuple(self._order_of(seed, self._table_id, label))
+        if sorted(order) != list(range(len(FULL_SET))):
+            raise InvalidInput(f"{label}: a woodpile is an order of the 32 tiles", rule="T-1")
+        rnd = self._need_round()
+        rnd.shuffle_tiles([FULL_SET[i] for i in order])
+        self._woodpiles += 1
+        self._label, self._commitment = label, c
+        self._woodpile_rounds = 0
+        self._dice_tries = 0
+        self._phase = TilePhase.BETTING
+
+    def _settled(self, ev: RoundSettled) -> None:
+        rnd = self._need_round()
+        self._apply_money(ev)
+        rnd.settle()
+        self._last = ev
+        self._last_bettors = {seat for _b, _p, seat, _a in self._bets}
+        self._prev = rnd
+        if self.rules.places == 4 and self._woodpile_rounds == 1:
+            # TW-2d: the used tiles lie face up for the next round
+            self._face_up = tuple(t for _s, ts in ev.hands for t in ts)
+        self._round = None
+        self._bets, self._cobank, self._holds = [], [], []
+        self._phase = TilePhase.BANK
+        places = self.rules.places
+        o = self._offer
+        if self._banker == HOUSE:  # the turn moves on past the seat it started at
+            self._offer = _Offer(turn=o.turn % places + 1)
+            return
+        left = dict(ev.postings).get(accounts.stack(self._table_id, self._banker), 0)
+        held = o.rounds_held + 1 if o.keep else 1
+        rot = Rotation(places, self._banker_seat, held, left, self.regulation)
+        if not rot.must_pass() and left > 0 and self._seats.get(self._banker_seat) == self._banker:
+            self._offer = _Offer(turn=self._banker_seat, keep=True, floor=left, rounds_held=held)
+        else:
+            self._offer = _Offer(turn=self._banker_seat % places + 1)
+
+    # ---- seats and chips ---------------------------------------------------------------------
+
+    def _player(self, actor: Actor) -> str:
+        if actor.role is not Role.PLAYER:
+            raise RuleViolation(f"only a player may do this, not {actor}", rule="PG-4.6")
+        return actor.name
+
+    def _amount(self, value: object, what: str) -> int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise InvalidInput(f"{what} is a whole number of avos, not {value!r}")
+        if value <= 0:
+            raise InvalidInput(f"{what} must be positive, not {Money(value, self.currency)}")
+        return value
+
+    def verify_sit(self, actor: Actor, seat: object) -> None:
+        player = self._player(actor)
+        if player in RESERVED:
+            raise InvalidInput(f"{player!r} is reserved for the table's parties")
+        if (
+            not isinstance(seat, int)
+            or isinstance(seat, bool)
+            or not 1 <= seat <= self.rules.places
+        ):
+            raise InvalidInput(f"a seat is 1 to {self.rules.places}", rule="TW-3a")
+        if seat in self._seats:
+            raise RuleViolation(f"seat {seat} is taken by {self._seats[seat]}", rule="PG-7.5")
+        if self._seat_of(player) is not None:
+            raise RuleViolation(f"{player} already has seat {self._seat_of(player)}")
+
+    def can_sit(self, actor: Actor, seat: object) -> bool:
+        return _can(self.verify_sit, actor, seat)
+
+    def sit(self, actor: Actor, seat: object) -> tuple[Event, ...]:
+        """A player takes an empty seat."""
+        self.verify_sit(actor, seat)
+        assert isinstance(seat, int)
+        return self._emit(PlayerSat(actor.name, seat))
+
+    def verify_buy_in(self, actor: Actor, amount: object) -> None:
+        player = self._player(actor)
+        if self._seat_of(player) is None:
+            raise RuleViolation(f"{player} has no seat at this table")
+        self._amount(amount, "a buy-in")
+
+    def buy_in(self, actor: Actor, amount: object) -> tuple[Event, ...]:
+        """Chips from the player's wallet (the ledger refuses more than it holds)."""
+        self.verify_buy_in(actor, amount)
+        assert isinstance(amount, int)
+        return self._emit(ChipsBought(self._table_id, actor.name, amount, self.rules.currency))
+
+    def verify_cash_out(self, actor: Actor, amount: object) -> None:
+        player = self._player(actor)
+        value = self._amount(amount, "a cash-out")
+        if value > self._stacks.get(player, 0):
+            raise InsufficientFunds(f"{player} has {self.stack(player)} at the table")
+
+    def cash_out(self, actor: Actor, amount: object) -> tuple[Event, ...]:
+        """Chips back to the wallet (never what is in play: that is held, not in the stack)."""
+        self.verify_cash_out(actor, amount)
+        assert isinstance(amount, int)
+        return self._emit(ChipsCashed(self._table_id, actor.name, amount, self.rules.currency))
+
+    def verify_leave(self, actor: Actor) -> None:
+        player = self._player(actor)
+        if self._seat_of(player) is None:
+            raise RuleViolation(f"{player} has no seat at this table")
+        if self.in_play(player):
+            rule = self._r("PG-4.7")
+            raise RuleViolation(
+                f"{player} has {Money(self.in_play(player), self.currency)} in play this round; "
+                "it stays on the table until the round is settled",
+                rule=rule,
+            )
+
+    def can_leave(self, actor: Actor) -> bool:
+        return _can(self.verify_leave, actor)
+
+    def leave(self, actor: Actor) -> tuple[Event, ...]:
+        """Cash out the whole stack and stand up (refused while money is in play)."""
+        self.verify_leave(actor)
+        player = actor.name
+        seat = self._seat_of(player)
+        assert seat is not None
+        out: list[Event] = []
+        if self._stacks.get(player, 0) > 0:
+            out.append(
+                ChipsCashed(self._table_id, player, self._stacks[player], self.rules.currency)
+            )
+        out.append(PlayerLeft(player, seat))
+        return self._emit(*out)
+
+    # ---- the bank (PG-4.1, PG-4.3, PG-4.4, PG-4.9, PG-R6, TW-5a … TW-5d) ---------------------
+
+    def _verify_candidate(self, actor: Actor) -> str:
+        if self._phase is not TilePhase.BANK:
+            raise OutOfOrder("the bank is taken between rounds", rule="PG-4.4")
+        player = self._player(actor)
+        seat = self.bank_candidate()
+        if seat is None or self._seats.get(seat) != player:
+            who = "nobody" if seat is None else f"{self._seats[seat]} at seat {seat}"
+            rule = self._r("PG-4.3")
+            raise RuleViolation(f"the bank is offered to {who}, not {player}", rule=rule)
+        return player
+
+    def verify_open_bank(self, actor: Actor, capital: object) -> None:
+        player = self._verify_candidate(actor)
+        value = self._amount(capital, "the bank's capital")
+        rule = self._r("PG-4.4")
+        if value > self._stacks.get(player, 0):
+            raise InsufficientFunds(
+                f"{player} has {self.stack(player)} to put on the table, not "
+                f"{Money(value, self.currency)}",
+                rule=rule,
+            )
+        o = self._offer
+        if o.keep:
+            Rotation(
+                self.rules.places, o.turn, o.rounds_held, o.floor, self.regulation
+            ).verify_keep(value, False)
+
+    def can_open_bank(self, actor: Actor, capital: object) -> bool:
+        return _can(self.verify_open_bank, actor, capital)
+
+    def open_bank(self, actor: Actor, capital: object) -> tuple[Event, ...]:
+        """PG-4.4 / TW-5c: the banker puts the capital on the table; a round opens."""
+        self.verify_open_bank(actor, capital)
+        assert isinstance(capital, int)
+        seat = self.bank_candidate()
+        assert seat is not None
+        return self._emit(self._bank_opened(actor.name, seat, capital, self.rules.house_capital))
+
+    def _bank_opened(self, banker: str, seat: int, capital: int, house: int) -> BankOpened:
+        n = self._round_no + 1
+        holds = [f"bank-{n}-{banker}"] + ([f"bank-{n}-house"] if house else [])
+        return BankOpened(
+            self._table_id, n, banker, seat, capital, house, self.rules.currency, tuple(holds)
+        )
+
+    def verify_decline_bank(self, actor: Actor) -> None:
+        self._verify_candidate(actor)
+
+    def can_decline_bank(self, actor: Actor) -> bool:
+        return _can(self.verify_decline_bank, actor)
+
+    def decline_bank(self, actor: Actor) -> tuple[Event, ...]:
+        """PG-4.3 / TW-5b: decline the bank (a banker passes it on, PG-R6)."""
+        self.verify_decline_bank(actor)
+        seat = self.bank_candidate()
+        assert seat is not None
+        return self._emit(BankDeclined(actor.name, seat))
+
+    def verify_house_banks(self, actor: Actor) -> None:
+        if actor != Actor.DEALER:
+            raise RuleViolation("the dealer opens the house's bank", rule="PG-R6")
+        if self._phase is not TilePhase.BANK:
+            raise OutOfOrder("the bank is taken between rounds", rule="PG-4.4")
+        if self.bank_candidate() is not None:
+            raise RuleViolation("a seat may still take the bank", rule="PG-R6")
+        if not self._seats or not self.rules.house_bank_capital:
+            raise RuleViolation("the house banks only for seated players, when allowed")
+
+    def house_banks(self, actor: Actor) -> tuple[Event, ...]:
+        """PG-R6 gap fill: no seat takes the bank — the house banks this round at the seat
+        whose turn it was."""
+        self.verify_house_banks(actor)
+        seat = self._offer.turn
+        return self._emit(self._bank_opened(HOUSE, seat, self.rules.house_bank_capital, 0))
+
+    # ---- the woodpile (PG-1.1, TW-2a) ----------------------------------------------------------
+
+    def verify_shuffle(self, actor: Actor) -> None:
+        if actor != Actor.DEALER:
+            raise RuleViolation("the dealer shuffles", rule="PG-1.1")
+        if self._phase is not TilePhase.SHUFFLE:
+            raise OutOfOrder(
+                "the tiles are shuffled after the bank opens, before bets", rule="PG-1.1"
+            )
+
+    def shuffle(
+        self, actor: Actor, seed: object = None, rng: Rng | None = None
+    ) -> tuple[Event, ...]:
+        """PG-1.1 / TW-2a: a new woodpile from a server seed (``seed`` in hex, else drawn
+        from ``rng``); only its commitment is published."""
+        self.verify_shuffle(actor)
+        if seed is not None:
+            if not isinstance(seed, str):
+                raise InvalidInput("a seed is hex text")
+            try:
+                raw = bytes.fromhex(seed)
+            except ValueError as exc:
+                raise InvalidInput("a seed is hex text") from exc
+        elif rng is not None:
+            raw = rng.source.random_bits(256).to_bytes(32, "big")
+        elif self._woodpiles < len(self._planned) and self._planned[self._woodpiles] in self._vault:
+            raw = self._vault[self._planned[self._woodpiles]]  # replay of a timed-out shuffle
+        else:
+            raise InvalidInput("a shuffle needs a seed or a random source")
+        if len(raw) < 32:
+            raise InvalidInput("a server seed has at least 32 bytes")
+        c = commitment(raw)
+        self._vault[c] = raw  # the seed stays in the vault until revealed
+        return self._emit(SeedCommitted(f"woodpile:{self._woodpiles + 1}", c))
+
+    # ---- bets, co-bank, rearranging (PG-2.1, PG-3.2, PG-4.6, TW-2f, TW-2g, TW-5e) -------------
+
+    def _verify_betting(self, rule: str) -> Round:
+        if self._phase is not TilePhase.BETTING:
+            raise OutOfOrder("bets, co-bank and rearranging come before the dice", rule=rule)
+        return self._need_round()
+
+    def verify_place_bet(self, actor: Actor, seat: object, amount: object) -> None:
+        rnd = self._verify_betting("PG-4.7")
+        player = self._player(actor)
+        if self._seat_of(player) is None:
+            raise RuleViolation(f"{player} has no seat at this table")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise InvalidInput(f"a seat is a number, not {seat!r}")
+        value = self._amount(amount, "a bet")
+        rnd.verify_place_bet(player, seat, Money(value, self.currency))
+        if value > self._stacks.get(player, 0):
+            raise InsufficientFunds(
+                f"{player} has {self.stack(player)} at the table, "
+                f"not {Money(value, self.currency)}",
+                rule="PG-4.6",
+            )
+
+    def can_place_bet(self, actor: Actor, seat: object, amount: object) -> bool:
+        return _can(self.verify_place_bet, actor, seat, amount)
+
+    def place_bet(self, actor: Actor, seat: object, amount: object) -> tuple[Event, ...]:
+        """PG-4.6 / TW-2g: a bet on a seat before the dice (its id is its hold)."""
+        self.verify_place_bet(actor, seat, amount)
+        assert isinstance(seat, int)
+        assert isinstance(amount, int)
+        bet_id = f"bet-{self._bet_count + 1}"
+        ev = BetPlaced(self._table_id, bet_id, actor.name, seat, amount, self.rules.currency)
+        return self._emit(ev)
+
+    def verify_join_bank(self, actor: Actor, capital: object) -> None:
+        rnd = self._verify_betting("PG-4.7")
+        player = self._player(actor)
+        if self._seat_of(player) is None:
+            raise RuleViolation(f"{player} has no seat at this table")
+        value = self._amount(capital, "co-bank capital")
+        rnd.verify_join_bank(player, Money(value, self.currency))
+        if value > self._stacks.get(player, 0):
+            raise InsufficientFunds(
+                f"{player} has {self.stack(player)} at the table", rule="PG-3.2"
+            )
+
+    def can_join_bank(self, actor: Actor, capital: object) -> bool:
+        return _can(self.verify_join_bank, actor, capital)
+
+    def join_bank(self, actor: Actor, capital: object) -> tuple[Event, ...]:
+        """PG-3.2 / TW-5e: co-bank after the banker."""
+        self.verify_join_bank(actor, capital)
+        assert isinstance(capital, int)
+        hold = f"bank-{self._round_no}-{actor.name}"
+        return self._emit(
+            CoBankJoined(self._table_id, hold, actor.name, capital, self.rules.currency)
+        )
+
+    def _verify_rearrange_by(self, player: str, order: Sequence[int] | None = None) -> None:
+        rnd = self._verify_betting("PG-2.1")
+        rnd.verify_rearrange(player, list(order if order is not None else rnd.stack_order))
+
+    def verify_rearrange(self, actor: Actor, order: object) -> None:
+        player = self._player(actor)
+        if not isinstance(order, list | tuple) or not all(
+            isinstance(i, int) and not isinstance(i, bool) for i in order
+        ):
+            raise InvalidInput("a rearrangement is a list of stack numbers", rule="PG-R2")
+        self._verify_rearrange_by(player, order)
+
+    def rearrange(self, actor: Actor, order: object) -> tuple[Event, ...]:
+        """PG-2.1 / TW-2f: players (two at most), then the banker, before the dice."""
+        self.verify_rearrange(actor, order)
+        assert isinstance(order, list | tuple)
+        return self._emit(StacksRearranged(actor.name, tuple(order)))
+
+    # ---- the dice and the deal (PG-1.2 … PG-1.5, TW-2b … TW-2e) -------------------------------
+
+    def verify_shake(self, actor: Actor) -> Round:
+        rnd = self._verify_betting("PG-1.2")
+        if actor != self._banker_actor():
+            rule = "PG-4.1" if self.regulation.game == "paigow" else "TW-2b"
+            raise RuleViolation("nobody shakes the dice for the banker", rule=rule)
+        rnd.verify_shake()
+        return rnd
+
+    def shake(
+        self, actor: Actor, dice: object = None, cocked: object = False, rng: Rng | None = None
+    ) -> tuple[Event, ...]:
+        """PG-1.2 / TW-2b: the banker's four dice, then the deal (each seat's tiles face down,
+        private to its holder). Without ``dice`` they derive from the woodpile's seed;
+        ``cocked`` (keyed-in dice only) means a cocked die: shaken again (PG-1.5, TW-2e)."""
+        del rng  # the dice derive from the woodpile's seed, never from another source
+        rnd = self.verify_shake(actor)
+        if not isinstance(cocked, bool):
+            raise InvalidInput("cocked is true or false")
+        if dice is None:
+            if cocked:
+                raise InvalidInput("only keyed-in dice can be cocked", rule="PG-1.5")
+            seed = self._vault[self._commitment]
+            label = f"{self._label}:dice:{self._round_no}:{self._dice_tries + 1}"
+            got = Rng.for_event(seed, self._table_id, label).dice(4)
+            keyed = False
+        else:
+            if (
+                not isinstance(dice, list | tuple)
+                or len(dice) != 4
+                or not all(
+                    isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice
+                )
+            ):
+                raise InvalidInput("four dice, each 1 to 6", rule="PG-1.2")
+            got, keyed = tuple(dice), True
+        who = self._banker
+        out: list[Event] = list(self._emit(DiceShaken(who, got, not cocked, keyed)))
+        if not cocked:
+            for seat in rnd.dealing_order():
+                holder = rnd.banker if seat == rnd.banker_seat else (rnd.holder(seat) or "")
+                tiles = tuple(str(t) for t in rnd.hands[seat])
+                out += self._emit(TilesDealt(seat, holder, tiles))
+        return tuple(out)
+
+    # ---- exposed tiles (PG-2.2, PG-2.3, PG-R3, TW-4) ------------------------------------------
+
+    def verify_report_exposed(self, actor: Actor, seat: object, tiles: object) -> None:
+        if actor != Actor.DEALER:
+            raise RuleViolation("the dealer reports tiles exposed in the deal", rule="PG-2.2")
+        if self._phase is not TilePhase.SETTING:
+            raise OutOfOrder("tiles are exposed in the deal", rule="PG-2.2")
+        rnd = self._need_round()
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in rnd.hands:
+            raise InvalidInput("a seat of this deal")
+        if not isinstance(tiles, list | tuple) or not all(isinstance(t, str) for t in tiles):
+            raise InvalidInput("the exposed tiles, e.g. ['6-6']")
+        rnd.verify_report_exposed(seat, len(tiles))
+        left = [str(t) for t in rnd.hands[seat]]
+        for t in self._exposed.get(seat, []):
+            left.remove(t)
+        for tile in parse_tiles(list(tiles)):
+            if str(tile) not in left:
+                raise InvalidInput(f"{tile} is not a face-down tile of seat {seat}", rule="PG-2.2")
+            left.remove(str(tile))
+
+    def report_exposed(self, actor: Actor, seat: object, tiles: object) -> tuple[Event, ...]:
+        """The dealer reports tiles turned up in the deal: they are public; the regulation
+        decides the effect (PG-2.3: a seat out, or the deal void and the woodpile revealed)."""
+        self.verify_report_exposed(actor, seat, tiles)
+        assert isinstance(seat, int)
+        assert isinstance(tiles, list | tuple)
+        names = tuple(str(t) for t in parse_tiles(list(tiles)))
+        out = list(self._emit(TilesExposed(seat, names)))
+        rnd = self._need_round()
+        if rnd.phase is Phase.SHUFFLE:  # PG-R3: a new woodpile; this one is over
+            out += self._reveal()
+        return tuple(out)
+
+    def _reveal(self) -> tuple[Event, ...]:
+        seed = self._vault[self._commitment]
+        return self._emit(SeedRevealed(self._label, seed.hex()))
+
+    # ---- setting (PG-5, PG-7, PG-8.1, TW-6a, TW-6b) --------------------------------------------
+
+    def _setter_of(self, actor: Actor, seat: int) -> str:
+        rnd = self._need_round()
+        who = rnd.banker_authority() if seat == rnd.banker_seat else rnd.holder(seat)
+        if who is None:
+            raise RuleViolation(f"seat {seat} has no bets in play this round", rule="PG-5.1")
+        want = Actor.DEALER if who in RESERVED else Actor.player(who)
+        if actor != want:
+            rule = "PG-7.4" if seat != rnd.banker_seat else "PG-3.4"
+            raise RuleViolation(f"seat {seat} is set by {want}, not {actor}", rule=rule)
+        return who
+
+    def verify_set_tiles(self, actor: Actor, seat: object, front: object) -> None:
+        if self._phase is not TilePhase.SETTING:
+            raise OutOfOrder("tiles are set after the deal, before the settlement", rule="PG-5.1")
+        rnd = self._need_round()
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise InvalidInput(f"a seat is a number, not {seat!r}")
+        if not isinstance(front, list | tuple) or not all(isinstance(t, str) for t in front):
+            raise InvalidInput("front names two tiles, e.g. ['6-6', '1-2']", rule="PG-5.1")
+        who = self._setter_of(actor, seat)
+        pair = list(parse_tiles(list(front)))
+        if seat == rnd.banker_seat:
+            rnd.verify_set_banker(who, pair)
+        else:
+            rnd.verify_set_seat(who, seat, pair)
+
+    def can_set_tiles(self, actor: Actor, seat: object, front: object) -> bool:
+        return _can(self.verify_set_tiles, actor, seat, front)
+
+    def set_tiles(self, actor: Actor, seat: object, front: object) -> tuple[Event, ...]:
+        """PG-5.1 / TW-6a: split a seat's four tiles (``front`` names one hand's two tiles);
+        the banker last (PG-8.1)."""
+        self.verify_set_tiles(actor, seat, front)
+        assert isinstance(seat, int)
+        assert isinstance(front, list | tuple)
+        rnd = self._need_round()
+        who = self._setter_of(actor, seat)
+        setting = rnd._split(seat, list(parse_tiles(list(front))))
+        return self._emit(
+            TilesSet(
+                who,
+                seat,
+                tuple(str(t) for t in setting.front.tiles),
+                tuple(str(t) for t in setting.back.tiles),
+            )
+        )
+
+    def default_setting(self, seat: int) -> Setting:
+        """The rules' setting for a seat whose setter does not act: TW-6b / TW-R1's forced
+        setting for a Taiwan player, else the house way (PG-R10)."""
+        rnd = self._need_round()
+        tiles = rnd.hands[seat]
+        forced = self.regulation.forced_setting
+        if forced is not None and seat != rnd.banker_seat:
+            return forced(tiles, self.regulation.tiles)
+        return strategy("house-way").choose(tiles, self.regulation.tiles)
+
+    def allowed_settings(self, seat: int) -> list[Setting]:
+        """The settings a seat's holder may keep: all three, except a Taiwan player, who
+        keeps only those whose back is the highest (TW-6b / TW-R1)."""
+        rnd = self._need_round()
+        options = settings(rnd.hands[seat], self.regulation.tiles)
+        if self.regulation.forced_setting is None or seat == rnd.banker_seat:
+            return list(options)
+        return [s for s in options if rnd._follows_forced(seat, s.front.tiles)]
+
+    # ---- the settlement (PG-6, PG-8.3, PG-R4, PG-R5, TW-6b, TW-6c, TW-8) ----------------------
+
+    def verify_settle(self, actor: Actor) -> None:
+        if actor != Actor.DEALER:
+            raise RuleViolation("only the dealer turns the hands", rule="PG-8.3")
+        if self._phase is not TilePhase.SETTLE:
+            raise OutOfOrder("settle after the banker has set", rule="PG-8.1")
+
+    def settle(self, actor: Actor) -> tuple[Event, ...]:
+        """Turn every hand up, compare, settle, close every hold of the round; reveal the
+        woodpile's seed when it is used up."""
+        self.verify_settle(actor)
+        rnd = self._need_round()
+        before = dict(rnd.settings_)
+        trial = copy.deepcopy(rnd, {id(rnd.regulation): rnd.regulation})
+        inner = trial.settle()  # the arithmetic of the round machine, on a copy
+        ev = self._settlement(trial, inner.results, before)
+        out = list(self._emit(ev))
+        if self.rules.places == 8 or self._woodpile_rounds >= 2:
+            out += self._reveal()
+        return tuple(out)
+
+    def _settlement(
+        self,
+        trial: Round,
+        inner_results: Sequence[Mapping[str, Any]],
+        before: Mapping[int, Setting],
+    ) -> RoundSettled:
+        t = self._table_id
+        cur = self.rules.currency
+        assert trial.transaction is not None
+        assert trial.settled is not None
+        posts: list[tuple[str, int]] = []
+        closes: list[str] = []
+        # every hold of the round is returned, then the round's result is posted
+        for bet_id, player, _seat, amount in self._bets:
+            posts += [(accounts.wagers(t), -amount), (accounts.stack(t, player), amount)]
+            closes.append(bet_id)
+        opened = trial.opened
+        banker_src = accounts.house(t) if self._banker == HOUSE else accounts.stack(t, self._banker)
+        posts += [(accounts.bank(t), -opened.banker_capital), (banker_src, opened.banker_capital)]
+        if opened.house_capital:
+            posts += [
+                (accounts.bank(t), -opened.house_capital),
+                (accounts.house(t), opened.house_capital),
+            ]
+        closes += self._holds
+        for hold, player, capital in self._cobank:
+            posts += [(accounts.bank(t), -capital), (accounts.stack(t, player), capital)]
+            closes.append(hold)
+        for p in trial.transaction.postings:
+            posts.append((self._account(p.account), p.amount.minor))
+        merged: dict[str, int] = {}
+        for acc, amount in posts:
+            merged[acc] = merged.get(acc, 0) + amount
+        postings = tuple((a, v) for a, v in merged.items() if v)
+        held = sum(a for _b, _p, _s, a in self._bets)
+        banked = opened.banker_capital + opened.house_capital + sum(c for *_, c in self._cobank)
+        if merged.get(accounts.wagers(t), 0) != -held or merged.get(accounts.bank(t), 0) != -banked:
+            raise RuleViolation("a settlement closes every hold of the round", rule="PG-4.5")
+        # the bets in the order settled, matched to their ids (each seat's in the order placed)
+        ids: dict[tuple[str, int], list[str]] = {}
+        for bet_id, player, seat, _amount in self._bets:
+            ids.setdefault((player, seat), []).append(bet_id)
+        results = []
+        for r in inner_results:
+            key = (str(r.get("player", r.get("person"))), int(r["seat"]))
+            results.append(
+                {
+                    "bet_id": ids[key].pop(0),
+                    "player": key[0],
+                    "seat": key[1],
+                    "amount": r["amount"],
+                    "outcome": str(r["outcome"]),
+                    "action": r["action"],
+                    "net": r["net"],
+                    "commission": r["commission"],
+                    "seat_result": r["seat_result"],
+                }
+            )
+        resets = []
+        for seat in trial.settled.resets:
+            was, now = before[seat], trial.settings_[seat]
+            resets.append(
+                {
+                    "seat": seat,
+                    "before": [[str(x) for x in was.front.tiles], [str(x) for x in was.back.tiles]],
+                    "after": [[str(x) for x in now.front.tiles], [str(x) for x in now.back.tiles]],
+                }
+            )
+        return RoundSettled(
+            table_id=t,
+            round_no=self._round_no,
+            currency=cur,
+            hands=tuple((s, tuple(str(x) for x in trial.hands[s])) for s in sorted(trial.hands)),
+            settings=tuple(
+                (s, tuple(str(x) for x in st.front.tiles), tuple(str(x) for x in st.back.tiles))
+                for s, st in sorted(trial.settings_.items())
+            ),
+            resets=tuple(resets),
+            results=tuple(results),
+            bank_shares=tuple(trial.settled.bank_shares),
+            commissions=tuple(trial.settled.commissions),
+            compensation=tuple(dict(c) for c in trial.settled.compensation),
+            postings=postings,
+            closes=tuple(closes),
+        )
+
+    def _account(self, account: str) -> str:
+        """The round machine's accounts in the table's scheme."""
+        t = self._table_id
+        if account == "house:bank":
+            return accounts.house(t)
+        if account == "house:commission":
+            return accounts.commission(t)
+        if account.startswith("player:"):
+            return accounts.stack(t, account.removeprefix("player:"))
+        if account == "table:pot":
+            return accounts.wagers(t)  # the pot nets to zero within a settlement
+        raise InvalidInput(f"unexpected account {account!r} in a tile settlement")
+
+    # ---- time-outs (the rules' defaults) ------------------------------------------------------
+
+    def verify_time_out(self, actor: Actor, who: object, op: object) -> Pending:
+        if actor != Actor.SYSTEM:
+            raise RuleViolation("only the table's clock times a player out")
+        for p in self.pending():
+            if str(p.actor) == who and p.default == op:
+                return p
+        raise OutOfOrder(f"{who} has no pending {op!r} with a default now")
+
+    def can_time_out(self, actor: Actor, who: object, op: object) -> bool:
+        try:
+            self.verify_time_out(actor, who, op)
+        except MacauTablesError:
+            return False
+        return True
+
+    def time_out(
+        self, actor: Actor, who: object, op: object, rng: Rng | None = None
+    ) -> tuple[Event, ...]:
+        """The rules' default for a pending actor who did not act (``contract.time_out``):
+        ``TimedOut(actor, op, rule)``, then the default's own events."""
+        p = self.verify_time_out(actor, who, op)
+        out = list(self._emit(TimedOut(str(p.actor), str(op), p.rule)))
+        if op == "set_tiles":
+            seat = next(s for a, s in self._setters() if a == p.actor)
+            front = [str(t) for t in self.default_setting(seat).front.tiles]
+            out += self.set_tiles(p.actor, seat, front)
+        elif op == "shuffle":
+            out += self.shuffle(p.actor, None, rng)
+        elif op == "shake":
+            out += self.shake(p.actor)
+        else:
+            out += getattr(self, str(op))(p.actor)
+        return tuple(out)
+
+    # ---- replay: the command that starts with an event ----------------------------------------
+
+    def command_of(self, ev: Event) -> Command | None:
+        match ev:
+            case PlayerSat(player=p, seat=s):
+                return Command(Actor.player(p), "sit", {"seat": s})
+            case ChipsBought(player=p, amount=a):
+                return Command(Actor.player(p), "buy_in", {"amount": a})
+            case ChipsCashed(player=p, amount=a):
+                return Command(Actor.player(p), "cash_out", {"amount": a})
+            case PlayerLeft(player=p):
+                return Command(Actor.player(p), "leave", {})
+            case BankDeclined(player=p):
+                return Command(Actor.player(p), "decline_bank", {})
+            case BankOpened(banker=b, capital=c):
+                if b == HOUSE:
+                    return Command(Actor.DEALER, "house_banks", {})
+                return Command(Actor.player(b), "open_bank", {"capital": c})
+            case SeedCommitted(commitment=c):
+                seed = self._vault.get(c)
+                if seed is None:
+                    raise ReplayMismatch(f"{ev.label}: its seed is not revealed in this journal")
+                return Command(Actor.DEALER, "shuffle", {"seed": seed.hex()})
+            case CoBankJoined(player=p, capital=c):
+                return Command(Actor.player(p), "join_bank", {"capital": c})
+            case BetPlaced(player=p, seat=s, amount=a):
+                return Command(Actor.player(p), "place_bet", {"seat": s, "amount": a})
+            case StacksRearranged(player=p, order=o):
+                return Command(Actor.player(p), "rearrange", {"order": list(o)})
+            case DiceShaken(dice=d, valid=v, keyed=k):
+                args: dict[str, JsonValue] = {"dice": list(d), "cocked": not v} if k else {}
+                return Command(self._banker_actor(), "shake", args)
+            case TilesExposed(seat=s, tiles=ts):
+                return Command(Actor.DEALER, "report_exposed", {"seat": s, "tiles": list(ts)})
+            case TilesSet(player=p, seat=s, front=f):
+                who = Actor.DEALER if p in RESERVED else Actor.player(p)
+                return Command(who, "set_tiles", {"seat": s, "front": list(f)})
+            case RoundSettled():
+                return Command(Actor.DEALER, "settle", {})
+            case TimedOut(actor=a, op=o):
+                return Command(Actor.SYSTEM, "time_out", {"actor": a, "op": o})
+            case _:
+                return None
+
+    # ---- views -------------------------------------------------------------------------------
+
+    def view(self, viewer: Viewer) -> dict[str, JsonValue]:
+        """What ``viewer`` may see now (JSON-plain). Never the woodpile's order; another
+        seat's face-down tiles and settings only for the staff."""
+        staff = viewer.role in (ViewerRole.DEALER, ViewerRole.SUPERVISOR)
+        me = viewer.name if viewer.role is ViewerRole.PLAYER else ""
+        rnd = self._round
+        out: dict[str, JsonValue] = {
+            "game": self.rules.game,
+            "table_id": self._table_id,
+            "rules": self.rules.to_json(),
+            "phase": self._phase.value,
+            "round_no": self._round_no,
+            "seats": {str(s): p for s, p in sorted(self._seats.items())},
+            "pending": [p.to_json() for p in self.pending()],
+            "woodpile": {"label": self._label, "commitment": self._commitment},
+        }
+        if staff:
+            out["stacks"] = dict(sorted(self._stacks.items()))
+        elif me:
+            out["stack"] = self._stacks.get(me, 0)
+        if self._phase is TilePhase.BANK:
+            seat, keep, least = self.bank_offer()
+            out["bank_offer"] = {"seat": seat, "keep": keep, "min_capital": least}
+        if rnd is not None:
+            out["banker"] = self._banker
+            out["banker_seat"] = self._banker_seat
+            out["capital"] = rnd.bank_capital.minor
+            out["house_capital"] = rnd.opened.house_capital
+            out["bets"] = [
+                {"bet_id": b, "player": p, "seat": s, "amount": a} for b, p, s, a in self._bets
+            ]
+            out["cobankers"] = [{"player": p, "capital": c} for _h, p, c in self._cobank]
+            out["stack_order"] = list(rnd.stack_order)
+            out["rearranged_by"] = list(rnd.rearranged_by)
+            out["dice"] = list(rnd.dice) if rnd.dice else None
+            if rnd.dice and self._phase in (TilePhase.SETTING, TilePhase.SETTLE):
+                out["dealing_order"] = _ints(rnd.dealing_order())
+                out["settlement_order"] = _ints(rnd.settlement_order())
+                out["active_seats"] = _ints(rnd.active_seats())
+                out["seats_out"] = _ints(sorted(rnd.seats_out))
+                out["set"] = _ints(sorted(rnd.settings_))
+            hands: dict[str, JsonValue] = {}
+            for seat, (holder, tiles) in sorted(self._dealt.items()):
+                if staff or (me and holder == me):
+                    hands[str(seat)] = list(tiles)
+            out["hands"] = hands
+            out["exposed"] = {str(s): list(ts) for s, ts in sorted(self._exposed.items())}
+            mine: dict[str, JsonValue] = {}
+            for seat, (who, front, back) in sorted(self._set_by.items()):
+                if staff or (me and who == me):
+                    mine[str(seat)] = {"front": list(front), "back": list(back)}
+            out["settings"] = mine
+        out["face_up"] = list(self._face_up)  # TW-2d: public
+        if self._last is not None:
+            out["last_round"] = self._last.to_json()["data"]
+        return out
+
+
+def _ints(xs: Sequence[int] | set[int]) -> list[JsonValue]:
+    return [int(x) for x in xs]
+
+
+class PaiGowTable(TileTable):
+    """A Pai Gow table (Portaria 96/85/M)."""
+
+    game: ClassVar[str] = "paigow"
+
+
+class TaiwanTable(TileTable):
+    """A Taiwan Pai Kao table (Portaria 15/90/M)."""
+
+    game: ClassVar[str] = "taiwan"
+
+
+def open_table(
+    rules: TileTableRules | None = None,
+    table_id: str = "t1",
+    *,
+    seeds: Mapping[str, bytes] | None = None,
+    planned: Sequence[str] = (),
+    order_of: WoodpileOrder = woodpile_order,
+    header: Mapping[str, Any] | None = None,
+) -> TileTable:
+    """A new tile table (journal: ``TableOpened`` with the rules)."""
+    rules = rules or TileTableRules()
+    cls = PaiGowTable if rules.game == "paigow" else TaiwanTable
+    return cls(rules, table_id, seeds=seeds, planned=planned, order_of=order_of, header=header)
+
+
+def _open_from(journal: Journal, seeds: Mapping[str, bytes]) -> TileTable:
+    events = journal.events
+    if not events or not isinstance(events[0], TableOpened):
+        raise ReplayMismatch("entry 0: a tile table's journal opens with table.opened")
+    opened = events[0]
+    if opened.game != journal.game:
+        raise ReplayMismatch(
+            f"entry 0: the table plays {opened.game}, the journal says {journal.game}"
+        )
+    try:
+        rules = TileTableRules.from_json(opened.rules)
+    except (InvalidInput, RuleViolation) as exc:
+        raise ReplayMismatch(f"entry 0: {exc}", rule=exc.rule) from exc
+    planned = [ev.commitment for ev in events if isinstance(ev, SeedCommitted)]
+    return open_table(rules, opened.table_id, seeds=seeds, planned=planned, header=journal.header)
+
+
+def replay(journal: Journal, seeds: Mapping[str, bytes] | None = None) -> TileTable:
+    """Re-run a tile table's journal (``contract.replay``): every event must follow."""
+    engine = contract.replay(journal, _open_from, seeds)
+    assert isinstance(engine, TileTable)
+    return engine
+
+
+def _replayer(game: str) -> Callable[[Journal], object]:
+    def run(journal: Journal) -> object:
+        events = journal.events
+        if events and isinstance(events[0], RoundOpened):
+            # a single round's journal of the round machine (older `play` journals)
+            return replay_round(journal, REGULATIONS[game])
+        return replay(journal)
+
+    return run
+
+
+register_replayer("paigow", _replayer("paigow"))
+register_replayer("taiwan", _replayer("taiwan"))

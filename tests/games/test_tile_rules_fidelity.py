@@ -1,0 +1,414 @@
+"""Pai Gow / Taiwan Pai Kao rules where an audit against the original texts found the engine
+departing from them (issue 11), each test written from the regulation's words.
+
+Taiwan hands (TW rules: no 地九王, Gee Joon never converts):
+  TW_BANKER  6-6 4-5 4-4 5-6 -> 人牌九 / 天九王
+  TW_WIN     2-2 2-2 3-3 3-3 -> 雙板 / 雙長三: beats TW_BANKER both ways
+  TW_LOSE    1-3 1-6 5-5 4-6 -> 鵝牌四 / 梅牌七: loses to TW_BANKER both ways
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from macau_tables.core.errors import MacauTablesError, OutOfOrder, RuleViolation
+from macau_tables.core.money import Money
+from macau_tables.games.paigow import PAIGOW
+from macau_tables.games.taiwan import TAIWAN
+from macau_tables.games.tilegame import HOUSE, Phase, Rotation, Round, RoundOptions
+from macau_tables.tiles import FULL_SET
+
+from .tile_helpers import m, staged, tiles, woodpile
+
+TW_BANKER = ("6-6", "4-5", "4-4", "5-6")
+TW_WIN = ("2-2", "2-2", "3-3", "3-3")
+TW_LOSE = ("1-3", "1-6", "5-5", "4-6")
+PG_MID = ("1-5", "3-4", "1-6", "2-5")  # 拎六三 / 高腳七四
+PG_STRONG = ("6-6", "4-5", "1-1", "3-6")  # 地九王 / 天九王
+PG_WEAK = ("1-3", "3-3", "5-5", "4-6")  # 0 / 0
+
+
+def wallet_changes(rnd: Round) -> dict[str, int]:
+    out: dict[str, int] = {}
+    assert rnd.transaction is not None
+    for p in rnd.transaction.postings:
+        out[p.account] = out.get(p.account, 0) + p.amount.minor
+    return out
+
+
+def settle_tw(rnd: Round, fronts: dict[int, tuple[str, str]]) -> None:
+    for seat, front in fronts.items():
+        holder = rnd.holder(seat)
+        assert holder is not None
+        rnd.set_seat(holder, seat, tiles(*front))
+    rnd.set_banker(rnd.banker_authority(), tiles("4-4", "5-6"))
+    rnd.settle()
+
+
+# --- TW-5c / TW-R3: the commission inside the running balance -------------------------------
+
+
+def test_tw_5c_tw_r3_the_banker_never_loses_more_than_his_capital_commission_included() -> None:
+    """TW-5c 「庄家每局不能贏或輸多於其置於証上之賭注」; TW-R3: the house takes its 5% out of
+    each win as the bank collects it (場方自彩金抽水). Capital 100: the bank collects 100 from
+    place 2, of which the house takes 5; it then owes 200 to place 3 and has 195 to pay.
+    The banker loses his 100, no more."""
+    rnd = staged(
+        TAIWAN, hands={1: TW_BANKER, 2: TW_LOSE, 3: TW_WIN},
+        bets=[("a", 2, 100), ("b", 3, 200)], capital=100, wallets={"bank": 100},
+    )  # fmt: skip
+    settle_tw(rnd, {2: ("1-3", "4-6"), 3: ("2-2", "2-2")})
+    paid = {r.person: r for r in rnd.results}
+    assert (paid["a"].outcome, paid["a"].action.minor) == ("lose", 10000)
+    assert (paid["b"].outcome, paid["b"].action.minor) == ("win", 19500)
+    assert paid["b"].commission.minor == 975  # the player's 5% of his 195 (TW-8)
+    moves = wallet_changes(rnd)
+    assert moves["player:bank"] == -10000  # exactly the capital, commission included
+    assert moves["house:commission"] == 500 + 975
+    assert rnd.bank_net_result().minor == -10000
+
+
+def test_tw_5c_tw_r3_the_bank_wins_at_most_its_capital_net_of_commission() -> None:
+    """TW-5c: the banker's win never exceeds his capital either; TW-R3: the result is net
+    of commission. Capital 100 against a losing bet of 200: the bank collects 105.26, the
+    house takes its 5% (5.26), the banker wins 100."""
+    rnd = staged(
+        TAIWAN, hands={1: TW_BANKER, 2: TW_LOSE}, bets=[("a", 2, 200)], capital=100,
+    )  # fmt: skip
+    settle_tw(rnd, {2: ("1-3", "4-6")})
+    assert rnd.results[0].action.minor == 10526
+    moves = wallet_changes(rnd)
+    assert (moves["player:bank"], moves["player:a"], moves["house:commission"]) == (
+        10000, -10526, 526,
+    )  # fmt: skip
+
+
+# --- TW-5e / TW-8: a co-bank's commission falls on the layer that took the win ------------------
+
+
+@pytest.mark.parametrize("house_layer", ["proportional", "after_banker"])
+def test_tw_5e_tw_8_a_cobank_layer_that_took_nothing_pays_nothing(house_layer: str) -> None:
+    """TW-5e: co-bankers are paid or collected after the banker (正庄先行). Banker 1000,
+    co-banker 1000, the bank wins 100: the banker takes the win and pays its 5; the
+    co-banker took nothing and pays nothing."""
+    rnd = staged(
+        TAIWAN, hands={1: TW_BANKER, 2: TW_LOSE}, bets=[("a", 2, 100)], capital=1000,
+        cobank=[("cob", 1000)], options=RoundOptions(house_layer=house_layer),  # type: ignore[arg-type]
+    )  # fmt: skip
+    settle_tw(rnd, {2: ("1-3", "4-6")})
+    assert rnd.settled is not None
+    assert dict(rnd.settled.commissions) == {"bank": 500}
+    moves = wallet_changes(rnd)
+    assert moves["player:bank"] == 9500
+    assert moves.get("player:cob", 0) == 0
+
+
+def test_tw_5e_tw_r3_option_house_after_banker_the_banker_pays_the_commission() -> None:
+    """``house_layer="after_banker"``: banker 1000, house 1000; the bank wins 100. The
+    banker's layer takes the whole win and pays its 5%; the house's layer took nothing."""
+    rnd = staged(
+        TAIWAN, hands={1: TW_BANKER, 2: TW_LOSE}, bets=[("a", 2, 100)], capital=1000,
+        house=1000, options=RoundOptions(house_layer="after_banker"),
+    )  # fmt: skip
+    settle_tw(rnd, {2: ("1-3", "4-6")})
+    moves = wallet_changes(rnd)
+    assert (moves["player:bank"], moves.get("house:bank", 0)) == (9500, 0)
+    assert moves["house:commission"] == 500
+
+
+def test_tw_r3_never_commission_on_the_house_share() -> None:
+    """TW-R3 / PG-R4a: banker 1000 and house 1000 share in proportion; the bank wins 100:
+    50 each; the banker pays 5% of his 50, the house pays nothing on its own share."""
+    rnd = staged(
+        TAIWAN, hands={1: TW_BANKER, 2: TW_LOSE}, bets=[("a", 2, 100)], capital=1000, house=1000,
+    )  # fmt: skip
+    settle_tw(rnd, {2: ("1-3", "4-6")})
+    assert rnd.settled is not None
+    assert dict(rnd.settled.commissions) == {"bank": 250}
+    moves = wallet_changes(rnd)
+    assert (moves["player:bank"], moves["house:bank"], moves["house:commission"]) == (
+        4750, 5000, 250,
+    )  # fmt: skip
+
+
+# --- TW-6b / TW-R1: only a back that is not the highest is re-set ------------------------------
+
+
+def test_tw_6b_tw_r1_a_player_with_the_highest_back_is_not_reset() -> None:
+    """TW-6b 「閒家須盡量將後對擺大。如客人未依此例，荷官將代為重擺」 concerns the back.
+    ``6-6 1-6 3-4 2-3`` set 天牌九 (the highest back possible) / 雜七二 follows it and
+    keeps its front: against the banker's 拎六二 / 梅八 that is a push (the higher front
+    高腳七二 would have won)."""
+    rnd = staged(
+        TAIWAN, hands={1: ("1-5", "2-4", "3-5", "5-5"), 2: ("6-6", "1-6", "3-4", "2-3")},
+        bets=[("a", 2, 100)],
+    )  # fmt: skip
+    rnd.set_seat("a", 2, tiles("3-4", "2-3"))
+    rnd.set_banker("bank", tiles("1-5", "2-4"))
+    rnd.settle()
+    assert rnd.settled is not None and rnd.settled.resets == ()
+    assert rnd.settled.results[0]["seat_result"] == "push"
+
+
+def test_tw_6b_tw_r1_a_lower_back_is_reset_to_the_highest_back() -> None:
+    """TW-6b: the dealer re-sets a player whose back is not the highest possible."""
+    rnd = staged(
+        TAIWAN, hands={1: ("1-5", "2-4", "3-5", "5-5"), 2: ("6-6", "1-6", "3-4", "2-3")},
+        bets=[("a", 2, 100)],
+    )  # fmt: skip
+    rnd.set_seat("a", 2, tiles("6-6", "2-3"))  # 天雜五七 / 雜七八: back not the highest
+    rnd.set_banker("bank", tiles("1-5", "2-4"))
+    rnd.settle()
+    assert rnd.settled is not None and rnd.settled.resets == (2,)
+    assert rnd.settings_[2].back.value.name == "天牌九"
+    assert rnd.settled.results[0]["seat_result"] == "player"  # 高腳七二 front, the higher
+
+
+# --- PG-7.2 / PG-R8: compensation is the round settled again ---------------------------------
+
+
+def test_pg_7_2_pg_r8_compensation_is_bounded_by_the_bank_capital() -> None:
+    """PG-R8: what the bettor would have received with the better setting, the round
+    settled again (running balance, capital). Bank capital 10; bettor o (50, placed first)
+    lost 10 (the bank wins at most 10); with the better setting he would have won 10 less
+    4%: the holder owes 10 − 0.40 + 10 = 19.60."""
+    comp_hand = ("1-1", "3-6", "4-6", "5-6")  # (5-6 3-6 / 1-1 4-6) loses; (1-1 5-6 / …) wins
+    rnd = staged(
+        PAIGOW, hands={1: PG_MID, 2: comp_hand}, bets=[("o", 2, 50), ("a", 2, 100)], capital=10
+    )
+    rnd.set_seat("a", 2, tiles("5-6", "3-6"))
+    rnd.set_banker("bank", tiles("1-5", "3-4"))
+    rnd.settle()
+    assert rnd.settled is not None
+    assert [(c["holder"], c["bettor"], c["owed"]) for c in rnd.settled.compensation] == [
+        ("a", "o", 1960)
+    ]
+
+
+# --- PG-2.1 counts seats; TW-2f counts people ------------------------------------------------
+
+
+def _rearranging(reg: object, bets: list[tuple[str, int]]) -> Round:
+    people = {p for p, _ in bets} | {"b"}
+    rnd = Round.open(
+        reg, banker="b", banker_seat=1, banker_capital=m(100),  # type: ignore[arg-type]
+        wallets={p: m(100) for p in people},
+    )  # fmt: skip
+    rnd.shuffle_tiles(list(FULL_SET))
+    for person, seat in bets:
+        rnd.place_bet(person, seat, m(10))
+    return rnd
+
+
+def test_pg_2_1_at_most_two_seats_rearrange_several_bettors_of_a_seat_count_once() -> None:
+    """PG-2.1 「每局拮牌的閒家不得超過兩門」: two seats (門). Two bettors of seat 2 and one of
+    seat 3 may all rearrange; a bettor of a third seat may not."""
+    rnd = _rearranging(PAIGOW, [("x", 2), ("y", 2), ("z", 3), ("w", 4)])
+    order = (7, 6, 5, 4, 3, 2, 1, 0)
+    for person in ("x", "y", "z"):
+        rnd.rearrange(person, order)
+    with pytest.raises(RuleViolation, match="PG-2.1"):
+        rnd.rearrange("w", order)
+
+
+def test_tw_2f_at_most_two_players_rearrange() -> None:
+    """TW-2f 「閒家只限兩人」: two people, even of one place."""
+    rnd = _rearranging(TAIWAN, [("x", 2), ("y", 2), ("z", 3)])
+    order = (7, 6, 5, 4, 3, 2, 1, 0)
+    rnd.rearrange("x", order)
+    rnd.rearrange("y", order)
+    with pytest.raises(RuleViolation, match="TW-2f"):
+        rnd.rearrange("z", order)
+
+
+# --- PG-4.9 / TW-5d: the capital may grow, never shrink ---------------------------------------
+
+
+@pytest.mark.parametrize(("reg", "rule"), [(PAIGOW, "PG-4.9"), (TAIWAN, "TW-5d")])
+def test_pg_4_9_tw_5d_a_continuing_banker_may_not_reduce_his_capital(reg, rule) -> None:  # type: ignore[no-untyped-def]
+    """PG-4.9 「都不得減少新的博彩本金」 / TW-5d: the banker who won keeps capital plus
+    winnings on the table; he may add, never take off. Enforced when the next round opens."""
+    rot = Rotation(8, 3, regulation=reg).after_round(18000)  # 100 won 80
+    wallets = {"bank": m(1000)}
+
+    def open_with(capital: int) -> Round:
+        return Round.open(
+            reg, banker="bank", banker_seat=3, banker_capital=m(capital), wallets=wallets,
+            rotation=rot,
+        )  # fmt: skip
+
+    with pytest.raises(RuleViolation, match=rule):
+        open_with(100)
+    assert open_with(180).opened.banker_capital == 18000
+    assert open_with(250).opened.banker_capital == 25000  # may increase
+    third = rot.after_round(18000)
+    with pytest.raises(RuleViolation, match=reg.rule("PG-4.1")):
+        Round.open(reg, banker="bank", banker_seat=3, banker_capital=m(180), wallets=wallets,
+                   rotation=third)  # fmt: skip
+    Round.open(reg, banker="bank", banker_seat=3, banker_capital=m(180), wallets=wallets,
+               rotation=third, consent=True)  # fmt: skip
+
+
+# --- PG-2.3 / PG-R3: a void deal repeats the shuffle and the dice only --------------------------
+
+
+def test_pg_2_3_pg_r3_a_void_deal_keeps_bets_capital_and_cobank_as_they_were() -> None:
+    """PG-2.3 「是次派牌無效」: the deal is void, not the round; PG-4.7: after the dice no bet
+    or capital changes. Only the shuffle and the dice repeat."""
+    rnd = staged(
+        PAIGOW, hands={1: PG_MID}, bets=[("ann", 2, 10)], cobank=[("cob", 50)],
+        wallets={"ann": 1000, "new": 1000},
+    )  # fmt: skip
+    rnd.report_exposed(1, 2)
+    assert rnd.phase is Phase.SHUFFLE
+    rnd.shuffle_tiles(list(FULL_SET))
+    with pytest.raises(OutOfOrder, match="PG-R3"):
+        rnd.place_bet("ann", 2, m(400))  # no raise
+    with pytest.raises(OutOfOrder, match="PG-R3"):
+        rnd.place_bet("new", 3, m(10))  # no newcomer
+    with pytest.raises(OutOfOrder, match="PG-R3"):
+        rnd.join_bank("new", m(10))  # nobody joins the bank
+    with pytest.raises(OutOfOrder, match="PG-R3"):
+        rnd.rearrange("ann", tuple(range(7, -1, -1)))
+    rnd.shake_dice((1, 2, 3, 4))
+    assert rnd.phase is Phase.SETTING
+    assert [(b.person, b.seat, b.amount.minor) for b in rnd.bets] == [("ann", 2, 1000)]
+    assert rnd.cobankers == [("cob", m(50))] and rnd.bank_capital == m(1050)
+
+
+# --- TW-R5: no PG-3.4 in Taiwan Pai Kao -------------------------------------------------------
+
+
+def test_tw_r5_tw_3c_the_banker_sets_his_tiles_whatever_the_house_cobank() -> None:
+    """TW-3c 「庄家則不在此限」, TW-R5: a TW banker with capital 100 and a house co-bank of 500
+    sets his own tiles; PG-3.4 gives that to the larger capital; TW's option turns it on."""
+    tw = staged(TAIWAN, hands={}, bets=[("a", 2, 10)], capital=100, house=500)
+    assert tw.banker_authority() == "bank"
+    pg = staged(PAIGOW, hands={}, bets=[("a", 2, 10)], capital=100, house=500)
+    assert pg.banker_authority() == HOUSE
+    opt = staged(
+        TAIWAN, hands={}, bets=[("a", 2, 10)], capital=100, house=500,
+        options=RoundOptions(larger_stake_sets_banker=True),
+    )  # fmt: skip
+    assert opt.banker_authority() == HOUSE
+    opt.set_seat("a", 2, list(opt.hands[2][:2]))
+    with pytest.raises(RuleViolation, match="TW-R5"):
+        opt.set_banker("bank", list(opt.hands[1][:2]))
+
+
+# --- PG-4.2: 4% of what a person won in the round ----------------------------------------------
+
+
+def test_pg_4_2_commission_on_a_persons_wins_of_the_round() -> None:
+    """PG-4.2 「博彩場所每局抽水，金額為所贏金額的百分之四」: per round, on the amount won.
+    Two wins of 0.49: 4% of the round's 0.98 = 3.92 avos, rounded down once: 3 (each win
+    alone would give 1 + 1). Option ``player_commission="bet"``: 1 + 1."""
+    for base, want in ((None, 3), ("round", 3), ("bet", 2)):
+        rnd = Round.open(
+            PAIGOW, banker="bank", banker_seat=1, banker_capital=m(100),
+            wallets={"bank": m(100), "ann": m(100)},
+            options=RoundOptions(player_commission=base),  # type: ignore[arg-type]
+        )  # fmt: skip
+        dice = (1, 2, 3, 4)
+        gongs = ("6-6", "2-6", "1-1", "4-4")  # 地罡 / 天罡: beats PG_MID both ways
+        rnd.shuffle_tiles(woodpile(rnd, {1: PG_MID, 2: PG_STRONG, 3: gongs}, dice))
+        rnd.place_bet("ann", 2, Money(49))
+        rnd.place_bet("ann", 3, Money(49))
+        rnd.shake_dice(dice)
+        rnd.set_seat("ann", 2, tiles("1-1", "3-6"))
+        rnd.set_seat("dealer", 3, tiles("1-1", "4-4"))  # PG-7.5: ann holds seat 2 only
+        rnd.set_banker("bank", tiles("1-5", "3-4"))
+        rnd.settle()
+        assert [r.outcome for r in rnd.results] == ["win", "win"]
+        assert sum(r.commission.minor for r in rnd.results) == want
+        assert sum(r.net.minor for r in rnd.results) == 98 - want
+
+
+# --- Also: a Taiwan round's refusals cite the Taiwan text -------------------------------------
+
+
+def test_tw_every_refusal_of_a_taiwan_round_cites_a_taiwan_rule() -> None:
+    """A rule's ID comes from the game's regulation: drive a TW round into every refusal."""
+    refusals: list[MacauTablesError] = []
+
+    def refused(op, *args) -> None:  # type: ignore[no-untyped-def]
+        with pytest.raises(MacauTablesError) as info:
+            op(*args)
+        refusals.append(info.value)
+
+    wallets = {"bank": m(1000), "a": m(100), "b": m(100), "c": m(100), "cob": m(100)}
+    refused(lambda: Round.open(TAIWAN, banker="bank", banker_seat=1, banker_capital=m(0),
+                               wallets=wallets))  # fmt: skip
+    refused(lambda: Round.open(TAIWAN, banker="bank", banker_seat=1, banker_capital=m(5000),
+                               wallets=wallets))  # fmt: skip
+    refused(lambda: Round.open(TAIWAN, banker="bank", banker_seat=1, banker_capital=m(10),
+                               wallets=wallets, places=6))  # fmt: skip
+    rnd = Round.open(TAIWAN, banker="bank", banker_seat=1, banker_capital=m(100), wallets=wallets)
+    refused(rnd.place_bet, "a", 2, m(10))  # before the shuffle
+    refused(rnd.join_bank, "cob", m(10))
+    refused(rnd.rearrange, "bank", tuple(range(8)))
+    refused(rnd.shake_dice, (1, 2, 3, 4))
+    rnd.shuffle_tiles(list(FULL_SET))
+    refused(rnd.shuffle_tiles, list(FULL_SET))  # once
+    refused(rnd.place_bet, "a", 1, m(10))  # the banker's place
+    refused(rnd.place_bet, "a", 9, m(10))  # no such place
+    refused(rnd.place_bet, "bank", 2, m(10))  # the bank against itself
+    refused(rnd.place_bet, "a", 2, m(500))  # more than he has
+    refused(rnd.join_bank, "bank", m(10))  # already in the bank
+    refused(rnd.join_bank, "cob", m(500))
+    rnd.join_bank("cob", m(10))
+    refused(rnd.join_bank, "cob", m(10))  # twice
+    refused(rnd.place_bet, "cob", 2, m(10))  # a co-banker bets on another place
+    for p, seat in (("a", 2), ("b", 3), ("c", 4)):
+        rnd.place_bet(p, seat, m(10))
+    refused(rnd.join_bank, "a", m(10))  # a bettor co-banks
+    refused(rnd.rearrange, "a", (0, 0, 1, 2, 3, 4, 5, 6))  # not a permutation
+    refused(rnd.rearrange, "cob", tuple(range(8)))  # no bet
+    rnd.rearrange("a", tuple(range(8)))
+    refused(rnd.rearrange, "a", tuple(range(8)))  # twice
+    rnd.rearrange("b", tuple(range(8)))
+    refused(rnd.rearrange, "c", tuple(range(8)))  # a third player
+    rnd.rearrange("bank", tuple(range(8)))
+    refused(rnd.rearrange, "bank", tuple(range(8)))  # after the banker
+    refused(rnd.set_seat, "a", 2, list(rnd.tiles[:2]))  # before the deal
+    refused(rnd.report_exposed, 2, 1)  # before the deal
+    refused(rnd.shake_dice, (0, 1, 2, 3))
+    rnd.shake_dice((1, 2, 3, 4))
+    refused(rnd.shake_dice, (1, 2, 3, 4))  # once per deal
+    refused(rnd.place_bet, "a", 2, m(10))  # after the dice
+    refused(rnd.join_bank, "c", m(10))
+    refused(rnd.set_banker, "bank", list(rnd.hands[1][:2]))  # before the places
+    refused(rnd.settle)
+    refused(rnd.set_seat, "b", 2, list(rnd.hands[2][:2]))  # not the holder
+    refused(rnd.set_seat, "a", 5, list(rnd.hands[5][:2]))  # no bets there
+    refused(rnd.set_seat, "a", 1, list(rnd.hands[1][:2]))  # the banker's place
+    refused(rnd.set_seat, "a", 2, list(rnd.hands[3][:2]))  # not his tiles
+    for seat in (2, 3, 4):
+        rnd.set_seat(rnd.holder(seat), seat, list(rnd.hands[seat][:2]))  # type: ignore[arg-type]
+    rnd.set_banker("bank", list(rnd.hands[1][:2]))
+    refused(rnd.set_banker, "bank", list(rnd.hands[1][:2]))  # once
+    refused(rnd.set_seat, "a", 2, list(rnd.hands[2][:2]))  # after the banker turned
+    refused(rnd.report_exposed, 2, 1)  # after the setting
+    bound = staged(TAIWAN, hands={1: PG_STRONG}, bets=[("a", 2, 10)],
+                   options=RoundOptions(bind_banker=True))  # fmt: skip
+    bound.set_seat("a", 2, list(bound.hands[2][:2]))
+    refused(bound.set_banker, "bank", tiles("1-1", "3-6"))  # TW-R1 option
+    rot = Rotation(8, 3, regulation=TAIWAN).after_round(100).after_round(100)
+    refused(rot.keep, 100)
+    refused(Rotation(8, 3, regulation=TAIWAN).after_round(100).keep, 50)
+    ruled = [e for e in refusals if e.rule is not None]
+    assert len(ruled) >= 40
+    assert [str(e) for e in ruled if not e.rule.startswith(("TW-", "T-"))] == []  # type: ignore[union-attr]
+
+
+def test_tw_3a_tw_2d_a_four_place_round_has_no_fifth_place() -> None:
+    """TW-3a: 8 or 4 places, the banker's included; at a 4-place round place 5 takes no bet."""
+    for places, seat in ((4, 5), (8, 9)):
+        rnd = Round.open(
+            TAIWAN, banker="b", banker_seat=1, banker_capital=m(100),
+            wallets={"b": m(100), "a": m(100)}, places=places,
+        )  # fmt: skip
+        rnd.shuffle_tiles(list(FULL_SET))
+        with pytest.raises(RuleViolation, match="TW-3a"):
+            rnd.place_bet("a", seat, m(10))
+        rnd.place_bet("a", places, m(10))
