@@ -50,9 +50,10 @@ def watched(browser: Browser) -> Iterator[Callable[..., Watched]]:
 
     yield open_page
     errors = [e for _, w in opened for e in w.errors]
+    refused = [r for _, w in opened for r in w.refused]
     for ctx, _ in opened:
         ctx.close()
-    assert errors == []
+    assert errors == [], refused
 
 
 @dataclass

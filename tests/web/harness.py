@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright, Request
+from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright, Request, Response
 
 CHROMIUM = os.environ.get("MACAU_TABLES_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -52,6 +52,15 @@ class Watched:
     page: Page
     errors: list[str] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # 4xx bodies, to explain a failure
+
+    def on_response(self, response: Response) -> None:
+        if response.status >= 400:
+            try:
+                body = response.text()[:300]
+            except Exception:  # the page went away
+                body = ""
+            self.refused.append(f"{response.status} {response.url} {body}")
 
     def expect_refusal(self, path: str, status: int) -> None:
         """A request the test makes the server refuse: Chromium logs every 4xx response as
@@ -84,6 +93,7 @@ def watch(page: Page) -> Watched:
     page.on("console", w.on_console)
     page.on("pageerror", lambda exc: w.errors.append(f"pageerror: {exc}"))
     page.on("requestfailed", w.on_failed)
+    page.on("response", w.on_response)
     return w
 
 

@@ -1,35 +1,54 @@
-// The baccarat table: bet spots and chips, the hand as the server reveals it, the five roads.
-import { money } from "./api.js";
+// The baccarat table (games/baccarat.py's view): bet spots with chips and limits, confirm /
+// rebet / clear, the hand as the server reveals it (face-down cards until the holder — the
+// largest bet on each side, BA-16 — turns them over), the result, the five roads with the
+// ask-Banker / ask-Player cells and the shoe's statistics (games/baccarat_roads.py).
+import { fact, money } from "./api.js";
 import { LiveTable, actionBar, me, root, say, wire } from "./live.js";
 import { beadPlate, bigRoad, card, derivedRoad, mark } from "./svg.js";
 
 const DERIVED = { big_eye_boy: "ring", small_road: "dot", cockroach_pig: "slash" };
-let draft = {};      // spot -> minor units, not yet sent
-let lastBets = {};   // what was confirmed last hand (rebet)
+const OUTCOME = { B: "ba.banker", P: "ba.player", T: "ba.tie" };
+let draft = {};      // spot -> avos chosen, not yet sent
+let lastBets = {};   // what I confirmed last (rebet)
 
 const q = (sel) => root.querySelector(sel);
 const chip = () => Number(root.querySelector('input[name="chip"]:checked').value);
 
-function showDraft(view) {
+function showBets(view) {
   const placed = {};
   for (const b of (view && view.bets) || []) {
-    if (b.player === me) placed[b.bet || b.kind] = (placed[b.bet || b.kind] || 0) + (b.stake ?? b.amount);
+    if (b.player === me) placed[b.bet] = (placed[b.bet] || 0) + b.stake;
   }
   for (const node of root.querySelectorAll("[data-amount]")) {
     const k = node.dataset.amount;
     const total = (placed[k] || 0) + (draft[k] || 0);
     node.textContent = total ? money(total) : "";
     node.classList.toggle("draft", Boolean(draft[k]));
+    node.dataset.avos = placed[k] || 0;
   }
 }
 
-function hand(side, cards) {
-  const box = q(`[data-cards="${side}"]`);
-  box.replaceChildren(...(cards || []).map((c, i) => card(c, { rotated: i === 2 })));
+function hand(view) {
+  const h = view.hand;
+  const last = view.last_hand;
+  const shown = h || (last && last.player ? last : null);
+  for (const side of ["player", "banker"]) {
+    const cards = shown ? shown[side] : [];
+    q(`[data-cards="${side}"]`).replaceChildren(...cards.map((c, i) => card(c, { rotated: i === 2 })));
+    const holder = h && h.holders ? h.holders[side] : null;
+    q(`[data-holder="${side}"]`).textContent = holder ? `${say("squeeze")}: ${holder}` : "";
+    const mine = holder === me && cards.some((c) => c === null);
+    const b = q(`[data-reveal="${side}"]`);
+    b.hidden = !mine;
+    b.disabled = !(mine && table.mine().has("reveal"));
+    q(`[data-total="${side}"]`).textContent = !h && last && last[`${side}_total`] != null ? String(last[`${side}_total`]) : "";
+  }
+  const outcome = !h && last ? OUTCOME[last.outcome] : null;
+  q("[data-result]").textContent = outcome ? `${say("result")}: ${say(outcome)}` : "";
+  q("[data-result]").dataset.outcome = !h && last ? last.outcome : "";
 }
 
 function roads(r) {
-  if (!r) return;
   const put = (name, node) => q(`[data-road="${name}"]`).replaceChildren(node);
   put("big_road", bigRoad(r.big_road, say("big_road"), 30));
   put("bead_plate", beadPlate(r.bead_plate, say("bead_plate"), 12));
@@ -39,64 +58,53 @@ function roads(r) {
       const wrap = document.createElement("span");
       wrap.className = "ask-cell";
       wrap.title = say(name);
-      wrap.append(mark((r.next_hand || {})[name]?.[o], style));
+      wrap.append(mark(r.next_hand[name][o], style));
       return wrap;
     }));
   }
-  const stats = r.stats || {};
-  const dl = q("[data-stats]");
-  dl.replaceChildren();
-  const rows = [["ba.banker", stats.banker], ["ba.player", stats.player], ["ba.tie", stats.tie],
-    ["ba.banker_pair", stats.banker_pairs], ["ba.player_pair", stats.player_pairs]];
-  for (const [k, v] of rows) addFact(dl, say(k), v ?? 0);
 }
 
-function addFact(dl, term, value) {
-  const d = document.createElement("div");
-  const dt = document.createElement("dt");
-  const dd = document.createElement("dd");
-  dt.textContent = term;
-  dd.textContent = value;
-  d.append(dt, dd);
-  dl.append(d);
+function stats(view) {
+  const s = view.roads.stats;
+  const dl = q("[data-stats]");
+  dl.replaceChildren();
+  for (const [k, v] of [["ba.banker", s.banker], ["ba.player", s.player], ["ba.tie", s.tie],
+    ["ba.banker_pair", s.banker_pairs], ["ba.player_pair", s.player_pairs]]) fact(dl, say(k), v);
+  fact(dl, say("cards_left"), view.shoe.cards - view.shoe.dealt).dataset.cardsLeft = "";
 }
 
 function render(view) {
-  actionBar(table);
-  const h = view.hand || {};
-  hand("player", h.player);
-  hand("banker", h.banker);
-  for (const side of ["player", "banker"]) {
-    const tot = (h.totals || {})[side];
-    q(`[data-total="${side}"]`).textContent = tot == null ? "" : String(tot);
-  }
-  const res = view.last_result || view.result;
-  q("[data-result]").textContent = res ? `${say("result")}: ${say("ba." + (res.winner || res.outcome || res))}` : "";
-  for (const [k, lim] of Object.entries(view.limits || {})) {
+  for (const [k, [lo, hi]] of Object.entries(view.rules.limits || {})) {
     const n = q(`[data-limit="${k}"]`);
-    if (n) n.textContent = `${money(lim.min ?? lim[0])}–${money(lim.max ?? lim[1])}`;
+    if (n) n.textContent = `${money(lo)}–${money(hi)}`;
   }
+  const betting = table.mine().has("place_bet");
+  for (const b of root.querySelectorAll("[data-spot], [data-confirm], [data-rebet]")) b.disabled = !betting;
+  hand(view);
   roads(view.roads);
-  const dl = q("[data-stats]");
-  if (view.cards_left != null) addFact(dl, say("cards_left"), view.cards_left);
-  showDraft(view);
+  stats(view);
+  showBets(view);
+  actionBar(table);
 }
 
 const table = new LiveTable(render);
 wire(table);
 root.addEventListener("click", (e) => {
   const spot = e.target.closest("[data-spot]");
-  if (spot) { draft[spot.dataset.spot] = (draft[spot.dataset.spot] || 0) + chip(); showDraft(table.view); }
+  if (spot && !spot.disabled) {
+    draft[spot.dataset.spot] = (draft[spot.dataset.spot] || 0) + chip();
+    showBets(table.state && table.state.view);
+  }
+  const reveal = e.target.closest("[data-reveal]");
+  if (reveal && !reveal.disabled) table.act("reveal", { side: reveal.dataset.reveal }).catch(() => {});
 });
-q("[data-clear]").addEventListener("click", () => { draft = {}; showDraft(table.view); });
-q("[data-rebet]").addEventListener("click", () => { draft = { ...lastBets }; showDraft(table.view); });
+q("[data-clear]").addEventListener("click", () => { draft = {}; showBets(table.state && table.state.view); });
+q("[data-rebet]").addEventListener("click", () => { draft = { ...lastBets }; showBets(table.state && table.state.view); });
 q("[data-confirm]").addEventListener("click", async () => {
   const sent = { ...draft };
-  for (const [kind, amount] of Object.entries(sent)) {
-    await table.act("place_bet", { kind, amount });
-    delete draft[kind];
-  }
+  draft = {};
+  for (const [bet, amount] of Object.entries(sent)) await table.act("place_bet", { bet, amount }).catch(() => {});
   if (Object.keys(sent).length) lastBets = sent;
-  showDraft(table.view);
+  showBets(table.state && table.state.view);
 });
 table.connect();

@@ -88,9 +88,25 @@ function conn(text) { q("[data-conn]").textContent = text; }
 function shared(msg) {
   q("[data-status]").textContent = [msg.status, msg.view.phase].filter(Boolean).join(" · ");
   countdown(q("[data-countdown]"), msg.countdown);
-  const seated = Array.isArray(msg.view.players) ? msg.view.players.includes(me)
-    : (msg.view.seats || []).some((s) => s.player === me);
-  q("[data-my-seat]").textContent = seated ? me : "—";
+  const seat = seatOf(msg.view);
+  q("[data-my-seat]").textContent = seat == null ? "—" : seat === true ? me : `${seat} · ${me}`;
+}
+
+// Where I sit, as each engine's view says it: players [{player, seat}] (baccarat), seats
+// [{seat, player}] (craps), seats {"2": name} (tiles), players [name] (others).
+export function seatOf(view) {
+  for (const list of [view.players, view.seats]) {
+    if (Array.isArray(list)) {
+      for (const x of list) {
+        if (x === me) return true;
+        if (x && x.player === me) return x.seat ?? true;
+      }
+    } else if (list && typeof list === "object") {
+      const found = Object.keys(list).find((k) => list[k] === me);
+      if (found) return found;
+    }
+  }
+  return null;
 }
 
 function countdown(node, c) {
@@ -135,7 +151,8 @@ export function wire(table) {
     const b = e.target.closest("[data-action]");
     if (!b) return;
     const op = b.dataset.action;
-    const args = MONEY_ARG[op] ? { [MONEY_ARG[op]]: avos(q("[data-action-amount]").value) } : {};
+    const arg = b.dataset.arg || MONEY_ARG[op];
+    const args = arg ? { [arg]: avos(q("[data-action-amount]").value) } : {};
     table.act(op, args).catch(() => {});
   });
 }

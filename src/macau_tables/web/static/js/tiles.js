@@ -78,6 +78,7 @@ function render(view) {
   q("[data-count]").textContent = (view.dealing_order || []).join(" → ") || "—";
   const last = view.last_round || null;
   const shownAtSettle = Object.fromEntries((last && last.hands) || []);
+  mySeat = Number(Object.keys(seats).find((s) => seats[s] === me)) || null;
   const list = [];
   for (let s = 1; s <= placesOf(view); s += 1) {
     const who = seats[String(s)];
@@ -103,22 +104,22 @@ function render(view) {
       p.textContent = bets.map((b) => `${b.player} ${money(b.amount)}`).join(", ");
       li.append(p);
     }
-    if (!who && table.mine().has("sit")) {
+    if (!who && !mySeat) {
       const b = document.createElement("button");
       b.type = "button";
-      b.textContent = say("join");
+      b.textContent = `${say("op.sit")} ${s}`;
       b.dataset.sit = s;
       li.append(b);
     }
     list.push(li);
   }
   q("[data-places]").replaceChildren(...list);
-  mySeat = Number(Object.keys(seats).find((s) => seats[s] === me)) || null;
   const hand = mySeat && view.hands ? view.hands[String(mySeat)] : null;
   const tiles = (hand || []).filter(Boolean);
   if (tiles.join() !== mine.join()) { mine = tiles; where = {}; }
   drawHand();
-  q("[data-bet]").disabled = !table.mine().has("place_bet");
+  // a bet on the banker's seat is co-banking (PG-3.2): the action bar offers join_bank
+  q("[data-bet]").disabled = !table.mine().has("place_bet") || view.banker_seat === mySeat;
   settlement(view, last);
   actionBar(table);
 }
@@ -132,6 +133,16 @@ function settlement(view, last) {
     const tr = document.createElement("tr");
     for (const [text, cls] of [[`${r.seat} · ${r.player}`, ""], [`${r.outcome} (${r.seat_result})`, ""],
       [money(r.net), "num"], [r.bank_after != null ? money(r.bank_after) : "", "num"]]) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      if (cls) td.className = cls;
+      tr.append(td);
+    }
+    rows.push(tr);
+  }
+  for (const [who, share] of (last && last.bank_shares) || []) {  // the bank's side
+    const tr = document.createElement("tr");
+    for (const [text, cls] of [[who, ""], [say("banker_seat"), ""], [money(share), "num"], ["", "num"]]) {
       const td = document.createElement("td");
       td.textContent = text;
       if (cls) td.className = cls;
@@ -157,7 +168,11 @@ root.addEventListener("click", (e) => {
     root.querySelector(`.tile-btn[data-index="${i}"]`)?.focus();
   }
   const sit = e.target.closest("[data-sit]");
-  if (sit) table.act("sit", { seat: Number(sit.dataset.sit) }).catch(() => {});
+  if (sit) {  // sit down and buy chips with the amount in the action bar
+    table.act("sit", { seat: Number(sit.dataset.sit) })
+      .then(() => table.act("buy_in", { amount: avos(q("[data-action-amount]").value) }))
+      .catch(() => {});
+  }
 });
 for (const zone of root.querySelectorAll("[data-drop], [data-tray]")) {
   zone.addEventListener("dragover", (e) => e.preventDefault());
