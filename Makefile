@@ -65,3 +65,7 @@ clean:
 # the vendored JavaScript (htmx, axe-core), fetched again from the npm registry, hash-checked
 vendor-js:
 	sh scripts/vendor_js.sh
+
+# every page of the browser UI at desktop and phone width, into docs/screenshots/
+screenshots: $(STAMP) chromium
+	PYTHONPATH=src:. $(BIN)/python scripts/screenshots.py docs/screenshots

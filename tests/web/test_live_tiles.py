@@ -60,6 +60,10 @@ def test_two_players_set_tiles_by_click_and_drag(live: Live, watched: Open) -> N
     for w in setters:  # the tiles come face up to their holder only
         w.page.wait_for_selector("[data-tray] .tile-btn >> nth=3", timeout=30_000)
     for w in setters:
+        # the exact hint on request (analysis.tiles.hint via /ui/hint): three settings
+        w.page.click("[data-hint]:enabled")
+        w.page.wait_for_selector("[data-hint-out] tbody tr.best")
+        assert w.page.locator("[data-hint-out] tbody tr").count() == 3
         if w is alice:  # click two tiles to the front, two to the back
             for _ in range(4):
                 w.page.click("[data-tray] .tile-btn >> nth=0")

@@ -95,7 +95,11 @@ function render(view) {
     const own = (view.hands || {})[String(s)];
     const exposed = (view.exposed || {})[String(s)];
     const dealt = (view.dealing_order || []).includes(s);
-    const codes = own || exposed || shownAtSettle[s] || (dealt ? [null, null, null, null] : []);
+    const codes = own || exposed || (dealt ? [null, null, null, null] : shownAtSettle[s]) || [];
+    if (!own && !exposed && !dealt && shownAtSettle[s]) {  // the last round's hands, turned up
+      row.classList.add("last");
+      row.title = say("settlement");
+    }
     for (const c of codes) row.append(tile(c));
     li.append(row);
     const bets = (view.bets || []).filter((b) => b.seat === s);
