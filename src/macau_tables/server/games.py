@@ -32,6 +32,11 @@ class GameBinding:
     seed_ops: frozenset[str] = frozenset()
     demo_options: Mapping[str, Any] = field(default_factory=dict)
     title: str = ""
+    #: the dealer's defaults the clock applies through ``contract.time_out`` (they need
+    #: arguments only the rules' default supplies, e.g. the house way for the house's tiles)
+    timeout_ops: frozenset[str] = frozenset()
+    #: nobody at the table and nothing in play: the clock waits instead of dealing
+    idle: Callable[[TableEngine], bool] = lambda engine: False
 
 
 _GAMES: dict[str, GameBinding] = {}

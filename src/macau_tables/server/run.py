@@ -16,13 +16,14 @@ def serve(
     betting_seconds: float = 15.0,
     action_seconds: float = 20.0,
     log_level: str = "info",
+    settings: Settings | None = None,
 ) -> None:
     """Run the server until interrupted (migrations and recovery first)."""
     import uvicorn
 
     from macau_tables.server.app import create_app
 
-    settings = Settings(
+    settings = settings or Settings(
         database_url=database_url,
         betting_seconds=betting_seconds,
         action_seconds=action_seconds,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import time
 import uuid
 from collections import defaultdict
@@ -190,6 +191,34 @@ class Accounts:
         self._known.clear()
 
 
+_SQL = {
+    "balance": "SELECT balance FROM accounts WHERE name = :name",
+    "posting": "INSERT INTO postings (tx_id, account, amount) VALUES (:tx_id, :account, :amount)",
+    "transaction": "INSERT INTO transactions (id, table_id, seq, memo, n_postings, by_user, "
+    "created_at) VALUES (:id, :table_id, :seq, :memo, :n_postings, :by_user, :created_at)",
+    "add": "UPDATE accounts SET balance = balance + :delta WHERE name = :name",
+    "open": "INSERT INTO holds_opened (table_id, hold_id, tx_id, seq) "
+    "VALUES (:table_id, :hold_id, :tx_id, :seq)",
+    "close": "INSERT INTO holds_closed (table_id, hold_id, tx_id, seq) "
+    "VALUES (:table_id, :hold_id, :tx_id, :seq)",
+    "journal": "INSERT INTO journal (table_id, seq, kind, event, prev_hash, hash, created_at) "
+    "VALUES (:table_id, :seq, :kind, :event, :prev_hash, :hash, :created_at)",
+    "head": "UPDATE tables SET head_seq = :seq, head_hash = :hash WHERE id = :id",
+    "idem_get": "SELECT request_hash, status, response FROM idempotency "
+    "WHERE user_name = :user_name AND key = :key",
+    "idem_put": "INSERT INTO idempotency (user_name, key, request_hash, status, response, "
+    "created_at) VALUES (:user_name, :key, :request_hash, :status, :response, :created_at)",
+}
+_PG_SQL = {k: re.sub(r":(\w+)", r"%(\1)s", v) for k, v in _SQL.items()}
+
+
+def run(conn: Connection, name: str, params: Any) -> Any:
+    """One of the hot statements (:data:`_SQL`), straight to the driver: the per-command
+    path skips SQLAlchemy's statement compilation."""
+    sql = _SQL[name] if conn.dialect.name == "sqlite" else _PG_SQL[name]
+    return conn.exec_driver_sql(sql, params)
+
+
 def post(
     conn: Connection,
     accounts: Accounts,
@@ -203,76 +232,61 @@ def post(
 
     Wallets and stacks are checked first (:class:`InsufficientFunds` names the account);
     the database refuses the same with its CHECK, and refuses an unbalanced transaction,
-    a second opening or a second closing of a hold (:class:`HoldError`).
+    a second opening or a second closing of a hold (:class:`HoldError`). On any error the
+    caller's transaction (or savepoint) is rolled back whole.
     """
     tx = movement.transaction
+    deltas: dict[str, int] = defaultdict(int)
     for p in tx.postings:
         if p.amount.currency != MOP:
             raise InvalidInput(f"{p.account}: this server keeps MOP, not {p.amount.currency}")
-    deltas: dict[str, int] = defaultdict(int)
-    for p in tx.postings:
         deltas[p.account] += p.amount.minor
-    guarded = [a for a, d in deltas.items() if d < 0 and a.startswith(GUARDED)]
-    if guarded:
-        have = dict(
-            conn.execute(
-                sa.select(accounts_t.c.name, accounts_t.c.balance).where(
-                    accounts_t.c.name.in_(guarded)
-                )
-            ).all()
-        )
-        for name in guarded:
-            balance = int(have.get(name, 0))
-            if balance + deltas[name] < 0:
+    for name, delta in deltas.items():
+        if delta < 0 and name.startswith(GUARDED):
+            row = run(conn, "balance", {"name": name}).first()
+            balance = int(row[0]) if row else 0
+            if balance + delta < 0:
                 raise InsufficientFunds(
                     f"{name} has {Money(balance, MOP)}; {tx.memo or 'this'} needs "
-                    f"{Money(-deltas[name], MOP)}",
+                    f"{Money(-delta, MOP)}",
                     rule="SRV-FUNDS",
                 )
     accounts.ensure(conn, sorted(deltas))
     tx_id = uuid.uuid4().hex
     if tx.postings:
-        conn.execute(
-            postings_t.insert(),
+        run(
+            conn,
+            "posting",
             [{"tx_id": tx_id, "account": p.account, "amount": p.amount.minor} for p in tx.postings],
         )
-    conn.execute(
-        transactions_t.insert().values(
-            id=tx_id,
-            table_id=table_id,
-            seq=seq,
-            memo=tx.memo,
-            n_postings=len(tx.postings),
-            by_user=by_user,
-            created_at=now_ms(),
-        )
+    run(
+        conn,
+        "transaction",
+        {
+            "id": tx_id,
+            "table_id": table_id,
+            "seq": seq,
+            "memo": tx.memo,
+            "n_postings": len(tx.postings),
+            "by_user": by_user,
+            "created_at": now_ms(),
+        },
     )
-    for name in sorted(deltas):
+    for name in sorted(deltas):  # one order everywhere: no deadlock between two tables
         if deltas[name]:
-            conn.execute(
-                accounts_t.update()
-                .where(accounts_t.c.name == name)
-                .values(balance=accounts_t.c.balance + deltas[name])
-            )
+            run(conn, "add", {"delta": deltas[name], "name": name})
     if movement.opens or movement.closes:
         if table_id is None:
             raise InvalidInput("holds belong to a table")
         try:
-            with conn.begin_nested():
-                if movement.opens:
-                    conn.execute(
-                        holds_opened_t.insert(),
+            for what, holds in (("open", movement.opens), ("close", movement.closes)):
+                if holds:
+                    run(
+                        conn,
+                        what,
                         [
                             {"table_id": table_id, "hold_id": h, "tx_id": tx_id, "seq": seq}
-                            for h in movement.opens
-                        ],
-                    )
-                if movement.closes:
-                    conn.execute(
-                        holds_closed_t.insert(),
-                        [
-                            {"table_id": table_id, "hold_id": h, "tx_id": tx_id, "seq": seq}
-                            for h in movement.closes
+                            for h in holds
                         ],
                     )
         except IntegrityError as exc:
@@ -306,8 +320,9 @@ def append_entries(conn: Connection, table_id: str, entries: Sequence[Entry]) ->
     if not entries:
         return
     at = now_ms()
-    conn.execute(
-        journal_t.insert(),
+    run(
+        conn,
+        "journal",
         [
             {
                 "table_id": table_id,
@@ -322,11 +337,7 @@ def append_entries(conn: Connection, table_id: str, entries: Sequence[Entry]) ->
         ],
     )
     last = entries[-1]
-    conn.execute(
-        tables_t.update()
-        .where(tables_t.c.id == table_id)
-        .values(head_seq=last.seq, head_hash=last.hash)
-    )
+    run(conn, "head", {"seq": last.seq, "hash": last.hash, "id": table_id})
 
 
 def load_journal(conn: Connection, table_id: str, game: str, header: Mapping[str, Any]) -> Journal:
@@ -395,26 +406,24 @@ def request_hash(method: str, path: str, body: Any) -> str:
 
 
 def get_idempotent(conn: Connection, user: str, key: str) -> Stored | None:
-    row = conn.execute(
-        sa.select(
-            idempotency_t.c.request_hash, idempotency_t.c.status, idempotency_t.c.response
-        ).where(idempotency_t.c.user_name == user, idempotency_t.c.key == key)
-    ).first()
+    row = run(conn, "idem_get", {"user_name": user, "key": key}).first()
     return Stored(row[0], int(row[1]), json.loads(row[2])) if row else None
 
 
 def put_idempotent(
     conn: Connection, user: str, key: str, req_hash: str, status: int, body: Any
 ) -> None:
-    conn.execute(
-        idempotency_t.insert().values(
-            user_name=user,
-            key=key,
-            request_hash=req_hash,
-            status=status,
-            response=dumps(body),
-            created_at=now_ms(),
-        )
+    run(
+        conn,
+        "idem_put",
+        {
+            "user_name": user,
+            "key": key,
+            "request_hash": req_hash,
+            "status": status,
+            "response": dumps(body),
+            "created_at": now_ms(),
+        },
     )
 
 

@@ -210,7 +210,10 @@ class TableActor:
         expect_seq: int | None = None,
     ) -> Reply:
         """Run one command as one transaction; a refusal is a 4xx :class:`Reply`."""
-        check_args(args)
+        try:
+            check_args(args)
+        except ApiError as exc:
+            return self._refusal(exc)
         if op == "time_out" or actor.role is Role.SYSTEM:
             return self._refusal(
                 ApiError(403, "forbidden", "only the table's clock times out", "SRV-ROLE")
@@ -435,34 +438,39 @@ class TableActor:
     # --- the auto-dealer ---------------------------------------------------------------
 
     def _plan(self) -> tuple[str, tuple[Any, ...], float, list[Command]] | None:
-        """What the clock does next: kind, signature, delay (s), commands."""
+        """What the clock does next: kind, signature, delay (s), commands.
+
+        A betting window (players may act, someone must) lasts ``betting_seconds``; a
+        player the rules wait for has ``action_seconds``; the dealer's own steps run after
+        ``dealer_seconds``. An idle table (nobody seated, nothing in play) waits.
+        """
         pend = self.pending()
-        if not pend:
+        if not pend or self.engine is None or self.game.idle(self.engine):
             return None
         required = [p for p in pend if p.actor.role is Role.PLAYER and p.required and p.default]
-        staff = [p for p in pend if p.actor.role in (Role.DEALER, Role.SYSTEM)]
+        staff = [
+            p
+            for p in pend
+            if p.actor.role in (Role.DEALER, Role.SYSTEM) and (p.required or p.default)
+        ]
         optional = [p for p in pend if p.actor.role is Role.PLAYER and not p.required]
-        sig: tuple[Any, ...]
-        if required:
-            sig = ("action", frozenset((str(p.actor), p.default) for p in required))
-            return (
-                "action",
-                sig,
-                float(self.settings["action_seconds"]),
-                [time_out(p) for p in required],
-            )
-        if staff:
+        cmds: list[Command] = [time_out(p) for p in required]
+        sig: tuple[Any, ...] = ("action", frozenset((str(p.actor), p.default) for p in required))
+        if not cmds and staff:
             p = staff[0]
             op = p.default or p.operations[0]
-            cmd = Command(p.actor, op, {})
+            cmds = [time_out(p) if op in self.game.timeout_ops else Command(p.actor, op, {})]
             sig = ("dealer", str(p.actor), op)
-            if optional:
-                return "betting", sig, float(self.settings["betting_seconds"]), [cmd]
-            delay = float(self.settings.get("dealer_seconds", 0.0))
-            if self._refused == (self.seq, op):
-                delay = float(self.settings["betting_seconds"])
-            return "dealer", sig, delay, [cmd]
-        return None
+        if not cmds:
+            return None
+        if optional:
+            return "betting", ("betting", *sig), float(self.settings["betting_seconds"]), cmds
+        if required:
+            return "action", sig, float(self.settings["action_seconds"]), cmds
+        delay = float(self.settings.get("dealer_seconds", 0.0))
+        if self._refused == (self.seq, cmds[0].op):
+            delay = float(self.settings["betting_seconds"])
+        return "dealer", sig, delay, cmds
 
     def _plan_countdown(self) -> tuple[float, list[Command]] | None:
         plan = self._plan()

@@ -1,0 +1,1 @@
+"""The four games bound to the server (one module each, ``BINDING``; see ``server.games``)."""
