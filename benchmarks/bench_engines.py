@@ -21,8 +21,7 @@ from typing import Any
 import workloads  # benchmarks/workloads.py: the readable-engine workloads
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
-from macau_tables.games.craps import CrapsTable
-from macau_tables.games.craps import Phase as CrapsPhase
+from macau_tables.games.craps import CrapsPhase, CrapsTable
 from macau_tables.tiles import FULL_SET, PG1985, Tile, evaluate, settings
 
 RUNS = 5
@@ -168,8 +167,7 @@ def bench_craps() -> list[Figure]:
     rng = Rng.seeded("bench", "craps")
 
     def rolls() -> int:
-        t = CrapsTable(("p1",))
-        t.buy_in("p1", Money.of(1_000_000))
+        t = CrapsTable.seated(("p1",), chips=Money.of(1_000_000), rng=rng)
         for _ in range(CRAPS_ROLLS):
             if t.phase is CrapsPhase.COME_OUT:
                 if not t.bets_of("p1"):
@@ -180,7 +178,7 @@ def bench_craps() -> list[Figure]:
                 line = t.bets_of("p1")
                 if len(line) == 1 and line[0].point is not None:
                     t.place_bet("p1", "pass_odds", ODDS[line[0].point], on=line[0].id)
-            t.throw(rng)
+            t.throw("p1", rng=rng)
         return CRAPS_ROLLS
 
     return figures([("craps Pass Line + odds", "rolls/s")], rolls)

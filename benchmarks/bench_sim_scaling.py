@@ -52,12 +52,11 @@ def readable_craps(rolls: int) -> float:
 
     rng = Rng.seeded("bench", "sim-scaling")
     start = time.perf_counter()
-    t = CrapsTable(["alice"])
-    t.buy_in("alice", Money.of(10_000_000))
+    t = CrapsTable.seated(["alice"], chips=Money.of(10_000_000), rng=rng)
     for _ in range(rolls):
         if t.point is None and not t.bets_of("alice"):
             t.place_bet("alice", "pass", Money.of(6))
-        t.throw(rng)
+        t.throw("alice", rng=rng)
     return rolls / (time.perf_counter() - start)
 
 

@@ -305,7 +305,7 @@ def engine_nets(dice: list[tuple[int, int]], bets: CrapsBets, stake: int) -> lis
         table.throw_dice(d1, d2)
         if line_id not in {b.id for b in table.bets_of("p")}:  # the line bet was decided
             for b in table.bets_of("p"):
-                table.take_down(b.id)  # CR-R6: the Big bets come down with the decision
+                table.take_down("p", b.id)  # CR-R6: the Big bets come down with the decision
             nets.append(worth() - start)
             start = worth()
             line_id = None

@@ -3,6 +3,8 @@ the odds caps, table limits, settlement through the ledger, and the journal with
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from macau_tables.core.errors import (
@@ -12,20 +14,20 @@ from macau_tables.core.errors import (
     JournalError,
     OutOfOrder,
 )
-from macau_tables.core.journal import Journal
+from macau_tables.core.journal import Journal, event_from_json
 from macau_tables.core.journal import replay as journal_replay
+from macau_tables.core.ledger import CAGE, Ledger, Transaction
 from macau_tables.core.money import HKD, Money
 from macau_tables.core.rng import Rng
+from macau_tables.games.contract import Actor, accounts
 from macau_tables.games.craps import (
     BET_KINDS,
-    HOUSE,
-    LAYOUT,
+    CrapsPhase,
     CrapsRules,
     CrapsTable,
     Dice,
     Odds,
     PerUnits,
-    Phase,
     bet_kind,
     payout_from_text,
     replay,
@@ -34,11 +36,30 @@ from macau_tables.games.craps import (
 M = Money.of
 
 
-def table(*seats: str, rules: CrapsRules | None = None) -> CrapsTable:
-    t = CrapsTable(seats or ("alice",), rules)
+def table(*seats: str, rules: CrapsRules | None = None, rng: Rng | None = None) -> CrapsTable:
+    t = CrapsTable(seats or ("alice",), rules, rng=rng)
     for seat in t.seats:
         t.buy_in(seat, M(1000))
     return t
+
+
+def rechained(obj: dict[str, Any]) -> Journal:
+    """A journal whose events were edited, with its hash chain recomputed (a forgery that
+    the chain alone cannot catch)."""
+    j = Journal(obj["game"], obj["header"])
+    for entry in obj["entries"]:
+        j.append(event_from_json(entry["event"]))
+    return j
+
+
+def ledger(t: CrapsTable) -> Ledger:
+    """The table's money: every wallet funded from the cage, then the events projected."""
+    funded = Ledger()
+    for ev in t.events:
+        player = getattr(ev, "player", None)
+        if ev.kind in ("craps.player_joined", "craps.chips_bought") and player:
+            funded.post(Transaction.transfer(CAGE, accounts.wallet(player), M(1000), "cash"))
+    return Ledger.project(t.events, funded)
 
 
 # --- CR-1 The throw; CR-R1 void throws and cocked dice ------------------------------------
@@ -46,9 +67,9 @@ def table(*seats: str, rules: CrapsRules | None = None) -> CrapsTable:
 
 def test_cr_1_a_throw_is_two_dice_from_the_rng_recorded_as_an_event() -> None:
     """CR-1: two dice; the draw is recorded, so the same seed throws the same dice."""
-    a, b = table(), table()
-    ev_a = a.throw(Rng.seeded("cr-1"))
-    ev_b = b.throw(Rng.seeded("cr-1"))
+    a, b = table(rng=Rng.seeded("cr-1")), table(rng=Rng.seeded("cr-1"))
+    ev_a = a.throw("alice")
+    ev_b = b.throw("alice")
     assert ev_a == ev_b
     assert ev_a.kind == "craps.dice_thrown"
     assert all(1 <= d <= 6 for d in ev_a.dice)
@@ -68,12 +89,15 @@ def test_cr_1_dice_out_of_range_are_refused() -> None:
 
 def test_cr_1_only_the_shooter_throws() -> None:
     """CR-1: any number may play, but one player throws: others are out of order."""
-    t = table("alice", "bob")
-    with pytest.raises(OutOfOrder, match=r"CR-1 alice has the dice, not bob"):
-        t.throw_dice(3, 4, by="bob")
-    assert not t.can_throw(by="bob")
-    assert t.can_throw(by="alice")
-    t.throw_dice(3, 4, by="alice")
+    t = table("alice", "bob", rng=Rng.seeded("cr-1"))
+    with pytest.raises(OutOfOrder, match=r"CR-1 alice has the dice, not player:bob"):
+        t.throw("bob")
+    assert not t.can_throw("bob")
+    assert not t.can_throw(Actor.DEALER)
+    assert t.can_throw("alice")
+    with pytest.raises(OutOfOrder, match=r"CR-R1 the dealer keys in the dice, not player:bob"):
+        t.throw_dice(3, 4, by=Actor.player("bob"))
+    t.throw("alice")
 
 
 def test_cr_r1_a_die_off_the_table_is_a_void_throw_touching_nothing() -> None:
@@ -85,9 +109,10 @@ def test_cr_r1_a_die_off_the_table_is_a_void_throw_touching_nothing() -> None:
     ev = t.void_throw()
     assert ev.kind == "craps.throw_voided"
     after = t.snapshot()
-    assert {k: v for k, v in after.items() if k != "head"} == {
-        k: v for k, v in before.items() if k != "head"
+    assert {k: v for k, v in after.items() if k not in ("head", "throws")} == {
+        k: v for k, v in before.items() if k not in ("head", "throws")
     }
+    assert after["throws"] == before["throws"] + 1  # the void throw counts as a throw
     assert t.events[-1] == ev
     t.throw_dice(5, 6)  # thrown again: 11 wins the Field and the Pass Line
     assert t.last_roll is not None
@@ -109,13 +134,13 @@ def test_cr_r1_a_cocked_die_declared_by_the_dealer_is_an_input() -> None:
 def test_cr_2_1_point_is_set_made_and_sevened_out() -> None:
     """CR-2.1: a point number on the come-out sets the point; the point or a 7 ends it."""
     t = table()
-    assert t.phase is Phase.COME_OUT
+    assert t.phase is CrapsPhase.COME_OUT
     t.throw_dice(1, 1)  # craps: still a come-out
     assert t.point is None
     t.throw_dice(3, 4)  # natural
     assert t.point is None
     t.throw_dice(4, 5)
-    assert (t.phase, t.point) == (Phase.POINT, 9)
+    assert (t.phase, t.point) == (CrapsPhase.POINT, 9)
     t.throw_dice(3, 4)  # seven-out
     assert t.point is None
 
@@ -130,8 +155,7 @@ def test_cr_r7_shooter_keeps_the_dice_until_a_seven_out() -> None:
     t.throw_dice(2, 2)
     t.throw_dice(3, 4)  # seven-out
     assert t.shooter == "bob"
-    assert t.last_roll is not None
-    assert t.last_roll.shooter == "bob"
+    assert [e.kind for e in t.events[-2:]] == ["craps.roll_settled", "craps.dice_passed"]
     t.throw_dice(4, 4)
     t.throw_dice(1, 6)
     assert t.shooter == "carol"
@@ -192,15 +216,15 @@ def test_cr_r6_a_contract_bet_cannot_be_taken_down() -> None:
     """CR-R6: Pass or Come with a point cannot come down; before the point it can."""
     t = table()
     line = t.place_bet("alice", "pass", M(10)).bet_id
-    assert t.can_take_down(line)
+    assert t.can_take_down("alice", line)
     t.throw_dice(3, 3)
     with pytest.raises(BetNotAllowed, match=r"^CR-2\.1 the Pass Line 6 bet has a point"):
-        t.take_down(line)
+        t.take_down("alice", line)
     come = t.place_bet("alice", "come", M(10)).bet_id
-    assert t.can_take_down(come)  # in transit: no point yet
+    assert t.can_take_down("alice", come)  # in transit: no point yet
     t.throw_dice(4, 4)
     with pytest.raises(BetNotAllowed, match=r"^CR-2\.3 the Come 8 bet has a point"):
-        t.take_down(come)
+        t.take_down("alice", come)
 
 
 def test_cr_r6_odds_and_other_bets_come_down_between_rolls() -> None:
@@ -214,12 +238,12 @@ def test_cr_r6_odds_and_other_bets_come_down_between_rolls() -> None:
     lay = t.place_bet("alice", "dont_pass_odds", M(20), on=dp).bet_id
     hard = t.place_bet("alice", "hard10", M(5)).bet_id
     assert t.balance("alice") == M(1000 - 50)
-    assert t.take_down(odds).bet_ids == (odds,)
-    assert t.take_down(dp).bet_ids == (dp, lay)  # its lay comes down with it
-    t.take_down(hard)
+    assert t.take_down("alice", odds).bet_ids == (odds,)
+    assert t.take_down("alice", dp).bet_ids == (dp, lay)  # its lay comes down with it
+    t.take_down("alice", hard)
     assert [b.id for b in t.bets] == [line]
     assert t.balance("alice") == M(990)
-    assert t.ledger.balance(LAYOUT) == M(10)
+    assert ledger(t).balance(accounts.wagers("craps")) == M(10)
 
 
 def test_cr_r6_a_line_bet_may_not_be_increased_after_its_point() -> None:
@@ -227,14 +251,14 @@ def test_cr_r6_a_line_bet_may_not_be_increased_after_its_point() -> None:
     CR-12 bets grow at any time."""
     t = table()
     line = t.place_bet("alice", "pass", M(10)).bet_id
-    t.increase_bet(line, M(5))
+    t.increase_bet("alice", line, M(5))
     assert t.bet(line).amount == M(15)
     field = t.place_bet("alice", "field", M(5)).bet_id
     t.throw_dice(4, 6)
     with pytest.raises(BetNotAllowed, match=r"^CR-2\.1"):
-        t.increase_bet(line, M(5))
+        t.increase_bet("alice", line, M(5))
     big = t.place_bet("alice", "big8", M(6)).bet_id
-    t.increase_bet(big, M(6))
+    t.increase_bet("alice", big, M(6))
     assert t.bet(big).amount == M(12)
     assert field not in {b.id for b in t.bets}  # the Field was decided by the 10
 
@@ -248,8 +272,8 @@ def test_cr_2_2_cr_r2_odds_may_win_at_most_the_flat_bet() -> None:
         t.place_bet("alice", "pass_odds", Money.parse("8.34"), on=line)
     odds = t.place_bet("alice", "pass_odds", Money.parse("8.00"), on=line).bet_id
     with pytest.raises(BetNotAllowed, match=r"^CR-2\.2"):
-        t.increase_bet(odds, Money.parse("0.34"))
-    t.increase_bet(odds, Money.parse("0.33"))
+        t.increase_bet("alice", odds, Money.parse("0.34"))
+    t.increase_bet("alice", odds, Money.parse("0.33"))
     assert t.bet(odds).amount == Money.parse("8.33")
 
 
@@ -306,7 +330,7 @@ def test_table_limits_and_funds() -> None:
         t.place_bet("alice", "field", M(501))
     big = t.place_bet("alice", "big6", M(500)).bet_id
     with pytest.raises(BetNotAllowed, match="above the table maximum"):
-        t.increase_bet(big, M(1))
+        t.increase_bet("alice", big, M(1))
     t.place_bet("alice", "field", M(500))
     with pytest.raises(InsufficientFunds):
         t.place_bet("alice", "big8", M(5))
@@ -348,20 +372,23 @@ def test_settlement_moves_money_between_wallet_layout_and_house() -> None:
     t.place_bet("alice", "any_craps", M(10))
     t.throw_dice(6, 6)  # Field 2:1 (CR-4), Any Craps 7:1 (CR-8)
     assert t.balance("alice") == M(1000 + 20 + 70)
-    assert t.ledger.balance(HOUSE) == M(-90)
-    assert t.ledger.balance(LAYOUT) == M(0)
-    assert t.ledger.total().is_zero()
+    money = ledger(t)
+    assert money.balance(accounts.house("craps")) == M(-90)
+    assert money.balance(accounts.wagers("craps")) == M(0)
+    assert money.balance(accounts.stack("craps", "alice")) == M(1000 + 20 + 70)
+    assert money.total().is_zero()
 
 
 def test_replay_rebuilds_the_identical_table_and_refuses_a_forged_settlement() -> None:
     """The journal alone rebuilds the table (no RNG); a RollSettled that does not follow
     from the dice is refused."""
-    t = table("alice", "bob", rules=CrapsRules(pays={"big7": Odds(4)}))
     rng = Rng.seeded("replay")
+    t = table("alice", "bob", rules=CrapsRules(pays={"big7": Odds(4)}), rng=rng)
     t.place_bet("alice", "pass", M(10))
     t.place_bet("bob", "big7", M(5))
     for _ in range(12):
-        t.throw(rng)
+        assert t.shooter is not None
+        t.throw(t.shooter, rng=rng)
     t.void_throw()
     loaded = Journal.from_json(t.journal.to_json())
     again = journal_replay(loaded)
@@ -381,5 +408,5 @@ def test_replay_rebuilds_the_identical_table_and_refuses_a_forged_settlement() -
             assert isinstance(data, dict)
             data["total"] = 13
             break
-    with pytest.raises(JournalError, match="does not follow"):
-        replay(Journal.from_json(forged, verify=False))
+    with pytest.raises(JournalError, match=r"entry \d+: .* the rules give craps.roll_settled"):
+        replay(rechained(forged))

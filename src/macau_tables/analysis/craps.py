@@ -1,7 +1,7 @@
 """Exact craps PAR sheet (Portaria 97/85/M, ``../shared/rules/craps-1985.md``).
 
 There is no second copy of the pay table here: every line is built from the engine's own
-bet data (:func:`macau_tables.games.craps.iter_kinds`): a bet's :attr:`BetKind.resolve`
+bet data (:func:`macau_tables.games.craps.iter_kinds`): a bet's :attr:`CrapsBetKind.resolve`
 decides each of the 36 :data:`DICE_OUTCOMES` from each state the bet can be in, and
 :meth:`CrapsRules.payout` says what a win pays. The states form an absorbing Markov chain
 (come-out → a point → win / lose / push); :func:`absorb` solves it exactly over
@@ -37,8 +37,8 @@ from macau_tables.games.craps import (
     DICE_OUTCOMES,
     FINAL,
     POINTS,
-    BetKind,
     ByNumber,
+    CrapsBetKind,
     CrapsRules,
     CrapsTable,
     Decision,
@@ -194,7 +194,7 @@ def win_ratio(rules: CrapsRules, bet: OpenBet, dice: Dice) -> Fraction:
     return payout.ratio
 
 
-def full_odds_stake(rules: CrapsRules, odds_kind: BetKind, point: int) -> Fraction:
+def full_odds_stake(rules: CrapsRules, odds_kind: CrapsBetKind, point: int) -> Fraction:
     """The largest odds stake per unit of flat bet on ``point`` (CR-2.2, CR-3.2, CR-R2):
     the stake whose winnings equal the flat bet (``odds_cap="winnings"``), or the flat bet
     itself (``odds_cap="stake"``)."""
@@ -261,14 +261,14 @@ def step(rules: CrapsRules, line: CrapsLine, position: Position, dice: Dice) -> 
 # === The lines ================================================================================
 
 
-def _points_of(kind: BetKind) -> list[int]:
+def _points_of(kind: CrapsBetKind) -> list[int]:
     """The points a flat bet can get: its own resolution of the 36 outcomes from placement."""
     bet = OpenBet(1, PLAYER, kind.name, _NOMINAL)
     got = {kind.resolve(bet, d, {}).point for d, _ in DICE_OUTCOMES}
     return sorted(p for p in got if p is not None)
 
 
-def _payout_text(rules: CrapsRules, kind: BetKind, point: int | None = None) -> str:
+def _payout_text(rules: CrapsRules, kind: CrapsBetKind, point: int | None = None) -> str:
     payout = rules.payout(kind)
     if point is not None and isinstance(payout, ByNumber) and payout.of == "point":
         return str(payout.odds_for(point))
@@ -383,8 +383,7 @@ class _TablePath:
         return tuple(state)
 
     def table(self, state: TableState) -> tuple[CrapsTable, list[int]]:
-        t = CrapsTable((PLAYER,), self.rules)
-        t.buy_in(PLAYER, Money(10**18, self.rules.currency))
+        t = CrapsTable.seated((PLAYER,), self.rules, chips=Money(10**18, self.rules.currency))
         ids: list[int] = []
         for name, point, minor, _ in state:
             kind = BET_KINDS[name]

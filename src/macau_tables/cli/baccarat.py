@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -13,8 +12,9 @@ from rich.table import Table
 from rich.text import Text
 
 from macau_tables.cli.common import console, handle_errors, print_json
+from macau_tables.cli.journalfile import JournalFile, journal_target
 from macau_tables.core.errors import InvalidInput, MacauTablesError
-from macau_tables.core.journal import FORMAT, FORMAT_VERSION, Event, Journal, JsonValue
+from macau_tables.core.journal import Event, JsonValue
 from macau_tables.core.ledger import CAGE, Ledger, Transaction
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
@@ -153,63 +153,6 @@ def roads_cmd(
         print_json(r.to_json())
         return
     console.print(draw_roads(r, width))
-
-
-# --- the journal file, written event by event -----------------------------------------------
-
-_TAIL = "\n]}\n"
-
-
-def journal_target(path: Path | None, game: str) -> Path | None:
-    """``--journal``, one rule: an existing folder → a new file inside it
-    (``<game>-0001.json``, the first free number); otherwise a file path whose folder must
-    exist. Checked before play starts; nothing is ever created but the file."""
-    if path is None:
-        return None
-    if path.is_dir():
-        n = 1
-        while (path / f"{game}-{n:04d}.json").exists():
-            n += 1
-        return path / f"{game}-{n:04d}.json"
-    if not path.parent.is_dir():
-        raise InvalidInput(f"--journal {path}: the folder {path.parent} does not exist")
-    if path.exists():
-        raise InvalidInput(f"--journal {path}: the file exists (give a new name or a folder)")
-    return path
-
-
-class JournalFile:
-    """A journal written as it grows: each event appended and flushed, so the file is a
-    valid journal (``macau-tables verify``) up to the last event even if the program is
-    killed."""
-
-    def __init__(self, path: Path, journal: Journal) -> None:
-        self.path = path
-        self.written = 0
-        head = {
-            "format": FORMAT,
-            "version": FORMAT_VERSION,
-            "game": journal.game,
-            "header": journal.header,
-        }
-        text = json.dumps(head, ensure_ascii=False, sort_keys=True)
-        self._fh = path.open("w+", encoding="utf-8")
-        self._fh.write(text[:-1] + ', "entries": [' + _TAIL)
-        self._fh.flush()
-        self.sync(journal)
-
-    def sync(self, journal: Journal) -> None:
-        """Append the entries not yet written."""
-        for entry in journal.entries[self.written :]:
-            self._fh.seek(self._fh.tell() - len(_TAIL))
-            sep = ",\n" if self.written else "\n"
-            body = json.dumps(entry.to_json(), ensure_ascii=False, sort_keys=True)
-            self._fh.write(sep + body + _TAIL)
-            self.written += 1
-        self._fh.flush()
-
-    def close(self) -> None:
-        self._fh.close()
 
 
 # --- `play baccarat`: a thin client of BaccaratTable --------------------------------------------

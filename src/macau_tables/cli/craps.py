@@ -1,13 +1,17 @@
 """`macau-tables play craps`: a craps table in the terminal (Portaria 97/85/M).
 
-Thin: it parses a typed command, calls :mod:`macau_tables.games.craps`, and renders. Every
-rule lives in the engine; a refused command prints the engine's one-line error (naming the
-rule) and leaves the table as it was.
+A thin client of :class:`~macau_tables.games.craps.CrapsTable`: it turns a typed command
+into a contract :class:`Command`, runs it with ``table.execute``, keeps the money by
+projecting the events onto a ledger (cage → wallet deposit, then the buy-in), renders
+``table.view(Viewer.player(you))``, and writes the journal after every command. Every rule
+lives in the engine; a refused command prints the engine's one-line reason (naming the rule)
+and leaves the table as it was.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -15,20 +19,30 @@ import typer
 from rich.table import Table
 
 from macau_tables.cli.common import console, handle_errors, print_json
+from macau_tables.cli.journalfile import JournalFile, journal_target
 from macau_tables.core.errors import InvalidInput, MacauTablesError
+from macau_tables.core.journal import Event, JsonValue
+from macau_tables.core.ledger import CAGE, Ledger, Transaction
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
+from macau_tables.core.visibility import Viewer
+from macau_tables.games.contract import Actor, Command, accounts, check_name
 from macau_tables.games.craps import (
     BET_KINDS,
+    BetTakenDown,
     ByNumber,
     CrapsRules,
     CrapsTable,
     Dice,
+    DicePassed,
+    DiceThrown,
     Odds,
     OpenBet,
     Payout,
     PerUnits,
+    PlayerLeft,
     RollSettled,
+    ThrowVoided,
     bet_kind,
     iter_kinds,
 )
@@ -41,9 +55,12 @@ Commands (amounts in patacas: 10, 12.50):
   odds BET AMOUNT   odds on a bet with a point: odds pass 20 · odds come6 10
   down BET          take a bet down: down field · down odds pass · down #3
   roll              throw the dice (you are the shooter)
+  pass              pass the dice (a new shooter's turn: they come back to you)
   dice 3-4          live table: the dice as thrown · void: a die left the table
   bets              your bets         table   point, shooter, balance
-  pays              the pay table     help    this text         quit   leave
+  pays              the pay table     help    this text
+  quit              leave the table: your bets come back and your chips are cashed out
+                    (a Pass or Come bet with a point stays until decided, CR-R6)
 Bets: {bets}"""
 
 
@@ -73,15 +90,57 @@ def _odds_text(odds: Odds) -> str:
 _ODDS_FOR = {k.on: k.name for k in iter_kinds() if k.on is not None}
 
 
-class CrapsSession:
-    """One player at a table, driven by typed commands."""
+TABLE_ID = "terminal"
 
-    def __init__(self, table: CrapsTable, player: str, rng: Rng, *, json: bool = False) -> None:
+
+def plural(n: int, word: str) -> str:
+    """``1 roll``, ``2 rolls``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+class CrapsSession:
+    """You at a craps table, driven by typed commands through the table's contract."""
+
+    def __init__(
+        self,
+        table: CrapsTable,
+        player: str,
+        rng: Rng,
+        ledger: Ledger,
+        *,
+        json: bool = False,
+        journal: JournalFile | None = None,
+    ) -> None:
         self.table = table
         self.player = player
+        self.you = Actor.player(player)
         self.rng = rng
+        self.ledger = ledger
         self.json = json
-        self.start = table.balance(player)
+        self.file = journal
+        self.start = self.wallet() + self.stack()
+        self.quit_asked = False
+        self.left = False
+
+    # --- the table and the money ------------------------------------------------------------
+
+    def run(self, op: str, args: Mapping[str, JsonValue] | None = None, *,
+            actor: Actor | None = None) -> tuple[Event, ...]:  # fmt: skip
+        """Execute one operation; project its money; write the journal."""
+        events = self.table.execute(Command(actor or self.you, op, dict(args or {})), self.rng)
+        Ledger.project(events, self.ledger)
+        if self.file is not None:
+            self.file.sync(self.table.journal)
+        return events
+
+    def stack(self) -> Money:
+        return self.ledger.balance(accounts.stack(self.table.table_id, self.player))
+
+    def wallet(self) -> Money:
+        return self.ledger.balance(accounts.wallet(self.player))
+
+    def on_layout(self) -> Money:
+        return self.table.on_layout(self.player)
 
     # --- output ---------------------------------------------------------------------------
 
@@ -97,10 +156,20 @@ class CrapsSession:
     # --- parsing ------------------------------------------------------------------------------
 
     def amount(self, text: str) -> Money:
-        return Money.parse(text, self.table.rules.currency)
+        """A bet in patacas: positive, at most two decimals (one avo)."""
+        try:
+            amount = Money.parse(text, self.table.rules.currency)
+        except InvalidInput as exc:
+            raise InvalidInput(
+                f"not an amount: {text!r}; a bet is in patacas with at most two decimals "
+                "(10, 12.50)"
+            ) from exc
+        if not amount.is_positive():
+            raise InvalidInput(f"a bet must be more than zero, not {amount.format()}; try again")
+        return amount
 
     def find(self, words: list[str]) -> OpenBet:
-        """The player's bet named by ``words``: ``#3``, ``field``, ``come6``, ``odds pass``."""
+        """Your bet named by ``words``: ``#3``, ``field``, ``come6``, ``odds pass``."""
         if not words:
             raise InvalidInput("name the bet: e.g. 'down field' or 'down odds pass'")
         mine = self.table.bets_of(self.player)
@@ -136,16 +205,54 @@ class CrapsSession:
             return True
         cmd, args = words[0].lower(), words[1:]
         try:
-            if cmd in ("quit", "exit", "q"):
-                return False
+            if cmd in ("quit", "exit", "q", "leave"):
+                return not self.leave()
+            if cmd != "quit":
+                self.quit_asked = False
             handler = getattr(self, f"cmd_{cmd}", None)
             if handler is None:
                 raise InvalidInput(f"unknown command {cmd!r}; type 'help'")
             handler(args)
         except MacauTablesError as exc:
-            text = f"{type(exc).__name__}: {exc}"
-            self.say(text, {"error": type(exc).__name__, "rule": exc.rule, "message": str(exc)})
+            self.say(str(exc), {"error": type(exc).__name__, "rule": exc.rule, "message": str(exc)})
         return True
+
+    def leave(self) -> bool:
+        """Leave the table (issue: no stake vanishes): your bets come back and your chips go
+        to your wallet. A contract bet (CR-R6) stays until decided: say so, and leave it on
+        the layout only if you ask twice."""
+        if self.table.can_leave(self.you):
+            events = self.run("leave")
+            back = sum(len(e.bet_ids) for e in events if isinstance(e, BetTakenDown))
+            left = next(e for e in events if isinstance(e, PlayerLeft))
+            if back:
+                self.say(f"{plural(back, 'bet')} returned to you.",
+                         {"returned": back})  # fmt: skip
+            self.say(f"You cash out {self.money(left.amount)}.", {"cashed_out": left.amount})
+            self.left = True
+            return True
+        working = [b for b in self.table.bets_of(self.player) if b.point is not None
+                   and BET_KINDS[b.kind].contract]  # fmt: skip
+        names = ", ".join(f"{self.table.label(b)} ({b.amount.format()})" for b in working)
+        if self.quit_asked:
+            back = 0
+            for bet in self.table.bets_of(self.player):
+                if self.table.can_take_down(self.you, bet.id):  # its odds may be down already
+                    down = self.run("take_down", {"bet_id": bet.id})
+                    back += sum(len(e.bet_ids) for e in down if isinstance(e, BetTakenDown))
+            if back:
+                self.say(f"{plural(back, 'bet')} returned to you.", {"returned": back})
+            self.say(f"You leave {names} on the layout, undecided (CR-R6); your chips stay "
+                     "with it at the table.",
+                     {"left_on_layout": [b.id for b in working]})  # fmt: skip
+            return True
+        self.quit_asked = True
+        self.say(
+            f"Your {names} is a contract bet: it stays on the layout until decided (CR-R6). "
+            "Type 'roll' to play it out, or 'quit' again to walk away and leave it there.",
+            {"error": "BetNotAllowed", "rule": "CR-R6", "contract_bets": [b.id for b in working]},
+        )
+        return False
 
     def cmd_help(self, args: list[str]) -> None:
         self.say(HELP.format(bets=", ".join(BET_KINDS)))
@@ -159,12 +266,12 @@ class CrapsSession:
         same = [b for b in self.table.bets_of(self.player) if b.kind == kind.name]
         growing = [b for b in same if b.point is None]
         if growing:
-            self.table.increase_bet(growing[0].id, amount)
+            self.run("increase_bet", {"bet_id": growing[0].id, "amount": amount.minor})
             bet = self.table.bet(growing[0].id)
             self.say(f"{self.table.label(bet)} now {bet.amount.format()}", self.bet_json(bet))
         else:
-            ev = self.table.place_bet(self.player, kind, amount)
-            bet = self.table.bet(ev.bet_id)
+            events = self.run("place_bet", {"bet": kind.name, "amount": amount.minor})
+            bet = self.table.bet(events[0].bet_id)  # type: ignore[attr-defined]
             self.say(f"{self.table.label(bet)} {amount.format()} placed", self.bet_json(bet))
         self.say_balance()
 
@@ -177,11 +284,16 @@ class CrapsSession:
             flat = self.table.bet(flat.parent)
         existing = self.table.odds_on(flat.id)
         if existing is not None:
-            self.table.increase_bet(existing.id, amount)
+            self.run("increase_bet", {"bet_id": existing.id, "amount": amount.minor})
             bet = self.table.bet(existing.id)
         else:
-            ev = self.table.place_bet(self.player, _ODDS_FOR[flat.kind], amount, on=flat.id)
-            bet = self.table.bet(ev.bet_id)
+            args_: dict[str, JsonValue] = {
+                "bet": _ODDS_FOR[flat.kind],
+                "amount": amount.minor,
+                "on": flat.id,
+            }
+            events = self.run("place_bet", args_)
+            bet = self.table.bet(events[0].bet_id)  # type: ignore[attr-defined]
         self.say(f"{self.table.label(bet)}: {bet.amount.format()}", self.bet_json(bet))
         self.say_balance()
 
@@ -189,29 +301,28 @@ class CrapsSession:
 
     def cmd_down(self, args: list[str]) -> None:
         bet = self.find(args)
-        ev = self.table.take_down(bet.id)
+        events = self.run("take_down", {"bet_id": bet.id})
+        ids = events[0].bet_ids  # type: ignore[attr-defined]
         self.say(
-            f"{self.table.label(bet)} taken down"
-            + (" with its odds" if len(ev.bet_ids) > 1 else ""),
-            {"taken_down": list(ev.bet_ids)},
+            f"{self.table.label(bet)} taken down" + (" with its odds" if len(ids) > 1 else ""),
+            {"taken_down": list(ids)},
         )
         self.say_balance()
 
     def cmd_roll(self, args: list[str]) -> None:
         if args:
             raise InvalidInput("'roll' throws the dice; at a live table type 'dice 3-4'")
-        self.table.throw(self.rng)
-        self.show_roll()
+        self.show(self.run("throw"))
 
     def cmd_dice(self, args: list[str]) -> None:
         dice = Dice.parse(" ".join(args))
-        self.table.throw_dice(dice.d1, dice.d2)
-        self.show_roll()
+        self.show(self.run("throw_dice", {"dice": [dice.d1, dice.d2]}, actor=Actor.DEALER))
 
     def cmd_void(self, args: list[str]) -> None:
-        ev = self.table.void_throw()
-        self.say(f"No roll: {ev.reason}; nothing is settled, {ev.shooter} throws again (CR-R1)",
-                 {"void": ev.reason})  # fmt: skip
+        self.show(self.run("void_throw", {"reason": "a die left the table"}, actor=Actor.DEALER))
+
+    def cmd_pass(self, args: list[str]) -> None:
+        self.show(self.run("pass_dice"))
 
     def cmd_bets(self, args: list[str]) -> None:
         bets = self.table.bets_of(self.player)
@@ -229,9 +340,11 @@ class CrapsSession:
         console.print(grid)
 
     def cmd_table(self, args: list[str]) -> None:
-        t = self.table
-        point = f"the point is {t.point}" if t.point else "come-out roll (no point)"
-        self.say(f"{point}; {t.shooter} has the dice; roll {t.rolls}", self.state_json())
+        view = self.table.view(Viewer.player(self.player))
+        point = f"the point is {view['point']}" if view["point"] else "come-out roll (no point)"
+        shooter = "you have" if view["shooter"] == self.player else f"{view['shooter']} has"
+        self.say(f"{point}; {shooter} the dice; {plural(self.table.rolls, 'roll')} so far",
+                 {"view": view})  # fmt: skip
         self.say_balance()
 
     cmd_status = cmd_table
@@ -259,31 +372,44 @@ class CrapsSession:
     def state_json(self) -> dict[str, Any]:
         t = self.table
         return {"point": t.point, "shooter": t.shooter, "rolls": t.rolls,
-                "balance": t.balance(self.player).minor,
-                "on_layout": t.on_layout(self.player).minor}  # fmt: skip
+                "balance": self.stack().minor, "on_layout": self.on_layout().minor}  # fmt: skip
 
     def say_balance(self) -> None:
         if self.json:
             return
-        t = self.table
         console.print(
-            f"Balance {t.balance(self.player).format()} · on the layout "
-            f"{t.on_layout(self.player).format()}",
+            f"Balance {self.stack().format()} · on the layout {self.on_layout().format()}",
             markup=False,
             highlight=False,
             soft_wrap=True,
         )
 
-    def show_roll(self) -> None:
-        roll = self.table.last_roll
-        assert isinstance(roll, RollSettled)
-        dice = self.table.events[-2]
+    def show(self, events: tuple[Event, ...]) -> None:
+        """What a throw (or a pass of the dice) did, from its events."""
+        thrown = next((e for e in events if isinstance(e, DiceThrown)), None)
+        roll = next((e for e in events if isinstance(e, RollSettled)), None)
+        passed = [e for e in events if isinstance(e, DicePassed)]
+        void = next((e for e in events if isinstance(e, ThrowVoided)), None)
+        if void is not None:
+            who = "you throw" if void.shooter == self.player else f"{void.shooter} throws"
+            self.say(f"No roll: {void.reason}; nothing is settled, {who} again (CR-R1)",
+                     {"void": void.reason})  # fmt: skip
+        if thrown is not None and roll is not None:
+            self.show_roll(thrown, roll)
+        for p in passed:
+            to = "you" if p.to == self.player else p.to
+            self.say(f"The dice pass to {to} ({p.reason}); a new shooter's seed is committed.",
+                     {"dice_passed": p.reason, "to": p.to})  # fmt: skip
+
+    def show_roll(self, thrown: DiceThrown, roll: RollSettled) -> None:
         if self.json:
             obj = roll.to_json()["data"]
             assert isinstance(obj, dict)
-            print_json({**obj, "dice": list(getattr(dice, "dice", ())), **self.state_json()})
+            keep = {k: obj[k] for k in ("roll", "total", "point_before", "point_after",
+                                        "points", "results")}  # fmt: skip
+            print_json({**keep, "dice": list(thrown.dice), **self.state_json()})
             return
-        d1, d2 = getattr(dice, "dice", (0, 0))
+        d1, d2 = thrown.dice
         if roll.point_before is None:
             news = (
                 f"point is {roll.point_after}"
@@ -294,22 +420,21 @@ class CrapsSession:
             news = "seven-out" if roll.total == 7 else f"point {roll.point_before} made"
         else:
             news = f"point is {roll.point_after}"
-        console.print(f"Roll {roll.roll}: {roll.shooter} throws {d1}-{d2} = {roll.total} — {news}",
+        who = "you throw" if thrown.shooter == self.player else f"{thrown.shooter} throws"
+        console.print(f"Roll {roll.roll}: {who} {d1}-{d2} = {roll.total} — {news}",
                       markup=False, highlight=False, soft_wrap=True)  # fmt: skip
-        mine = [r for r in roll.results if r["player"] == self.player]
         for p in roll.points:
             bet = self.table.bet(p["bet"])
             if bet.player == self.player:
                 console.print(f"  {BET_KINDS[bet.kind].label} moves to {p['point']}", markup=False)
+        mine = [s for s in roll.settlements if s.player == self.player]
         if mine:
             grid = Table(show_header=True, box=None, padding=(0, 2))
             for col in ("bet", "stake", "result", "paid"):
                 grid.add_column(col, justify="right" if col in ("stake", "paid") else "left")
-            for r in mine:
-                paid = r["stake"] + r["won"] if r["result"] == "win" else (
-                    r["stake"] if r["result"] == "push" else 0)  # fmt: skip
-                won = f" (wins {self.money(r['won'])})" if r["result"] == "win" else ""
-                grid.add_row(r["name"], self.money(r["stake"]), r["result"] + won, self.money(paid))
+            for s in mine:
+                won = f" (wins {s.won.format()})" if s.result.value == "win" else ""
+                grid.add_row(s.name, s.stake.format(), s.result.value + won, s.paid.format())
             console.print(grid)
         self.say_balance()
 
@@ -321,9 +446,9 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
     @play_app.command(
         "craps",
         epilog=(
-            "Example: macau-tables play craps --seed 42 --bankroll 500  then type: "
-            "bet pass 10 · roll · odds pass 5 · bet hard8 5 · bet big6 12 · down hard8 · "
-            "roll · bets · quit"
+            "Example: macau-tables play craps --seed 42 --bankroll 500 --journal sessions/  "
+            "then type: bet pass 10 · roll · odds pass 5 · bet hard8 5 · bet big6 12 · "
+            "down hard8 · roll · bets · quit"
         ),
     )
     @handle_errors
@@ -340,18 +465,31 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
             typer.Option("--odds-cap", help="winnings (CR-2.2, default) or stake (CR-R2)."),
         ] = "winnings",
         journal: Annotated[
-            Path | None, typer.Option("--journal", help="Write the session's journal here.")
+            Path | None,
+            typer.Option(
+                "--journal",
+                help="Write the journal as you play: a folder (a new file inside) or a "
+                ".json file whose folder exists.",
+            ),
         ] = None,
         json: Annotated[bool, typer.Option("--json", help="Answer each command in JSON.")] = False,
     ) -> None:
         """Play craps (Portaria 97/85/M) at a prompt: place bets, roll, see every payout."""
         if odds_cap not in ("winnings", "stake"):
             raise InvalidInput(f"--odds-cap is 'winnings' or 'stake', not {odds_cap!r}")
+        check_name(name, "--name")
         rules = CrapsRules(odds_cap="stake" if odds_cap == "stake" else "winnings")
-        table = CrapsTable([name], rules, header={"seed": seed} if seed is not None else None)
-        table.buy_in(name, Money.parse(bankroll, rules.currency))
+        chips = Money.parse(bankroll, rules.currency)
+        if not chips.is_positive():
+            raise InvalidInput(f"--bankroll must be more than zero, not {chips.format()}")
+        target = journal_target(journal, "craps")
         rng = Rng.seeded(seed) if seed is not None else Rng.system()
-        session = CrapsSession(table, name, rng, json=json)
+        table = CrapsTable(rules=rules, table_id=TABLE_ID)
+        ledger = Ledger()  # the cashier: your money enters at the cage, then buys chips
+        ledger.post(Transaction.transfer(CAGE, accounts.wallet(name), chips, "deposit"))
+        out = JournalFile(target, table.journal) if target is not None else None
+        session = CrapsSession(table, name, rng, ledger, json=json, journal=out)
+        session.run("join", {"amount": chips.minor})
         if not json:
             console.print(
                 "Craps — Portaria 97/85/M. You are the shooter. Type 'help' for commands.",
@@ -363,28 +501,30 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
                 console.print("craps> ", end="", markup=False)
             line = sys.stdin.readline()
             if not line:
+                session.quit_asked = True  # end of input: leave what can be left
+                session.leave()
                 break
             if not json and not sys.stdin.isatty():  # scripted input: echo it in the transcript
                 console.print(line.rstrip("\n"), markup=False, highlight=False, soft_wrap=True)
             if not session.handle(line):
                 break
-        end = table.balance(name)
+        wallet, stack, layout = session.wallet(), session.stack(), session.on_layout()
         summary: dict[str, Any] = {
             "rolls": table.rolls,
-            "balance": end.minor,
-            "on_layout": table.on_layout(name).minor,
-            "net": (end + table.on_layout(name) - session.start).minor,
+            "balance": (wallet + stack).minor,
+            "on_layout": layout.minor,
+            "net": (wallet + stack + layout - session.start).minor,
             "head": table.journal.head,
         }
-        if journal is not None:
-            table.journal.dump(journal)
-            summary["journal"] = str(journal)
+        if target is not None:
+            summary["journal"] = str(target)
         if json:
             print_json({"summary": summary})
         else:
+            where = f"; journal {target}" if target is not None else ""
             console.print(
-                f"Goodbye. {table.rolls} rolls; balance {end.format()}, on the layout "
-                f"{table.on_layout(name).format()}; journal head {table.journal.head[:16]}…",
+                f"Goodbye. {plural(table.rolls, 'roll')}; balance {(wallet + stack).format()}, "
+                f"on the layout {layout.format()}; journal head {table.journal.head}{where}",
                 markup=False,
                 soft_wrap=True,
             )

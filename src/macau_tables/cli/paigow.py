@@ -18,8 +18,9 @@ import typer
 from rich.table import Table
 
 from macau_tables.cli.common import console, handle_errors, print_json
+from macau_tables.cli.journalfile import JournalFile, journal_target
 from macau_tables.core.errors import InvalidInput, MacauTablesError
-from macau_tables.core.journal import FORMAT, FORMAT_VERSION, Event, Journal, JsonValue
+from macau_tables.core.journal import Event, JsonValue
 from macau_tables.core.ledger import Ledger, Transaction
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
@@ -206,54 +207,6 @@ def print_report(rnd: Round) -> None:
 
 
 # --- play: a thin client of games.tiletable ------------------------------------------------
-
-_TAIL = "\n]}\n"
-
-
-def journal_target(path: Path | None, game: str) -> Path | None:
-    """``--journal``, one rule for all games: an existing folder → a new file inside it
-    (``<game>-0001.json``, the first free number); otherwise a file path whose folder must
-    exist and that does not exist yet. Checked before play starts; only the file is created."""
-    if path is None:
-        return None
-    if path.is_dir():
-        n = 1
-        while (path / f"{game}-{n:04d}.json").exists():
-            n += 1
-        return path / f"{game}-{n:04d}.json"
-    if not path.parent.is_dir():
-        raise InvalidInput(f"--journal {path}: the folder {path.parent} does not exist")
-    if path.exists():
-        raise InvalidInput(f"--journal {path}: the file exists (give a new name or a folder)")
-    return path
-
-
-class JournalFile:
-    """A journal written as it grows: each event appended and flushed, so the file is a
-    valid journal up to the last event even if the session is killed (Ctrl-C)."""
-
-    def __init__(self, path: Path, journal: Journal) -> None:
-        head = {"format": FORMAT, "version": FORMAT_VERSION, "game": journal.game}
-        head["header"] = journal.header
-        text = jsonlib.dumps(head, ensure_ascii=False, sort_keys=True)
-        self.written = 0
-        self._fh = path.open("w+", encoding="utf-8")
-        self._fh.write(text[:-1] + ', "entries": [' + _TAIL)
-        self._fh.flush()
-        self.sync(journal)
-
-    def sync(self, journal: Journal) -> None:
-        """Append the entries not yet written, then flush."""
-        for entry in journal.entries[self.written :]:
-            self._fh.seek(self._fh.tell() - len(_TAIL))
-            sep = ",\n" if self.written else "\n"
-            body = jsonlib.dumps(entry.to_json(), ensure_ascii=False, sort_keys=True)
-            self._fh.write(sep + body + _TAIL)
-            self.written += 1
-        self._fh.flush()
-
-    def close(self) -> None:
-        self._fh.close()
 
 
 class _Quit(Exception):

@@ -1,17 +1,16 @@
 """Craps (花旗骰) — Portaria 97/85/M, as read in ``../shared/rules/craps-1985.md``.
 
 The module follows the regulation: first the values (dice and the 36 chance outcomes, pay
-tables as data), then the bets article by article (CR-2.1 … CR-12) as :class:`BetKind`
+tables as data), then the bets article by article (CR-2.1 … CR-12) as :class:`CrapsBetKind`
 data, then the options (:class:`CrapsRules`, whose defaults are the Readings), the journal
 events, and the table (:class:`CrapsTable`) with its operations, the throw (CR-1), the
-point cycle (CR-2.1), the shooter (CR-R7), settlement through :mod:`core.ledger`, and
-replay.
+point cycle (CR-2.1), the shooter (CR-R7), settlement as money events, and replay.
 
-Every :class:`BetKind` has exactly one place for each of
+Every :class:`CrapsBetKind` has exactly one place for each of
 
-* **when it may be placed** — :attr:`BetKind.when` (CR-R6, CR-12);
-* **how a roll resolves it** — :attr:`BetKind.resolve` (a small frozen rule object);
-* **what it pays** — :attr:`BetKind.pays` (a pay table value; ``CrapsRules.pays`` may
+* **when it may be placed** — :attr:`CrapsBetKind.when` (CR-R6, CR-12);
+* **how a roll resolves it** — :attr:`CrapsBetKind.resolve` (a small frozen rule object);
+* **what it pays** — :attr:`CrapsBetKind.pays` (a pay table value; ``CrapsRules.pays`` may
   override it, so a casino paying Big 7 at 4 to 1 writes ``pays={"big7": Odds(4)}``).
 
 "Wins N times the bet" (贏取投注額的N倍彩金) means winnings of N × the stake (N to 1); a
@@ -39,39 +38,58 @@ from macau_tables.core.errors import (
     InvalidInput,
     JournalError,
     OutOfOrder,
+    ReplayMismatch,
 )
 from macau_tables.core.errors import passes as _can
-from macau_tables.core.journal import Event, Journal, event, register_replayer
-from macau_tables.core.ledger import CAGE, Ledger, Posting, Transaction
+from macau_tables.core.journal import Event, Journal, JsonValue, event, register_replayer
+from macau_tables.core.ledger import Movement
 from macau_tables.core.money import MOP, Currency, Money, Rounding, currency_by_code
-from macau_tables.core.rng import Rng
+from macau_tables.core.rng import Rng, commitment
+from macau_tables.core.visibility import Viewer, ViewerRole
+from macau_tables.games.contract import (
+    Actor,
+    Command,
+    Pending,
+    Role,
+    SeedCommitted,
+    SeedRevealed,
+    TableOpened,
+    TimedOut,
+    accounts,
+    check_name,
+    json_args,
+    movement,
+)
+from macau_tables.games.contract import replay as contract_replay
 
 __all__ = [
     "BET_KINDS",
     "DICE_OUTCOMES",
-    "HOUSE",
-    "LAYOUT",
+    "MAX_SEATS",
     "POINTS",
     "TOTAL_PROBABILITIES",
     "BetIncreased",
-    "BetKind",
     "BetPlaced",
+    "BetSettlement",
     "BetTakenDown",
     "ByNumber",
     "ChipsBought",
+    "CrapsBetKind",
+    "CrapsPhase",
     "CrapsRules",
     "CrapsTable",
     "Decision",
     "Dice",
+    "DicePassed",
     "DiceThrown",
     "Odds",
     "OpenBet",
     "Payout",
     "PerUnits",
-    "Phase",
+    "PlayerJoined",
+    "PlayerLeft",
     "Result",
     "RollSettled",
-    "TableOpened",
     "ThrowVoided",
     "bet_kind",
     "iter_kinds",
@@ -80,8 +98,6 @@ __all__ = [
 ]
 
 GAME = "craps"
-HOUSE = "bank:house"  # the house's bank: pays winnings, takes losing stakes
-LAYOUT = "table:craps"  # stakes lying on the layout, between placing and settlement
 
 
 # === Values: the dice and the chance outcomes (CR-1) =====================================
@@ -286,7 +302,7 @@ class When(Enum):
 
 
 @dataclass(frozen=True)
-class BetKind:
+class CrapsBetKind:
     """One bet of the regulation, as data (see the module docstring)."""
 
     name: str
@@ -407,71 +423,73 @@ TAKE_ODDS = ByNumber("point", ((4, Odds(2)), (10, Odds(2)), (5, Odds(3, 2)), (9,
 LAY_ODDS = ByNumber("point", ((4, Odds(1, 2)), (10, Odds(1, 2)), (5, Odds(2, 3)), (9, Odds(2, 3)),
                               (6, Odds(5, 6)), (8, Odds(5, 6))))  # fmt: skip
 
-_KINDS: tuple[BetKind, ...] = (
+_K = CrapsBetKind
+
+_KINDS: tuple[CrapsBetKind, ...] = (
     # CR-2.1 Pass Line: even money; made on a come-out only, a contract once it has a point.
-    BetKind("pass", "Pass Line", "CR-2.1", When.COME_OUT, DoLine(), EVEN, contract=True,
+    _K("pass", "Pass Line", "CR-2.1", When.COME_OUT, DoLine(), EVEN, contract=True,
             aliases=("passline", "pass_line", "line")),
     # CR-2.2 Pass Line odds: true odds, winnings capped at the flat bet (CR-R2).
-    BetKind("pass_odds", "Pass Line odds", "CR-2.2", When.ON_A_POINT, WithItsBet(), TAKE_ODDS,
+    _K("pass_odds", "Pass Line odds", "CR-2.2", When.ON_A_POINT, WithItsBet(), TAKE_ODDS,
             on="pass"),
     # CR-2.3 Come: as Pass Line from the next roll, with odds as CR-2.2.
-    BetKind("come", "Come", "CR-2.3", When.POINT_ON, DoLine(), EVEN, contract=True),
-    BetKind("come_odds", "Come odds", "CR-2.3", When.ON_A_POINT, WithItsBet(), TAKE_ODDS,
+    _K("come", "Come", "CR-2.3", When.POINT_ON, DoLine(), EVEN, contract=True),
+    _K("come_odds", "Come odds", "CR-2.3", When.ON_A_POINT, WithItsBet(), TAKE_ODDS,
             on="come"),
     # CR-3.1 Don't Pass: bar 12, even money.
-    BetKind("dont_pass", "Don't Pass", "CR-3.1", When.COME_OUT, DontLine(), EVEN,
+    _K("dont_pass", "Don't Pass", "CR-3.1", When.COME_OUT, DontLine(), EVEN,
             aliases=("dp", "dontpass", "don't_pass")),
     # CR-3.2 Don't Pass odds (the lay), capped as CR-R2 reads it.
-    BetKind("dont_pass_odds", "Don't Pass lay odds", "CR-3.2", When.ON_A_POINT, WithItsBet(),
+    _K("dont_pass_odds", "Don't Pass lay odds", "CR-3.2", When.ON_A_POINT, WithItsBet(),
             LAY_ODDS, on="dont_pass"),
     # CR-3.3 Don't Come: as Don't Pass from the next roll, with lay odds as CR-3.2.
-    BetKind("dont_come", "Don't Come", "CR-3.3", When.POINT_ON, DontLine(), EVEN,
+    _K("dont_come", "Don't Come", "CR-3.3", When.POINT_ON, DontLine(), EVEN,
             aliases=("dc", "dontcome", "don't_come")),
-    BetKind("dont_come_odds", "Don't Come lay odds", "CR-3.3", When.ON_A_POINT, WithItsBet(),
+    _K("dont_come_odds", "Don't Come lay odds", "CR-3.3", When.ON_A_POINT, WithItsBet(),
             LAY_ODDS, on="dont_come"),
     # CR-4 Field: one roll; 3, 4, 9, 10, 11 even money; 2 and 12 double.
-    BetKind("field", "Field", "CR-4", When.ANY_ROLL, OneRoll(frozenset({2, 3, 4, 9, 10, 11, 12})),
+    _K("field", "Field", "CR-4", When.ANY_ROLL, OneRoll(frozenset({2, 3, 4, 9, 10, 11, 12})),
             ByNumber("total", ((2, Odds(2)), (12, Odds(2))), EVEN)),
     # CR-5 Hard ways: hard 6 and 8 win 9 to 1, hard 4 and 10 win 7 to 1.
-    BetKind("hard4", "Hard 4", "CR-5", When.ANY_ROLL, HardWay(4), Odds(7), aliases=("h4",)),
-    BetKind("hard6", "Hard 6", "CR-5", When.ANY_ROLL, HardWay(6), Odds(9), aliases=("h6",)),
-    BetKind("hard8", "Hard 8", "CR-5", When.ANY_ROLL, HardWay(8), Odds(9), aliases=("h8",)),
-    BetKind("hard10", "Hard 10", "CR-5", When.ANY_ROLL, HardWay(10), Odds(7), aliases=("h10",)),
+    _K("hard4", "Hard 4", "CR-5", When.ANY_ROLL, HardWay(4), Odds(7), aliases=("h4",)),
+    _K("hard6", "Hard 6", "CR-5", When.ANY_ROLL, HardWay(6), Odds(9), aliases=("h6",)),
+    _K("hard8", "Hard 8", "CR-5", When.ANY_ROLL, HardWay(8), Odds(9), aliases=("h8",)),
+    _K("hard10", "Hard 10", "CR-5", When.ANY_ROLL, HardWay(10), Odds(7), aliases=("h10",)),
     # CR-6 Big 7: one roll, 4.5 to 1 (CR-R5: read literally).
-    BetKind("big7", "Big 7", "CR-6", When.ANY_ROLL, OneRoll(frozenset({7})), Odds(9, 2),
+    _K("big7", "Big 7", "CR-6", When.ANY_ROLL, OneRoll(frozenset({7})), Odds(9, 2),
             aliases=("big_7", "seven", "7")),
     # CR-7 11: one roll, 15 to 1.
-    BetKind("eleven", "11", "CR-7", When.ANY_ROLL, OneRoll(frozenset({11})), Odds(15),
+    _K("eleven", "11", "CR-7", When.ANY_ROLL, OneRoll(frozenset({11})), Odds(15),
             aliases=("11", "yo")),
     # CR-8 Any Craps: one roll, 7 to 1.
-    BetKind("any_craps", "Any Craps", "CR-8", When.ANY_ROLL, OneRoll(CRAPS), Odds(7),
+    _K("any_craps", "Any Craps", "CR-8", When.ANY_ROLL, OneRoll(CRAPS), Odds(7),
             aliases=("craps", "anycraps", "any")),
     # CR-9 Big 6 / Big 8: 7 per full 6 units, even money on the rest (CR-R3, CR-R4).
-    BetKind("big6", "Big 6", "CR-9", When.ANY_ROLL, BeforeSeven(6), PerUnits(6, 7),
+    _K("big6", "Big 6", "CR-9", When.ANY_ROLL, BeforeSeven(6), PerUnits(6, 7),
             aliases=("big_6",)),
-    BetKind("big8", "Big 8", "CR-9", When.ANY_ROLL, BeforeSeven(8), PerUnits(6, 7),
+    _K("big8", "Big 8", "CR-9", When.ANY_ROLL, BeforeSeven(8), PerUnits(6, 7),
             aliases=("big_8",)),
     # CR-10 Big 5 / Big 9: 7 per full 5 units, even money on the rest (CR-R4).
-    BetKind("big5", "Big 5", "CR-10", When.ANY_ROLL, BeforeSeven(5), PerUnits(5, 7),
+    _K("big5", "Big 5", "CR-10", When.ANY_ROLL, BeforeSeven(5), PerUnits(5, 7),
             aliases=("big_5",)),
-    BetKind("big9", "Big 9", "CR-10", When.ANY_ROLL, BeforeSeven(9), PerUnits(5, 7),
+    _K("big9", "Big 9", "CR-10", When.ANY_ROLL, BeforeSeven(9), PerUnits(5, 7),
             aliases=("big_9",)),
     # CR-11 Big 4 / Big 10: 9 per full 5 units, even money on the rest ("under 6" read as
     # "under 5", CR-R4).
-    BetKind("big4", "Big 4", "CR-11", When.ANY_ROLL, BeforeSeven(4), PerUnits(5, 9),
+    _K("big4", "Big 4", "CR-11", When.ANY_ROLL, BeforeSeven(4), PerUnits(5, 9),
             aliases=("big_4",)),
-    BetKind("big10", "Big 10", "CR-11", When.ANY_ROLL, BeforeSeven(10), PerUnits(5, 9),
+    _K("big10", "Big 10", "CR-11", When.ANY_ROLL, BeforeSeven(10), PerUnits(5, 9),
             aliases=("big_10",)),
 )  # fmt: skip
 
 #: Every bet of the regulation by name.
-BET_KINDS: Mapping[str, BetKind] = MappingProxyType({k.name: k for k in _KINDS})
+BET_KINDS: Mapping[str, CrapsBetKind] = MappingProxyType({k.name: k for k in _KINDS})
 _BY_ALIAS: dict[str, str] = {
     alias: k.name for k in _KINDS for alias in (k.name, *k.aliases, k.name.replace("_", ""))
 }
 
 
-def bet_kind(name: str) -> BetKind:
+def bet_kind(name: str) -> CrapsBetKind:
     """The bet named ``name`` or one of its aliases (``"dp"``, ``"11"``, ``"craps"`` …)."""
     key = name.strip().lower().replace("-", "_").replace(" ", "_")
     if key in _BY_ALIAS:
@@ -481,15 +499,30 @@ def bet_kind(name: str) -> BetKind:
 
 # === Options: CrapsRules (the Readings are the defaults) ===================================
 
+#: The option values a casino may choose, each with the Reading that is the default.
+ODDS_CAPS = ("winnings", "stake")  # CR-2.2, CR-R2
+BIG_ODD_AMOUNTS = ("even_money", "refused")  # CR-R4
+ODDS_INCREASES = ("allowed", "refused")  # CR-R6
+COME_ODDS_ON_COME_OUT = ("working", "off")  # CR-2.3
+
 
 @dataclass(frozen=True)
 class CrapsRules:
-    """The options of one table.
+    """The options of one table (each a casino's choice; the defaults are the Readings).
 
     * ``odds_cap`` (CR-2.2, CR-R2): ``"winnings"`` — the odds (and the lay) may win at most
       the flat bet, as 其額外彩金不可多於原注額 says; ``"stake"`` — the odds stake may not
       exceed the flat bet ("single odds").
     * ``big_unit`` (CR-R4): the unit U of the Big bets' unit payouts (one pataca).
+    * ``big_odd_amounts`` (CR-R4): ``"even_money"`` — a Big bet that is not a whole number
+      of blocks wins even money on the rest (the Reading); ``"refused"`` — a Big bet must
+      be a whole number of blocks (6 U on Big 6/8, 5 U on Big 4/5/9/10).
+    * ``odds_increases`` (CR-R6): ``"allowed"`` — odds may be added to, within the cap,
+      between rolls (the Reading: odds may be made once the bet has a point and taken down
+      between rolls); ``"refused"`` — odds are laid once (take them down to change them).
+    * ``come_odds_on_come_out`` (CR-2.3): ``"working"`` — Come odds are decided with their
+      Come bet on every roll (CR-2.3 gives them "as in CR-2.2", decided with their bet);
+      ``"off"`` — on a come-out roll the odds are returned when their Come bet is decided.
     * ``rounding``: how fractional odds are rounded to the minor unit (module docstring).
     * ``pays``: pay tables that replace the Macau ones, by bet name (a casino variant).
     * ``min_bet`` / ``max_bet``: the table limits of a flat bet (odds have only the cap).
@@ -500,13 +533,27 @@ class CrapsRules:
     max_bet: Money = field(default_factory=lambda: Money.of(10_000))
     odds_cap: Literal["winnings", "stake"] = "winnings"
     big_unit: Money = field(default_factory=lambda: Money.of(1))
+    big_odd_amounts: Literal["even_money", "refused"] = "even_money"
+    odds_increases: Literal["allowed", "refused"] = "allowed"
+    come_odds_on_come_out: Literal["working", "off"] = "working"
     rounding: Rounding = Rounding.DOWN
     pays: Mapping[str, Payout] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.odds_cap not in ("winnings", "stake"):
-            raise InvalidInput(f"odds_cap is 'winnings' or 'stake', not {self.odds_cap!r}")
+        for name, allowed, rule in (
+            ("odds_cap", ODDS_CAPS, "CR-R2"),
+            ("big_odd_amounts", BIG_ODD_AMOUNTS, "CR-R4"),
+            ("odds_increases", ODDS_INCREASES, "CR-R6"),
+            ("come_odds_on_come_out", COME_ODDS_ON_COME_OUT, "CR-2.3"),
+        ):
+            value = getattr(self, name)
+            if value not in allowed:
+                raise InvalidInput(
+                    f"{name} is {' or '.join(map(repr, allowed))}, not {value!r}", rule=rule
+                )
         for amount in (self.min_bet, self.max_bet, self.big_unit):
+            if not isinstance(amount, Money):
+                raise InvalidInput(f"limits and unit are Money, not {amount!r}")
             if amount.currency != self.currency or not amount.is_positive():
                 raise InvalidInput(f"limits and unit must be positive {self.currency}: {amount}")
         if self.min_bet > self.max_bet:
@@ -516,52 +563,119 @@ class CrapsRules:
                 raise InvalidInput(f"no bet called {name!r} to pay")
         object.__setattr__(self, "pays", MappingProxyType(dict(self.pays)))
 
-    def payout(self, kind: BetKind) -> Payout:
+    def payout(self, kind: CrapsBetKind) -> Payout:
         """The pay table of ``kind`` at this table (an override, else the Macau one)."""
         return self.pays.get(kind.name, kind.pays)
 
+    #: the keys of :meth:`to_json`, in order: :meth:`from_json` demands exactly these
+    KEYS: ClassVar[tuple[str, ...]] = (
+        "currency", "min_bet", "max_bet", "odds_cap", "big_unit", "big_odd_amounts",
+        "odds_increases", "come_odds_on_come_out", "rounding", "pays",
+    )  # fmt: skip
+
     def to_json(self) -> dict[str, Any]:
+        """The rule set as JSON (amounts in minor units; pay tables as text)."""
         return {
             "currency": self.currency.code,
             "min_bet": self.min_bet.minor,
             "max_bet": self.max_bet.minor,
             "odds_cap": self.odds_cap,
             "big_unit": self.big_unit.minor,
+            "big_odd_amounts": self.big_odd_amounts,
+            "odds_increases": self.odds_increases,
+            "come_odds_on_come_out": self.come_odds_on_come_out,
             "rounding": self.rounding.value,
             "pays": {name: str(p) for name, p in sorted(self.pays.items())},
         }
 
     @classmethod
-    def from_json(cls, obj: Mapping[str, Any]) -> CrapsRules:
+    def from_json(cls, obj: object) -> CrapsRules:
+        """Read :meth:`to_json` back. A missing, unknown or malformed key is an
+        :class:`InvalidInput` naming it (one line, never a traceback)."""
+        if not isinstance(obj, Mapping):
+            raise InvalidInput(f"craps rules are a JSON object, not {type(obj).__name__}")
+        missing = [k for k in cls.KEYS if k not in obj]
+        unknown = sorted(set(obj) - set(cls.KEYS))
+        if missing or unknown:
+            parts = [f"missing {', '.join(missing)}"] if missing else []
+            parts += [f"unknown {', '.join(unknown)}"] if unknown else []
+            raise InvalidInput(f"craps rules: {'; '.join(parts)}")
+
+        def minor(key: str) -> int:
+            value = obj[key]
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidInput(f"{key} is an amount in minor units, not {value!r}")
+            return value
+
         try:
             cur = currency_by_code(obj["currency"])
+            pays = obj["pays"]
+            if not isinstance(pays, Mapping):
+                raise InvalidInput(f"pays is an object, not {pays!r}")
             return cls(
                 currency=cur,
-                min_bet=Money(obj["min_bet"], cur),
-                max_bet=Money(obj["max_bet"], cur),
+                min_bet=Money(minor("min_bet"), cur),
+                max_bet=Money(minor("max_bet"), cur),
                 odds_cap=obj["odds_cap"],
-                big_unit=Money(obj["big_unit"], cur),
+                big_unit=Money(minor("big_unit"), cur),
+                big_odd_amounts=obj["big_odd_amounts"],
+                odds_increases=obj["odds_increases"],
+                come_odds_on_come_out=obj["come_odds_on_come_out"],
                 rounding=Rounding(obj["rounding"]),
-                pays={name: payout_from_text(text) for name, text in obj["pays"].items()},
+                pays={str(name): payout_from_text(str(text)) for name, text in pays.items()},
             )
         except (KeyError, ValueError, TypeError) as exc:
-            raise JournalError(f"bad craps rules in the journal: {exc}") from exc
+            raise InvalidInput(f"craps rules: {exc}") from exc
 
 
 # === Journal events =======================================================================
+#
+# A craps journal opens with the contract's ``table.opened`` (game, table id, rules). Every
+# event is public: the dice, the bets and the layout are on the table for all to see. The one
+# secret is each shooter's server seed: only its commitment is published when he takes the
+# dice (``table.seed_committed``), and the seed itself when he passes them
+# (``table.seed_revealed``). Events that move money carry their postings in the contract's
+# account scheme and the holds (bets) they open and close.
+
+
+@dataclass(frozen=True)
+class _MoneyEvent(Event):
+    """An event that moves money: postings ``(account, minor units)`` and the holds (one per
+    bet, ``"<table>:<bet id>"``) it opens and closes. Fields set by keyword."""
+
+    currency: str
+    postings: tuple[tuple[str, int], ...]
+    opens: tuple[str, ...]
+    closes: tuple[str, ...]
+
+    def movement(self) -> Movement | None:
+        if not (self.postings or self.opens or self.closes):
+            return None
+        return movement(
+            currency_by_code(self.currency),
+            self.postings,
+            opens=self.opens,
+            closes=self.closes,
+            memo=self.kind,
+        )
 
 
 @event
 @dataclass(frozen=True)
-class TableOpened(Event):
-    kind: ClassVar[str] = "craps.table_opened"
-    seats: tuple[str, ...]
-    rules: dict[str, Any]
+class PlayerJoined(_MoneyEvent):
+    """A player sits at ``seat`` with ``amount`` of chips bought from his wallet."""
+
+    kind: ClassVar[str] = "craps.player_joined"
+    player: str
+    seat: int
+    amount: int
 
 
 @event
 @dataclass(frozen=True)
-class ChipsBought(Event):
+class ChipsBought(_MoneyEvent):
+    """More chips for a seated player: wallet → stack."""
+
     kind: ClassVar[str] = "craps.chips_bought"
     player: str
     amount: int
@@ -569,7 +683,18 @@ class ChipsBought(Event):
 
 @event
 @dataclass(frozen=True)
-class BetPlaced(Event):
+class PlayerLeft(_MoneyEvent):
+    """A player leaves the table: his chips go back to his wallet (cash-out)."""
+
+    kind: ClassVar[str] = "craps.player_left"
+    player: str
+    seat: int
+    amount: int
+
+
+@event
+@dataclass(frozen=True)
+class BetPlaced(_MoneyEvent):
     kind: ClassVar[str] = "craps.bet_placed"
     bet_id: int
     player: str
@@ -580,25 +705,36 @@ class BetPlaced(Event):
 
 @event
 @dataclass(frozen=True)
-class BetIncreased(Event):
+class BetIncreased(_MoneyEvent):
     kind: ClassVar[str] = "craps.bet_increased"
     bet_id: int
+    player: str
     amount: int
 
 
 @event
 @dataclass(frozen=True)
-class BetTakenDown(Event):
+class BetTakenDown(_MoneyEvent):
+    """Bets returned to their player's stack: taken down (CR-R6), or returned when he
+    leaves (``reason="leaving"``)."""
+
     kind: ClassVar[str] = "craps.bet_taken_down"
+    player: str
     bet_ids: tuple[int, ...]  # the bet, then any odds laid on it
+    reason: str
 
 
 @event
 @dataclass(frozen=True)
 class DiceThrown(Event):
+    """Throw number ``throw`` (void throws counted) is roll number ``roll``. ``actor`` is the
+    shooter (dice from his seed) or the dealer (dice keyed in at a live table)."""
+
     kind: ClassVar[str] = "craps.dice_thrown"
+    throw: int
     roll: int
     shooter: str
+    actor: str
     dice: tuple[int, int]
     cocked: tuple[bool, bool]  # CR-R1: a face declared by the dealer
 
@@ -607,13 +743,15 @@ class DiceThrown(Event):
 @dataclass(frozen=True)
 class ThrowVoided(Event):
     kind: ClassVar[str] = "craps.throw_voided"
+    throw: int
     shooter: str
+    actor: str
     reason: str
 
 
 @event
 @dataclass(frozen=True)
-class RollSettled(Event):
+class RollSettled(_MoneyEvent):
     """What the roll did: derived from the dice, journalled so the record reads alone."""
 
     kind: ClassVar[str] = "craps.roll_settled"
@@ -623,72 +761,198 @@ class RollSettled(Event):
     point_after: int | None
     points: tuple[dict[str, Any], ...]  # {"bet", "point"}: line bets that got their point
     results: tuple[dict[str, Any], ...]  # {"bet", "player", "name", "result", "stake", "won"}
-    shooter: str  # who holds the dice next (CR-R7)
+
+    @property
+    def settlements(self) -> tuple[BetSettlement, ...]:
+        """The decided bets as typed records."""
+        cur = currency_by_code(self.currency)
+        return tuple(
+            BetSettlement(
+                r["bet"],
+                r["player"],
+                r["name"],
+                Result(r["result"]),
+                Money(r["stake"], cur),
+                Money(r["won"], cur),
+            )
+            for r in self.results
+        )
+
+
+@event
+@dataclass(frozen=True)
+class DicePassed(Event):
+    """The dice go from ``player`` to ``to`` (``None``: nobody), who is shooter number
+    ``shooter``. ``reason``: ``"first shooter"``, ``"seven-out"`` (CR-R7), ``"passed"``
+    (the shooter passed them, or timed out) or ``"left"`` (the shooter left the table)."""
+
+    kind: ClassVar[str] = "craps.dice_passed"
+    player: str | None
+    to: str | None
+    seat: int | None
+    shooter: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class BetSettlement:
+    """One bet decided by a roll: its result, stake and winnings (zero unless it won)."""
+
+    bet_id: int
+    player: str
+    name: str
+    result: Result
+    stake: Money
+    won: Money
+
+    @property
+    def paid(self) -> Money:
+        """What goes back to the player: stake and winnings on a win, the stake on a push."""
+        if self.result is Result.WIN:
+            return self.stake + self.won
+        return self.stake if self.result is Result.PUSH else Money.zero(self.stake.currency)
 
 
 # === The table ==============================================================================
 
 
-class Phase(Enum):
+class CrapsPhase(Enum):
+    """CR-2.1: a come-out roll while no point is on; else the point phase."""
+
     COME_OUT = "come-out"
     POINT = "point"
 
 
-class CrapsTable:
-    """A craps table: seats, the point, the bets on the layout, a ledger and a journal.
+#: Seats at one table: CR-1 lets any number play; the layout has room for this many.
+MAX_SEATS = 20
 
-    The state changes only through its operations, each of which appends the event it
-    returns; :func:`replay` rebuilds an identical table from the journal.
+#: Reasons of :class:`BetTakenDown` and :class:`DicePassed`.
+TAKEN_DOWN, LEAVING = "taken down", "leaving"
+FIRST_SHOOTER, SEVEN_OUT, PASSED, LEFT = "first shooter", "seven-out", "passed", "left"
+
+_PLAYER_OPS = ("join", "buy_in", "leave", "place_bet", "increase_bet", "take_down")
+
+
+def _as_actor(actor: Actor | str) -> Actor:
+    """An :class:`Actor`, or a player's name as a shorthand for ``Actor.player(name)``."""
+    if isinstance(actor, Actor):
+        return actor
+    if isinstance(actor, str):
+        return Actor.player(actor)
+    raise InvalidInput(f"an actor is an Actor or a player's name, not {actor!r}")
+
+
+class CrapsTable:
+    """A craps table (the contract of :mod:`macau_tables.games.contract`).
+
+    Players join with chips from their wallets (:meth:`join`), place, increase and take down
+    bets (CR-R6, CR-12), and leave with their chips (:meth:`leave`); the shooter throws
+    (:meth:`throw`: dice from his server seed, ``Rng.for_event(seed, table, "throw:<n>")``)
+    or passes the dice (:meth:`pass_dice`); at a live table the dealer keys in the dice
+    (:meth:`throw_dice`) and declares void throws (:meth:`void_throw`). Each operation is
+    ``verify_x`` / ``can_x`` / ``x``; ``x`` applies the events it emits through
+    :meth:`apply`, the only place the state changes. The engine owns no ledger: its money
+    events carry postings (``Ledger.project(table.events)`` is the table's money).
     """
+
+    game: ClassVar[str] = GAME
 
     def __init__(
         self,
-        seats: Sequence[str],
+        players: Sequence[str] = (),
         rules: CrapsRules | None = None,
         *,
+        table_id: str = "craps",
         header: Mapping[str, Any] | None = None,
+        rng: Rng | None = None,
     ) -> None:
-        """Open a table with ``seats`` in seat order; the first seat shoots first (CR-R7)."""
-        self.rules = rules or CrapsRules()
-        names = tuple(seats)
-        if not names:
-            raise InvalidInput("a table needs a player to throw", rule="CR-1")
-        for name in names:
-            Posting(f"player:{name}", Money.zero(self.rules.currency))  # checks the name
-        if len(set(names)) != len(names):
-            raise InvalidInput(f"two seats with the same name: {names}")
-        self.seats: tuple[str, ...] = names
-        self.shooter_seat = 0
+        """Open a table (``table.opened`` with the rules) and seat ``players`` in seat order,
+        without chips (:meth:`buy_in`); the first takes the dice (CR-R7), his seed committed
+        if ``rng`` is given (else the dealer keys in the dice)."""
+        if isinstance(players, str):
+            raise InvalidInput("players are a list of names, not one string")
+        self.rules = rules if rules is not None else CrapsRules()
+        if not isinstance(self.rules, CrapsRules):
+            raise InvalidInput(f"a craps table takes CrapsRules, not {type(rules).__name__}")
+        self._table_id = check_name(table_id, "table id")
+        self._journal = Journal(GAME, header)
+        self._events: list[Event] = []  # the journal's events, for slicing without copying
+        self._draw_cache: tuple[str, int, Dice] | None = None
+        self._wagers = accounts.wagers(table_id)
+        self._house = accounts.house(table_id)
+        self._stack_prefix = f"stack:{table_id}:"
+        self._seats: dict[int, str] = {}  # seat number -> player
+        self._stacks: dict[str, int] = {}  # player -> chips at the table (minor units)
+        self.shooter: str | None = None
+        self.shooters = 0  # shooters so far (the label of the current one's seed)
         self.point: int | None = None
         self.rolls = 0
+        self.throws = 0  # rolls and void throws
         self.next_bet_id = 1
         self._bets: dict[int, OpenBet] = {}
-        self.ledger = Ledger()
-        self.journal = Journal(GAME, header)
         self.last_roll: RollSettled | None = None
-        self._events: list[Event] = []
-        self._append(TableOpened(names, self.rules.to_json()))
+        self.last_throw: DiceThrown | None = None
+        # The shooter's server seed: its label and commitment are public (SeedCommitted); the
+        # seed stays in the keyring (by commitment) until it is revealed. Never in a view.
+        self._seed_label: str | None = None
+        self._commitment: str | None = None
+        self._keyring: dict[str, bytes] = {}
+        # Replay: commitments journalled by shooter label, and given dice trusted for a
+        # shooter whose seed is not (yet) revealed.
+        self._replay_commitments: dict[str, str] | None = None
+        self.apply(TableOpened(GAME, self._table_id, self.rules.to_json()))
+        for name in players:
+            self.join(name, Money.zero(self.rules.currency), rng=rng)
 
-    def _append(self, ev: Event) -> Event:
-        self.journal.append(ev)
-        self._events.append(ev)
-        return ev
+    @classmethod
+    def seated(
+        cls,
+        players: Sequence[str],
+        rules: CrapsRules | None = None,
+        *,
+        chips: Money | None = None,
+        table_id: str = "craps",
+        rng: Rng | None = None,
+    ) -> CrapsTable:
+        """A table with ``players`` joined in seat order, each with ``chips`` (none if None);
+        the first of them has the dice (CR-R7). Without ``rng`` no seed is committed: the
+        dealer keys in the dice (:meth:`throw_dice`)."""
+        table = cls((), rules, table_id=table_id)
+        for name in players:
+            table.join(name, chips if chips is not None else Money.zero(table.rules.currency),
+                       rng=rng)  # fmt: skip
+        return table
+
+    # --- the contract's reading of the state -------------------------------------------------
+
+    @property
+    def table_id(self) -> str:
+        return self._table_id
+
+    @property
+    def journal(self) -> Journal:
+        return self._journal
 
     @property
     def events(self) -> tuple[Event, ...]:
         """The events of this table, in order (the journal's, without the hash chain)."""
         return tuple(self._events)
 
-    # --- reading the state --------------------------------------------------------------
-
     @property
-    def phase(self) -> Phase:
+    def phase(self) -> CrapsPhase:
         """CR-2.1: a come-out roll while no point is on; else the point phase."""
-        return Phase.COME_OUT if self.point is None else Phase.POINT
+        return CrapsPhase.COME_OUT if self.point is None else CrapsPhase.POINT
 
     @property
-    def shooter(self) -> str:
-        return self.seats[self.shooter_seat]
+    def seats(self) -> tuple[str, ...]:
+        """The players at the table, in seat order."""
+        return tuple(self._seats[s] for s in sorted(self._seats))
+
+    def seat_of(self, player: str) -> int:
+        for seat, name in self._seats.items():
+            if name == player:
+                return seat
+        raise InvalidInput(f"{player} has no seat at this table")
 
     @property
     def bets(self) -> tuple[OpenBet, ...]:
@@ -696,7 +960,7 @@ class CrapsTable:
         return tuple(self._bets.values())
 
     def bet(self, bet_id: int) -> OpenBet:
-        if bet_id not in self._bets:
+        if isinstance(bet_id, bool) or not isinstance(bet_id, int) or bet_id not in self._bets:
             raise InvalidInput(f"no bet #{bet_id} on the layout")
         return self._bets[bet_id]
 
@@ -708,7 +972,10 @@ class CrapsTable:
         return next((b for b in self._bets.values() if b.parent == bet_id), None)
 
     def balance(self, player: str) -> Money:
-        return self.ledger.balance(f"player:{player}", self.rules.currency)
+        """The chips ``player`` has at the table (his stack), not counting bets."""
+        return Money(self._stacks.get(player, 0), self.rules.currency)
+
+    stack = balance
 
     def on_layout(self, player: str) -> Money:
         return Money(sum(b.amount.minor for b in self.bets_of(player)), self.rules.currency)
@@ -718,30 +985,9 @@ class CrapsTable:
         kind = BET_KINDS[bet.kind]
         return kind.label if bet.point is None else f"{kind.label} {bet.point}"
 
-    def snapshot(self) -> dict[str, Any]:
-        """The whole state as plain data (for equality after replay, and for ``--json``)."""
-        cur = self.rules.currency
-        return {
-            "seats": list(self.seats),
-            "shooter": self.shooter,
-            "point": self.point,
-            "rolls": self.rolls,
-            "next_bet_id": self.next_bet_id,
-            "rules": self.rules.to_json(),
-            "bets": [
-                {
-                    "id": b.id,
-                    "player": b.player,
-                    "bet": b.kind,
-                    "amount": b.amount.minor,
-                    "point": b.point,
-                    "on": b.parent,
-                }
-                for b in self._bets.values()
-            ],
-            "balances": {acc: m.minor for acc, m in self.ledger.balances(cur).items()},
-            "head": self.journal.head,
-        }
+    def hold(self, bet_id: int) -> str:
+        """The ledger hold of a bet: unique per table (and across tables)."""
+        return f"{self._table_id}:{bet_id}"
 
     def winnings(self, bet: OpenBet, dice: Dice) -> Money:
         """What ``bet`` wins if ``dice`` decide it as a win: its kind's pay table, applied."""
@@ -752,38 +998,320 @@ class CrapsTable:
             payout = payout.odds_for(bet.point if payout.of == "point" else dice.total)
         return payout.winnings(bet.amount, self.rules.rounding)
 
-    # --- money in ------------------------------------------------------------------------
+    @property
+    def _seed(self) -> bytes | None:
+        """The current shooter's seed, if this engine knows it (secret)."""
+        return self._keyring.get(self._commitment) if self._commitment else None
 
-    def _money(self, amount: Money) -> None:
+    # --- pending and views ---------------------------------------------------------------
+
+    def pending(self) -> tuple[Pending, ...]:
+        """The shooter's throw (required; on a time-out he passes the dice, CR-R7), every
+        seated player's optional bets (CR-R6, CR-12), and the dealer's key-in."""
+        out: list[Pending] = []
+        if self.shooter is not None:
+            ops = ("throw", "pass_dice") if self._can_draw() else ("pass_dice",)
+            out.append(Pending(Actor.player(self.shooter), ops, "pass_dice", "CR-R7"))
+        for seat in sorted(self._seats):
+            player = self._seats[seat]
+            actor = Actor.player(player)
+            bet_ops = ["place_bet", "buy_in"]
+            mine = self.bets_of(player)
+            if any(_can(self.verify_take_down, actor, b.id) for b in mine):
+                bet_ops.append("take_down")
+            if mine:
+                bet_ops.append("increase_bet")
+            if _can(self.verify_leave, actor):
+                bet_ops.append("leave")
+            out.append(Pending(actor, tuple(bet_ops), None, "CR-R6", required=False))
+        if self.shooter is not None:
+            keyed = not self._can_draw()
+            out.append(Pending(Actor.DEALER, ("throw_dice", "void_throw"), None, "CR-R1",
+                               required=keyed))  # fmt: skip
+        return tuple(out)
+
+    def view(self, viewer: Viewer) -> dict[str, JsonValue]:
+        """What ``viewer`` may see: the layout and the dice are public; a player's chips are
+        seen by him and the staff; the shooter's seed is never shown (only its commitment)."""
+        staff = viewer.role in (ViewerRole.DEALER, ViewerRole.SUPERVISOR)
+        seats: list[JsonValue] = []
+        for seat in sorted(self._seats):
+            player = self._seats[seat]
+            row: dict[str, JsonValue] = {"seat": seat, "player": player}
+            if staff or (viewer.role is ViewerRole.PLAYER and viewer.name == player):
+                row["stack"] = self._stacks[player]
+            seats.append(row)
+        last: JsonValue = None
+        if self.last_roll is not None and self.last_throw is not None:
+            last = {
+                "roll": self.last_roll.roll,
+                "dice": list(self.last_throw.dice),
+                "total": self.last_roll.total,
+                "point_before": self.last_roll.point_before,
+                "point_after": self.last_roll.point_after,
+            }
+        out: dict[str, JsonValue] = {
+            "game": GAME,
+            "table_id": self._table_id,
+            "rules": self.rules.to_json(),
+            "phase": self.phase.value,
+            "point": self.point,
+            "rolls": self.rolls,
+            "throws": self.throws,
+            "shooter": self.shooter,
+            "shooter_seed": (
+                {"label": self._seed_label, "commitment": self._commitment}
+                if self._commitment
+                else None
+            ),
+            "seats": seats,
+            "bets": [self._bet_json(b) for b in self._bets.values()],
+            "last_roll": last,
+            "pending": [p.to_json() for p in self.pending()],
+        }
+        if viewer.role is ViewerRole.PLAYER and viewer.name in self._stacks:
+            out["you"] = {
+                "player": viewer.name,
+                "stack": self._stacks[viewer.name],
+                "on_layout": self.on_layout(viewer.name).minor,
+            }
+        return out
+
+    def _bet_json(self, b: OpenBet) -> dict[str, JsonValue]:
+        return {"id": b.id, "player": b.player, "bet": b.kind, "label": self.label(b),
+                "amount": b.amount.minor, "point": b.point, "on": b.parent}  # fmt: skip
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as plain data, for equality after replay: the supervisor's view,
+        every stack, the next bet id and the journal head (never a seed)."""
+        return {
+            **self.view(Viewer.SUPERVISOR),
+            "stacks": dict(sorted(self._stacks.items())),
+            "next_bet_id": self.next_bet_id,
+            "head": self._journal.head,
+        }
+
+    # --- apply: the only place the state changes -----------------------------------------------
+
+    def apply(self, ev: Event) -> None:
+        """Apply one event to the state and append it to the journal."""
+        match ev:
+            case TableOpened():
+                if ev.game != GAME or self._events:
+                    raise JournalError(f"{ev.kind}: not the opening of a craps table")
+            case PlayerJoined():
+                self._seats[ev.seat] = ev.player
+                self._stacks[ev.player] = 0
+            case PlayerLeft():
+                del self._seats[ev.seat]
+            case BetPlaced():
+                parent = self._bets[ev.on] if ev.on is not None else None
+                cur = self.rules.currency
+                self._bets[ev.bet_id] = OpenBet(
+                    ev.bet_id, ev.player, ev.bet, Money(ev.amount, cur),
+                    parent.point if parent else None, ev.on,
+                )  # fmt: skip
+                self.next_bet_id = ev.bet_id + 1
+            case BetIncreased():
+                bet = self._bets[ev.bet_id]
+                more = Money(ev.amount, self.rules.currency)
+                self._bets[ev.bet_id] = dataclasses.replace(bet, amount=bet.amount + more)
+            case BetTakenDown():
+                for bet_id in ev.bet_ids:
+                    del self._bets[bet_id]
+            case DiceThrown():
+                self.throws, self.rolls, self.last_throw = ev.throw, ev.roll, ev
+            case ThrowVoided():
+                self.throws = ev.throw
+            case RollSettled():
+                for p in ev.points:
+                    self._bets[p["bet"]] = dataclasses.replace(self._bets[p["bet"]],
+                                                               point=p["point"])  # fmt: skip
+                for r in ev.results:
+                    del self._bets[r["bet"]]
+                self.point, self.last_roll = ev.point_after, ev
+            case DicePassed():
+                self.shooter = ev.to
+                self.shooters = ev.shooter
+            case SeedCommitted():
+                self._seed_label, self._commitment = ev.label, ev.commitment
+            case SeedRevealed():
+                self._seed_label = self._commitment = None
+            case ChipsBought() | TimedOut():
+                pass  # a buy-in moves chips only (below); a time-out is a record
+            case _:
+                raise JournalError(f"{ev.kind} is not a craps event")
+        if isinstance(ev, _MoneyEvent):
+            for account, minor in ev.postings:
+                if account.startswith(self._stack_prefix):
+                    player = account[len(self._stack_prefix) :]
+                    self._stacks[player] = self._stacks.get(player, 0) + minor
+            if isinstance(ev, PlayerLeft):
+                del self._stacks[ev.player]
+        self._journal.append(ev)
+        self._events.append(ev)
+
+    def _money_fields(
+        self,
+        postings: Mapping[str, int],
+        opens: Sequence[int] = (),
+        closes: Sequence[int] = (),
+    ) -> dict[str, Any]:
+        """The money fields of an event: postings (sorted, zeros dropped) and holds."""
+        return {
+            "currency": self.rules.currency.code,
+            "postings": tuple((acc, m) for acc, m in sorted(postings.items()) if m),
+            "opens": tuple(self.hold(i) for i in opens),
+            "closes": tuple(self.hold(i) for i in closes),
+        }
+
+    # --- checks shared by the operations ---------------------------------------------------------
+
+    def _amount(self, amount: Money, *, zero: bool = False) -> None:
         if not isinstance(amount, Money):
-            raise TypeError(f"an amount is Money, not {type(amount).__name__}")
+            raise InvalidInput(f"an amount is Money, not {type(amount).__name__}")
         if amount.currency != self.rules.currency:
             raise InvalidInput(f"this table plays in {self.rules.currency}, not {amount}")
-        if not amount.is_positive():
+        if amount.is_negative() or (amount.is_zero() and not zero):
             raise InvalidInput(f"an amount must be positive, not {amount}")
 
-    def _seated(self, player: str) -> None:
-        if player not in self.seats:
-            raise InvalidInput(f"{player!r} has no seat at this table ({', '.join(self.seats)})")
+    def _player(self, actor: Actor | str) -> str:
+        """The seated player who acts (a player, by name)."""
+        who = _as_actor(actor)
+        if who.role is not Role.PLAYER:
+            raise OutOfOrder(f"only a player may do this, not the {who.role}")
+        if who.name not in self._stacks:
+            raise InvalidInput(f"{who.name} has no seat at this table")
+        return who.name
 
-    def verify_buy_in(self, player: str, amount: Money) -> None:
-        self._seated(player)
-        self._money(amount)
+    def _own(self, actor: Actor | str, bet_id: int) -> OpenBet:
+        player = self._player(actor)
+        bet = self.bet(bet_id)
+        if bet.player != player:
+            raise OutOfOrder(f"bet #{bet_id} is {bet.player}'s, not {player}'s")
+        return bet
 
-    def can_buy_in(self, player: str, amount: Money) -> bool:
-        return _can(self.verify_buy_in, player, amount)
+    def _funds(self, player: str, amount: Money) -> None:
+        if amount.minor > self._stacks.get(player, 0):
+            raise InsufficientFunds(
+                f"{player} has {self.balance(player)} in chips, not enough for {amount}"
+            )
 
-    def buy_in(self, player: str, amount: Money) -> ChipsBought:
-        """Chips from the cage to ``player``'s wallet."""
-        self.verify_buy_in(player, amount)
-        self.ledger.post(Transaction.transfer(CAGE, f"player:{player}", amount, "buy-in"))
-        ev = ChipsBought(player, amount.minor)
-        self._append(ev)
+    # --- joining, buying chips and leaving (cash-out) ------------------------------------------
+
+    def verify_join(self, actor: Actor | str, amount: Money, *, seat: int | None = None) -> None:
+        """A player sits with ``amount`` of chips from his wallet (CR-1: any number may play)."""
+        who = _as_actor(actor)
+        if who.role is not Role.PLAYER:
+            raise OutOfOrder(f"only a player may sit at the table, not the {who.role}")
+        if who.name in self._stacks:
+            raise InvalidInput(f"{who.name} is seated already (seat {self.seat_of(who.name)})")
+        self._amount(amount, zero=True)
+        if seat is not None:
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= MAX_SEATS:
+                raise InvalidInput(f"a seat is 1 to {MAX_SEATS}, not {seat!r}")
+            if seat in self._seats:
+                raise InvalidInput(f"seat {seat} is taken by {self._seats[seat]}")
+        elif len(self._seats) >= MAX_SEATS:
+            raise InvalidInput(f"the table is full ({MAX_SEATS} seats)")
+
+    def can_join(self, actor: Actor | str, amount: Money, *, seat: int | None = None) -> bool:
+        return _can(self.verify_join, actor, amount, seat=seat)
+
+    def join(
+        self,
+        actor: Actor | str,
+        amount: Money,
+        *,
+        seat: int | None = None,
+        rng: Rng | None = None,
+    ) -> PlayerJoined:
+        """Sit at ``seat`` (the lowest free one by default) with chips bought from the
+        wallet; at an empty table the player takes the dice (CR-R7) and his seed is
+        committed (with ``rng``)."""
+        self.verify_join(actor, amount, seat=seat)
+        player = _as_actor(actor).name
+        if seat is None:
+            seat = next(s for s in range(1, MAX_SEATS + 1) if s not in self._seats)
+        stack = accounts.stack(self._table_id, player)
+        ev = PlayerJoined(
+            player=player, seat=seat, amount=amount.minor,
+            **self._money_fields({accounts.wallet(player): -amount.minor, stack: amount.minor}),
+        )  # fmt: skip
+        self.apply(ev)
+        if self.shooter is None:
+            self._hand_dice(None, FIRST_SHOOTER, rng)
         return ev
+
+    def verify_buy_in(self, actor: Actor | str, amount: Money) -> None:
+        self._player(actor)
+        self._amount(amount)
+
+    def can_buy_in(self, actor: Actor | str, amount: Money) -> bool:
+        return _can(self.verify_buy_in, actor, amount)
+
+    def buy_in(self, actor: Actor | str, amount: Money) -> ChipsBought:
+        """More chips from the player's wallet to his stack."""
+        self.verify_buy_in(actor, amount)
+        player = _as_actor(actor).name
+        ev = ChipsBought(
+            player=player, amount=amount.minor,
+            **self._money_fields({accounts.wallet(player): -amount.minor,
+                                  accounts.stack(self._table_id, player): amount.minor}),
+        )  # fmt: skip
+        self.apply(ev)
+        return ev
+
+    def verify_leave(self, actor: Actor | str) -> None:
+        """CR-R6: a Pass or Come bet with a point is a contract bet; it stays until decided,
+        and so does its player's cash-out (the engine's reading of what a casino does: the
+        bet cannot be returned, and the house does not pay a bet before its decision)."""
+        player = self._player(actor)
+        working = [b for b in self.bets_of(player) if BET_KINDS[b.kind].contract and b.point]
+        if working:
+            names = ", ".join(f"{self.label(b)} ({b.amount})" for b in working)
+            raise BetNotAllowed(
+                f"{player} has a contract bet working: {names}; it stays on the layout "
+                "until decided, then the chips can be cashed out (CR-R6)",
+                rule=BET_KINDS[working[0].kind].rule,
+            )
+
+    def can_leave(self, actor: Actor | str) -> bool:
+        return _can(self.verify_leave, actor)
+
+    def leave(self, actor: Actor | str, *, rng: Rng | None = None) -> PlayerLeft:
+        """Cash out: every bet on the layout comes back (CR-R6: all may be taken down once
+        no contract bet is working), the dice pass on if the player is the shooter (CR-R7),
+        and his chips go back to his wallet."""
+        self.verify_leave(actor)
+        player = _as_actor(actor).name
+        mine = self.bets_of(player)
+        if mine:
+            self.apply(self._returned(player, [b.id for b in mine], LEAVING))
+        if self.shooter == player:
+            self._hand_dice(player, LEFT, rng)
+        amount = self._stacks[player]
+        ev = PlayerLeft(
+            player=player, seat=self.seat_of(player), amount=amount,
+            **self._money_fields({accounts.stack(self._table_id, player): -amount,
+                                  accounts.wallet(player): amount}),
+        )  # fmt: skip
+        self.apply(ev)
+        return ev
+
+    def _returned(self, player: str, ids: Sequence[int], reason: str) -> BetTakenDown:
+        total = sum(self._bets[i].amount.minor for i in ids)
+        return BetTakenDown(
+            player=player, bet_ids=tuple(ids), reason=reason,
+            **self._money_fields(
+                {self._wagers: -total, accounts.stack(self._table_id, player): total},
+                closes=ids,
+            ),
+        )  # fmt: skip
 
     # --- CR-R6 placing, increasing and taking down bets -------------------------------------
 
-    def _timing(self, kind: BetKind) -> None:
+    def _timing(self, kind: CrapsBetKind) -> None:
         """CR-R6 / CR-12: may a bet of ``kind`` be made now?"""
         if kind.when is When.COME_OUT and self.point is not None:
             raise BetNotAllowed(
@@ -795,7 +1323,7 @@ class CrapsTable:
             raise BetNotAllowed(f"{kind.label} bets need a point (CR-R6)", rule=kind.rule)
         # When.ANY_ROLL: CR-12 — the bets of CR-4 to CR-11 may be placed at any time.
 
-    def _odds_cap(self, kind: BetKind, flat: OpenBet, stake: Money) -> None:
+    def _odds_cap(self, kind: CrapsBetKind, flat: OpenBet, stake: Money) -> None:
         """CR-2.2 / CR-3.2, CR-R2: the odds may win at most the flat bet (or, under
         ``odds_cap="stake"``, the odds stake may not exceed it)."""
         if self.rules.odds_cap == "stake":
@@ -818,7 +1346,7 @@ class CrapsTable:
                 rule=kind.rule,
             )
 
-    def _limits(self, kind: BetKind, total: Money) -> None:
+    def _limits(self, kind: CrapsBetKind, total: Money) -> None:
         if kind.on is not None:
             return  # odds have no table limits of their own: only the cap of CR-2.2
         if total < self.rules.min_bet:
@@ -831,19 +1359,28 @@ class CrapsTable:
                 f"{kind.label} of {total} is above the table maximum "
                 f"{self.rules.max_bet} (table limits)"
             )
-
-    def _funds(self, player: str, amount: Money) -> None:
-        tx = Transaction.transfer(f"player:{player}", LAYOUT, amount, "bet")
-        if not self.ledger.can_post(tx):
-            raise InsufficientFunds(f"{player} has {self.balance(player)}, not enough for {amount}")
+        payout = self.rules.payout(kind)
+        if isinstance(payout, PerUnits) and self.rules.big_odd_amounts == "refused":
+            block = self.rules.big_unit * payout.units
+            if total.minor % block.minor:
+                raise BetNotAllowed(
+                    f"{kind.label} is bet in blocks of {block} at this table, not {total} "
+                    "(CR-R4, big_odd_amounts='refused')",
+                    rule="CR-R4",
+                )
 
     def verify_place_bet(
-        self, player: str, bet: str | BetKind, amount: Money, *, on: int | None = None
+        self,
+        actor: Actor | str,
+        bet: str | CrapsBetKind,
+        amount: Money,
+        *,
+        on: int | None = None,
     ) -> None:
-        """Raise the error naming the rule if ``player`` may not place this bet now."""
-        self._seated(player)
-        kind = bet if isinstance(bet, BetKind) else bet_kind(bet)
-        self._money(amount)
+        """Raise the error naming the rule if the player may not place this bet now."""
+        player = self._player(actor)
+        kind = bet if isinstance(bet, CrapsBetKind) else bet_kind(bet)
+        self._amount(amount)
         if kind.on is None:
             if on is not None:
                 raise InvalidInput(f"{kind.label} is not laid on another bet")
@@ -854,7 +1391,7 @@ class CrapsTable:
                     f"{kind.label} must name the {BET_KINDS[kind.on].label} bet it is on",
                     rule=kind.rule,
                 )
-            flat = self._bets.get(on)
+            flat = self._bets.get(on) if isinstance(on, int) else None
             if flat is None or flat.player != player or flat.kind != kind.on:
                 raise BetNotAllowed(
                     f"{player} has no {BET_KINDS[kind.on].label} bet #{on} for {kind.label}",
@@ -875,32 +1412,42 @@ class CrapsTable:
         self._funds(player, amount)
 
     def can_place_bet(
-        self, player: str, bet: str | BetKind, amount: Money, *, on: int | None = None
+        self,
+        actor: Actor | str,
+        bet: str | CrapsBetKind,
+        amount: Money,
+        *,
+        on: int | None = None,
     ) -> bool:
-        return _can(self.verify_place_bet, player, bet, amount, on=on)
+        return _can(self.verify_place_bet, actor, bet, amount, on=on)
 
     def place_bet(
-        self, player: str, bet: str | BetKind, amount: Money, *, on: int | None = None
+        self,
+        actor: Actor | str,
+        bet: str | CrapsBetKind,
+        amount: Money,
+        *,
+        on: int | None = None,
     ) -> BetPlaced:
-        """Place a bet (its stake moves from the wallet to the layout)."""
-        self.verify_place_bet(player, bet, amount, on=on)
-        kind = bet if isinstance(bet, BetKind) else bet_kind(bet)
-        point = self._bets[on].point if on is not None else None
-        ev = BetPlaced(self.next_bet_id, player, kind.name, amount.minor, on)
-        self.ledger.post(
-            Transaction.transfer(f"player:{player}", LAYOUT, amount, f"bet #{ev.bet_id}")
-        )
-        self._bets[ev.bet_id] = OpenBet(ev.bet_id, player, kind.name, amount, point, on)
-        self.next_bet_id += 1
-        self._append(ev)
+        """Place a bet: its stake moves from the player's stack to the wagers (a hold)."""
+        self.verify_place_bet(actor, bet, amount, on=on)
+        player = _as_actor(actor).name
+        kind = bet if isinstance(bet, CrapsBetKind) else bet_kind(bet)
+        bet_id = self.next_bet_id
+        ev = BetPlaced(
+            bet_id=bet_id, player=player, bet=kind.name, amount=amount.minor, on=on,
+            **self._money_fields({accounts.stack(self._table_id, player): -amount.minor,
+                                  self._wagers: amount.minor}, opens=(bet_id,)),
+        )  # fmt: skip
+        self.apply(ev)
         return ev
 
-    def verify_increase_bet(self, bet_id: int, amount: Money) -> None:
-        """CR-R6: a line bet may grow only before it has a point; odds within the cap;
-        the bets of CR-4 to CR-11 at any time (CR-12)."""
-        bet = self.bet(bet_id)
+    def verify_increase_bet(self, actor: Actor | str, bet_id: int, amount: Money) -> None:
+        """CR-R6: a line bet may grow only before it has a point; odds within the cap (unless
+        ``odds_increases="refused"``); the bets of CR-4 to CR-11 at any time (CR-12)."""
+        bet = self._own(actor, bet_id)
         kind = BET_KINDS[bet.kind]
-        self._money(amount)
+        self._amount(amount)
         if kind.on is None:
             self._timing(kind)
             if kind.when is not When.ANY_ROLL and bet.point is not None:
@@ -910,28 +1457,34 @@ class CrapsTable:
                     rule=kind.rule,
                 )
         else:
+            if self.rules.odds_increases == "refused":
+                raise BetNotAllowed(
+                    f"odds are laid once at this table: take the {self.label(bet)} down "
+                    "to change them (CR-R6, odds_increases='refused')",
+                    rule=kind.rule,
+                )
             assert bet.parent is not None
             self._odds_cap(kind, self._bets[bet.parent], bet.amount + amount)
         self._limits(kind, bet.amount + amount)
         self._funds(bet.player, amount)
 
-    def can_increase_bet(self, bet_id: int, amount: Money) -> bool:
-        return _can(self.verify_increase_bet, bet_id, amount)
+    def can_increase_bet(self, actor: Actor | str, bet_id: int, amount: Money) -> bool:
+        return _can(self.verify_increase_bet, actor, bet_id, amount)
 
-    def increase_bet(self, bet_id: int, amount: Money) -> BetIncreased:
-        self.verify_increase_bet(bet_id, amount)
-        bet = self._bets[bet_id]
-        self.ledger.post(
-            Transaction.transfer(f"player:{bet.player}", LAYOUT, amount, f"bet #{bet_id} increased")
-        )
-        self._bets[bet_id] = dataclasses.replace(bet, amount=bet.amount + amount)
-        ev = BetIncreased(bet_id, amount.minor)
-        self._append(ev)
+    def increase_bet(self, actor: Actor | str, bet_id: int, amount: Money) -> BetIncreased:
+        self.verify_increase_bet(actor, bet_id, amount)
+        player = self._bets[bet_id].player
+        ev = BetIncreased(
+            bet_id=bet_id, player=player, amount=amount.minor,
+            **self._money_fields({accounts.stack(self._table_id, player): -amount.minor,
+                                  self._wagers: amount.minor}),
+        )  # fmt: skip
+        self.apply(ev)
         return ev
 
-    def verify_take_down(self, bet_id: int) -> None:
+    def verify_take_down(self, actor: Actor | str, bet_id: int) -> None:
         """CR-R6: a Pass or Come bet with a point is a contract bet; all else may come down."""
-        bet = self.bet(bet_id)
+        bet = self._own(actor, bet_id)
         kind = BET_KINDS[bet.kind]
         if kind.contract and bet.point is not None:
             raise BetNotAllowed(
@@ -940,41 +1493,97 @@ class CrapsTable:
                 rule=kind.rule,
             )
 
-    def can_take_down(self, bet_id: int) -> bool:
-        return _can(self.verify_take_down, bet_id)
+    def can_take_down(self, actor: Actor | str, bet_id: int) -> bool:
+        return _can(self.verify_take_down, actor, bet_id)
 
-    def take_down(self, bet_id: int) -> BetTakenDown:
-        """Return the bet's stake (and its odds', which come down with it)."""
-        self.verify_take_down(bet_id)
+    def take_down(self, actor: Actor | str, bet_id: int) -> BetTakenDown:
+        """Return the bet's stake (and its odds', which come down with it) to the stack."""
+        self.verify_take_down(actor, bet_id)
         odds = self.odds_on(bet_id)
         ids = (bet_id,) if odds is None else (bet_id, odds.id)
-        postings: list[Posting] = []
-        for i in ids:
-            bet = self._bets.pop(i)
-            postings += [Posting(LAYOUT, -bet.amount), Posting(f"player:{bet.player}", bet.amount)]
-        self.ledger.post(Transaction.of(postings, f"bet #{bet_id} taken down"))
-        ev = BetTakenDown(ids)
-        self._append(ev)
+        ev = self._returned(self._bets[bet_id].player, ids, TAKEN_DOWN)
+        self.apply(ev)
         return ev
 
     # --- CR-1 the throw; CR-R1 void throws and cocked dice; CR-R7 the shooter ---------------
 
-    def verify_throw(self, by: str | None = None) -> None:
-        """CR-1: only one player, the shooter, throws (CR-R7: until a seven-out)."""
-        if by is not None and by != self.shooter:
-            raise OutOfOrder(f"{self.shooter} has the dice, not {by} (CR-R7)", rule="CR-1")
+    def _can_draw(self) -> bool:
+        """Whether the shooter's dice can be drawn from his seed (or, in replay, taken as
+        journalled for a committed seed not yet revealed)."""
+        return self._seed is not None or (
+            self._commitment is not None and self._replay_commitments is not None
+        )
 
-    def can_throw(self, by: str | None = None) -> bool:
-        return _can(self.verify_throw, by)
+    def _shooter_acts(self, actor: Actor | str) -> str:
+        who = _as_actor(actor)
+        if self.shooter is None:
+            raise OutOfOrder("nobody has the dice: the table is empty", rule="CR-1")
+        if who.role is not Role.PLAYER or who.name != self.shooter:
+            raise OutOfOrder(f"{self.shooter} has the dice, not {who} (CR-R7)", rule="CR-1")
+        return who.name
 
-    def throw(self, rng: Rng, *, by: str | None = None) -> DiceThrown:
-        """CR-1: the shooter throws two dice, drawn from ``rng`` (d1 then d2).
-
-        The RNG path never produces a cocked die or a die off the table (CR-R1).
-        """
-        self.verify_throw(by)
+    def _drawn(self) -> Dice | None:
+        """The next throw's dice from the shooter's seed, or None if the seed is unknown."""
+        seed = self._seed
+        if seed is None or self._commitment is None:
+            return None
+        cached = self._draw_cache
+        if cached is not None and cached[:2] == (self._commitment, self.throws):
+            return cached[2]
+        rng = Rng.for_event(seed, self._table_id, f"throw:{self.throws + 1}")
         d1, d2 = rng.dice(2)
-        return self.throw_dice(d1, d2, by=by)
+        self._draw_cache = (self._commitment, self.throws, Dice(d1, d2))
+        return self._draw_cache[2]
+
+    def verify_throw(self, actor: Actor | str, *, dice: Dice | None = None) -> None:
+        """CR-1: only one player, the shooter, throws (CR-R7: until a seven-out); his dice
+        come from his committed seed. ``dice`` (replay) must be the seed's."""
+        self._shooter_acts(actor)
+        if not self._can_draw():
+            raise OutOfOrder(
+                "no seed is committed for this shooter: the dealer keys in the dice",
+                rule="CR-1",
+            )
+        drawn = self._drawn()
+        if drawn is None and dice is None:
+            raise InvalidInput("the seed of this shooter is not known: give the dice", rule="CR-1")
+        if dice is not None and drawn is not None and dice != drawn:
+            raise InvalidInput(
+                f"the dice {dice} are not those of the shooter's seed ({drawn})", rule="CR-1"
+            )
+
+    def can_throw(self, actor: Actor | str, *, dice: Dice | None = None) -> bool:
+        return _can(self.verify_throw, actor, dice=dice)
+
+    def throw(
+        self, actor: Actor | str, *, dice: Dice | None = None, rng: Rng | None = None
+    ) -> DiceThrown:
+        """CR-1: the shooter throws: two dice from ``Rng.for_event(seed, table, "throw:<n>")``
+        (the RNG path never produces a cocked die or a die off the table, CR-R1). ``rng``
+        draws the next shooter's seed after a seven-out."""
+        self.verify_throw(actor, dice=dice)
+        drawn = self._drawn() or dice
+        assert drawn is not None
+        return self._thrown(drawn, (False, False), _as_actor(actor), rng)
+
+    def verify_throw_dice(
+        self, d1: int, d2: int, *, cocked: tuple[bool, bool] = (False, False),
+        by: Actor = Actor.DEALER,
+    ) -> None:  # fmt: skip
+        """CR-1, CR-R1: the dealer keys in the dice as thrown at a live table."""
+        if not isinstance(by, Actor) or by.role not in (Role.DEALER, Role.SUPERVISOR):
+            raise OutOfOrder(f"the dealer keys in the dice, not {by}", rule="CR-R1")
+        if self.shooter is None:
+            raise OutOfOrder("nobody has the dice: the table is empty", rule="CR-1")
+        Dice(d1, d2)
+        if len(cocked) != 2 or not all(isinstance(c, bool) for c in cocked):
+            raise InvalidInput(f"cocked is two true/false values, not {cocked!r}", rule="CR-R1")
+
+    def can_throw_dice(
+        self, d1: int, d2: int, *, cocked: tuple[bool, bool] = (False, False),
+        by: Actor = Actor.DEALER,
+    ) -> bool:  # fmt: skip
+        return _can(self.verify_throw_dice, d1, d2, cocked=cocked, by=by)
 
     def throw_dice(
         self,
@@ -982,66 +1591,158 @@ class CrapsTable:
         d2: int,
         *,
         cocked: tuple[bool, bool] = (False, False),
-        by: str | None = None,
+        by: Actor = Actor.DEALER,
+        rng: Rng | None = None,
     ) -> DiceThrown:
-        """CR-1: the dice as read at a live table; ``cocked`` marks a die not lying flat whose
-        face "most evidently up" the dealer declared (CR-R1). Settles the roll."""
-        self.verify_throw(by)
-        dice = Dice(d1, d2)
-        cocked = (bool(cocked[0]), bool(cocked[1]))
-        self.rolls += 1
-        ev = DiceThrown(self.rolls, self.shooter, (dice.d1, dice.d2), cocked)
-        self._append(ev)
-        self._settle(dice)
+        """CR-1: the dice as read at a live table, keyed in by the dealer; ``cocked`` marks a
+        die not lying flat whose face "most evidently up" the dealer declared (CR-R1)."""
+        self.verify_throw_dice(d1, d2, cocked=cocked, by=by)
+        return self._thrown(Dice(d1, d2), (cocked[0], cocked[1]), by, rng)
+
+    def _thrown(
+        self, dice: Dice, cocked: tuple[bool, bool], actor: Actor, rng: Rng | None
+    ) -> DiceThrown:
+        assert self.shooter is not None
+        ev = DiceThrown(
+            self.throws + 1, self.rolls + 1, self.shooter, str(actor), (dice.d1, dice.d2), cocked
+        )
+        self.apply(ev)
+        settled = self._settlement(dice)
+        self.apply(settled)
+        if settled.point_before is not None and dice.total == 7:
+            # CR-R7: the shooter keeps the dice until a seven-out; then the next seat.
+            self._hand_dice(self.shooter, SEVEN_OUT, rng)
         return ev
 
-    def verify_void_throw(self) -> None:
-        """CR-1 / CR-R1: a void throw may always be declared; it touches no bet."""
+    def verify_void_throw(self, *, by: Actor = Actor.DEALER) -> None:
+        """CR-1 / CR-R1: the dealer declares a void throw; it touches no bet."""
+        if not isinstance(by, Actor) or by.role not in (Role.DEALER, Role.SUPERVISOR):
+            raise OutOfOrder(f"the dealer declares a void throw, not {by}", rule="CR-R1")
+        if self.shooter is None:
+            raise OutOfOrder("nobody has the dice: the table is empty", rule="CR-1")
 
-    def void_throw(self, reason: str = "a die left the table") -> ThrowVoided:
+    def can_void_throw(self, *, by: Actor = Actor.DEALER) -> bool:
+        return _can(self.verify_void_throw, by=by)
+
+    def void_throw(
+        self, reason: str = "a die left the table", *, by: Actor = Actor.DEALER
+    ) -> ThrowVoided:
         """CR-1, CR-R1: one or both dice off the table — void, logged, thrown again."""
-        self.verify_void_throw()
-        ev = ThrowVoided(self.shooter, reason)
-        self._append(ev)
+        self.verify_void_throw(by=by)
+        if not isinstance(reason, str) or not reason.strip() or len(reason) > 200:
+            raise InvalidInput("a void throw's reason is a short text", rule="CR-R1")
+        assert self.shooter is not None
+        ev = ThrowVoided(self.throws + 1, self.shooter, str(by), reason)
+        self.apply(ev)
         return ev
 
-    # --- Settlement of one roll ------------------------------------------------------------
+    def verify_pass_dice(self, actor: Actor | str) -> None:
+        """A shooter may pass the dice between throws (CR-R7, the engine's reading: the point
+        and every bet stay, and the next shooter throws for the point)."""
+        self._shooter_acts(actor)
 
-    def _settle(self, dice: Dice) -> None:
-        """Decide every bet on the layout by ``dice``, pay through the ledger, move the point
-        (CR-2.1) and the dice (CR-R7), and journal what happened."""
+    def can_pass_dice(self, actor: Actor | str) -> bool:
+        return _can(self.verify_pass_dice, actor)
+
+    def pass_dice(self, actor: Actor | str, *, rng: Rng | None = None) -> DicePassed:
+        """The shooter hands the dice to the next seat clockwise (CR-R7); his seed is
+        revealed and the next shooter's committed (with ``rng``)."""
+        self.verify_pass_dice(actor)
+        return self._hand_dice(_as_actor(actor).name, PASSED, rng)
+
+    def _next_seat(self, after: str | None) -> int | None:
+        """The next occupied seat clockwise after ``after``'s seat (he is skipped)."""
+        seats = sorted(s for s, p in self._seats.items() if p != after)
+        if not seats:
+            return None
+        if after is None:
+            return seats[0]
+        mine = self.seat_of(after)
+        return next((s for s in seats if s > mine), seats[0])
+
+    def _hand_dice(self, frm: str | None, reason: str, rng: Rng | None) -> DicePassed:
+        """The dice pass (CR-R7): the event, the old seed revealed, the new one committed."""
+        seat = min(self._seats) if reason == FIRST_SHOOTER else self._next_seat(frm)
+        to = self._seats[seat] if seat is not None else None
+        if frm is not None and reason in (PASSED, SEVEN_OUT) and to is None:
+            to, seat = frm, self.seat_of(frm)  # alone at the table: the dice come back
+        ev = DicePassed(frm, to, seat, self.shooters + (to is not None), reason)
+        old_label, old_commitment = self._seed_label, self._commitment
+        self.apply(ev)
+        if old_commitment is not None:
+            seed = self._keyring.get(old_commitment)
+            if seed is None:
+                raise ReplayMismatch(
+                    f"the seed committed for {old_label} is not revealed, or does not match "
+                    "its commitment",
+                    rule="CR-1",
+                )
+            assert old_label is not None
+            self.apply(SeedRevealed(old_label, seed.hex()))
+        if to is not None:
+            label = f"shooter:{ev.shooter}"
+            committed = self._new_seed(label, rng)
+            if committed is not None:
+                self.apply(SeedCommitted(label, committed))
+        return ev
+
+    def _new_seed(self, label: str, rng: Rng | None) -> str | None:
+        """The commitment of the next shooter's seed (the seed goes to the keyring): drawn
+        from ``rng``; in replay, the journalled one; None if there is neither."""
+        if self._replay_commitments is not None:
+            return self._replay_commitments.get(label)
+        if rng is None:
+            return None
+        seed = rng.below(1 << 256).to_bytes(32, "big")
+        c = commitment(seed)
+        self._keyring[c] = seed
+        return c
+
+    # --- settlement of one roll ------------------------------------------------------------
+
+    def _settlement(self, dice: Dice) -> RollSettled:
+        """Decide every bet on the layout by ``dice`` (odds after the bet they are on), pay
+        from the house to the players' stacks, and move the point (CR-2.1)."""
         cur = self.rules.currency
         decided: dict[int, Decision] = {}
         flats = [b for b in self._bets.values() if b.parent is None]
         odds = [b for b in self._bets.values() if b.parent is not None]
         for bet in (*flats, *odds):  # odds after the bet they are on (WithItsBet)
             decided[bet.id] = BET_KINDS[bet.kind].resolve(bet, dice, decided)
-        postings: list[Posting] = []
+            if (
+                bet.kind == "come_odds"
+                and self.point is None
+                and self.rules.come_odds_on_come_out == "off"
+                and decided[bet.id].result in (Result.WIN, Result.LOSE)
+            ):
+                decided[bet.id] = PUSH  # CR-2.3 option: off on the come-out, returned
+        postings: dict[str, int] = {}
+
+        def post(account: str, minor: int) -> None:
+            postings[account] = postings.get(account, 0) + minor
+
         points: list[dict[str, Any]] = []
         results: list[dict[str, Any]] = []
+        closes: list[int] = []
         for bet_id in sorted(decided):
             bet, d = self._bets[bet_id], decided[bet_id]
-            wallet = f"player:{bet.player}"
+            stack = accounts.stack(self._table_id, bet.player)
             if d.result is Result.POINT:
-                self._bets[bet_id] = dataclasses.replace(bet, point=d.point)
                 points.append({"bet": bet_id, "point": d.point})
                 continue
             if d.result is Result.STANDS:
                 continue
             won = Money.zero(cur)
+            post(self._wagers, -bet.amount.minor)
             if d.result is Result.WIN:
                 won = self.winnings(bet, dice)
-                postings += [
-                    Posting(LAYOUT, -bet.amount),
-                    Posting(wallet, bet.amount),
-                    Posting(HOUSE, -won),
-                    Posting(wallet, won),
-                ]
+                post(stack, bet.amount.minor + won.minor)
+                post(self._house, -won.minor)
             elif d.result is Result.LOSE:
-                postings += [Posting(LAYOUT, -bet.amount), Posting(HOUSE, bet.amount)]
+                post(self._house, bet.amount.minor)
             else:  # PUSH
-                postings += [Posting(LAYOUT, -bet.amount), Posting(wallet, bet.amount)]
-            del self._bets[bet_id]
+                post(stack, bet.amount.minor)
+            closes.append(bet_id)
             results.append(
                 {
                     "bet": bet_id,
@@ -1052,59 +1753,197 @@ class CrapsTable:
                     "won": won.minor,
                 }
             )
-        self.ledger.post(Transaction.of(postings, f"craps roll {self.rolls}"))
         before = self.point
+        after = before
         # CR-2.1: a come-out point number sets the point; the point or a 7 ends it.
         if before is None:
             if dice.total in POINTS:
-                self.point = dice.total
-        elif dice.total == before:
-            self.point = None
-        elif dice.total == 7:
-            self.point = None
-            # CR-R7: the shooter keeps the dice until a seven-out; then the next seat.
-            self.shooter_seat = (self.shooter_seat + 1) % len(self.seats)
-        ev = RollSettled(
-            self.rolls, dice.total, before, self.point, tuple(points), tuple(results), self.shooter
-        )
-        self.last_roll = ev
-        self._append(ev)
+                after = dice.total
+        elif dice.total in (before, 7):
+            after = None
+        return RollSettled(
+            roll=self.rolls, total=dice.total, point_before=before, point_after=after,
+            points=tuple(points), results=tuple(results),
+            **self._money_fields(postings, closes=closes),
+        )  # fmt: skip
+
+    # --- time-outs ---------------------------------------------------------------------------
+
+    def verify_time_out(self, actor: Actor, target: Actor, op: str) -> None:
+        """The system applies the rules' default for ``target`` (the server's clock decides
+        when): a shooter who does not throw passes the dice (CR-R7)."""
+        if not isinstance(actor, Actor) or actor.role is not Role.SYSTEM:
+            raise OutOfOrder(f"only the system times a player out, not {actor}")
+        for p in self.pending():
+            if p.actor == target and p.default == op:
+                return
+        raise OutOfOrder(f"{target} has no pending {op!r} to time out")
+
+    def time_out(self, actor: Actor, target: Actor, op: str, *, rng: Rng | None = None) -> TimedOut:
+        self.verify_time_out(actor, target, op)
+        rule = next(p.rule for p in self.pending() if p.actor == target and p.default == op)
+        ev = TimedOut(str(target), op, rule)
+        self.apply(ev)
+        if op == "pass_dice":
+            self._hand_dice(target.name, PASSED, rng)
+        return ev
+
+    # --- the contract: execute and command_of ---------------------------------------------------
+
+    def execute(self, command: Command, rng: Rng | None = None) -> tuple[Event, ...]:
+        """Run any operation from a :class:`Command` with JSON arguments (amounts in minor
+        units); unknown arguments are refused. Returns the events it appended."""
+        if not isinstance(command, Command) or not isinstance(command.actor, Actor):
+            raise InvalidInput("execute takes a Command with an Actor")
+        start = len(self._events)
+        actor, op = command.actor, command.op
+        spec = _OPS.get(op)
+        if spec is None:
+            raise InvalidInput(f"craps has no operation {op!r}; it has {', '.join(_OPS)}")
+        args = json_args(command.args, spec, op)
+        cur = self.rules.currency
+        match op:
+            case "join":
+                seat = args.get("seat")
+                self.join(actor, _money(args, "amount", cur, default=0),
+                          seat=None if seat is None else _int(args, "seat"), rng=rng)  # fmt: skip
+            case "buy_in":
+                self.buy_in(actor, _money(args, "amount", cur))
+            case "leave":
+                self.leave(actor, rng=rng)
+            case "place_bet":
+                on = args.get("on")
+                self.place_bet(actor, _str(args, "bet"), _money(args, "amount", cur),
+                               on=None if on is None else _int(args, "on"))  # fmt: skip
+            case "increase_bet":
+                self.increase_bet(actor, _int(args, "bet_id"), _money(args, "amount", cur))
+            case "take_down":
+                self.take_down(actor, _int(args, "bet_id"))
+            case "throw":
+                dice = _dice(args["dice"]) if args.get("dice") is not None else None
+                self.throw(actor, dice=dice, rng=rng)
+            case "throw_dice":
+                d = _dice(args.get("dice"))
+                cocked = args.get("cocked", [False, False])
+                if not isinstance(cocked, list | tuple) or len(cocked) != 2:
+                    raise InvalidInput("cocked is [true/false, true/false]", rule="CR-R1")
+                self.throw_dice(d.d1, d.d2, cocked=(cocked[0], cocked[1]), by=actor, rng=rng)
+            case "void_throw":
+                self.void_throw(_str(args, "reason", "a die left the table"), by=actor)
+            case "pass_dice":
+                self.pass_dice(actor, rng=rng)
+            case "time_out":
+                self.time_out(actor, Actor.parse(_str(args, "actor")), _str(args, "op"), rng=rng)
+        return tuple(self._events[start:])
+
+    def command_of(self, ev: Event) -> Command | None:
+        """The command whose first event is ``ev`` (replay); None for a derived event."""
+        match ev:
+            case PlayerJoined():
+                return Command(Actor.player(ev.player), "join",
+                               {"amount": ev.amount, "seat": ev.seat})  # fmt: skip
+            case ChipsBought():
+                return Command(Actor.player(ev.player), "buy_in", {"amount": ev.amount})
+            case BetPlaced():
+                return Command(Actor.player(ev.player), "place_bet",
+                               {"bet": ev.bet, "amount": ev.amount, "on": ev.on})  # fmt: skip
+            case BetIncreased():
+                return Command(Actor.player(ev.player), "increase_bet",
+                               {"bet_id": ev.bet_id, "amount": ev.amount})  # fmt: skip
+            case BetTakenDown(reason="taken down"):
+                return Command(Actor.player(ev.player), "take_down", {"bet_id": ev.bet_ids[0]})
+            case BetTakenDown(reason="leaving") | PlayerLeft():
+                return Command(Actor.player(ev.player), "leave")
+            case DicePassed(reason="left") if ev.player is not None:
+                return Command(Actor.player(ev.player), "leave")
+            case DicePassed(reason="passed") if ev.player is not None:
+                return Command(Actor.player(ev.player), "pass_dice")
+            case DiceThrown():
+                actor = Actor.parse(ev.actor)
+                if actor.role is Role.PLAYER:
+                    return Command(actor, "throw", {"dice": list(ev.dice)})
+                return Command(actor, "throw_dice",
+                               {"dice": list(ev.dice), "cocked": list(ev.cocked)})  # fmt: skip
+            case ThrowVoided():
+                return Command(Actor.parse(ev.actor), "void_throw", {"reason": ev.reason})
+            case TimedOut():
+                return Command(Actor.SYSTEM, "time_out", {"actor": ev.actor, "op": ev.op})
+        return None
+
+    @classmethod
+    def open_for_replay(cls, journal: Journal, seeds: Mapping[str, bytes]) -> CrapsTable:
+        """The table of ``journal``'s opening event, knowing the seeds ``seeds`` (by
+        commitment) and the commitments the journal publishes (for :func:`replay`)."""
+        events = journal.events
+        first = events[0] if events else None
+        if not isinstance(first, TableOpened) or first.game != GAME:
+            raise ReplayMismatch("entry 0: a craps journal opens with table.opened for craps")
+        try:
+            rules = CrapsRules.from_json(first.rules)
+            table = cls((), rules, table_id=first.table_id, header=journal.header)
+        except InvalidInput as exc:
+            raise ReplayMismatch(f"entry 0: {exc}", rule=exc.rule) from exc
+        if table.events[0].to_json() != first.to_json():
+            raise ReplayMismatch("entry 0: the rules are not written as craps writes them")
+        table._keyring.update(seeds)
+        table._replay_commitments = {
+            ev.label: ev.commitment for ev in events if isinstance(ev, SeedCommitted)
+        }
+        return table
+
+
+#: The operations of :meth:`CrapsTable.execute` and the arguments each takes.
+_OPS: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "join": ("amount", "seat"),
+    "buy_in": ("amount",),
+    "leave": (),
+    "place_bet": ("bet", "amount", "on"),
+    "increase_bet": ("bet_id", "amount"),
+    "take_down": ("bet_id",),
+    "throw": ("dice",),
+    "throw_dice": ("dice", "cocked"),
+    "void_throw": ("reason",),
+    "pass_dice": (),
+    "time_out": ("actor", "op"),
+})  # fmt: skip
+
+
+def _int(args: Mapping[str, Any], key: str) -> int:
+    value = args.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"{key} is a whole number, not {value!r}")
+    return value
+
+
+def _str(args: Mapping[str, Any], key: str, default: str | None = None) -> str:
+    value = args.get(key, default)
+    if not isinstance(value, str):
+        raise InvalidInput(f"{key} is a text, not {value!r}")
+    return value
+
+
+def _money(args: Mapping[str, Any], key: str, cur: Currency, default: int | None = None) -> Money:
+    """An amount in minor units (avos): a whole number."""
+    value = args.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"{key} is an amount in minor units (a whole number), not {value!r}")
+    return Money(value, cur)
+
+
+def _dice(value: object) -> Dice:
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise InvalidInput(f"dice are two numbers 1 to 6, not {value!r}", rule="CR-1")
+    return Dice(value[0], value[1])
 
 
 # === Replay =================================================================================
 
 
-def replay(journal: Journal) -> CrapsTable:
-    """Rebuild the table from its journal without the RNG; the rebuilt journal must be
-    event for event the same (a derived :class:`RollSettled` that differs is refused)."""
-    events = journal.events
-    if not events or not isinstance(events[0], TableOpened):
-        raise JournalError("a craps journal starts with craps.table_opened")
-    first = events[0]
-    table = CrapsTable(first.seats, CrapsRules.from_json(first.rules), header=journal.header)
-    cur = table.rules.currency
-    log = table._events
-    if log[0] != first:
-        raise JournalError("entry 0: craps.table_opened does not match its rules")
-    for index, ev in enumerate(events[1:], start=1):
-        if isinstance(ev, ChipsBought):
-            table.buy_in(ev.player, Money(ev.amount, cur))
-        elif isinstance(ev, BetPlaced):
-            table.place_bet(ev.player, ev.bet, Money(ev.amount, cur), on=ev.on)
-        elif isinstance(ev, BetIncreased):
-            table.increase_bet(ev.bet_id, Money(ev.amount, cur))
-        elif isinstance(ev, BetTakenDown):
-            table.take_down(ev.bet_ids[0])
-        elif isinstance(ev, DiceThrown):
-            table.throw_dice(*ev.dice, cocked=ev.cocked, by=ev.shooter)
-        elif isinstance(ev, ThrowVoided):
-            table.void_throw(ev.reason)
-        elif not isinstance(ev, RollSettled):
-            raise JournalError(f"entry {index}: {ev.kind} is not a craps event")
-        if index >= len(log) or log[index] != ev:
-            raise JournalError(f"entry {index}: {ev.kind} does not follow from the events before")
-    if len(log) != len(events):
-        raise JournalError("the journal ends in the middle of a roll")
+def replay(journal: Journal, seeds: Mapping[str, bytes] | None = None) -> CrapsTable:
+    """Re-run the journal's operations (:func:`contract.replay`) and demand the very events
+    it holds; dice thrown by a shooter are re-derived from his seed once it is revealed."""
+    table = contract_replay(journal, CrapsTable.open_for_replay, seeds)
+    assert isinstance(table, CrapsTable)
     return table
 
 
@@ -1115,6 +1954,6 @@ def _replay(journal: Journal) -> object:
 register_replayer(GAME, _replay)
 
 
-def iter_kinds() -> Iterable[BetKind]:
+def iter_kinds() -> Iterable[CrapsBetKind]:
     """The bets of the regulation, in article order."""
     return iter(_KINDS)

@@ -4,7 +4,7 @@ The game is not typed a second time here. Every table the numba core reads is de
 from the readable engine (:mod:`macau_tables.games.craps`):
 
 * ``RES[kind, point, d1, d2]`` — what one roll does to a flat bet: each entry is the engine's
-  own :attr:`BetKind.resolve` called on that bet and those dice (CR-2.1 … CR-11, CR-R3);
+  own :attr:`CrapsBetKind.resolve` called on that bet and those dice (CR-2.1 … CR-11, CR-R3);
 * ``ODDS_RES[odds kind, parent result]`` — the odds' :class:`WithItsBet` resolver asked about
   every decision of the bet they lie on (CR-2.2, CR-3.2);
 * ``NEXT_POINT[point, d1, d2]`` — the table's point after a roll, read off a
@@ -64,8 +64,8 @@ from macau_tables.core.errors import InvalidInput
 from macau_tables.core.money import Money
 from macau_tables.games.craps import (
     POINTS,
-    BetKind,
     ByNumber,
+    CrapsBetKind,
     CrapsRules,
     CrapsTable,
     Decision,
@@ -93,7 +93,7 @@ __all__ = [
 GAME = "craps"
 
 #: The engine's bets, in article order; a kind code is an index into this tuple.
-KINDS: tuple[BetKind, ...] = tuple(iter_kinds())
+KINDS: tuple[CrapsBetKind, ...] = tuple(iter_kinds())
 KIND_NAMES: tuple[str, ...] = tuple(k.name for k in KINDS)
 _CODE: dict[str, int] = {name: i for i, name in enumerate(KIND_NAMES)}
 NK = len(KINDS)
@@ -154,7 +154,7 @@ class _Tables:
 
 @functools.cache
 def _tables() -> _Tables:
-    """Resolve every (kind, point, dice) through the engine's own BetKind data, once."""
+    """Resolve every (kind, point, dice) through the engine's own CrapsBetKind data, once."""
     res = np.full((NK, 13, 6, 6), -1, dtype=np.int8)
     odds_res = np.full((NK, 5), -1, dtype=np.int8)
     odds_kind = np.full(NK, -1, dtype=np.int8)
@@ -185,7 +185,7 @@ def _tables() -> _Tables:
     for p in (0, *POINTS):
         for a in range(1, 7):
             for b in range(1, 7):
-                t = CrapsTable(("sim",))
+                t = CrapsTable.seated(("sim",))
                 if p:
                     first = _dice_for(p)
                     t.throw_dice(first.d1, first.d2)
@@ -313,12 +313,11 @@ DEFAULT_PROGRAM = CrapsProgram.of(pass_line=6, odds="max")
 
 
 def _scratch_with_point(
-    rules: CrapsRules, parent: BetKind, units: int, point: int
+    rules: CrapsRules, parent: CrapsBetKind, units: int, point: int
 ) -> tuple[CrapsTable, int]:
     """A table where a ``parent`` bet of ``units`` has the point ``point``: the engine then
     decides whether odds may be laid on it (its own cap check, CR-2.2 / CR-R2)."""
-    t = CrapsTable(("sim",), rules)
-    t.buy_in("sim", Money(rules.max_bet.minor * 100, rules.currency))
+    t = CrapsTable.seated(("sim",), rules, chips=Money(rules.max_bet.minor * 100, rules.currency))
     if parent.when is When.POINT_ON:  # Come / Don't Come: a table point first
         d = _dice_for(4 if point != 4 else 5)
         t.throw_dice(d.d1, d.d2)
@@ -330,7 +329,7 @@ def _scratch_with_point(
 
 
 def _odds_stakes(
-    rules: CrapsRules, parent: BetKind, odds: BetKind, units: int, spec: object
+    rules: CrapsRules, parent: CrapsBetKind, odds: CrapsBetKind, units: int, spec: object
 ) -> dict[int, int]:
     """Odds stake in whole units on each point (0: none), checked by the engine."""
     out: dict[int, int] = {}
@@ -372,14 +371,14 @@ class CompiledProgram:
     label_of: dict[tuple[int, int, int, int], tuple[tuple[str, str], ...]]
 
 
-def line_name(kind: BetKind, point: int) -> str:
+def line_name(kind: CrapsBetKind, point: int) -> str:
     """The PAR sheet's line (:func:`analysis.craps.craps_par`) a decision counts under: the
     bet's label (``"Pass Line"``, ``"Big 6"``), odds one line per point
     (``"Pass Line odds on 4"``, ``"Don't Come lay odds on 10"``)."""
     return kind.label if kind.on is None else f"{kind.label} on {point}"
 
 
-def _by_total(rules: CrapsRules, kind: BetKind) -> bool:
+def _by_total(rules: CrapsRules, kind: CrapsBetKind) -> bool:
     """A pay table by the dice total (the Field, CR-4): its wins are labelled by total."""
     payout = rules.payout(kind)
     return isinstance(payout, ByNumber) and payout.of == "total"
@@ -407,10 +406,9 @@ def _full_odds_lines(
     return out
 
 
-def _check(rules: CrapsRules, kind: BetKind, units: int) -> None:
+def _check(rules: CrapsRules, kind: CrapsBetKind, units: int) -> None:
     """The engine's own checks of a flat stake (table limits) in a phase the bet may be made."""
-    t = CrapsTable(("sim",), rules)
-    t.buy_in("sim", Money(rules.max_bet.minor * 100, rules.currency))
+    t = CrapsTable.seated(("sim",), rules, chips=Money(rules.max_bet.minor * 100, rules.currency))
     if kind.when is When.POINT_ON:
         t.throw_dice(2, 2)
     t.verify_place_bet("sim", kind, Money.of(units, rules.currency))
@@ -437,7 +435,7 @@ def _compile(program: CrapsProgram, rules: CrapsRules) -> CompiledProgram:
     # Winnings and nets of every decision the program can reach, from the engine.
     won = np.zeros((NK, 13, 13), dtype=np.int64)
     ends: dict[tuple[int, int, int, int], Fraction] = {}  # (kind, result, point, total)
-    pay = CrapsTable(("sim",), rules)
+    pay = CrapsTable.seated(("sim",), rules)
 
     def reach(k: int, p: int, t: int, r: int, amount: int) -> None:
         if r == WIN:
@@ -920,9 +918,8 @@ def run_engine(
     c = compile_program(program, rules)
     d1s, d2s = _dice_arrays(dice)
     cur = c.rules.currency
-    table = CrapsTable(("sim",), c.rules)
     wallet = Money(c.rules.max_bet.minor * 1000, cur)
-    table.buy_in("sim", wallet)
+    table = CrapsTable.seated(("sim",), c.rules, chips=wallet)
     raw = np.zeros((NK, 3, 13, 13), dtype=np.int64)  # (kind, result, point, total)
     cols: dict[str, list[int]] = {}
     for a, b in zip(d1s.tolist(), d2s.tolist(), strict=True):
