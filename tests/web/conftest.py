@@ -92,6 +92,16 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
         yield Live(s.url, json.loads(creds.read_text()))
 
 
+def post(live: Live, who: str, path: str, body: dict[str, Any]) -> Any:
+    import httpx
+
+    r = httpx.post(
+        live.url + path, json=body, headers={"Authorization": f"Bearer {live.token(who)}"}
+    )
+    r.raise_for_status()
+    return r.json()
+
+
 def log_in(w: Watched, live: Live, who: str) -> None:
     """Log in through the page, as a person would."""
     w.page.goto(live.url + "/login")

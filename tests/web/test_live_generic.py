@@ -49,7 +49,12 @@ def test_two_players_play_a_round_and_see_the_ledgers_balances(live: Live, watch
             arg=["[data-stack]", stack],
         )
         assert w.page.locator("[data-wallet]").get_attribute("data-avos") == str(ledger["wallet"])
-        assert stack != 50_000  # the round moved money: won or lost 100.00
+        # and the ledger moved what the settlement says (even money; a push returns the bet)
+        settled = [f["event"]["data"] for f in frames[who] if f["type"] == "event"
+                   and f["event"]["kind"] == "hilo.bet_settled"
+                   and f["event"]["data"]["player"] == who]  # fmt: skip
+        net = {"win": 10_000, "push": 0, "lose": -10_000}[settled[0]["result"]]
+        assert stack == 50_000 + net
         assert axe_violations(w.page) == []
     for who, other in (("alice", "bob"), ("bob", "alice")):
         assert_private(frames[who], who, other)

@@ -12,11 +12,11 @@ from typing import Any
 
 from macau_tables.tiles import parse_tiles
 from macau_tables.tiles.hands import Hand
-from tests.web.conftest import Live, log_in
+from tests.web.conftest import Live, log_in, post
 from tests.web.harness import Watched, axe_violations
 
 Open = Callable[..., Watched]
-TABLE = "paigow-1"
+TABLE = "pg-test"  # a table of the test's own: time to ask for the hint before setting
 SEATS = {"alice": 2, "bob": 5}
 
 
@@ -27,6 +27,8 @@ def frames_of(w: Watched) -> list[dict[str, Any]]:
 
 
 def test_two_players_set_tiles_by_click_and_drag(live: Live, watched: Open) -> None:
+    post(live, "supervisor", "/tables", {"id": TABLE, "game": "paigow", "options": {},
+         "betting_seconds": 8, "action_seconds": 40})  # fmt: skip
     alice, bob = watched(), watched()
     frames = {"alice": frames_of(alice), "bob": frames_of(bob)}
     for w, who in ((alice, "alice"), (bob, "bob")):

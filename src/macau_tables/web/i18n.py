@@ -160,6 +160,7 @@ UI: Final[dict[str, tuple[str, str]]] = {
     "actions": ("Your turn", "輪到你"),
     "wallet": ("Wallet", "錢包"),
     "round": ("Round", "局"),
+    "standing": ("Standing", "站立投注"),
     # the engines' operations, as the action bar names them
     "op.join": ("Join", "入座"),
     "op.sit": ("Sit", "入座"),

@@ -31,21 +31,24 @@ function showBets(view) {
 function hand(view) {
   const h = view.hand;
   const last = view.last_hand;
-  const shown = h || (last && last.player ? last : null);
+  // the hand on the table, or the last one; once settled, its result and totals
+  const done = last && last.player && (!h || last.hand === h.number) ? last : null;
+  const shown = h || done;
   for (const side of ["player", "banker"]) {
     const cards = shown ? shown[side] : [];
     q(`[data-cards="${side}"]`).replaceChildren(...cards.map((c, i) => card(c, { rotated: i === 2 })));
     const holder = h && h.holders ? h.holders[side] : null;
-    q(`[data-holder="${side}"]`).textContent = holder ? `${say("squeeze")}: ${holder}` : "";
-    const mine = holder === me && cards.some((c) => c === null);
+    q(`[data-holder="${side}"]`).textContent = holder && !done ? `${say("squeeze")}: ${holder}` : "";
+    const mine = holder === me && !done && cards.some((c) => c === null);
     const b = q(`[data-reveal="${side}"]`);
     b.hidden = !mine;
     b.disabled = !(mine && table.mine().has("reveal"));
-    q(`[data-total="${side}"]`).textContent = !h && last && last[`${side}_total`] != null ? String(last[`${side}_total`]) : "";
+    q(`[data-total="${side}"]`).textContent = done ? String(done[`${side}_total`]) : "";
   }
-  const outcome = !h && last ? OUTCOME[last.outcome] : null;
-  q("[data-result]").textContent = outcome ? `${say("result")}: ${say(outcome)}` : "";
-  q("[data-result]").dataset.outcome = !h && last ? last.outcome : "";
+  const r = q("[data-result]");
+  r.textContent = done ? `${say("result")}: ${say(OUTCOME[done.outcome])}` : "";
+  r.dataset.outcome = done ? done.outcome : "";
+  r.dataset.hand = done ? done.hand : "";
 }
 
 function roads(r) {
@@ -73,7 +76,15 @@ function stats(view) {
   fact(dl, say("cards_left"), view.shoe.cards - view.shoe.dealt).dataset.cardsLeft = "";
 }
 
+function seats(view) {
+  // the seats taken (BA-16: only a seated player squeezes); standing spots are unlimited
+  const taken = new Set((view.players || []).map((p) => String(p.seat)));
+  const select = q("[data-join-seat]");
+  for (const o of select.options) o.disabled = o.value !== "" && taken.has(o.value);
+}
+
 function render(view) {
+  seats(view);
   for (const [k, [lo, hi]] of Object.entries(view.rules.limits || {})) {
     const n = q(`[data-limit="${k}"]`);
     if (n) n.textContent = `${money(lo)}–${money(hi)}`;

@@ -153,6 +153,8 @@ export function wire(table) {
     const op = b.dataset.action;
     const arg = b.dataset.arg || MONEY_ARG[op];
     const args = arg ? { [arg]: avos(q("[data-action-amount]").value) } : {};
+    const seat = b.hasAttribute("data-join") && q("[data-join-seat]");
+    if (seat && seat.value) args.seat = Number(seat.value);  // a seat, or a standing spot
     table.act(op, args).catch(() => {});
   });
 }
