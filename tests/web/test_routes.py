@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from macau_tables.analysis.tiles import hint
 from macau_tables.tiles import FULL_SET, parse_tiles
 from macau_tables.tiles.hands import settings as tile_settings
-from macau_tables.tiles.strategies import forced_setting
+from macau_tables.tiles.strategies import follows_forced_rule, forced_setting
 from macau_tables.web.routes import router
 
 app = FastAPI()
@@ -24,7 +24,9 @@ client = TestClient(app)
 
 @settings(max_examples=40, deadline=None)
 @given(st.permutations(range(32)).map(lambda p: [FULL_SET[i] for i in p[:4]]))
-def test_t_4_settings_are_the_librarys_with_names_ranks_and_tw_6b_forced(tiles: list) -> None:
+def test_t_4_settings_are_the_librarys_with_names_ranks_and_tw_6b_forced_tw_r1_kept(
+    tiles: list,
+) -> None:
     text = " ".join(str(t) for t in tiles)
     for game, rules in (("paigow", "pg1985"), ("taiwan", "tw1990")):
         got = client.get("/ui/settings", params={"tiles": text, "game": game}).json()
@@ -34,6 +36,7 @@ def test_t_4_settings_are_the_librarys_with_names_ranks_and_tw_6b_forced(tiles: 
             assert g["front"]["tiles"] == [str(t) for t in w.front.tiles]
             assert g["back"]["name"] == w.back.value.name
             assert g["back"]["rank"] == w.back.rank
+            assert g["keepable"] == (game == "paigow" or follows_forced_rule(w, tiles, rules))
         forced = [s for s in got["settings"] if s["forced"]]
         if game == "paigow":
             assert forced == []

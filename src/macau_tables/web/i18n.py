@@ -161,6 +161,11 @@ UI: Final[dict[str, tuple[str, str]]] = {
     "wallet": ("Wallet", "錢包"),
     "round": ("Round", "局"),
     "standing": ("Standing", "站立投注"),
+    "reset_note": (
+        "TW-6b: a player's tiles must be set with the highest back they allow; the dealer "
+        "re-set them to the forced setting",
+        "TW-6b：閒家須以最大的尾配牌；荷官已按強制配法重新配牌",
+    ),
     # the engines' operations, as the action bar names them
     "op.join": ("Join", "入座"),
     "op.sit": ("Sit", "入座"),

@@ -149,11 +149,12 @@ def _tile_game(game: str) -> str:
 
 
 def settings_json(tiles_text: str, game: str) -> dict[str, Any]:
-    """The three settings of four tiles (T-4) with each hand's name and rank (T-2), and,
-    for Taiwan Pai Kao, which one TW-6b forces on a player."""
+    """The three settings of four tiles (T-4) with each hand's name and rank (T-2); for
+    Taiwan Pai Kao, which one TW-6b forces on a player and which he may keep (TW-R1: those
+    with the highest back; the dealer re-sets the others)."""
     from macau_tables.tiles import parse_tiles
     from macau_tables.tiles.hands import settings
-    from macau_tables.tiles.strategies import forced_setting
+    from macau_tables.tiles.strategies import follows_forced_rule, forced_setting
 
     rules = "tw1990" if game == "taiwan" else "pg1985"
     tiles = parse_tiles([tiles_text])
@@ -167,6 +168,7 @@ def settings_json(tiles_text: str, game: str) -> dict[str, Any]:
                 "forced": forced is not None
                 and (s.front.value.key, s.back.value.key)
                 == (forced.front.value.key, forced.back.value.key),
+                "keepable": forced is None or follows_forced_rule(s, tiles, rules),
             }
         )
     return {"game": game, "tiles": [str(t) for t in tiles], "settings": out}

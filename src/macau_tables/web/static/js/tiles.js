@@ -54,14 +54,17 @@ async function names() {
   const same = (a, b) => [...a].sort().join() === [...b].sort().join();
   const zh = document.documentElement.lang.startsWith("zh");
   const label = (h) => `${zh ? h.name : h.english} · ${say("rank")} ${h.rank}`;
+  let chosen = null;
   for (const s of data.settings) {
     for (const [f, b] of [[s.front, s.back], [s.back, s.front]]) {
       if (front.length === 2 && back.length === 2 && same(front, f.tiles) && same(back, b.tiles)) {
         q('[data-hand="front"]').textContent = label(f);
         q('[data-hand="back"]').textContent = label(b);
+        chosen = s;
       }
     }
   }
+  q("[data-keep]").textContent = chosen && !chosen.keepable ? say("reset_note") : "";
   const forced = data.settings.find((s) => s.forced);
   q("[data-forced]").textContent = forced
     ? `${say("forced")} (TW-6b): ${say("front")} ${forced.front.tiles.join(" ")} · ${say("back")} ${forced.back.tiles.join(" ")}`
@@ -156,9 +159,14 @@ function settlement(view, last) {
   }
   q("[data-settlement]").replaceChildren(...rows);
   const resets = (last && last.resets) || [];
-  q("[data-resets]").textContent = resets.length
-    ? `${say("forced")}: ` + resets.map((x) => `${x.seat}: ${(x.front || []).join(" ")} / ${(x.back || []).join(" ")} (${x.rule || "TW-6b"})`).join("; ")
-    : "";
+  // TW-6b: the dealer re-set a player's tiles to the forced setting; say what and why
+  const setting = (fb) => `${say("front")} ${fb[0].join(" ")} · ${say("back")} ${fb[1].join(" ")}`;
+  q("[data-resets]").replaceChildren(...resets.map((x) => {
+    const li = document.createElement("li");
+    li.dataset.seat = x.seat;
+    li.textContent = `${say("seat")} ${x.seat}: ${setting(x.before)} → ${setting(x.after)} (${say("reset_note")})`;
+    return li;
+  }));
 }
 
 const table = new LiveTable(render);
