@@ -48,3 +48,22 @@ def test_html_report_is_self_contained_with_one_png_per_bet() -> None:
     assert len(images) == 1
     assert base64.b64decode(images[0]).startswith(b"\x89PNG")
     assert "1/18" in page  # the exact edge is printed beside the decimal
+
+
+def test_html_report_title_says_par_sheet_once() -> None:
+    """Issue 12.17: "exact PAR sheet — PAR sheet"."""
+    for title in ("Craps: exact PAR sheet", "Baccarat, 8 decks"):
+        sheet = ParSheet("craps", title, {}, _sheet().lines)
+        page = html_report(sheet)
+        assert page.count("PAR sheet") == 2  # <title> and <h1>
+        assert re.search(r"<h1>[^<]*PAR sheet</h1>", page)
+
+
+def test_html_report_shows_amounts_as_money_with_readable_names() -> None:
+    """min_bet 100 is 100 avos: MOP$1.00, not a bare 100."""
+    options = {"currency": "MOP", "min_bet": 100, "max_bet": 0, "big_unit": 2500, "pays": {}}
+    page = html_report(ParSheet("craps", "Craps", options, _sheet().lines))
+    assert "<th>min bet</th><td>MOP$1.00</td>" in page
+    assert "<th>max bet</th><td>none</td>" in page
+    assert "<th>big unit</th><td>MOP$25.00</td>" in page
+    assert "<th>pays</th><td>the regulation&#x27;s</td>" in page

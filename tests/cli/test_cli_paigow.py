@@ -53,7 +53,9 @@ def test_settle_human_output_and_wrong_game(tmp_path: Path) -> None:
     assert bad.exit_code == 2
     assert "is a paigow round, not taiwan" in bad.stderr
     broken = tmp_path / "r.json"
-    broken.write_text('{"banker_capital": 100, "bets": [["x", 1, "10"]]}')
+    facts = json.loads((EXAMPLES / "paigow-round.json").read_text())
+    facts["bets"] = [["x", 1, "10"]]
+    broken.write_text(json.dumps(facts))
     res = runner.invoke(app, ["paigow", "settle", str(broken)])
     assert res.exit_code == 2
     assert "PG-3.2" in res.stderr  # a bet on the banker's seat
@@ -160,7 +162,9 @@ def test_play_is_replayable_from_the_seed() -> None:
     b = runner.invoke(app, ["play", "paigow", "--seed", "x", "--json"], input="30\n2\nq\n")
     assert a.exit_code == 0, a.output
     assert a.stdout == b.stdout
-    first = json.loads(a.stdout.split("\n}\n")[0] + "\n}")
+    lines = a.stdout.splitlines()  # JSON Lines: one report a line
+    first = json.loads(lines[0])
+    assert all(isinstance(json.loads(line), dict) for line in lines)
     assert first["game"] == "paigow"
     assert len(first["seats"]) >= 2
 

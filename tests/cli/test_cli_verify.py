@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
+import pytest
 from typer.testing import CliRunner
 
 from macau_tables.cli.app import app
-from macau_tables.core.journal import Event, Journal, event, register_replayer
+from macau_tables.core.journal import Event, Journal, canonical_json, event, register_replayer
+
+DATA = Path(__file__).parents[1] / "games" / "data"
 
 runner = CliRunner()
 
@@ -91,3 +95,63 @@ def test_verify_missing_file_is_one_line(tmp_path: Path) -> None:
     result = runner.invoke(app, ["verify", str(tmp_path / "none.json")])
     assert result.exit_code == 2
     assert "Traceback" not in result.output
+
+
+def rechain(obj: dict[str, Any]) -> dict[str, Any]:
+    """Recompute every hash of a journal object (an editor who knows the format)."""
+    prev = hashlib.sha256(
+        canonical_json({k: obj[k] for k in ("format", "version", "game", "header")})
+    ).hexdigest()
+    for seq, entry in enumerate(obj["entries"]):
+        body = canonical_json({"seq": seq, "event": entry["event"]})
+        entry["prev_hash"] = prev
+        entry["hash"] = prev = hashlib.sha256(prev.encode() + body).hexdigest()
+    return obj
+
+
+def test_verify_head_accepts_the_printed_prefix(tmp_path: Path) -> None:
+    """Issue 12.4: the tables print the first 16 hex digits and an ellipsis."""
+    path = _write(tmp_path)
+    head = Journal.load(path).head
+    for given in (head[:8], head[:16], head[:16] + "…", head.upper(), head):
+        result = runner.invoke(app, ["verify", str(path), "--head", given])
+        assert result.exit_code == 0, (given, result.output)
+
+
+def test_verify_head_prefix_of_an_earlier_entry_says_which(tmp_path: Path) -> None:
+    path = _write(tmp_path)
+    journal = Journal.load(path)
+    result = runner.invoke(app, ["verify", str(path), "--head", journal.entries[1].hash[:12]])
+    assert result.exit_code == 2
+    assert "is entry 1's hash; 1 entries follow it" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "given", ["zzz", "6647a7f", "6647a7f722ba334fg", "", "0x6647a7f722", "a" * 65]
+)
+def test_verify_refuses_a_malformed_head_as_malformed(tmp_path: Path, given: str) -> None:
+    result = runner.invoke(app, ["verify", str(_write(tmp_path)), "--head", given])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("InvalidInput: malformed head"), result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_verify_a_field_of_the_wrong_type_is_one_line(tmp_path: Path) -> None:
+    """Issue 12.6: `"amount": "abc"` (with the chain recomputed) is caught where it is."""
+    path = tmp_path / "craps.json"
+    obj = json.loads((DATA / "craps_golden.json").read_text())
+    entry = next(e for e in obj["entries"] if "amount" in e["event"]["data"])
+    entry["event"]["data"]["amount"] = "abc"
+    path.write_text(json.dumps(rechain(obj)))
+    result = runner.invoke(app, ["verify", str(path)])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert f"entry {entry['seq']}: {entry['event']['kind']}.amount" in lines[0]
+    assert "'abc'" in lines[0]
+
+
+def test_rechain_reproduces_an_untouched_journal() -> None:
+    obj = json.loads((DATA / "craps_golden.json").read_text())
+    assert rechain(json.loads(json.dumps(obj))) == obj

@@ -139,3 +139,16 @@ def test_help_has_an_example(game: str) -> None:
     result = runner.invoke(app, ["simulate", game, "--help"])
     assert result.exit_code == 0
     assert "Example: macau-tables simulate " + game in " ".join(result.stdout.split())
+
+
+def test_a_one_chunk_plot_draws_lines_not_dots() -> None:
+    """Issue 12.17: with a single chunk the running estimate is one point, drawn as a line."""
+    from macau_tables.analysis.simulation import Job, run
+    from macau_tables.cli.simulate import _figure
+
+    result = run(Job("baccarat", 5000, 11, {}, None), workers=1)
+    assert len(result.chunk_totals) == 1
+    fig = _figure(result, result.stats(None), None)
+    ax = fig.axes[0]
+    assert all(len(line.get_xdata()) > 1 for line in ax.get_lines())
+    assert len(ax.collections) == len(result.stats(None))  # one horizontal line per bet

@@ -16,19 +16,10 @@ from fastapi.testclient import TestClient
 
 from macau_tables.server.app import create_app
 from macau_tables.server.floor import Floor, Settings
-from macau_tables.server.games import GameBinding, register_game
-from tests.server.hilo import HiLoTable
+from tests.server.conftest_game import register_hilo
 from tests.server.pg import postgres_url
 
-HILO = register_game(
-    GameBinding(
-        "hilo",
-        HiLoTable.create,
-        HiLoTable.open,
-        frozenset({"shuffle"}),
-        title="Hi-Lo (the server's test double)",
-    )
-)
+HILO = register_hilo()
 _keys = itertools.count()
 
 

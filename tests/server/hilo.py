@@ -301,8 +301,8 @@ class HiLoTable:
             raise RuleViolation("only a player joins", rule="HL-0")
         if actor.name in self.stacks:
             raise RuleViolation(f"{actor.name} is already seated", rule="HL-0")
-        if len(self.stacks) >= 7:
-            raise RuleViolation("the table has 7 seats", rule="HL-0")
+        if len(self.stacks) >= 10:
+            raise RuleViolation("the table has 10 seats", rule="HL-0")
         _amount(amount, "buy-in")
 
     def join(self, actor: Actor, amount: int) -> tuple[Event, ...]:

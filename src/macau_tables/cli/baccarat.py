@@ -41,7 +41,10 @@ NOTATION = (
 )
 
 baccarat_app = typer.Typer(
-    help="Baccarat (百家樂) tools: the road maps of a shoe.", no_args_is_help=True
+    help="Baccarat (百家樂) tools: the road maps of a shoe.",
+    epilog="Example: macau-tables baccarat roads 'TBBPbPTBBBBBBBPPn'"
+    "  ·  macau-tables baccarat roads 'BBPPT' --json",
+    no_args_is_help=True,
 )
 
 STYLE = {"B": "bold red", "P": "bold blue", "T": "bold green", "R": "red"}
@@ -146,8 +149,10 @@ def draw_roads(r: Roads, width: int = 24) -> Group:
 def roads_cmd(
     shoe_results: Annotated[str, typer.Argument(help="The results, e.g. BPPTBbBn.")],
     json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
-    width: Annotated[int, typer.Option("--width", help="Columns drawn per road.")] = 30,
+    width: Annotated[int, typer.Option("--width", help="Columns drawn per road, 1 to 500.")] = 30,
 ) -> None:
+    if not 1 <= width <= 500:
+        raise InvalidInput(f"--width is 1 to 500 columns, not {width}")
     r = roads(parse_shoe(shoe_results))
     if json:
         print_json(r.to_json())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import Any, NoReturn, ParamSpec, TypeVar
@@ -16,8 +17,22 @@ from macau_tables.core.errors import MacauTablesError
 P = ParamSpec("P")
 R = TypeVar("R")
 
-console = Console()
-err_console = Console(stderr=True)
+#: the width Rich lays out to when the output is not a terminal (a pipe, a file): wide
+#: enough that no table is cut ("1.057…"); lines are as long as their content needs
+PIPED_WIDTH = 1000
+
+
+def _console(stderr: bool = False) -> Console:
+    """A terminal gets Rich's usual layout; a pipe or a file gets whole lines, never cut
+    to 80 columns (unless COLUMNS says otherwise)."""
+    stream = sys.stderr if stderr else sys.stdout
+    if stream.isatty() or "COLUMNS" in os.environ:
+        return Console(stderr=stderr)
+    return Console(stderr=stderr, width=PIPED_WIDTH)
+
+
+console = _console()
+err_console = _console(stderr=True)
 
 EXIT_USAGE = 2
 
@@ -28,6 +43,8 @@ def fail(error: BaseException | str) -> NoReturn:
         text = f"{type(error).__name__}: {error}"
     else:
         text = f"error: {error}"
+    # one line, whatever the input held: control characters and line separators escaped
+    text = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
     err_console.print(text, markup=False, highlight=False, soft_wrap=True)
     raise typer.Exit(EXIT_USAGE)
 
@@ -43,10 +60,20 @@ def handle_errors(fn: Callable[P, R]) -> Callable[P, R]:
             fail(exc)
         except (OSError, json.JSONDecodeError) as exc:
             fail(exc)
+        except UnicodeDecodeError as exc:  # a file that is not UTF-8 text
+            fail(f"not UTF-8 text: {exc}")
 
     return wrapper
 
 
 def print_json(obj: Any) -> None:
-    """Machine-readable output: UTF-8 JSON on stdout, Chinese kept as is."""
+    """Machine-readable output: one UTF-8 JSON document on stdout, Chinese kept as is.
+    A command prints it once; a session that answers as it goes uses :func:`print_json_line`."""
     sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
+
+
+def print_json_line(obj: Any) -> None:
+    """JSON Lines (https://jsonlines.org): one compact JSON object a line, flushed, for
+    sessions that answer as they go (``play … --json``)."""
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
+    sys.stdout.flush()

@@ -18,7 +18,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from macau_tables.cli.common import console, handle_errors, print_json
+from macau_tables.cli.common import console, handle_errors, print_json_line
 from macau_tables.cli.journalfile import JournalFile, journal_target
 from macau_tables.core.errors import InvalidInput, MacauTablesError
 from macau_tables.core.journal import Event, JsonValue
@@ -146,7 +146,7 @@ class CrapsSession:
 
     def say(self, text: str, obj: dict[str, Any] | None = None) -> None:
         if self.json:
-            print_json(obj if obj is not None else {"message": text})
+            print_json_line(obj if obj is not None else {"message": text})
         else:
             console.print(text, markup=False, highlight=False, soft_wrap=True)
 
@@ -327,7 +327,7 @@ class CrapsSession:
     def cmd_bets(self, args: list[str]) -> None:
         bets = self.table.bets_of(self.player)
         if self.json:
-            print_json({"bets": [self.bet_json(b) for b in bets]})
+            print_json_line({"bets": [self.bet_json(b) for b in bets]})
             return
         if not bets:
             console.print("No bets on the layout.")
@@ -353,7 +353,7 @@ class CrapsSession:
         rules = self.table.rules
         rows = [(k.label, k.rule, describe(rules.payout(k)), k.when.value) for k in iter_kinds()]
         if self.json:
-            print_json({"pays": [dict(zip(("bet", "rule", "pays", "when"), r, strict=True))
+            print_json_line({"pays": [dict(zip(("bet", "rule", "pays", "when"), r, strict=True))
                                  for r in rows]})  # fmt: skip
             return
         grid = Table(title=f"Pay table: winnings per stake (unit {rules.big_unit.format()})")
@@ -407,7 +407,7 @@ class CrapsSession:
             assert isinstance(obj, dict)
             keep = {k: obj[k] for k in ("roll", "total", "point_before", "point_after",
                                         "points", "results")}  # fmt: skip
-            print_json({**keep, "dice": list(thrown.dice), **self.state_json()})
+            print_json_line({**keep, "dice": list(thrown.dice), **self.state_json()})
             return
         d1, d2 = thrown.dice
         if roll.point_before is None:
@@ -472,7 +472,9 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
                 ".json file whose folder exists.",
             ),
         ] = None,
-        json: Annotated[bool, typer.Option("--json", help="Answer each command in JSON.")] = False,
+        json: Annotated[
+            bool, typer.Option("--json", help="Answer each command as a JSON line (JSON Lines).")
+        ] = False,
     ) -> None:
         """Play craps (Portaria 97/85/M) at a prompt: place bets, roll, see every payout."""
         if odds_cap not in ("winnings", "stake"):
@@ -519,7 +521,7 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
         if target is not None:
             summary["journal"] = str(target)
         if json:
-            print_json({"summary": summary})
+            print_json_line({"summary": summary})
         else:
             where = f"; journal {target}" if target is not None else ""
             console.print(

@@ -9,7 +9,6 @@ with ``--seed``) like the tiles.
 
 from __future__ import annotations
 
-import json as jsonlib
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -17,8 +16,9 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from macau_tables.cli.common import console, handle_errors, print_json
+from macau_tables.cli.common import console, handle_errors, print_json, print_json_line
 from macau_tables.cli.journalfile import JournalFile, journal_target
+from macau_tables.cli.settle_schema import load_facts, settle_facts
 from macau_tables.core.errors import InvalidInput, MacauTablesError
 from macau_tables.core.journal import Event, JsonValue
 from macau_tables.core.ledger import Ledger, Transaction
@@ -31,8 +31,6 @@ from macau_tables.games.tilegame import (
     Phase,
     Regulation,
     Round,
-    RoundOptions,
-    woodpile_for,
 )
 from macau_tables.games.tiletable import (
     DiceShaken,
@@ -42,7 +40,6 @@ from macau_tables.games.tiletable import (
     open_table,
 )
 from macau_tables.tiles import Setting, Tile, parse_tiles, settings
-from macau_tables.tiles.strategies import strategy
 
 REGULATIONS = {"paigow": PAIGOW, "taiwan": TAIWAN}
 BOTS = ["ahchan", "bo", "carmen", "dio", "eng", "fai", "gigi", "hou"]
@@ -61,71 +58,6 @@ def _num(money: Money) -> str:
 
 
 # --- settle ROUND.json ---------------------------------------------------------------------
-
-
-def _amount(value: Any) -> Money:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return Money.of(value)
-    if isinstance(value, str):
-        return Money.parse(value)
-    raise InvalidInput(f"an amount is a number of patacas or a string, not {value!r}")
-
-
-def settle_facts(facts: dict[str, Any]) -> Round:
-    """Recompute a round from its facts (see docs/paigow.md, "Settling a round")."""
-    game = facts.get("game", "paigow")
-    if game not in REGULATIONS:
-        raise InvalidInput(f"game must be paigow or taiwan, not {game!r}")
-    reg = REGULATIONS[game]
-    banker = str(facts.get("banker", "banker"))
-    bets = [(str(p), int(s), _amount(a)) for p, s, a in facts.get("bets", [])]
-    cobank = [(str(p), _amount(a)) for p, a in facts.get("cobankers", [])]
-    capital = _amount(facts.get("banker_capital", 0))
-    house = _amount(facts.get("house_capital", 0))
-    need: dict[str, Money] = {banker: capital}
-    for person, _seat, amount in bets:
-        need[person] = need.get(person, Money.zero()) + amount
-    for person, amount in cobank:
-        need[person] = need.get(person, Money.zero()) + amount
-    rnd = Round.open(
-        reg,
-        banker=banker,
-        banker_seat=int(facts.get("banker_seat", 1)),
-        banker_capital=capital,
-        house_capital=house,
-        wallets=need,
-        places=int(facts.get("places", 8)),
-        options=RoundOptions.from_json(dict(facts.get("options", {}))),
-    )
-    dice = tuple(int(d) for d in facts.get("dice", (1, 2, 3, 4)))
-    if "woodpile" in facts:
-        pile = list(parse_tiles(list(facts["woodpile"])))
-    else:
-        hands = {int(s): parse_tiles(list(ts)) for s, ts in facts.get("tiles", {}).items()}
-        pile = woodpile_for(rnd, hands, dice)
-    rnd.shuffle_tiles(pile)
-    for person, amount in cobank:
-        rnd.join_bank(person, amount)
-    for person, seat, amount in bets:
-        rnd.place_bet(person, seat, amount)
-    rnd.shake_dice(dice)
-    for seat, count in facts.get("exposed", []):
-        rnd.report_exposed(int(seat), int(count))
-    if rnd.phase is not Phase.SETTING:
-        return rnd  # PG-R3: the deal was void
-    given = {int(s): parse_tiles(list(ts)) for s, ts in facts.get("settings", {}).items()}
-    way = strategy("house-way")
-    for seat in rnd.active_seats():
-        holder = rnd.holder(seat)
-        assert holder is not None
-        front = given.get(seat) or way.choose(rnd.hands[seat], reg.tiles).front.tiles
-        rnd.set_seat(holder, seat, front)
-    bfront = (
-        given.get(rnd.banker_seat) or way.choose(rnd.hands[rnd.banker_seat], reg.tiles).front.tiles
-    )
-    rnd.set_banker(rnd.banker_authority(), bfront)
-    rnd.settle()
-    return rnd
 
 
 def round_report(rnd: Round) -> dict[str, Any]:
@@ -489,7 +421,7 @@ class TileSession:
         assert settled is not None
         self.rounds += 1
         if self.json:
-            print_json({**round_report(rnd), "balance": self.chips().minor})
+            print_json_line({**round_report(rnd), "balance": self.chips().minor})
         else:
             print_report(rnd)
         for r in settled.resets:
@@ -519,7 +451,12 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
 
 
 def _register_game(app: typer.Typer, play_app: typer.Typer, game: str, reg: Regulation) -> None:
-    sub = typer.Typer(help=f"{reg.title}: supervisor tools.", no_args_is_help=True)
+    sub = typer.Typer(
+        help=f"{reg.title}: supervisor tools.",
+        epilog=f"Example: macau-tables {game} hint 6-6 4-5 2-4 1-2"
+        f"  ·  macau-tables {game} settle docs/examples/{game}-round.json",
+        no_args_is_help=True,
+    )
     app.add_typer(sub, name=game)
 
     @sub.command(
@@ -528,19 +465,15 @@ def _register_game(app: typer.Typer, play_app: typer.Typer, game: str, reg: Regu
     )
     @handle_errors
     def settle_cmd(
-        round_file: Annotated[Path, typer.Argument(help="The round's facts (JSON).")],
+        round_file: Annotated[
+            Path,
+            typer.Argument(help="The round's facts (JSON; every fact stated: docs/paigow.md)."),
+        ],
         json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
     ) -> None:
         """Recompute a round from its facts: every bet's result, payout, commission and
         compensation record (a supervisor's tool for disputes)."""
-        try:
-            facts = jsonlib.loads(round_file.read_text(encoding="utf-8"))
-        except jsonlib.JSONDecodeError as exc:
-            raise InvalidInput(f"{round_file}: not JSON ({exc.msg})") from exc
-        facts.setdefault("game", game)
-        if facts["game"] != game:
-            raise InvalidInput(f"{round_file} is a {facts['game']} round, not {game}")
-        rnd = settle_facts(facts)
+        rnd = settle_facts(load_facts(round_file, game))
         if json:
             print_json(round_report(rnd))
         else:
@@ -653,7 +586,9 @@ def _register_game(app: typer.Typer, play_app: typer.Typer, game: str, reg: Regu
                 "file inside it) or a new file whose folder exists.",
             ),
         ] = None,
-        json: Annotated[bool, typer.Option("--json", help="One JSON report per round.")] = False,
+        json: Annotated[
+            bool, typer.Option("--json", help="One JSON report per round, one a line (JSON Lines).")
+        ] = False,
     ) -> None:
         """Play a table in the terminal: bet on your seat, set your tiles, bank in turn."""
         rules = TileTableRules(game=game, places=places)  # type: ignore[arg-type]

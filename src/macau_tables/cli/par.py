@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,6 +21,8 @@ from macau_tables.core.money import rate
 
 par_app = typer.Typer(
     help="Exact PAR sheets: every bet's probabilities, house edge and standard deviation.",
+    epilog="Example: macau-tables par baccarat --decks 8  ·  macau-tables par craps --json"
+    "  ·  macau-tables par paigow --commission 5% --html paigow.html",
     no_args_is_help=True,
 )
 
@@ -102,6 +105,22 @@ def _commission(text: str | None, default: Fraction) -> Fraction:
     return c
 
 
+def _check_outputs(as_json: bool, markdown: bool, path: Path | None) -> None:
+    """One output format; the --html file's folder exists and is writable. Checked before
+    any computation, so a long enumeration never ends in a refused write."""
+    if as_json and markdown:
+        raise InvalidInput("--json and --markdown: give one output format")
+    if path is None:
+        return
+    folder = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise InvalidInput(f"{path} is a folder; give a file name")
+    if not folder.is_dir():
+        raise InvalidInput(f"{path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise InvalidInput(f"{path}: the folder {folder} is not writable")
+
+
 def _command() -> str:
     return "macau-tables " + " ".join(sys.argv[1:])
 
@@ -140,9 +159,15 @@ def par_baccarat(
     html: HtmlOpt = None,
 ) -> None:
     """Baccarat: Banker, Player, Tie and the pairs, exact over every ordered deal."""
+    _check_outputs(as_json, markdown, html)
     from macau_tables.analysis import baccarat as ab
     from macau_tables.games.baccarat import BaccaratRules
 
+    if no_commission and commission is not None:
+        raise InvalidInput(
+            f"--commission {commission} and --no-commission: a no-commission table takes no "
+            "commission on Banker (BA-R7); give one or the other"
+        )
     comp = None if composition is None else ab.parse_composition(composition, decks=decks)
     if decks is None:  # the shoe the composition came from (whole decks, at least the cards)
         decks = 8 if comp is None else min(12, max(6, -(-sum(comp) // 52)))
@@ -152,7 +177,15 @@ def par_baccarat(
         no_commission=no_commission,
         continuous_shuffler=continuous_shuffler,
     )
-    _render(ab.baccarat_par(rules, comp), as_json, html, _command(), markdown)
+    try:
+        sheet = ab.baccarat_par(rules, comp)
+    except ZeroDivisionError:
+        # the per-decision figures divide by the deals that settle Banker or Player
+        raise InvalidInput(
+            f"the composition {composition!r} never settles Banker or Player (every deal "
+            "ties): there is no edge to give; give a shoe with more kinds of cards"
+        ) from None
+    _render(sheet, as_json, html, _command(), markdown)
 
 
 # --- craps ----------------------------------------------------------------------------------
@@ -176,6 +209,7 @@ def par_craps(
     html: HtmlOpt = None,
 ) -> None:
     """Craps: every bet of the Macau pay table, per bet resolved and per roll."""
+    _check_outputs(as_json, markdown, html)
     from macau_tables.analysis.craps import craps_par
     from macau_tables.games.craps import CrapsRules, payout_from_text
 
@@ -214,6 +248,7 @@ def par_paigow(
     html: HtmlOpt = None,
 ) -> None:
     """Pai Gow (1985): one player against the banker over all 736,281,000 deals."""
+    _check_outputs(as_json, markdown, html)
     from macau_tables.analysis.tiles import paigow_par
 
     c = _commission(commission, Fraction(4, 100))
@@ -243,6 +278,7 @@ def par_taiwan(
     html: HtmlOpt = None,
 ) -> None:
     """Taiwan Pai Kao (1990): forced players (TW-R1) against the banker, every deal."""
+    _check_outputs(as_json, markdown, html)
     from macau_tables.analysis.tiles import taiwan_par
     from macau_tables.tiles import parse_tiles
 

@@ -12,7 +12,10 @@ import typer
 
 from macau_tables.cli.common import handle_errors
 
-db_app = typer.Typer(help="The server's database (SQLite file or PostgreSQL).")
+db_app = typer.Typer(
+    help="The server's database (SQLite file or PostgreSQL).",
+    epilog="Example: macau-tables db upgrade --database-url floor.db",
+)
 
 
 def _need_server() -> None:

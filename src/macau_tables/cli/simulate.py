@@ -10,7 +10,9 @@ locally or on a Dask cluster, and renders the figures (table, ``--json``, ``--cs
 from __future__ import annotations
 
 import csv
+import importlib.util
 import math
+import os
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -29,6 +31,9 @@ from macau_tables.core.errors import InvalidInput
 simulate_app = typer.Typer(
     help="Monte Carlo simulation checked against the exact PAR sheets; player sessions "
     "with betting systems (flat, Martingale, Paroli, D'Alembert, Fibonacci).",
+    epilog="Example: macau-tables simulate baccarat --rounds 2000000 --seed 7"
+    "  ·  macau-tables simulate craps --sessions 1000 --system martingale --seed 1"
+    "  ·  macau-tables simulate paigow --rounds 100000 --json",
     no_args_is_help=True,
 )
 
@@ -45,7 +50,9 @@ RoundsOpt = Annotated[
     typer.Option(
         "--rounds",
         help="Rounds to simulate: hands (baccarat), rolls (craps), rounds (tiles). "
-        "Default 1,000,000 (baccarat, craps) or 100,000 (tiles); raised to fit --sessions.",
+        "Default 1,000,000 (baccarat, craps) or 100,000 (tiles); raised to fit --sessions. "
+        "At most 10,000,000,000 a job (100,000,000 with --sessions): run more jobs, with "
+        "other seeds, for more.",
     ),
 ]
 SeedOpt = Annotated[
@@ -129,16 +136,51 @@ def _seed(seed: int | None) -> int:
     return seed
 
 
-def _rounds(game: str, c: Common) -> int:
+#: the largest job: ~25 min of baccarat on this 2-core machine; its chunk list stays small
+MAX_ROUNDS = 10_000_000_000
+#: sessions keep every round's outcome in memory (a few bytes a round)
+MAX_SERIES_ROUNDS = 100_000_000
+MAX_CHUNKS = 100_000
+
+
+def _rounds(game: str, c: Common, chunk_rounds: int) -> int:
     rounds = c.rounds if c.rounds is not None else DEFAULT_ROUNDS[game]
     if rounds < 1:
         raise InvalidInput(f"--rounds must be at least 1, not {rounds}")
+    if rounds > MAX_ROUNDS:
+        raise InvalidInput(
+            f"--rounds {rounds:,} is more than one job runs ({MAX_ROUNDS:,}); run several "
+            "jobs with different seeds"
+        )
     if c.sessions:
         need = c.sessions * c.session_rounds
         if game == "craps":
             need = math.ceil(need * ROLLS_PER_DECISION) + 1_000
         rounds = max(rounds, need)
+        if rounds > MAX_SERIES_ROUNDS:
+            raise InvalidInput(
+                f"{rounds:,} rounds for the sessions: sessions keep every round in memory, at "
+                f"most {MAX_SERIES_ROUNDS:,}; fewer --sessions or --session-rounds"
+            )
+    if -(-rounds // chunk_rounds) > MAX_CHUNKS:
+        raise InvalidInput(
+            f"{rounds:,} rounds in chunks of {chunk_rounds:,} is more than {MAX_CHUNKS:,} "
+            "chunks; a larger --chunk-rounds"
+        )
     return rounds
+
+
+def _check_output(option: str, path: Path | None) -> None:
+    """An output file can be written: checked before the simulation, not after it."""
+    if path is None:
+        return
+    folder = path.parent
+    if path.is_dir():
+        raise InvalidInput(f"{option} {path} is a folder; give a file name")
+    if not folder.is_dir():
+        raise InvalidInput(f"{option} {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise InvalidInput(f"{option} {path}: the folder {folder} is not writable")
 
 
 # --- running ------------------------------------------------------------------------------------
@@ -151,8 +193,12 @@ def _simulate(
     c: Common,
 ) -> None:
     from macau_tables.analysis import sessions as ss
-    from macau_tables.analysis.simulation import Job, exact_par, run
+    from macau_tables.analysis.simulation import DEFAULT_CHUNK_ROUNDS, Job, exact_par, run
 
+    _check_output("--csv", c.csv)
+    _check_output("--plot", c.plot)
+    if c.plot is not None and importlib.util.find_spec("matplotlib") is None:
+        raise InvalidInput("--plot needs matplotlib: pip install 'macau-tables[report]'")
     if c.sessions < 0:
         raise InvalidInput(f"--sessions must be 0 or more, not {c.sessions}")
     player = None
@@ -165,7 +211,10 @@ def _simulate(
     opts = dict(options)
     if c.sessions:
         opts["series"] = True
-    job = Job(game, _rounds(game, c), _seed(c.seed), opts, c.chunk_rounds)
+    chunk = c.chunk_rounds if c.chunk_rounds is not None else DEFAULT_CHUNK_ROUNDS[game]
+    if chunk < 1:
+        raise InvalidInput(f"--chunk-rounds must be at least 1, not {chunk}")
+    job = Job(game, _rounds(game, c, chunk), _seed(c.seed), opts, c.chunk_rounds)
     quiet = c.json or not sys.stdout.isatty()
     result = _run_with_progress(job, c, quiet, run)
     par = None if c.no_par else exact_par(game, options)
@@ -360,6 +409,16 @@ def _write_csv(path: Path, stats: list[Any], report: Any) -> None:
 
 
 def _plot(path: Path, result: Any, stats: list[Any], report: Any) -> None:
+    import matplotlib.pyplot as plt
+
+    fig = _figure(result, stats, report)
+    fig.savefig(path, format="png", dpi=100)
+    plt.close(fig)
+
+
+def _figure(result: Any, stats: list[Any], report: Any) -> Any:
+    """The --plot figure: each bet's running estimate (a line; with one chunk, its final
+    value drawn across), the exact figure dashed, and session bankrolls."""
     try:
         import matplotlib
 
@@ -374,7 +433,10 @@ def _plot(path: Path, result: Any, stats: list[Any], report: Any) -> None:
     for i, s in enumerate(shown):
         rounds, means = result.convergence(s.bet)
         color = f"C{i}"
-        ax.plot(rounds, [m * 100 for m in means], marker=".", color=color, label=s.bet)
+        if len(rounds) == 1:  # one chunk: no running estimate, its final value as a line
+            ax.hlines(means[0] * 100, 1, rounds[0], color=color, label=f"{s.bet} (one chunk)")
+        else:
+            ax.plot(rounds, [m * 100 for m in means], marker=".", color=color, label=s.bet)
         if s.exact_ev is not None:
             ax.axhline(float(s.exact_ev) * 100, color=color, linestyle="--", linewidth=0.8)
     ax.set_xscale("log")
@@ -393,8 +455,7 @@ def _plot(path: Path, result: Any, stats: list[Any], report: Any) -> None:
             f"{len(report.paths)} sessions: {report.description}, {report.player.system.name}"
         )
     fig.tight_layout()
-    fig.savefig(path, format="png", dpi=100)
-    plt.close(fig)
+    return fig
 
 
 # --- commands -----------------------------------------------------------------------------------

@@ -14,6 +14,9 @@ from macau_tables.tiles.hands import HandValue, rank_of
 
 tiles_app = typer.Typer(
     help="The 32 Pai Gow tiles: ranking of two-tile hands, a hand's value, the settings.",
+    epilog="Example: macau-tables tiles hand 6-6 4-5"
+    "  ·  macau-tables tiles settings 6-6 4-5 2-4 1-2"
+    "  ·  macau-tables tiles ranking --rules tw1990 --json",
     no_args_is_help=True,
 )
 

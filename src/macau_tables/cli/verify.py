@@ -11,7 +11,7 @@ import typer
 
 import macau_tables.games
 from macau_tables.cli.common import console, handle_errors, print_json
-from macau_tables.core.errors import JournalError
+from macau_tables.core.errors import JournalError, MacauTablesError
 from macau_tables.core.journal import Journal, replay
 
 
@@ -23,10 +23,20 @@ def load_game_modules() -> None:
 
 def verify_journal(path: Path, expected_head: str | None = None) -> dict[str, object]:
     """Verify the chain, replay the events, and check the replay re-creates the same chain."""
+    load_game_modules()  # every event kind registered before the events are read
     journal = Journal.load(path)  # verifies the chain
     journal.verify(expected_head)
-    load_game_modules()
-    state = replay(journal)
+    try:
+        state = replay(journal)
+    except MacauTablesError:
+        raise
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, AssertionError) as exc:
+        # Fields typed loosely (dict[str, Any]) pass the load-time check; what a replayer
+        # then trips on is content this code never writes.
+        raise JournalError(
+            f"{journal.game}: the events cannot be replayed; they hold what no table writes "
+            f"({type(exc).__name__}: {exc})"
+        ) from exc
     replayed = getattr(state, "journal", None)
     if isinstance(replayed, Journal) and replayed.head != journal.head:
         raise JournalError(

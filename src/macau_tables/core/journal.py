@@ -21,13 +21,15 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import re
+import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
 from typing import Any, ClassVar, TypeAlias, TypeVar
 
-from macau_tables.core.errors import JournalError, JournalTampered
+from macau_tables.core.errors import InvalidInput, JournalError, JournalTampered
 from macau_tables.core.ledger import Movement
 from macau_tables.core.visibility import Audience
 
@@ -41,6 +43,7 @@ __all__ = [
     "canonical_json",
     "event",
     "event_from_json",
+    "head_prefix",
     "register_replayer",
     "replay",
 ]
@@ -170,7 +173,43 @@ def event_from_json(obj: Mapping[str, Any]) -> Event:
     names = {f.name for f in dataclasses.fields(cls)}
     if set(data) != names:
         raise JournalError(f"{kind}: fields {sorted(data)} do not match {sorted(names)}")
-    return cls(**{name: _frozen(value, f"{kind}.{name}") for name, value in data.items()})
+    values = {name: _frozen(value, f"{kind}.{name}") for name, value in data.items()}
+    _check_fields(cls, values)
+    return cls(**values)
+
+
+_SCHEMAS: dict[str, Any] = {}
+
+
+def _data_schema(cls: type[Event]) -> Any:
+    """A strict pydantic model of ``cls``'s fields, made from its annotations (built once
+    per event kind; pydantic is imported only when a journal is read)."""
+    if cls.kind not in _SCHEMAS:
+        import pydantic
+
+        hints = typing.get_type_hints(cls)
+        fields: dict[str, Any] = {f.name: (hints[f.name], ...) for f in dataclasses.fields(cls)}
+        config = pydantic.ConfigDict(strict=True, extra="forbid")
+        _SCHEMAS[cls.kind] = pydantic.create_model(
+            f"{cls.__name__}Data", __config__=config, **fields
+        )
+    return _SCHEMAS[cls.kind]
+
+
+def _check_fields(cls: type[Event], values: Mapping[str, Any]) -> None:
+    """Every field of a loaded event has its annotated type (``"amount": "abc"`` for an
+    ``int`` is refused here, not as a TypeError deep in a replay). This code never writes
+    such an event: the journal was altered (:class:`JournalTampered`)."""
+    import pydantic
+
+    try:
+        _data_schema(cls).model_validate(values)
+    except pydantic.ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise JournalTampered(
+            f"{cls.kind}.{where}: {first['msg'].lower()}, got {first['input']!r}"
+        ) from None
 
 
 # --- Entries and the journal ---------------------------------------------------------
@@ -251,8 +290,12 @@ class Journal:
         """Check the chain; raise :class:`JournalTampered` naming the first bad entry.
 
         With ``expected_head`` (a :attr:`head` published earlier) also catch entries removed
-        from the end and a chain rewritten from scratch.
+        from the end and a chain rewritten from scratch. The published head may be given
+        whole or as a prefix of at least 8 hex digits (tables print the first 16, as
+        ``6647a7f722ba334f…``; a trailing ``…`` is ignored) that no other entry's hash
+        shares; anything else is refused as malformed (:class:`InvalidInput`).
         """
+        prefix = None if expected_head is None else head_prefix(expected_head)
         prev = self.header_hash()
         for index, entry in enumerate(self._entries):
             if entry.seq != index:
@@ -263,7 +306,22 @@ class Journal:
             if entry.hash != Entry.compute_hash(entry.seq, entry.event, entry.prev_hash):
                 raise JournalTampered(f"entry {index}: hash does not match its content")
             prev = entry.hash
-        if expected_head is not None and prev != expected_head:
+        if prefix is None:
+            return
+        hashes = [self.header_hash(), *(entry.hash for entry in self._entries)]
+        matches = [i for i, h in enumerate(hashes) if h.startswith(prefix)]
+        if len(matches) > 1:
+            raise InvalidInput(
+                f"head {prefix} is the start of {len(matches)} hashes in this journal; "
+                "give more digits"
+            )
+        if not prev.startswith(prefix):
+            if matches:
+                whose = "the header's" if matches[0] == 0 else f"entry {matches[0] - 1}'s"
+                raise JournalTampered(
+                    f"the published head {prefix} is {whose} hash; "
+                    f"{len(hashes) - 1 - matches[0]} entries follow it"
+                )
             raise JournalTampered(
                 f"entry {len(self._entries)}: the chain ends before the expected head "
                 "(entries removed from the end, or the chain was rewritten)"
@@ -314,6 +372,17 @@ class Journal:
         return cls.from_json(obj, verify=verify)
 
 
+def head_prefix(text: str) -> str:
+    """A published head as typed: 8 to 64 hex digits (any case), a trailing ``…`` or
+    ``...`` ignored; lower-cased. Anything else is :class:`InvalidInput`."""
+    digits = text.strip().removesuffix("…").removesuffix("...").lower()
+    if not re.fullmatch(r"[0-9a-f]{8,64}", digits):
+        raise InvalidInput(
+            f"malformed head {text!r}: give the SHA-256 head, or its first 8 or more hex digits"
+        )
+    return digits
+
+
 def _entry_from_json(raw: object, index: int) -> Entry:
     if not isinstance(raw, dict):
         raise JournalError(f"entry {index}: not an object")
@@ -325,7 +394,7 @@ def _entry_from_json(raw: object, index: int) -> Entry:
     try:
         return Entry(seq, event_from_json(ev), prev_hash, hash_)
     except JournalError as exc:
-        raise JournalError(f"entry {index}: {exc}") from exc
+        raise type(exc)(f"entry {index}: {exc}") from exc
 
 
 # --- Replay --------------------------------------------------------------------------

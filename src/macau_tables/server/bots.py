@@ -60,6 +60,7 @@ class BotReport:
     bet_latencies: list[float] = field(default_factory=list)
     acknowledged: list[tuple[str, str]] = field(default_factory=list)  # (table, hold id)
     retries: int = 0
+    transport_errors: Counter[str] = field(default_factory=Counter)
     elapsed: float = 0.0
 
     def percentile(self, q: float) -> float:
@@ -109,9 +110,10 @@ class Bot:
         while True:
             try:
                 return await self.http.request(method, url, **kw)
-            except httpx.TransportError:
+            except httpx.TransportError as exc:
                 if time.monotonic() > deadline:
                     raise
+                self.report.transport_errors[type(exc).__name__] += 1
                 self.report.retries += 1
                 await asyncio.sleep(0.2)
                 if self.headers and "Authorization" in kw.get("headers", {}):
@@ -237,11 +239,13 @@ async def play_bots(
     poll: float = 0.05,
     deposit: int = 10_000_000,
     prefix: str = "bot",
+    report: BotReport | None = None,
 ) -> BotReport:
-    """``players`` bots at ``tables`` (id, game) — every open table if None — for ``seconds``."""
+    """``players`` bots at ``tables`` (id, game) — every open table if None — for ``seconds``.
+    ``report`` (optional) is filled as they play (a harness may watch it)."""
     import httpx
 
-    report = BotReport()
+    report = report if report is not None else BotReport()
     limits = httpx.Limits(max_connections=max(10, players), max_keepalive_connections=players)
     async with httpx.AsyncClient(base_url=url, timeout=60.0, limits=limits) as http:
         names = [f"{prefix}{i}" for i in range(players)]

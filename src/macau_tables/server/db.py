@@ -29,7 +29,6 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DBAPIError
 
 T = TypeVar("T")
 
@@ -72,7 +71,7 @@ def _sqlite_engine(url: str, *, immediate: bool) -> Engine:
 
 def is_retryable(exc: BaseException) -> bool:
     """A PostgreSQL serialization failure or deadlock: run the transaction again."""
-    orig = getattr(exc, "orig", None)
+    orig = getattr(exc, "orig", exc)
     return getattr(orig, "sqlstate", None) in RETRYABLE_SQLSTATES
 
 
@@ -185,7 +184,7 @@ class Database:
             try:
                 with self.writer.begin() as conn:
                     return fn(conn)
-            except DBAPIError as exc:
+            except Exception as exc:
                 if not is_retryable(exc) or attempt == 7:
                     raise
                 if on_retry is not None:

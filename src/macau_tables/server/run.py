@@ -48,6 +48,10 @@ def serve(
         out.flush()
 
     app = create_app(settings, on_start=announce)
+    # The database thread releases the GIL at every SQLite call; with the default 5 ms
+    # switch interval it then waits behind the event loop's HTTP work at each call (the
+    # convoy effect). A short interval hands the GIL back quickly.
+    sys.setswitchinterval(0.0002)
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets")
 
 

@@ -212,11 +212,35 @@ _SQL = {
 _PG_SQL = {k: re.sub(r":(\w+)", r"%(\1)s", v) for k, v in _SQL.items()}
 
 
-def run(conn: Connection, name: str, params: Any) -> Any:
-    """One of the hot statements (:data:`_SQL`), straight to the driver: the per-command
-    path skips SQLAlchemy's statement compilation."""
+class _Rows:
+    def __init__(self, cursor: Any) -> None:
+        self._cursor = cursor
+
+    def first(self) -> Any:
+        row = self._cursor.fetchone()
+        self._cursor.close()
+        return row
+
+
+def run(conn: Connection, name: str, params: Any) -> _Rows:
+    """One of the hot statements (:data:`_SQL`) on the transaction's own DB-API
+    connection: the per-command path skips SQLAlchemy's execution machinery."""
     sql = _SQL[name] if conn.dialect.name == "sqlite" else _PG_SQL[name]
-    return conn.exec_driver_sql(sql, params)
+    cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    if isinstance(params, list):
+        cursor.executemany(sql, params)
+    else:
+        cursor.execute(sql, params)
+    return _Rows(cursor)
+
+
+def is_integrity_error(exc: BaseException) -> bool:
+    """A unique, foreign-key or CHECK violation, from SQLAlchemy or straight from the driver."""
+    if isinstance(exc, IntegrityError):
+        return True
+    return type(exc).__name__ == "IntegrityError" or str(
+        getattr(exc, "sqlstate", "") or ""
+    ).startswith("23")
 
 
 def post(
@@ -289,7 +313,9 @@ def post(
                             for h in holds
                         ],
                     )
-        except IntegrityError as exc:
+        except Exception as exc:
+            if not is_integrity_error(exc):
+                raise
             raise HoldError(
                 f"hold {[*movement.opens, *movement.closes]} placed or settled twice "
                 "(refused by the database)",

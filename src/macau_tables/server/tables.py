@@ -392,13 +392,15 @@ class TableActor:
     # --- fan-out ------------------------------------------------------------------------
 
     def _publish(self, entries: list[Entry]) -> None:
+        before = self._deadline
         self._plan_countdown()
         for sub in list(self.subscribers):
             for e in entries:
                 if e.event.audience().admits(sub.viewer):
                     sub.send({"type": "event", "seq": e.seq, "event": e.event.to_json()})
             sub.send(self.state(sub.viewer))
-        self._wake.set()
+        if self._deadline != before:  # the clock sleeps until the deadline: wake it if moved
+            self._wake.set()
 
     def broadcast_state(self) -> None:
         for sub in list(self.subscribers):
