@@ -34,7 +34,7 @@ function render(view) {
   for (const spot of root.querySelectorAll("[data-spot]")) spot.disabled = !ops.has("place_bet");
   q("[data-throw]").disabled = !ops.has("throw");
   q("[data-open-bets]").replaceChildren(...mine.map((b) => cells(document.createElement("tr"), [
-    [`${say("cr." + b.bet)}${b.label && b.label !== say("cr." + b.bet) ? " · " + b.label : ""}`, ""],
+    [say("cr." + b.bet), ""],
     [b.point ?? "", ""], [money(b.amount), "num"], [b.working === false ? say("off") : say("working"), ""],
   ])));
   actionBar(table);

@@ -23,6 +23,7 @@ export class LiveTable {
     this.lastSeq = null;
     this.state = null;      // the last snapshot/state message
     this.retry = 500;
+    window.macauTable = this;  // for the browser's console and the tests
   }
 
   connect() {
@@ -136,6 +137,8 @@ function logEvent(seq, ev) {
 export function actionBar(table) {
   const bar = q("[data-actions]");
   const fixed = new Set([...root.querySelectorAll("[data-join], [data-leave]")].map((b) => b.dataset.action));
+  // the operations this page has its own controls for (bet spots, reveal, set tiles …)
+  for (const op of (root.dataset.handled || "").split(" ")) fixed.add(op);
   const ops = [...table.mine()].filter((op) => !fixed.has(op));
   bar.replaceChildren(...ops.map((op) => {
     const b = document.createElement("button");
