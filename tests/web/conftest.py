@@ -102,6 +102,25 @@ def post(live: Live, who: str, path: str, body: dict[str, Any]) -> Any:
     return r.json()
 
 
+def fund(live: Live, *players: str, amount: int = 1_000_000) -> None:
+    """The cashier deposits ``amount`` avos into each player's wallet (tests share a floor,
+    and chips bought in by one test stay at its table)."""
+    import uuid
+
+    import httpx
+
+    for player in players:
+        r = httpx.post(
+            live.url + "/cashier/deposit",
+            json={"player": player, "amount": amount},
+            headers={
+                "Authorization": f"Bearer {live.token('cashier')}",
+                "Idempotency-Key": str(uuid.uuid4()),
+            },
+        )
+        r.raise_for_status()
+
+
 def log_in(w: Watched, live: Live, who: str) -> None:
     """Log in through the page, as a person would."""
     w.page.goto(live.url + "/login")

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from tests.web.conftest import Live, log_in, post
+from tests.web.conftest import Live, fund, log_in, post
 from tests.web.harness import Watched
 
 Open = Callable[..., Watched]
@@ -36,6 +36,7 @@ def bet(w: Watched, spot: str, chip: int, times: int) -> None:
 
 
 def test_two_players_bet_squeeze_and_see_the_ledger(live: Live, watched: Open) -> None:
+    fund(live, "alice", "bob")
     post(live, "supervisor", "/tables", {"id": TABLE, "game": "baccarat",
          "options": {"squeeze": True}, "betting_seconds": 8, "action_seconds": 8})  # fmt: skip
     alice, bob = watched(), watched()

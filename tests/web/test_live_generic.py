@@ -9,7 +9,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from tests.web.conftest import Live, log_in
+from tests.web.conftest import Live, fund, log_in
 from tests.web.harness import Watched, axe_violations
 
 Open = Callable[..., Watched]
@@ -25,6 +25,7 @@ def frames_of(w: Watched) -> list[dict[str, Any]]:
 
 
 def test_two_players_play_a_round_and_see_the_ledgers_balances(live: Live, watched: Open) -> None:
+    fund(live, "alice", "bob")
     alice, bob = watched(), watched()
     frames = {"alice": frames_of(alice), "bob": frames_of(bob)}
     for w, who in ((alice, "alice"), (bob, "bob")):

@@ -12,7 +12,7 @@ from typing import Any
 from macau_tables.tiles import parse_tiles
 from macau_tables.tiles.hands import settings
 from macau_tables.tiles.strategies import follows_forced_rule
-from tests.web.conftest import Live, log_in, post
+from tests.web.conftest import Live, fund, log_in, post
 from tests.web.harness import Watched
 
 Open = Callable[..., Watched]
@@ -26,6 +26,7 @@ def frames_of(w: Watched) -> list[dict[str, Any]]:
 
 
 def test_tw_6b_reset_is_warned_and_explained(live: Live, watched: Open) -> None:
+    fund(live, "alice", "bob")
     post(live, "supervisor", "/tables", {"id": TABLE, "game": "taiwan", "options": {},
          "betting_seconds": 6, "action_seconds": 40})  # fmt: skip
     alice, bob = watched(), watched()

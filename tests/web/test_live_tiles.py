@@ -12,7 +12,7 @@ from typing import Any
 
 from macau_tables.tiles import parse_tiles
 from macau_tables.tiles.hands import Hand
-from tests.web.conftest import Live, log_in, post
+from tests.web.conftest import Live, fund, log_in, post
 from tests.web.harness import Watched, axe_violations
 
 Open = Callable[..., Watched]
@@ -27,6 +27,7 @@ def frames_of(w: Watched) -> list[dict[str, Any]]:
 
 
 def test_two_players_set_tiles_by_click_and_drag(live: Live, watched: Open) -> None:
+    fund(live, "alice", "bob")
     post(live, "supervisor", "/tables", {"id": TABLE, "game": "paigow", "options": {},
          "betting_seconds": 8, "action_seconds": 40})  # fmt: skip
     alice, bob = watched(), watched()

@@ -185,6 +185,8 @@ UI: Final[dict[str, tuple[str, str]]] = {
     "op.join_bank": ("Co-bank", "合莊"),
     "op.rearrange": ("Rearrange", "重排"),
     "op.set_tiles": ("Set my tiles", "配牌"),
+    "op.buy_chips": ("Buy chips", "買籌碼"),
+    "op.pass_dice": ("Pass the dice", "讓出骰子"),
 }
 
 

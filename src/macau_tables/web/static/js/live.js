@@ -14,7 +14,7 @@ const q = (sel) => root.querySelector(sel);
 
 // operations whose one argument is an amount of money, and its name (the action bar asks
 // for it); the other operations of the action bar take no argument
-const MONEY_ARG = { join: "amount", buy_in: "amount", cash_out: "amount", bet: "amount",
+const MONEY_ARG = { join: "amount", buy_in: "amount", buy_chips: "amount", cash_out: "amount", bet: "amount",
   open_bank: "capital", join_bank: "capital" };
 
 export class LiveTable {
