@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         results[label] = (rates, last)
 
     timed("1 worker (in-process)", workers=1)
-    timed("2 local processes", workers=2)
+    timed("2 local workers (baccarat: threads)", workers=2)
     from distributed import LocalCluster
 
     with LocalCluster(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -498,3 +498,102 @@ def test_commission_text_and_fraction_are_exact() -> None:
     for given in ("1/20", "0.05", Fraction(1, 20)):
         rules, _ = sim.rules_from_options({"commission": given})
         assert rules.commission == Fraction(1, 20)
+
+
+# --- the kernel's random stream: Lemire's bounded draws, Fisher-Yates on raw words -----------
+
+LEMIRE_SIZES = (1, 6, 32, 52, 311, 416, 624)  # a die, a power of two, a deck, 6/8/12-deck shoes
+
+
+def _lemire_ks(s: int) -> list[int]:
+    """The smallest width that covers s, plus 12 and 16 (every input of each is checked)."""
+    return sorted({max((s - 1).bit_length(), 1), 12, 16} - {k for k in (12, 16) if 2**k < s})
+
+
+@pytest.mark.parametrize(("s", "bits"), [(s, k) for s in LEMIRE_SIZES for k in _lemire_ks(s)])
+def test_lemire_below_hits_every_outcome_exactly_equally_often(s: int, bits: int) -> None:
+    """Every ``bits``-bit input: each of 0 … s-1 comes out exactly ``2**bits // s`` times and
+    exactly ``2**bits mod s`` inputs are rejected — the kernel's draws are unbiased (the
+    same check as core.rng's scale_below; the kernel runs it at 32 bits)."""
+    out = sim.lemire_table(bits, s)
+    kept = out[out >= 0]
+    counts = np.bincount(kept, minlength=s)
+    assert len(counts) == s
+    assert set(counts.tolist()) == {2**bits // s}
+    assert int((out < 0).sum()) == 2**bits % s
+    assert int(out.min()) >= -1
+
+
+def test_lemire_below_without_rejection_is_biased_the_same_test_fails() -> None:
+    """The plain multiply-shift (no rejection) is what the test above catches."""
+    bits, s = 12, 416
+    x = np.arange(2**bits, dtype=np.int64)
+    counts = np.bincount((x * s) >> bits, minlength=s)
+    assert len(set(counts.tolist())) == 2
+
+
+def _reference_draws(gen: np.random.Generator) -> Callable[[int], int]:
+    """below(s) readably: 32-bit halves of the raw words (low first), Lemire with rejection."""
+    halves: list[int] = []
+
+    def below(s: int) -> int:
+        while True:
+            if not halves:
+                word = int(gen.bit_generator.random_raw())
+                halves.extend([word & 0xFFFFFFFF, word >> 32])
+            m = halves.pop(0) * s
+            if m % 2**32 >= (2**32 - s) % s:
+                return m >> 32
+
+    return below
+
+
+def test_kernel_draws_are_lemire_on_the_raw_words() -> None:
+    highs = np.array([416 - k % 6 for k in range(5_000)] + [2**32 - 1, 3, 2**31 + 1] * 50)
+    got = sim.bounded_draws(generator(3), highs)
+    below = _reference_draws(generator(3))
+    assert got.tolist() == [below(int(h)) for h in highs]
+
+
+def test_kernel_shoes_are_fisher_yates_on_the_raw_words() -> None:
+    """BA-2.1 shuffles as core.rng's permutation: position i (last first) swaps with
+    below(i + 1); the kernel's shoes are exactly that, draw for draw."""
+    cards = np.sort(sim.shoe_codes(full_set(6)))
+    got = sim.shuffled_shoes(generator(9), cards, 3)
+    below = _reference_draws(generator(9))
+    for row in got.tolist():
+        want = cards.tolist()
+        for i in range(len(want) - 1, 0, -1):
+            j = below(i + 1)
+            want[i], want[j] = want[j], want[i]
+        assert row == want
+        assert sorted(row) == cards.tolist()  # the same cards (BA-1)
+
+
+def test_shuffle_takes_the_exact_path_for_halves_near_the_threshold() -> None:
+    """The shuffle's two-draws-per-word shortcut accepts a half only when its low product is
+    at least s; halves below (here: zeros, rejected whenever 2**32 mod s > 0, and small
+    values) go through the exact threshold, and the draws stay those of the stream."""
+    gen = generator(4)
+    crafted = generator(5).integers(0, 2**64, size=256, dtype=np.uint64)
+    crafted[::3] = 0  # both halves 0: rejected unless s divides 2**32
+    crafted[1::7] = np.uint64(5) << np.uint64(32)  # a low half 0, a high half 5
+    words = crafted.copy()
+    used = np.zeros(1, dtype=np.int64)
+    cards = np.arange(416, dtype=np.int8) % 52
+    want = cards.tolist()
+    sim._fisher_yates(gen.bit_generator, words, used, cards)
+    halves = [int(w) >> shift & 0xFFFFFFFF for w in crafted.tolist() for shift in (0, 32)]
+    refill = _reference_draws(generator(4))
+
+    def below(s: int) -> int:
+        while halves:
+            m = halves.pop(0) * s
+            if m % 2**32 >= (2**32 - s) % s:
+                return m >> 32
+        return refill(s)
+
+    for i in range(len(want) - 1, 0, -1):
+        j = below(i + 1)
+        want[i], want[j] = want[j], want[i]
+    assert cards.tolist() == want

@@ -252,3 +252,14 @@ def test_correlated_decisions_widen_the_interval_by_rounds_as_clusters() -> None
     hedged_counts = {"win": 1000, "lose": 1000}
     h = bet_stats("b", hedged_counts, nets, None, cross=hedged, rounds=1000)
     assert h.ci_high - h.ci_low == pytest.approx(0.0, abs=1e-12)
+
+
+def test_a_nogil_kernel_runs_on_threads_with_the_same_totals() -> None:
+    """Baccarat's kernel releases the GIL for a whole chunk: two local workers are threads,
+    and the totals are those of one worker (the job's identity is seed and chunking)."""
+    j = Job("baccarat", 30_000, seed=5, chunk_rounds=4_000, options={"series": True})
+    one, two = run(j, workers=1), run(j, workers=2)
+    assert two.where == "2 threads"
+    assert one.total.counts == two.total.counts
+    assert np.array_equal(one.total.series["outcome"], two.total.series["outcome"])
+    assert one.chunk_totals == two.chunk_totals

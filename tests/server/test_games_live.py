@@ -64,7 +64,7 @@ def test_bots_play_every_bound_game_and_the_ledger_stays_whole(tmp_path: Path) -
                 10.0,
                 ("supervisor", creds["supervisor"]),
                 ("cashier", creds["cashier"]),
-                grace=30.0,
+                grace=12.0,
             )
         )
         assert not [s for s in report.statuses if s >= 500], report.summary()
@@ -83,7 +83,8 @@ def test_bots_play_every_bound_game_and_the_ledger_stays_whole(tmp_path: Path) -
             journal = Journal.from_json(
                 httpx.get(url + f"/audit/tables/{t['id']}/journal", headers=h).json()
             )
-            assert journal.head == t["head"]
+            # the clock may have moved on since the listing: the listed head is in the chain
+            assert journal.entries[t["seq"]].hash == t["head"]
             kinds = {e.kind for e in journal.events}
             assert any("bet" in k for k in kinds), (t["id"], sorted(kinds))
         # a restart rebuilds each table by replaying its journal through the rules

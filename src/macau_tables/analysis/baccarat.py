@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Literal
 
+from macau_tables.analysis import tablecache
 from macau_tables.analysis.par import BetLine, Outcome, ParSheet, decimal, frac_json, percent
 from macau_tables.core.errors import InvalidInput
 from macau_tables.games.baccarat import (
@@ -275,18 +276,47 @@ def _pair_count(comp: Composition) -> int:
     return sum(k * (k - 1) for k in comp) * ordered_deals(n - 2, CARDS_PER_HAND - 2)
 
 
-def count_deals(comp: Composition) -> DealCounts:
-    """Exact counts by the compiled kernel (numba; the first call in a fresh cache compiles
-    it, about a second). ``comp`` must pass :func:`check_composition` with at most 12 decks'
-    cards (the kernel's int64 bound)."""
+#: the code the full-shoe counts are made from (:mod:`macau_tables.analysis.tablecache`)
+TABLE_SOURCES = (
+    "games/baccarat.py",
+    "analysis/baccarat.py",
+    "analysis/tablecache.py",
+    "analysis/kernels/baccarat_exact.py",
+)
+
+
+def _kernel_totals(comp: Composition) -> tuple[tuple[int, ...], ...]:
     from macau_tables.analysis.kernels.baccarat_exact import MAX_CARDS, totals_matrix
 
-    comp = check_composition(comp)
     n = sum(comp)
     if n > MAX_CARDS:
         raise InvalidInput(f"{n} cards: more than {MAX_DECKS} decks hold", rule="BA-1")
+    return totals_matrix(_value_counts(comp))
+
+
+def count_deals(comp: Composition) -> DealCounts:
+    """Exact counts by the compiled kernel (numba; the first call in a fresh cache compiles
+    it, about a second). ``comp`` must pass :func:`check_composition` with at most 12 decks'
+    cards (the kernel's int64 bound).
+
+    A full shoe of 6 to 12 decks is counted once and then read from the table cache
+    (:mod:`macau_tables.analysis.tablecache`, keyed by a hash of this code and the engine's):
+    the PAR sheet every table starts from needs neither numpy nor numba after that."""
+    comp = check_composition(comp)
+    n = sum(comp)
+    decks, rest = divmod(n, 52)
+    if not rest and MIN_DECKS <= decks <= MAX_DECKS and comp == fresh_composition(decks):
+        rows = tablecache.json_value(
+            "baccarat-full-shoe",
+            {"decks": decks},
+            TABLE_SOURCES,
+            lambda: [list(row) for row in _kernel_totals(comp)],
+        )
+        totals = tuple(tuple(int(x) for x in row) for row in rows)
+    else:
+        totals = _kernel_totals(comp)
     pairs = _pair_count(comp)
-    return DealCounts(comp, ordered_deals(n), totals_matrix(_value_counts(comp)), pairs, pairs)
+    return DealCounts(comp, ordered_deals(n), totals, pairs, pairs)
 
 
 _CARD_OF_RANK = tuple(Card(rank, "s") for rank in range(1, 14))

@@ -9,8 +9,13 @@ options)``: never on how many workers ran the chunks, on which machines, or in w
 they finished.
 
 :func:`run` runs the chunks in this process (``workers=1``), on ``K`` local processes
-(:class:`concurrent.futures.ProcessPoolExecutor`), or on a Dask cluster (``cluster=
-"tcp://HOST:PORT"``, the ``cluster`` extra, imported only then). :meth:`SimResult.stats`
+(:class:`concurrent.futures.ProcessPoolExecutor`) or, for a kernel that releases the GIL for
+a whole chunk (its module sets ``NOGIL = True``: baccarat), ``K`` threads, or on a Dask
+cluster (``cluster="tcp://HOST:PORT"``, the ``cluster`` extra, imported only then). Before
+local workers start, :func:`run` calls the kernel module's ``prepare(options)`` if it has
+one: the tile kernel builds (or reads from :mod:`~macau_tables.analysis.tablecache`) its
+setting tables there, and every kernel loads its compiled code, once, in the parent; the
+workers, forked from it, inherit both (threads share them). :meth:`SimResult.stats`
 gives each bet line's estimated expected return with a 95% confidence interval and, against
 the exact PAR sheet (:mod:`macau_tables.analysis.par`), the z-score
 ``(mean - exact EV) / (exact std_dev / sqrt(decisions))``, flagged when ``|z| > 4``.
@@ -23,7 +28,14 @@ import math
 import os
 import time
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    wait,
+)
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -57,6 +69,12 @@ FLAG_SIGMAS = 4.0
 
 Kernel = Callable[[int, int, int, Mapping[str, object]], ChunkResult]
 Progress = Callable[[int, int], None]  # (rounds done, rounds in the job)
+
+
+def kernel_module(path: str) -> object:
+    """The module of a ``"package.module:function"`` kernel (for its ``prepare`` and
+    ``NOGIL``, see :func:`run`)."""
+    return importlib.import_module(path.partition(":")[0])
 
 
 def resolve_kernel(path: str) -> Kernel:
@@ -396,6 +414,10 @@ def run(
         raise InvalidInput(f"workers must be at least 1, not {workers}")
     resolve_kernel(job.kernel_path)  # fail here, once, with a clear message
     start = time.perf_counter()
+    module = kernel_module(job.kernel_path)
+    prepare = getattr(module, "prepare", None)
+    if cluster is None and callable(prepare):
+        prepare(job.kernel_options())  # tables and compiled kernels: once, before workers
     if cluster is not None:
         results, where = _run_dask(job, cluster, progress), f"dask {cluster}"
     else:
@@ -403,8 +425,12 @@ def run(
         k = min(k, job.n_chunks)
         if k == 1:
             results, where = _run_here(job, progress), "in-process"
+        elif getattr(module, "NOGIL", False) is True:
+            pool: Executor = ThreadPoolExecutor(max_workers=k)
+            results, where = _run_pool(job, k, progress, pool), f"{k} threads"
         else:
-            results, where = _run_pool(job, k, progress), f"{k} local processes"
+            pool = ProcessPoolExecutor(max_workers=k)
+            results, where = _run_pool(job, k, progress, pool), f"{k} local processes"
     seconds = time.perf_counter() - start
     ordered = [results[i] for i in range(job.n_chunks)]
     totals = [ChunkTotals.of(r) for r in ordered]
@@ -427,13 +453,18 @@ def _run_here(job: Job, progress: Progress | None) -> dict[int, ChunkResult]:
     return results
 
 
-def _run_pool(job: Job, workers: int, progress: Progress | None) -> dict[int, ChunkResult]:
+def _run_pool(
+    job: Job, workers: int, progress: Progress | None, executor: Executor
+) -> dict[int, ChunkResult]:
+    """The chunks on ``executor``: local processes (forked after :func:`run` prepared the
+    kernel's tables and compiled code, so they inherit them), or threads for a kernel that
+    releases the GIL (``NOGIL``)."""
     results: dict[int, ChunkResult] = {}
     done = 0
     pending: dict[Future[ChunkResult], int] = {}
     todo = iter(_args(job))
     window = 4 * workers  # bounded: a billion-round job does not queue every chunk at once
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with executor as pool:
         for args in todo:
             pending[pool.submit(run_chunk, *args)] = args[2]
             if len(pending) >= window:

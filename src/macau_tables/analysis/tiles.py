@@ -49,6 +49,13 @@ stands for). Each strategy is asked once per class for its setting, the setting 
 to two dense hand ranks with PG-6.2 folded in, and the numba kernel counts every pair of
 classes, weighted by the physical deals it stands for. Commission touches only the
 expected values, so win/loss/push are counted once.
+
+**Built once.** The class tables (settings, ranks, each strategy's choice) and the full
+set's counts — every class's three settings against a fixed strategy, the one pass that
+gives the optimal response and every hint — are the same in every process: they are kept
+in the table cache (:mod:`macau_tables.analysis.tablecache`), keyed by a hash of the code
+that makes them (:data:`TABLE_SOURCES`), and a process that finds them there neither
+rebuilds them nor imports numba.
 """
 
 from __future__ import annotations
@@ -57,11 +64,12 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cache
+from functools import cache, cached_property
 from typing import Literal
 
 import numpy as np
 
+from macau_tables.analysis import tablecache
 from macau_tables.analysis.kernels import tiles_exact as kx
 from macau_tables.analysis.par import BetLine, ParSheet, frac_json, outcomes_from_counts
 from macau_tables.core.errors import InvalidInput
@@ -111,6 +119,19 @@ DEALS = math.comb(32, 4) * math.comb(28, 4)
 
 # --- hand classes -------------------------------------------------------------------------------
 
+#: The code the tables below are made from: a change to any of these files builds them
+#: again (:mod:`macau_tables.analysis.tablecache`).
+TABLE_SOURCES: tuple[str, ...] = (
+    "tiles/*.py",
+    "games/tilegame.py",
+    "games/paigow.py",
+    "games/taiwan.py",
+    "analysis/tiles.py",
+    "analysis/tablecache.py",
+    "analysis/kernels/tiles_exact.py",
+    "analysis/kernels/lazyjit.py",
+)
+
 
 def _canonical(tiles: Sequence[Tile]) -> tuple[Tile, ...]:
     """Table I rank, then pips: the order the strategies use (tiles.strategies)."""
@@ -124,26 +145,40 @@ class _Universe:
     k: np.ndarray  # (n, 21) count of each type
     types: np.ndarray  # (n, 4) distinct types
     mults: np.ndarray  # (n, 4) their multiplicities
-    tiles: tuple[tuple[Tile, ...], ...]  # canonical representative tiles
-    index: dict[tuple[int, ...], int]  # k vector -> class
+    index: dict[int, int]  # the k vector as a base-3 number (:func:`_base3`) -> class
+
+    @cached_property
+    def tiles(self) -> tuple[tuple[Tile, ...], ...]:
+        """Canonical representative tiles of every class."""
+        return tuple(self.rep(i) for i in range(len(self.k)))
+
+    def rep(self, cls: int) -> tuple[Tile, ...]:
+        row = self.k[cls]
+        return _canonical([DISTINCT_TILES[t] for t in range(kx.TYPES) for _ in range(int(row[t]))])
+
+
+def _build_classes() -> dict[str, np.ndarray]:
+    k, types, mults, _ = kx.hand_classes(FULL_COUNTS)  # small numbers: stored as int8
+    return {"k": k.astype(np.int8), "types": types.astype(np.int8), "mults": mults.astype(np.int8)}
 
 
 @cache
 def _universe() -> _Universe:
-    k, types, mults, _ = kx.hand_classes(FULL_COUNTS)
-    reps = tuple(
-        _canonical([DISTINCT_TILES[t] for t in range(kx.TYPES) for _ in range(int(row[t]))])
-        for row in k
-    )
-    index = {tuple(int(x) for x in row): i for i, row in enumerate(k)}
-    return _Universe(k, types, mults, reps, index)
+    z = tablecache.arrays("tile-classes", {}, TABLE_SOURCES, _build_classes)
+    k, types, mults = (z[name].astype(np.int64) for name in ("k", "types", "mults"))
+    for a in (k, types, mults):
+        a.setflags(write=False)
+    codes = (k * _POWERS3).sum(axis=1)
+    index = dict(zip(codes.tolist(), range(len(k)), strict=True))
+    return _Universe(k, types, mults, index)
+
+
+#: 3**t for each tile type: a class's counts (0–2 each, T-1) as one base-3 number
+_POWERS3 = 3 ** np.arange(21, dtype=np.int64)
 
 
 def _class_of(tiles: Sequence[Tile]) -> int:
-    k = [0] * kx.TYPES
-    for t in tiles:
-        k[_TYPE[t]] += 1
-    return _universe().index[tuple(k)]
+    return _universe().index[sum(int(_POWERS3[_TYPE[t]]) for t in tiles)]
 
 
 def _pool(counts: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
@@ -161,12 +196,20 @@ Key = tuple[int, int, int]  # HandValue.key: larger is higher, equal is a copy
 
 @dataclass(frozen=True)
 class _Options:
-    """The three settings (T-4) of every class under one game's rules, as T-2 keys and as
-    kernel codes."""
+    """The three settings (T-4) of every class under one game's rules: their T-2 keys, the
+    engine's dense ranks and the kernel codes."""
 
-    values: tuple[tuple[tuple[Key, Key], ...], ...]  # (front key, back key) per option
-    order: tuple[tuple[tuple[Key, Key], ...], ...]  # (back key, front key): the tie-break
-    codes: np.ndarray  # (n, 3, 2) kernel codes (front, back), lower is better
+    keys: np.ndarray  # (n, 3, 2, 3): (front key, back key) per option
+    ranks: np.ndarray  # (n, 3, 2): (front rank, back rank), tiles.rank_of
+    codes: np.ndarray  # (n, 3, 2): kernel codes (front, back), lower is better
+
+    def values(self, cls: int) -> tuple[tuple[Key, Key], ...]:
+        """(front key, back key) of each option of ``cls``."""
+        return tuple((tuple(front), tuple(back)) for front, back in self.keys[cls].tolist())
+
+    def order(self, cls: int) -> tuple[tuple[Key, Key], ...]:
+        """(back key, front key) of each option: the tie-break."""
+        return tuple((back, front) for front, back in self.values(cls))
 
 
 @cache
@@ -191,28 +234,34 @@ def _two_tile(game: Game) -> tuple[dict[tuple[Tile, Tile], Key], dict[Key, tuple
     return keys, codes
 
 
+def _build_options(game: Game) -> dict[str, np.ndarray]:
+    keys_of, codes_of = _two_tile(game)
+    reps = _universe().tiles
+    n = len(reps)
+    keys = np.zeros((n, 3, 2, 3), dtype=np.int64)
+    ranks = np.zeros((n, 3, 2), dtype=np.int16)
+    codes = np.zeros((n, 3, 2), dtype=np.int64)
+    for i, tiles in enumerate(reps):
+        for s, ((a, b), (c, d)) in enumerate(SPLITS):
+            one, two = keys_of[tiles[a], tiles[b]], keys_of[tiles[c], tiles[d]]
+            front, back = (two, one) if one > two else (one, two)  # make_setting (T-4)
+            keys[i, s] = (front, back)
+            ranks[i, s] = (codes_of[front][1], codes_of[back][1])
+            codes[i, s] = (codes_of[front][0], codes_of[back][1])
+    return {"keys": keys, "ranks": ranks, "codes": codes}
+
+
 @cache
 def _options(game: Game) -> _Options:
-    keys, codes_of = _two_tile(game)
-    u = _universe()
-    codes = np.zeros((len(u.tiles), 3, 2), dtype=np.int64)
-    values, order = [], []
-    for i, tiles in enumerate(u.tiles):
-        vals = []
-        for s, ((a, b), (c, d)) in enumerate(SPLITS):
-            one, two = keys[tiles[a], tiles[b]], keys[tiles[c], tiles[d]]
-            front, back = (two, one) if one > two else (one, two)  # make_setting (T-4)
-            vals.append((front, back))
-            codes[i, s] = (codes_of[front][0], codes_of[back][1])
-        values.append(tuple(vals))
-        order.append(tuple((back, front) for front, back in vals))
-    codes.setflags(write=False)
-    return _Options(tuple(values), tuple(order), codes)
+    z = tablecache.arrays(
+        "tile-options", {"game": game}, TABLE_SOURCES, lambda: _build_options(game)
+    )
+    return _Options(z["keys"], z["ranks"], z["codes"])
 
 
 def _setting(game: Game, cls: int, option: int) -> Setting:
     """Option ``option`` of class ``cls``: ``settings(tiles, rules)[option]`` (T-4)."""
-    tiles = _universe().tiles[cls]
+    tiles = _universe().rep(cls)
     (a, b), (c, d) = SPLITS[option]
     rules = RULES[game]
     return make_setting(Hand(tiles[a], tiles[b], rules), Hand(tiles[c], tiles[d], rules))
@@ -222,18 +271,29 @@ def _values(setting: Setting) -> tuple[Key, Key]:
     return (setting.front.value.key, setting.back.value.key)
 
 
+FORCED = "forced"
+
+
+def _build_choices(name: str, game: Game) -> dict[str, np.ndarray]:
+    rules = RULES[game]
+    choose = forced_setting if name == FORCED else _strategy(name).choose
+    opts = _options(game)
+    out = np.zeros(len(opts.keys), dtype=np.int8)
+    for i, tiles in enumerate(_universe().tiles):
+        out[i] = opts.values(i).index(_values(choose(tiles, rules)))
+    return {"choice": out}
+
+
 @cache
 def _choices(name: str, game: Game) -> np.ndarray:
-    """The option (0–2) the readable strategy ``name`` plays with each class."""
-    rules = RULES[game]
-    way = _strategy(name)
-    opts = _options(game)
-    out = np.zeros(len(opts.values), dtype=np.int64)
-    for i, tiles in enumerate(_universe().tiles):
-        chosen = _values(way.choose(tiles, rules))
-        out[i] = opts.values[i].index(chosen)
-    out.setflags(write=False)
-    return out
+    """The option (0–2) the readable strategy ``name`` plays with each class (``forced``:
+    TW-6b's forced setting, :func:`~macau_tables.tiles.strategies.forced_setting`). Built
+    once from the readable strategy, then read from the table cache."""
+    key = {"name": name, "game": game}
+    z = tablecache.arrays("tile-choices", key, TABLE_SOURCES, lambda: _build_choices(name, game))
+    choice: np.ndarray = z["choice"].astype(np.int64)
+    choice.setflags(write=False)
+    return choice
 
 
 def _fixed_codes(choice: np.ndarray, game: Game) -> np.ndarray:
@@ -273,7 +333,7 @@ def _ev_numerators(counts: np.ndarray, c: Fraction) -> list[list[int]]:
     """``q · EV`` (times the class's opponent total) of each option, exact ints: a win pays
     ``1 - c`` (``c = p/q``), a loss costs 1."""
     p, q = c.numerator, c.denominator
-    return [[(q - p) * int(o[kx.WIN]) - q * int(o[kx.LOSS]) for o in row] for row in counts]
+    return [[(q - p) * o[kx.WIN] - q * o[kx.LOSS] for o in row] for row in counts.tolist()]
 
 
 def _best(evs: Sequence[int], order: Sequence[tuple[object, ...]]) -> int:
@@ -291,6 +351,40 @@ def _mode(game: Game, first: Side) -> int:
     return kx.PG_FIRST_PLAYER if first == "player" else kx.PG_FIRST_BANKER
 
 
+def _kernel_counts(
+    game: Game, counts: tuple[int, ...], first: str | None, other: str, mode: int
+) -> np.ndarray:
+    """``pair_counts`` over every class the pool ``counts`` can deal: the first side plays
+    ``first``'s option (``(n, 1, 3)``) or, if None, each of the three (``(n, 3, 3)``),
+    against ``other``; rows follow :func:`_pool`'s classes."""
+    u, opts = _universe(), _options(game)
+    idx, _ = _pool(counts)
+    first_codes = (
+        opts.codes[idx]
+        if first is None
+        else _fixed_codes(_choices(first, game), game)[idx][:, None, :]
+    )
+    out: np.ndarray = kx.pair_counts(
+        np.array(counts, dtype=np.int64), u.k[idx], first_codes, u.types[idx], u.mults[idx],
+        _fixed_codes(_choices(other, game), game)[idx], mode,
+    )  # fmt: skip
+    return out
+
+
+def _full_counts(game: Game, first: str | None, other: str, mode: int) -> np.ndarray:
+    """:func:`_kernel_counts` on the full set, counted once and kept in the table cache:
+    every physical deal of the 32 tiles, so the same for every process and every hint."""
+    key = {"game": game, "first": first, "other": other, "mode": mode}
+    z = tablecache.arrays(
+        "tile-counts",
+        key,
+        TABLE_SOURCES,
+        lambda: {"counts": _kernel_counts(game, FULL_COUNTS, first, other, mode)},
+    )
+    out: np.ndarray = z["counts"]
+    return out
+
+
 @dataclass(frozen=True)
 class _Result:
     tally: Tally
@@ -301,37 +395,38 @@ class _Result:
 def _count(
     game: Game,
     counts: tuple[int, ...],
-    player: np.ndarray | None,
-    banker: np.ndarray | None,
+    player: str | None,
+    banker: str | None,
     commission: Fraction,
 ) -> _Result:
     """Count a pairing over every deal of the pool ``counts``. ``player`` / ``banker``: the
-    option each class plays (universe-indexed); ``None``: that side best-responds."""
+    strategy each side plays (``forced``, ``max-back``, ``house-way``); ``None``: that side
+    best-responds. The full set's counts come from the table cache."""
     u = _universe()
     opts = _options(game)
     idx, weight = _pool(counts)
-    c = np.array(counts, dtype=np.int64)
-    if player is not None and banker is not None:
-        out = kx.pair_counts(
-            c, u.k[idx], _fixed_codes(player, game)[idx][:, None, :],
-            u.types[idx], u.mults[idx], _fixed_codes(banker, game)[idx], _mode(game, "player"),
-        )  # fmt: skip
-        w, l_, p = (int(x) for x in (weight[:, None] * out[:, 0, :]).sum(axis=0))
-        return _Result(Tally(w, l_, p), None, idx)
     if player is None and banker is None:
         raise InvalidInput("optimal against optimal is not a best response: fix one side")
-    first: Side = "player" if player is None else "banker"
-    other = banker if player is None else player
+    first: Side = "banker" if banker is None else "player"
+    fixed, other = (player, banker) if first == "player" else (None, player)
     assert other is not None
-    out = kx.pair_counts(
-        c, u.k[idx], opts.codes[idx], u.types[idx], u.mults[idx],
-        _fixed_codes(other, game)[idx], _mode(game, first),
-    )  # fmt: skip
+    mode = _mode(game, first)
+
+    def kernel(first_strategy: str | None) -> np.ndarray:
+        if counts == FULL_COUNTS:
+            return _full_counts(game, first_strategy, other, mode)
+        return _kernel_counts(game, counts, first_strategy, other, mode)
+
+    if fixed is not None:
+        out = kernel(fixed)
+        w, l_, p = (int(x) for x in (weight[:, None] * out[:, 0, :]).sum(axis=0))
+        return _Result(Tally(w, l_, p), None, idx)
+    out = kernel(None)
     evs = _ev_numerators(out, commission)
-    chosen = np.array([_best(evs[n], opts.order[i]) for n, i in enumerate(idx)], dtype=np.int64)
+    chosen = np.array([_best(evs[n], opts.order(i)) for n, i in enumerate(idx)], dtype=np.int64)
     picked = out[np.arange(len(idx)), chosen]
     won, lost, pushed = (int(x) for x in (weight[:, None] * picked).sum(axis=0))
-    response = np.full(len(u.tiles), -1, dtype=np.int64)
+    response = np.full(len(u.k), -1, dtype=np.int64)
     response[idx] = chosen
     tally = Tally(won, lost, pushed) if first == "player" else Tally(lost, won, pushed)
     return _Result(tally, response, idx)
@@ -341,25 +436,23 @@ def _norm(name: str) -> str:
     return name.strip().lower().replace("_", "-")
 
 
-def _side(name: str, game: Game) -> np.ndarray | None:
-    """A strategy name's choices, or None for ``optimal`` (the best response)."""
+def _side(name: str) -> str | None:
+    """A strategy name, checked, or None for ``optimal`` (the best response)."""
     key = _norm(name)
     if key == OPTIMAL:
         return None
     _strategy(key)  # unknown names raise InvalidInput listing the strategies
-    return _choices(key, game)
+    return key
 
 
 def _deviations(response: np.ndarray, pool: np.ndarray, game: Game, weights: np.ndarray) -> int:
     """Physical hands (of the pool) on which a best response differs in value from the
     house way."""
     hw = _choices(HOUSE_WAY, game)
-    values = _options(game).values
-    return sum(
-        int(w)
-        for i, w in zip(pool, weights, strict=True)
-        if values[i][response[i]] != values[i][hw[i]]
-    )
+    keys = _options(game).keys[pool]
+    rows = np.arange(len(pool))
+    differs = (keys[rows, response[pool]] != keys[rows, hw[pool]]).any(axis=(1, 2))
+    return int(weights[differs].sum())
 
 
 def _line(
@@ -393,7 +486,7 @@ def _pairing(
     rule: str,
 ) -> BetLine:
     player, banker = _norm(player), _norm(banker)
-    p, b = _side(player, game), _side(banker, game)
+    p, b = _side(player), _side(banker)
     result = _count(game, counts, p, banker=b, commission=commission)
     notes: list[str] = []
     if result.best_response is not None:
@@ -501,9 +594,8 @@ def taiwan_par(
     c = _commission(commission, "TW-8")
     counts = FULL_COUNTS if exposed is None else _exposed_counts(exposed)
     banker = _norm(banker)
-    b = _side(banker, "taiwan")
-    player_choice = _choices(MAX_BACK, "taiwan")  # TW-R1: the forced setting
-    result = _count("taiwan", counts, player_choice, b, c)
+    b = _side(banker)
+    result = _count("taiwan", counts, MAX_BACK, b, c)  # TW-R1: the forced setting
     notes: list[str] = []
     if result.best_response is not None:
         _, weight = _pool(counts)
@@ -634,18 +726,15 @@ def hint(
 
 
 def _hint(cls: int, opponent: str, as_: Side, game: Game, c: Fraction) -> list[SettingEV]:
-    u, opts = _universe(), _options(game)
-    other = _side(opponent, game)
+    opts = _options(game)
+    other = _side(opponent)
     assert other is not None
-    counts = tuple(n - int(x) for n, x in zip(FULL_COUNTS, u.k[cls], strict=True))
-    idx, _ = _pool(counts)
-    out = kx.pair_counts(
-        np.array(FULL_COUNTS, dtype=np.int64), u.k[cls : cls + 1], opts.codes[cls : cls + 1],
-        u.types[idx], u.mults[idx], _fixed_codes(other, game)[idx], _mode(game, as_),
-    )[0]  # fmt: skip
+    # the class's row of the full set's counts (every opponent hand of the other 28 tiles)
+    out = _full_counts(game, None, other, _mode(game, as_))[cls]
     evs = _ev_numerators(out[None], c)[0]
     # best first; the sort is stable under reverse, so exact equals keep their order (_best)
-    ranked = sorted(range(3), key=lambda s: (evs[s], opts.order[cls][s]), reverse=True)
+    order = opts.order(cls)
+    ranked = sorted(range(3), key=lambda s: (evs[s], order[s]), reverse=True)
     total = int(out[0].sum())
     q = c.denominator
     return [
@@ -690,16 +779,44 @@ def optimal_table(
     ``side`` plays against ``vs`` — the same setting :func:`hint` puts first."""
     g = _game(game)
     c = _commission(COMMISSION[g] if commission is None else commission, _COMMISSION_RULE[g])
-    other = _side(vs, g)
+    response = best_response(g, side=side, vs=vs, commission=c)
+    return {tiles: _setting(g, i, int(response[i])) for i, tiles in enumerate(_universe().tiles)}
+
+
+@cache
+def best_response(
+    game: Game, *, side: Side = "player", vs: str = HOUSE_WAY, commission: Fraction
+) -> np.ndarray:
+    """The option (0–2 of T-4's settings, per hand class) that ``side`` plays in its exact
+    best response to ``vs`` — :func:`optimal_table` as an array, from the full set's counts
+    (one kernel pass, kept in the table cache). Read-only."""
+    other = _side(vs)
     if other is None:
         raise InvalidInput("optimal against optimal is not a best response: fix one side")
     fixed = (None, other) if side == "player" else (other, None)
-    result = _count(g, FULL_COUNTS, fixed[0], fixed[1], c)
+    result = _count(game, FULL_COUNTS, fixed[0], fixed[1], commission)
     assert result.best_response is not None
-    return {
-        tiles: _setting(g, i, int(result.best_response[i]))
-        for i, tiles in enumerate(_universe().tiles)
-    }
+    out = result.best_response
+    out.setflags(write=False)
+    return out
+
+
+def class_table(game: Game, name: str, *, vs: str = HOUSE_WAY, commission: Fraction) -> np.ndarray:
+    """``(8130, 2)`` int16: (front rank, back rank) (:func:`~macau_tables.tiles.rank_of`) of
+    the setting ``name`` plays with each hand class: ``forced`` (TW-6b), a registered
+    strategy (``max-back``, ``house-way``), or ``optimal``, the player's best response to a
+    banker playing ``vs`` with this commission. From the table cache; read-only."""
+    key = _norm(name)
+    if key == OPTIMAL:
+        choice = best_response(game, side="player", vs=_norm(vs), commission=commission)
+    else:
+        if key != FORCED:
+            _side(key)  # unknown names raise InvalidInput listing the strategies
+        choice = _choices(key, game)
+    ranks = _options(game).ranks
+    out: np.ndarray = ranks[np.arange(len(choice)), choice]
+    out.setflags(write=False)
+    return out
 
 
 def deal_result(
@@ -716,15 +833,15 @@ def deal_result(
     check_tiles_available([*player, *banker])
     if len(player) != 4 or len(banker) != 4:
         raise InvalidInput("each side holds four tiles", rule="T-4")
-    p, b = _side(player_strategy, g), _side(banker_strategy, g)
+    p, b = _side(player_strategy), _side(banker_strategy)
     if p is None or b is None:
         raise InvalidInput("deal_result takes fixed strategies (max-back, house-way)")
     u = _universe()
     i, j = _class_of(player), _class_of(banker)
     out = kx.pair_counts(
         np.array(FULL_COUNTS, dtype=np.int64), u.k[i : i + 1],
-        _fixed_codes(p, g)[i : i + 1][:, None, :], u.types[j : j + 1], u.mults[j : j + 1],
-        _fixed_codes(b, g)[j : j + 1], _mode(g, "player"),
+        _fixed_codes(_choices(p, g), g)[i : i + 1][:, None, :], u.types[j : j + 1],
+        u.mults[j : j + 1], _fixed_codes(_choices(b, g), g)[j : j + 1], _mode(g, "player"),
     )[0, 0]  # fmt: skip
     labels: tuple[Literal["win", "loss", "push"], ...] = ("win", "loss", "push")
     return labels[int(np.flatnonzero(out)[0])]

@@ -1,10 +1,10 @@
 """The database: SQLite (embedded, the default) or PostgreSQL, through SQLAlchemy 2.
 
 * SQLite: WAL, ``synchronous=FULL``, foreign keys on, ``BEGIN IMMEDIATE`` for every write
-  (a separate reader engine uses plain deferred ``BEGIN``), all writes on one thread with
-  **group commit**: the writer takes every unit of work waiting (commands of different
-  tables), runs each in its own SAVEPOINT inside one ``BEGIN IMMEDIATE`` transaction, and
-  commits once — one fsync for many commands. A unit that fails rolls back to its
+  (a separate reader engine uses plain deferred ``BEGIN``), with **group commit**
+  (:class:`LoopCommitter`): every unit of work waiting (commands of different tables)
+  runs in its own SAVEPOINT inside one ``BEGIN IMMEDIATE`` transaction, committed once —
+  one fsync for many commands. A unit that fails rolls back to its
   savepoint alone; no reply is sent before the commit, so each command is still atomic
   and durable when it is acknowledged.
 * PostgreSQL (``postgresql+psycopg://…``): READ COMMITTED with row locks — a table's
@@ -18,11 +18,9 @@ The schema exists only through the Alembic migrations in ``server/migrations``
 from __future__ import annotations
 
 import asyncio
-import queue
-import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -75,70 +73,67 @@ def is_retryable(exc: BaseException) -> bool:
     return getattr(orig, "sqlstate", None) in RETRYABLE_SQLSTATES
 
 
-class GroupWriter(threading.Thread):
-    """SQLite's one writer thread with group commit (see the module docstring)."""
+class LoopCommitter:
+    """SQLite's group commit, on the event loop (see the module docstring).
 
-    def __init__(self, engine: Engine, max_batch: int = 128) -> None:
-        super().__init__(name="db-group-writer", daemon=True)
-        self.engine, self.max_batch = engine, max_batch
-        self.queue: queue.SimpleQueue[tuple[Callable[[Connection], Any], Future[Any]] | None] = (
-            queue.SimpleQueue()
-        )
+    Units of work wait in a list; one flusher task runs them, each in its own SAVEPOINT of
+    one ``BEGIN IMMEDIATE`` transaction, on the loop's thread (they are short and CPU-only:
+    no other thread competes for the GIL), then commits in a worker thread — the fsync —
+    while the loop serves requests and gathers the next batch. Each unit's result (or
+    error) is handed back only after the commit.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.pending: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]] = []
+        self.task: asyncio.Task[None] | None = None
+        self.fsync = ThreadPoolExecutor(1, thread_name_prefix="db-commit")
         self.batches = 0
         self.units = 0
 
-    def submit(self, fn: Callable[[Connection], T]) -> Future[T]:
-        fut: Future[T] = Future()
-        self.queue.put((fn, fut))
-        return fut
+    async def write(self, fn: Callable[[Connection], T]) -> T:
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[T] = loop.create_future()
+        self.pending.append((fn, fut))
+        if self.task is None or self.task.done():
+            self.task = loop.create_task(self._flush())
+        return await fut
 
-    def stop(self) -> None:
-        self.queue.put(None)
-        self.join()
-
-    def run(self) -> None:
-        while True:
-            item = self.queue.get()
-            if item is None:
-                return
-            batch = [item]
-            stop = False
-            while len(batch) < self.max_batch:
+    async def _flush(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self.pending:
+            batch, self.pending = self.pending, []
+            done: list[tuple[asyncio.Future[Any], Any, BaseException | None]] = []
+            try:
+                conn = self.engine.connect()
                 try:
-                    more = self.queue.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    stop = True
-                    break
-                batch.append(more)
-            self._commit(batch)
-            if stop:
-                return
+                    tx = conn.begin()
+                    for fn, fut in batch:
+                        try:
+                            with conn.begin_nested():
+                                done.append((fut, fn(conn), None))
+                        except Exception as exc:
+                            done.append((fut, None, exc))
+                    await loop.run_in_executor(self.fsync, tx.commit)
+                finally:
+                    conn.close()
+            except Exception as exc:  # the commit failed: nothing of the batch is recorded
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_exception(exc)
+                continue
+            self.batches += 1
+            self.units += len(done)
+            for fut, result, error in done:
+                if fut.done():
+                    continue
+                if error is not None:
+                    fut.set_exception(error)
+                else:
+                    fut.set_result(result)
 
-    def _commit(self, batch: list[tuple[Callable[[Connection], Any], Future[Any]]]) -> None:
-        done: list[tuple[Future[Any], Any, BaseException | None]] = []
-        try:
-            with self.engine.connect() as conn, conn.begin():
-                for fn, fut in batch:
-                    if not fut.set_running_or_notify_cancel():
-                        continue
-                    try:
-                        with conn.begin_nested():
-                            done.append((fut, fn(conn), None))
-                    except Exception as exc:
-                        done.append((fut, None, exc))
-        except Exception as exc:  # the commit failed: nothing of the batch is recorded
-            for fut, _, _ in done:
-                fut.set_exception(exc)
-            return
-        self.batches += 1
-        self.units += len(done)
-        for fut, result, error in done:
-            if error is not None:
-                fut.set_exception(error)
-            else:
-                fut.set_result(result)
+    def close(self) -> None:
+        self.fsync.shutdown(wait=True)
 
 
 class Database:
@@ -151,8 +146,7 @@ class Database:
             self.writer = _sqlite_engine(self.url, immediate=True)
             self.reader = _sqlite_engine(self.url, immediate=False)
             writers = 1
-            self.group: GroupWriter | None = GroupWriter(self.writer)
-            self.group.start()
+            self.group: LoopCommitter | None = LoopCommitter(self.writer)
         elif self.dialect == "postgresql":
             self.writer = sa.create_engine(
                 self.url, pool_size=pg_writers + 2, max_overflow=4, pool_pre_ping=True
@@ -175,11 +169,9 @@ class Database:
         """Run ``fn`` in one write transaction (committed on return, rolled back on error).
 
         On PostgreSQL a serialization failure or deadlock runs it again (``on_retry`` first,
-        e.g. to rebuild what ``fn`` changed in memory), up to 8 times. On SQLite it joins
-        the group writer's next commit.
+        e.g. to rebuild what ``fn`` changed in memory), up to 8 times. (On SQLite, the
+        async :meth:`write` joins the next group commit; this runs a transaction of its own.)
         """
-        if self.group is not None:
-            return self.group.submit(fn).result()
         for attempt in range(8):
             try:
                 with self.writer.begin() as conn:
@@ -200,7 +192,7 @@ class Database:
         self, fn: Callable[[Connection], T], *, on_retry: Callable[[], None] | None = None
     ) -> T:
         if self.group is not None:
-            return await asyncio.wrap_future(self.group.submit(fn))
+            return await self.group.write(fn)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
             self._writes, lambda: self.write_sync(fn, on_retry=on_retry)
@@ -212,7 +204,7 @@ class Database:
 
     def close(self) -> None:
         if self.group is not None:
-            self.group.stop()
+            self.group.close()
         self._writes.shutdown(wait=True)
         self._reads.shutdown(wait=True)
         self.writer.dispose()

@@ -37,6 +37,14 @@ class GameBinding:
     timeout_ops: frozenset[str] = frozenset()
     #: nobody at the table and nothing in play: the clock waits instead of dealing
     idle: Callable[[TableEngine], bool] = lambda engine: False
+    #: for engines that draw a server seed themselves from the ``Rng`` the server passes
+    #: (craps: a new shooter's), the seed behind a commitment it just published
+    secret_seed: Callable[[TableEngine, str], bytes | None] | None = None
+    #: operations and arguments that key in a chance outcome (dice, a shoe): refused at
+    #: auto-dealt tables, whose outcomes come from the server's RNG (key-in belongs to
+    #: dealer-operated tables)
+    keyin_ops: frozenset[str] = frozenset()
+    keyin_args: frozenset[str] = frozenset()
 
 
 _GAMES: dict[str, GameBinding] = {}

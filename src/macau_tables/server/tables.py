@@ -32,7 +32,7 @@ from sqlalchemy.engine import Connection
 
 from macau_tables.core.errors import MacauTablesError
 from macau_tables.core.journal import Entry, Event, Journal
-from macau_tables.core.rng import commitment, new_server_seed
+from macau_tables.core.rng import Rng, commitment, new_server_seed
 from macau_tables.core.visibility import Viewer
 from macau_tables.games.contract import (
     Actor,
@@ -218,15 +218,36 @@ class TableActor:
             return self._refusal(
                 ApiError(403, "forbidden", "only the table's clock times out", "SRV-ROLE")
             )
+        if op in self.game.keyin_ops or self.game.keyin_args & set(args):
+            return self._refusal(
+                ApiError(
+                    403,
+                    "forbidden",
+                    f"{op}: this table is auto-dealt; its outcomes come from the server's RNG",
+                    "SRV-KEYIN",
+                )
+            )
         if op in self.game.seed_ops and "seed" in args:
             return self._refusal(
                 ApiError(422, "invalid_input", "the server draws the seed", "SRV-SEED")
             )
+        return await asyncio.shield(
+            self._locked_run(Command(actor, op, args), user, viewer, key, req_hash, expect_seq)
+        )
+
+    async def _locked_run(
+        self,
+        command: Command,
+        user: str,
+        viewer: Viewer,
+        key: str | None,
+        req_hash: str,
+        expect_seq: int | None,
+    ) -> Reply:
+        # shielded: a caller who goes away does not cut a command between its commit and
+        # its fan-out (or its rebuild, if the commit failed)
         async with self.lock:
-            reply = await self._run(
-                Command(actor, op, args), user, viewer, key, req_hash, expect_seq
-            )
-        return reply
+            return await self._run(command, user, viewer, key, req_hash, expect_seq)
 
     @staticmethod
     def _refusal(err: ApiError) -> Reply:
@@ -325,7 +346,7 @@ class TableActor:
         cmd, seed = self._command_args(command)
         before = len(engine.journal)
         try:
-            engine.execute(cmd)
+            engine.execute(cmd, Rng.system())
         except MacauTablesError as exc:
             if len(engine.journal) != before:  # an engine must refuse before it changes
                 raise
@@ -345,10 +366,14 @@ class TableActor:
                     seq=entry.seq,
                     by_user=user,
                 )
-            if isinstance(entry.event, SeedCommitted) and seed is not None:
-                if entry.event.commitment != commitment(seed):
-                    raise RuntimeError("the engine committed another seed than it was given")
-                store.put_seed(conn, self.table_id, entry.event.commitment, entry.event.label, seed)
+            if isinstance(entry.event, SeedCommitted):
+                c = entry.event.commitment
+                secret = seed if seed is not None and commitment(seed) == c else None
+                if secret is None and self.game.secret_seed is not None:
+                    secret = self.game.secret_seed(engine, c)
+                if secret is None or commitment(secret) != c:
+                    raise RuntimeError(f"no server seed behind commitment {c[:12]}…")
+                store.put_seed(conn, self.table_id, c, entry.event.label, secret)
         new.extend(entries)
         return Reply(
             200,

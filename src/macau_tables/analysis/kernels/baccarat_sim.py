@@ -47,12 +47,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from macau_tables.analysis.kernels.rng import chunk_generator
+from macau_tables.analysis.kernels.rng import Generator, chunk_generator, next_uint64
 from macau_tables.analysis.simresult import ChunkResult
 from macau_tables.core.errors import InvalidInput
 from macau_tables.games.baccarat import (
@@ -256,7 +258,173 @@ BANKER_DRAWS: B1 = np.array(
 #: banker_pair
 HIST_SIZE = 24
 
-# --- the numba cores -------------------------------------------------------------------------
+# --- random draws: Fisher-Yates on the generator's raw words, Lemire's bounded draws --------
+
+#: raw 64-bit words fetched from the bit generator at a time (each gives two 32-bit draws)
+WORDS_PER_REFILL = 256
+_MASK32 = np.uint64(0xFFFFFFFF)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def lemire_below(x: np.uint64, s: np.uint64, bits: np.uint64) -> np.int64:  # pragma: no cover
+    """Lemire's unbiased bounded draw: a uniform ``bits``-bit ``x`` → a uniform integer in
+    ``[0, s)``, or -1 (reject: draw again). ``m = x · s``; its low ``bits`` bits below
+    ``2**bits mod s`` are rejected, leaving ``2**bits - 2**bits mod s`` values of ``x``,
+    each result ``m >> bits`` hit by exactly ``2**bits // s`` of them. ``1 <= s <= 2**bits``,
+    ``bits <= 32`` (the product must fit 64 bits). The simulations use ``bits = 32``; the
+    tests check every ``x`` of smaller widths."""
+    one = np.uint64(1)
+    m = x * s
+    low = m & ((one << bits) - one)
+    if low < s:  # only then can it be under the threshold (2**bits mod s < s)
+        threshold = ((one << bits) - s) % s
+        if low < threshold:
+            return np.int64(-1)
+    return np.int64(m >> bits)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _below(
+    bitgen: Any, words: npt.NDArray[np.uint64], used: I64, s: int
+) -> int:  # pragma: no cover
+    """A uniform integer in ``[0, s)`` from the stream of 32-bit halves of the generator's
+    raw words (low half first), rejecting as :func:`lemire_below` says. ``words`` is a
+    buffer of raw words, ``used[0]`` the halves of it consumed (refilled when all are)."""
+    n = words.shape[0]
+    su = np.uint64(s)
+    while True:
+        h = used[0]
+        if h == 2 * n:
+            for k in range(n):
+                words[k] = next_uint64(bitgen)
+            h = 0
+        x = (words[h >> 1] >> np.uint64(32 * (h & 1))) & _MASK32
+        used[0] = h + 1
+        r = lemire_below(x, su, np.uint64(32))
+        if r >= 0:
+            return int(r)
+
+
+@njit(cache=True, nogil=True)
+def _fisher_yates(
+    bitgen: Any, words: npt.NDArray[np.uint64], used: I64, cards: I8
+) -> None:  # pragma: no cover
+    """Shuffle ``cards`` in place as ``core.rng.Rng.permutation`` does: for ``i`` from the
+    last position down to 1, swap positions ``i`` and ``below(i + 1)``. The draws are
+    :func:`_below`'s — the same halves in the same order — made faster: when the stream is
+    at a word boundary, one word serves two positions, each half accepted at once if its
+    low product is at least ``s`` (then it is at least the threshold ``2**32 mod s``);
+    anything else (a refill, the rare half that needs the exact threshold) takes the
+    general path, one half at a time."""
+    n = words.shape[0]
+    h = used[0]
+    bits = np.uint64(32)
+    i = cards.shape[0] - 1
+    while i >= 1:
+        if (h & 1) == 0 and h + 2 <= 2 * n and i >= 2:  # two draws from one word
+            w = words[h >> 1]
+            s = np.uint64(i + 1)
+            m = (w & _MASK32) * s
+            if (m & _MASK32) >= s:
+                j = np.int64(m >> bits)
+                t = cards[i]
+                cards[i] = cards[j]
+                cards[j] = t
+                h += 1
+                i -= 1
+                s = np.uint64(i + 1)
+                m = (w >> bits) * s
+                if (m & _MASK32) >= s:
+                    j = np.int64(m >> bits)
+                    t = cards[i]
+                    cards[i] = cards[j]
+                    cards[j] = t
+                    h += 1
+                    i -= 1
+                continue
+        s = np.uint64(i + 1)
+        while True:  # _below, one half at a time
+            if h == 2 * n:
+                for k in range(n):
+                    words[k] = next_uint64(bitgen)
+                h = 0
+            x = (words[h >> 1] >> np.uint64(32 * (h & 1))) & _MASK32
+            h += 1
+            r = lemire_below(x, s, bits)
+            if r >= 0:
+                break
+        t = cards[i]
+        cards[i] = cards[r]
+        cards[r] = t
+        i -= 1
+    used[0] = h
+
+
+@njit(cache=True, nogil=True)
+def _new_stream() -> tuple[npt.NDArray[np.uint64], I64]:  # pragma: no cover
+    words = np.empty(WORDS_PER_REFILL, dtype=np.uint64)
+    used = np.full(1, 2 * WORDS_PER_REFILL, dtype=np.int64)  # empty: the first draw refills
+    return words, used
+
+
+@njit(cache=True, nogil=True)
+def _shuffles(gen: Generator, base: I8, n: int) -> I8:  # pragma: no cover
+    """``n`` shuffles of ``base`` from one generator's stream (for the tests)."""
+    words, used = _new_stream()
+    out = np.empty((n, base.shape[0]), dtype=np.int8)
+    for r in range(n):
+        out[r] = base
+        _fisher_yates(gen.bit_generator, words, used, out[r])
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _belows(gen: Generator, highs: I64) -> I64:  # pragma: no cover
+    """One bounded draw below each ``highs[i]``, in order, from one stream (for the tests)."""
+    words, used = _new_stream()
+    out = np.empty(highs.shape[0], dtype=np.int64)
+    for i in range(highs.shape[0]):
+        out[i] = _below(gen.bit_generator, words, used, highs[i])
+    return out
+
+
+def shuffled_shoes(gen: Generator, cards: npt.ArrayLike, n: int) -> I8:
+    """``n`` successive Fisher-Yates shuffles of ``cards`` (int8 codes) from ``gen``'s raw
+    words, as :func:`simulate_chunk` shuffles its shoes."""
+    return _shuffles(gen, np.ascontiguousarray(cards, dtype=np.int8), n)
+
+
+def bounded_draws(gen: Generator, highs: npt.ArrayLike) -> I64:
+    """``below(highs[i])`` for each ``i`` in order from ``gen``'s raw words (the stream
+    :func:`simulate_chunk` draws from)."""
+    return _belows(gen, np.ascontiguousarray(highs, dtype=np.int64))
+
+
+def lemire_table(bits: int, s: int) -> I64:
+    """:func:`lemire_below` of every ``bits``-bit input (``-1``: rejected): the exhaustive
+    uniformity check's data."""
+    return _lemire_all(np.uint64(bits), np.uint64(s))
+
+
+@njit(cache=True)
+def _lemire_all(bits: np.uint64, s: np.uint64) -> I64:  # pragma: no cover
+    n = 1 << np.int64(bits)
+    out = np.empty(n, dtype=np.int64)
+    for x in range(n):
+        out[x] = lemire_below(np.uint64(x), s, bits)
+    return out
+
+
+# --- the numba cores ---
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _mod10(t: int) -> int:  # pragma: no cover
+    """``t % 10`` for a sum of two card values (0 … 18, BA-5)."""
+    return t - 10 if t >= 10 else t
+
+
+# -------------------------------------------------------------------------
 
 
 @njit(cache=True, nogil=True)
@@ -318,30 +486,27 @@ def _play_shoes(
             p2 = shoe[pos + 2]
             b2 = shoe[pos + 3]
             pos += 4
-            pt = (value[p1] + value[p2]) % 10
-            bt = (value[b1] + value[b2]) % 10
-            pf = pt
-            bf = bt
-            p3 = -1
-            b3 = -1
-            third = 0
-            if p_draws[pt, bt]:  # BA-9.1 / BA-9.2
-                p3 = shoe[pos]
-                pos += 1
-                third = value[p3] + 1
-                pf = (pt + value[p3]) % 10
-            if b_draws[bt, pt, third]:  # BA-9.3 / BA-9.4
-                b3 = shoe[pos]
-                pos += 1
-                bf = (bt + value[b3]) % 10
+            pt = _mod10(value[p1] + value[p2])
+            bt = _mod10(value[b1] + value[b2])
+            # the third cards without branches (the draws are coin flips to a branch
+            # predictor): the next card is read whether or not it is dealt, and counted in
+            # only if BA-9 draws it (the shoe always holds 6 more cards, checked above)
+            p_draw = p_draws[pt, bt]  # BA-9.1 / BA-9.2
+            p_next = shoe[pos]
+            p_value = value[p_next] if p_draw else 0
+            third = value[p_next] + 1 if p_draw else 0
+            p3 = p_next if p_draw else -1
+            pf = _mod10(pt + p_value)
+            pos += np.int64(p_draw)
+            b_draw = b_draws[bt, pt, third]  # BA-9.3 / BA-9.4
+            b_next = shoe[pos]
+            b3 = b_next if b_draw else -1
+            bf = _mod10(bt + (value[b_next] if b_draw else 0))
+            pos += np.int64(b_draw)
             if pos - 1 >= cut_index:
                 cut_out = True  # BA-3.1: the cut card came out in this hand
-            if pf == bf:  # BA-11 / BA-12
-                outcome = 2
-            elif pf > bf:
-                outcome = 0
-            else:
-                outcome = 1
+            # BA-11 / BA-12: 0 Player (higher), 1 Banker (higher), 2 tie
+            outcome = np.int64(pf < bf) + 2 * np.int64(pf == bf)
             demo = demos_left > 0
             if trace:
                 t_player[rows, 0] = p1
@@ -357,7 +522,7 @@ def _play_shoes(
             if demo:  # BA-2.2: dealt with no bets
                 demos_left -= 1
                 continue
-            six = outcome == 1 and bf == 6  # BA-R7
+            six = (outcome == 1) & (bf == 6)  # BA-R7
             ppair = rank[p1] == rank[p2]  # BA-13
             bpair = rank[b1] == rank[b2]
             hist[outcome * 8 + six * 4 + ppair * 2 + bpair] += 1
@@ -448,8 +613,8 @@ def _play_continuous(
         p2 = _machine_card(row[2], decks, removed, codes, 2)
         b2 = _machine_card(row[3], decks, removed, codes, 3)
         k = 4
-        pt = (value[p1] + value[p2]) % 10
-        bt = (value[b1] + value[b2]) % 10
+        pt = _mod10(value[p1] + value[p2])
+        bt = _mod10(value[b1] + value[b2])
         pf = pt
         bf = bt
         p3 = -1
@@ -459,17 +624,17 @@ def _play_continuous(
             p3 = _machine_card(row[k], decks, removed, codes, k)
             k += 1
             third = value[p3] + 1
-            pf = (pt + value[p3]) % 10
+            pf = _mod10(pt + value[p3])
         if b_draws[bt, pt, third]:  # BA-9.3 / BA-9.4
             b3 = _machine_card(row[k], decks, removed, codes, k)
-            bf = (bt + value[b3]) % 10
+            bf = _mod10(bt + value[b3])
         if pf == bf:  # BA-11 / BA-12
             outcome = 2
         elif pf > bf:
             outcome = 0
         else:
             outcome = 1
-        six = outcome == 1 and bf == 6  # BA-R7
+        six = (outcome == 1) & (bf == 6)  # BA-R7
         ppair = rank[p1] == rank[p2]  # BA-13
         bpair = rank[b1] == rank[b2]
         hist[outcome * 8 + six * 4 + ppair * 2 + bpair] += 1
@@ -491,6 +656,96 @@ def _play_continuous(
             t_demo[h] = False
             t_outcome[h] = outcome
     return target
+
+
+@njit(cache=True, nogil=True)
+def _simulate_shoes(
+    gen: Generator,
+    base: I8,
+    target: int,
+    decks: int,
+    cut_from_end: int,
+    burn_first_card: bool,
+    one_more: bool,
+    demos: int,
+    value: I64,
+    rank: I64,
+    burn_count: I64,
+    p_draws: B1,
+    b_draws: B1,
+    hist: I64,
+    s_outcome: I8,
+    s_six: B1,
+    s_ppair: B1,
+    s_bpair: B1,
+    s_shoe: I32,
+) -> int:  # pragma: no cover - compiled; checked by the tests
+    """``target`` hands from whole shoes, all in here: each shoe is ``base`` shuffled by
+    :func:`_fisher_yates` from ``gen``'s raw words, then played by :func:`_play_shoes` (the
+    code the engine comparison checks card for card). The GIL is released throughout."""
+    words, used = _new_stream()
+    shoes = np.empty((1, base.shape[0]), dtype=np.int8)
+    no_i8 = np.empty((0, 3), dtype=np.int8)
+    no_i32 = np.empty(0, dtype=np.int32)
+    no_b1 = np.empty(0, dtype=np.bool_)
+    no_o = np.empty(0, dtype=np.int8)
+    hands = 0
+    started = 0
+    while hands < target:
+        row = shoes[0]
+        row[:] = base
+        _fisher_yates(gen.bit_generator, words, used, row)
+        played, n_shoes, _ = _play_shoes(
+            shoes, decks, cut_from_end, burn_first_card, one_more, demos, target - hands,
+            value, rank, burn_count, p_draws, b_draws, hist,
+            s_outcome, s_six, s_ppair, s_bpair, s_shoe, hands, started,
+            no_i8, no_i8, no_i32, no_b1, no_o, no_i32, no_i32,
+        )  # fmt: skip
+        hands += played
+        started += n_shoes
+    return hands
+
+
+@njit(cache=True, nogil=True)
+def _simulate_continuous(
+    gen: Generator,
+    target: int,
+    decks: int,
+    value: I64,
+    rank: I64,
+    p_draws: B1,
+    b_draws: B1,
+    hist: I64,
+    s_outcome: I8,
+    s_six: B1,
+    s_ppair: B1,
+    s_bpair: B1,
+    s_shoe: I32,
+    batch: int,
+) -> int:  # pragma: no cover - compiled; checked by the tests
+    """BA-R4: ``target`` hands from a continuous shuffler, all in here: per hand six bounded
+    draws (the k-th below ``52 * decks - k``; the unused ones are skipped over), played by
+    :func:`_play_continuous` in batches of ``batch`` hands."""
+    words, used = _new_stream()
+    draws = np.empty((batch, 6), dtype=np.int64)
+    no_i8 = np.empty((0, 3), dtype=np.int8)
+    no_i32 = np.empty(0, dtype=np.int32)
+    no_b1 = np.empty(0, dtype=np.bool_)
+    no_o = np.empty(0, dtype=np.int8)
+    n_cards = 52 * decks
+    hands = 0
+    while hands < target:
+        n = min(batch, target - hands)
+        for h in range(n):
+            for k in range(6):
+                draws[h, k] = _below(gen.bit_generator, words, used, n_cards - k)
+        _play_continuous(
+            draws, decks, n, value, rank, p_draws, b_draws, hist,
+            s_outcome, s_six, s_ppair, s_bpair, s_shoe, hands,
+            no_i8, no_i8, no_i32, no_b1, no_o,
+        )  # fmt: skip
+        hands += n
+    return hands
 
 
 # --- Python side: buffers, results -----------------------------------------------------------
@@ -690,10 +945,12 @@ def run_continuous(
 
 # --- simulation -------------------------------------------------------------------------------
 
-#: shoes shuffled per batch, hands drawn per batch on a machine: fixed, so that the first n
-#: hands of a chunk are the same whatever ``rounds`` is
-SHOES_PER_BATCH = 32
+#: hands drawn per batch on a machine (inside the kernel; the stream does not depend on it)
 HANDS_PER_BATCH = 16_384
+
+#: local workers may be threads: the kernel releases the GIL for a whole chunk
+#: (``analysis.simulation`` reads this)
+NOGIL = True
 
 
 def simulate_chunk(
@@ -701,10 +958,13 @@ def simulate_chunk(
 ) -> ChunkResult:
     """``rounds`` hands with bets, drawn only from ``chunk_generator(seed, chunk)``.
 
-    Shoes: batches of :data:`SHOES_PER_BATCH` shuffles (``Generator.permuted`` of each row)
-    played to the end (BA-3.1), the last one stopped mid-shoe once ``rounds`` hands are in.
-    Continuous shuffler: batches of :data:`HANDS_PER_BATCH` rows of six uniform indices
-    (``Generator.integers``, the k-th below ``52 * decks - k``). Deterministic in
+    One compiled call plays the whole chunk, releasing the GIL. The random stream is the
+    generator's raw 64-bit words, each split into two 32-bit draws (low half first), made
+    uniform below ``n`` by Lemire's method (:func:`lemire_below`). Shoes: each a
+    Fisher-Yates shuffle of the sorted shoe (as ``core.rng.Rng.permutation``: position ``i``
+    from the last down to 1 swaps with ``below(i + 1)``), played to the end (BA-3.1), the
+    last one stopped mid-shoe once ``rounds`` hands are in. Continuous shuffler: six draws
+    per hand, the k-th below ``52 * decks - k`` (BA-R4). Deterministic in
     ``(seed, chunk, rounds, options)``; a chunk's first n hands do not depend on ``rounds``.
     """
     rules, series = rules_from_options(options)
@@ -712,22 +972,31 @@ def simulate_chunk(
     rounds = int(rounds)
     gen = chunk_generator(seed, chunk)
     buf = _Buffers(rounds, series)
-    hands = 0
     if rules.continuous_shuffler:
-        highs = 52 * rules.decks - np.arange(6, dtype=np.int64)
-        while hands < rounds:
-            draws = gen.integers(0, highs, size=(HANDS_PER_BATCH, 6), dtype=np.int64)
-            n = min(HANDS_PER_BATCH, rounds - hands)
-            _machine_call(rules, draws, n, buf, hands)
-            hands += n
+        _simulate_continuous(
+            gen, rounds, rules.decks, VALUE, RANK, PLAYER_DRAWS, BANKER_DRAWS, buf.hist,
+            *buf.series_args(), HANDS_PER_BATCH,
+        )  # fmt: skip
     else:
-        base = np.sort(shoe_codes(full_set(rules.decks)))
-        shoes = np.empty((SHOES_PER_BATCH, base.shape[0]), dtype=np.int8)
-        started = 0
-        while hands < rounds:
-            shoes[:] = base
-            gen.permuted(shoes, axis=1, out=shoes)
-            played, used, _ = _shoe_call(rules, shoes, rounds - hands, buf, hands, started)
-            hands += played
-            started += used
+        base = _sorted_shoe(rules.decks)
+        _simulate_shoes(
+            gen, base, rounds, rules.decks, rules.cut_from_end,
+            rules.burn is BurnMode.FIRST_CARD, rules.last_hand is LastHand.ONE_MORE,
+            rules.demonstration_hands, VALUE, RANK, BURN_COUNT, PLAYER_DRAWS, BANKER_DRAWS,
+            buf.hist, *buf.series_args(),
+        )  # fmt: skip
     return buf.result(rules, rounds)
+
+
+@cache
+def _sorted_shoe(decks: int) -> I8:
+    """The card codes of ``decks`` decks, sorted: the shoe before its shuffle. Read-only."""
+    base = np.sort(shoe_codes(full_set(decks)))
+    base.setflags(write=False)
+    return base
+
+
+def prepare(options: Mapping[str, object]) -> None:
+    """Load (or compile) the kernels once, before workers start: forked workers and threads
+    then share them instead of each loading numba's cache again."""
+    simulate_chunk(0, 0, 1, options)

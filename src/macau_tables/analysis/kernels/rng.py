@@ -9,7 +9,19 @@ seed and the chunking, never on how many workers ran the chunks.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeAlias, cast
+
 import numpy as np
+from numba.np.random.generator_core import next_uint64 as _next_uint64
+
+#: the type of the Generators made here (for the kernels' signatures)
+Generator: TypeAlias = np.random.Generator
+
+#: inside a numba kernel: the next raw 64-bit word of a Generator's bit generator
+#: (``next_uint64(gen.bit_generator)``, numba's binding of the bit generator's own
+#: ``next_uint64``; the same words as ``gen.bit_generator.random_raw()`` in Python)
+next_uint64 = cast(Callable[[Any], np.uint64], _next_uint64)
 
 
 def generator(seed: int | np.random.SeedSequence) -> np.random.Generator:

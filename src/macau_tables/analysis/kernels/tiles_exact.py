@@ -34,7 +34,8 @@ import itertools
 from functools import cache
 
 import numpy as np
-from numba import njit
+
+from macau_tables.analysis.kernels.lazyjit import lazy_njit
 
 #: Number of tile types (T-1: 21 kinds, DISTINCT_TILES order).
 TYPES = 21
@@ -84,8 +85,7 @@ def hand_classes(counts: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.nd
 _BINOM = np.array([[1, 0, 0], [1, 1, 0], [1, 2, 1]], dtype=np.int64)
 
 
-@njit(cache=True)
-def pair_counts(
+def _pair_counts(
     counts: np.ndarray,
     first_k: np.ndarray,
     first_codes: np.ndarray,
@@ -107,8 +107,8 @@ def pair_counts(
     n_opt = first_codes.shape[1]
     n2 = second_types.shape[0]
     out = np.zeros((n1, n_opt, 3), dtype=np.int64)
-    rem = np.empty(counts.shape[0], dtype=np.int64)
-    for i in range(n1):
+    for i in prange(n1):  # numba.prange when compiled
+        rem = np.empty(counts.shape[0], dtype=np.int64)
         for t in range(counts.shape[0]):
             rem[t] = counts[t] - first_k[i, t]
         for j in range(n2):
@@ -151,3 +151,11 @@ def pair_counts(
                         res = LOSS
                 out[i, s, res] += w
     return out
+
+
+#: the loop over the first side's classes: ``range`` here; ``numba.prange`` in the parallel
+#: build that benchmarks/bench_par_tiles.py measures (issue 14: on this 2-core machine it
+#: does not beat the serial kernel, so the serial build is the one used)
+prange = range
+
+pair_counts = lazy_njit(cache=True)(_pair_counts)

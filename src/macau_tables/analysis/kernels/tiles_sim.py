@@ -128,22 +128,54 @@ def chooser(
     return lambda ts: chosen.choose(ts, rules)
 
 
+def _game_of(rules: TileRules) -> str:
+    for game, reg in GAMES.items():
+        if reg.tiles == rules:
+            return game
+    raise InvalidInput(f"no game is played under the rule set {rules.name!r}", rule="T-2")
+
+
+def _build_hand_classes() -> dict[str, I16]:
+    from macau_tables.analysis.tiles import _class_of
+
+    out = np.zeros(HANDS, dtype=np.int16)
+    for combo in itertools.combinations(range(32), 4):
+        out[hand_index(combo)] = _class_of([FULL_SET[i] for i in combo])
+    return {"cls": out}
+
+
+@cache
+def hand_classes() -> I16:
+    """``(35960,)``: the hand class (:mod:`macau_tables.analysis.tiles`, multisets of tile
+    types) of every four-tile hand, by colex index. From the table cache; read-only."""
+    from macau_tables.analysis import tablecache
+    from macau_tables.analysis.tiles import TABLE_SOURCES
+
+    z = tablecache.arrays(
+        "tile-hand-classes", {}, (*TABLE_SOURCES, "analysis/kernels/tiles_sim.py"),
+        _build_hand_classes,
+    )  # fmt: skip
+    cls: I16 = z["cls"]
+    return cls
+
+
 @cache
 def setting_table(
     rules: TileRules, name: str, vs: str = "house-way", commission: Fraction | None = None
 ) -> I16:
     """``(35960, 2)`` int16: for every four-tile hand, (front rank, back rank) of the setting
-    :func:`chooser` gives (asked once per distinct four tiles; ``optimal`` takes tens of
-    seconds, the others about one). Read-only."""
-    choose = chooser(rules, name, vs, commission)
-    table = np.zeros((HANDS, 2), dtype=np.int16)
-    by_tiles: dict[tuple[Tile, ...], tuple[int, int]] = {}
-    for combo in itertools.combinations(range(32), 4):
-        tiles = tuple(sorted((FULL_SET[i] for i in combo), key=lambda t: (t.rank, t)))
-        ranks = by_tiles.get(tiles)
-        if ranks is None:
-            ranks = by_tiles[tiles] = _setting_ranks(choose(tiles), rules)
-        table[hand_index(combo)] = ranks
+    :func:`chooser` gives. Built once per hand *class* (8,130 multisets of tiles) from the
+    readable strategy — ``optimal`` from the one exact counting pass of
+    :func:`macau_tables.analysis.tiles.best_response` — and kept in the table cache
+    (:mod:`macau_tables.analysis.tablecache`), so a process reads it in milliseconds.
+    Read-only."""
+    from macau_tables.analysis.tiles import COMMISSION, class_table
+
+    game = _game_of(rules)
+    c = COMMISSION[game] if commission is None else Fraction(commission)
+    key = name.strip().lower().replace("_", "-")
+    by_class = class_table(game, key, vs=vs, commission=c)  # type: ignore[arg-type]
+    table: I16 = np.ascontiguousarray(by_class[hand_classes()], dtype=np.int16)
     table.setflags(write=False)
     return table
 
@@ -316,9 +348,10 @@ class TileSimOptions:
     - ``places``: 8 (PG-1.4; TW default) or 4 (TW-2d, TW-R2: two rounds per shuffle);
     - ``player_strategy``: PG ``"house-way"`` (default), ``"max-back"`` or ``"optimal"``
       (the exact best response to the banker's strategy and the commission, as
-      ``analysis.tiles.paigow_par`` plays it; its table takes tens of seconds per
-      process); TW players are bound to the forced setting (TW-6b / TW-R1):
-      ``"forced"`` (default; ``"max-back"`` is the same setting), anything else raises;
+      ``analysis.tiles.paigow_par`` plays it; its table comes from one exact counting
+      pass, made once and kept in the table cache); TW players are bound to the forced
+      setting (TW-6b / TW-R1): ``"forced"`` (default; ``"max-back"`` is the same setting),
+      anything else raises;
     - ``banker_strategy``: ``"house-way"`` (default) or ``"max-back"`` (``"forced"`` is
       accepted for it: TW-R1's option binding the banker); not ``"optimal"``;
     - ``commission``: charged on a win, an exact fraction (int, Fraction or ``"4/100"``;
@@ -611,3 +644,14 @@ def simulate_chunk(
         done += n
     series = np.concatenate(kept) if kept else np.zeros((0, opts.player_seats), np.int8)
     return _result(rounds, player, bank, opts, series)
+
+
+def prepare(options: Mapping[str, object]) -> None:
+    """Build (or read from the table cache) the setting and comparison tables of
+    ``options`` and load the compiled cores, once, in the process that then forks the
+    workers (``analysis.simulation.run``): the workers inherit them."""
+    opts = parse_options(options)
+    opts.player_table()
+    setting_table(opts.regulation.tiles, opts.banker_strategy)
+    compare_tables(opts.game)
+    simulate_chunk(0, 0, 2, options)

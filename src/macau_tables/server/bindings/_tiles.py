@@ -61,6 +61,7 @@ def binding(game: str, title: str) -> GameBinding:
         title=title,
         timeout_ops=frozenset({"set_tiles"}),
         idle=_idle,
+        keyin_args=frozenset({"dice"}),
     )
 
 

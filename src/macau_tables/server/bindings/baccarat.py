@@ -54,4 +54,5 @@ BINDING = GameBinding(
     seed_ops=frozenset({"shuffle"}),
     title="Baccarat (百家樂)",
     idle=idle,
+    keyin_ops=frozenset({"load_shoe"}),
 )

@@ -1,0 +1,62 @@
+"""The four real games through the API: bad input names the rule; an auto-dealt table
+refuses keyed-in outcomes (dice, a shoe) from anyone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.server.conftest import Srv
+
+
+def table(srv: Srv, game: str) -> str:
+    r = srv.client.post(
+        "/tables", json={"id": f"{game}-t", "game": game}, headers=srv.headers("supervisor")
+    )
+    assert r.status_code == 200, r.text
+    return f"{game}-t"
+
+
+@pytest.mark.parametrize(
+    ("game", "who", "op", "args", "status", "rule"),
+    [
+        ("craps", "dealer", "throw_dice", {"dice": [3, 4]}, 403, "SRV-KEYIN"),
+        ("craps", "alice", "throw", {"dice": [6, 6]}, 403, "SRV-KEYIN"),
+        ("baccarat", "dealer", "load_shoe", {"cards": ["Td"] * 8}, 403, "SRV-KEYIN"),
+        ("paigow", "alice", "shake", {"dice": [1, 2, 3]}, 403, "SRV-KEYIN"),
+        ("baccarat", "alice", "place_bet", {"bet": "dragon", "amount": 10_000}, 422, None),
+        (
+            "baccarat",
+            "alice",
+            "place_bet",
+            {"bet": "banker", "amount": 10_000.5},
+            422,
+            "SRV-AMOUNT",
+        ),
+        ("craps", "alice", "place_bet", {"bet": "pass", "amount": -5}, 422, None),
+        ("taiwan", "alice", "sit", {"seat": "x"}, 422, None),
+        ("paigow", "alice", "set_tiles", {"seat": 2, "front": ["6-7", "9-9"]}, 409, "PG-5.1"),
+    ],
+)
+def test_bad_input_and_key_in_at_real_tables(
+    srv: Srv, game: str, who: str, op: str, args: dict[str, Any], status: int, rule: str | None
+) -> None:
+    t = table(srv, game)
+    r = srv.cmd(who, t, op, args)
+    assert r.status_code == status, r.text
+    body = r.json()
+    assert set(body) == {"error", "rule", "message"}
+    if rule is not None:
+        assert body["rule"] == rule
+    led = srv.client.get("/audit/ledger", headers=srv.headers("auditor")).json()
+    assert led["ok"]
+
+
+def test_an_expired_token_is_refused(srv: Srv) -> None:
+    srv.headers("alice")
+    srv.floor.settings.token_seconds = -1
+    r = srv.client.post("/auth/login", json={"name": "bob", "password": srv.creds["bob"]})
+    h = {"Authorization": f"Bearer {r.json()['token']}"}
+    r = srv.client.get("/me", headers=h)
+    assert (r.status_code, r.json()["rule"]) == (401, "SRV-AUTH")
