@@ -1,6 +1,7 @@
-"""The craps page draws the craps engine's own view: a table played in Python (a pass line
-bet, a come-out 4, odds) is handed to the page as the server's WebSocket would send it.
-(The server does not bind craps yet: once it does, a live round belongs here too.)"""
+"""The craps page draws the craps engine's own view exactly: a table played in Python (a pass
+line bet, a field bet, a come-out 4, odds) is handed to the page as the server's WebSocket
+sends it, so the point, the odds and a settled one-roll bet are all on the page at once
+(the live round is in test_live_craps.py)."""
 
 from __future__ import annotations
 
