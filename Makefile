@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit postgres bench coverage conformance docs-analysis clean
+.PHONY: run test lint typecheck unit postgres bench coverage conformance docs-analysis clean chromium screenshots vendor-js
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -15,7 +15,20 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/macau-tables serve
 
-test: lint typecheck unit
+test: lint typecheck chromium unit
+
+# The browser tests drive Debian's Chromium (and its CJK font for the Chinese pages);
+# install them with apt when they are missing.
+CHROMIUM ?= /usr/bin/chromium
+CJK_FONT ?= /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
+chromium:
+	@test -x $(CHROMIUM) -a -f $(CJK_FONT) || { \
+	  echo "installing Debian's chromium and fonts-noto-cjk (the browser tests need them)"; \
+	  { apt-get install -y -q chromium fonts-noto-cjk >/dev/null 2>&1 || \
+	    { apt-get update -q >/dev/null 2>&1 && \
+	      apt-get install -y -q chromium fonts-noto-cjk >/dev/null 2>&1; }; } ; \
+	  test -x $(CHROMIUM) || { echo "error: $(CHROMIUM) is missing and 'apt-get install chromium' failed (run as root with Debian's package lists, or install it yourself)"; exit 1; }; \
+	  test -f $(CJK_FONT) || { echo "error: $(CJK_FONT) is missing and 'apt-get install fonts-noto-cjk' failed"; exit 1; }; }
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
@@ -48,3 +61,11 @@ conformance:
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+
+# the vendored JavaScript (htmx, axe-core), fetched again from the npm registry, hash-checked
+vendor-js:
+	sh scripts/vendor_js.sh
+
+# every page of the browser UI at desktop and phone width, into docs/screenshots/
+screenshots: $(STAMP) chromium
+	PYTHONPATH=src:. $(BIN)/python scripts/screenshots.py docs/screenshots

@@ -516,10 +516,13 @@ def create_app(
             actor.unsubscribe(sub)
             receiver.cancel()
 
+    # --- the browser UI (src/macau_tables/web, issue 17): its router, when installed -------
+    # (not a StaticFiles mount of the directory: that would serve its Python sources)
     if WEB_DIR.is_dir():
-        from fastapi.staticfiles import StaticFiles
+        with contextlib.suppress(ImportError):  # the web extra (Jinja2) is not installed
+            from macau_tables.web.routes import router as web_router
 
-        app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
+            app.include_router(web_router)
 
     return app
 

@@ -1,0 +1,242 @@
+"""The words of the pages, in English and traditional Chinese.
+
+Bet and tile names come from the regulations as the engines and the ``tiles`` package
+write them: baccarat 閒 / 莊 / 和 (BA-6, BA-13), craps as Portaria 97/85/M writes each
+article (過關, 不過關, 來的機率, 不來的機率, 倍, 難, 大七點, 十一點, 任意骰, 大六點 …),
+tiles from Table I (T-1: 天, 地, 人, 鵝 …) and the hand names of Tables II (天九王, 至尊 …).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from macau_tables.tiles.tile import TABLE_I
+
+LANGS: Final = ("en", "zh")
+DEFAULT_LANG: Final = "en"
+
+# Craps (CR-2 … CR-11): the Chinese of each article of Portaria 97/85/M (seed 002).
+CRAPS_ZH: Final[dict[str, str]] = {
+    "pass": "過關",
+    "pass_odds": "過關額外投注",
+    "come": "來的機率",
+    "come_odds": "來的機率額外投注",
+    "dont_pass": "不過關",
+    "dont_pass_odds": "不過關額外投注",
+    "dont_come": "不來的機率",
+    "dont_come_odds": "不來的機率額外投注",
+    "field": "倍",
+    "hard4": "難四",
+    "hard6": "難六",
+    "hard8": "難八",
+    "hard10": "難十",
+    "big7": "大七點",
+    "eleven": "十一點",
+    "any_craps": "任意骰",
+    "big6": "大六點",
+    "big8": "大八點",
+    "big5": "大五點",
+    "big9": "大九點",
+    "big4": "大四點",
+    "big10": "大十點",
+}
+
+# Baccarat (BA-6, BA-13): 閒 the Player, 莊 the Banker, 和 a tie.
+BACCARAT: Final[dict[str, tuple[str, str]]] = {
+    "player": ("Player", "閒"),
+    "banker": ("Banker", "莊"),
+    "tie": ("Tie", "和"),
+    "player_pair": ("Player pair", "閒對"),
+    "banker_pair": ("Banker pair", "莊對"),
+}
+
+GAMES: Final[dict[str, tuple[str, str]]] = {
+    "baccarat": ("Baccarat", "百家樂"),
+    "craps": ("Craps", "花旗骰"),
+    "paigow": ("Pai Gow", "牌九"),
+    "taiwan": ("Taiwan Pai Kao", "台灣牌九"),
+}
+
+# The interface's own words (not game terms).
+UI: Final[dict[str, tuple[str, str]]] = {
+    "site": ("Macau tables", "澳門賭枱"),
+    "lobby": ("Lobby", "大廳"),
+    "login": ("Log in", "登入"),
+    "logout": ("Log out", "登出"),
+    "username": ("User name", "用戶名稱"),
+    "password": ("Password", "密碼"),
+    "cashier": ("Cashier", "帳房"),
+    "history": ("My history", "我的紀錄"),
+    "par": ("PAR sheets", "PAR 表"),
+    "language": ("Language", "語言"),
+    "switch_lang": ("中文", "English"),
+    "table": ("Table", "賭枱"),
+    "game": ("Game", "遊戲"),
+    "limits": ("Limits", "投注限額"),
+    "seats": ("Seats", "座位"),
+    "status": ("Status", "狀態"),
+    "countdown": ("Countdown", "倒數"),
+    "join": ("Join", "入座"),
+    "leave": ("Leave", "離座"),
+    "seat": ("Seat", "座位"),
+    "balance": ("Balance", "結餘"),
+    "stack": ("Chips at the table", "枱上籌碼"),
+    "bets": ("Bets", "投注"),
+    "chips": ("Chips", "籌碼"),
+    "confirm": ("Confirm", "確認"),
+    "rebet": ("Rebet", "重複投注"),
+    "clear": ("Clear", "清除"),
+    "result": ("Result", "結果"),
+    "deposit": ("Deposit", "存款"),
+    "withdraw": ("Withdraw", "提款"),
+    "amount": ("Amount", "金額"),
+    "submit": ("Submit", "提交"),
+    "roads": ("Road maps", "路紙"),
+    "bead_plate": ("Bead Plate", "珠盤路"),
+    "big_road": ("Big Road", "大路"),
+    "big_eye_boy": ("Big Eye Boy", "大眼仔"),
+    "small_road": ("Small Road", "小路"),
+    "cockroach_pig": ("Cockroach Pig", "曱甴路"),
+    "ask_banker": ("Ask Banker", "莊問路"),
+    "ask_player": ("Ask Player", "閒問路"),
+    "shoe_stats": ("Shoe statistics", "牌靴統計"),
+    "cards_left": ("Cards left", "餘牌"),
+    "squeeze": ("Squeeze", "咪牌"),
+    "reveal": ("Turn over", "開牌"),
+    "dice": ("Dice", "骰子"),
+    "point": ("Point", "點數"),
+    "off": ("Off", "關"),
+    "on": ("On", "開"),
+    "working": ("Working", "有效"),
+    "shooter": ("Shooter", "擲骰者"),
+    "throw": ("Throw", "擲骰"),
+    "front": ("Front", "頭"),
+    "back": ("Back", "尾"),
+    "set_hand": ("Set my tiles", "配牌"),
+    "hint": ("Hint", "提示"),
+    "banker_seat": ("Banker", "莊家"),
+    "take_bank": ("Take the bank", "做莊"),
+    "decline_bank": ("Decline the bank", "不做莊"),
+    "co_bank": ("Co-bank", "合莊"),
+    "rearrange": ("Rearrange", "重排"),
+    "settlement": ("Settlement", "結算"),
+    "bank_balance": ("Bank's running balance", "莊家結餘"),
+    "forced": ("Forced setting", "強制配牌"),
+    "count": ("Count", "數位"),
+    "places": ("Places", "門"),
+    "events": ("What happened", "牌局紀錄"),
+    "no_tables": ("No table is open.", "沒有開放的賭枱。"),
+    "need_login": ("Log in to play.", "請先登入。"),
+    "connecting": ("Connecting…", "連線中…"),
+    "disconnected": ("Disconnected — reconnecting…", "連線中斷，重新連線中…"),
+    "rule_set": ("Rule set", "規則"),
+    "bet": ("Bet", "投注"),
+    "rule": ("Rule", "規則編號"),
+    "pays": ("Pays", "賠率"),
+    "p_win": ("P(win)", "贏的機率"),
+    "p_lose": ("P(lose)", "輸的機率"),
+    "p_push": ("P(push)", "和的機率"),
+    "house_edge": ("House edge", "莊家優勢"),
+    "std_dev": ("Std dev", "標準差"),
+    "more": ("More", "其他"),
+    "show": ("Show", "顯示"),
+    "setting": ("Setting", "配法"),
+    "ev": ("EV per unit", "每單位期望值"),
+    "tiles": ("Tiles", "牌"),
+    "hand_name": ("Hand", "牌名"),
+    "rank": ("Rank", "排名"),
+    "when": ("When", "時間"),
+    "what": ("What", "事項"),
+    "net": ("Net", "淨額"),
+    "player": ("Player", "閒家"),
+    "dealer": ("Dealer", "荷官"),
+    "empty": ("empty", "空"),
+    "main": ("Main content", "主要內容"),
+    "skip": ("Skip to the content", "跳至內容"),
+    "cashier_note": (
+        "Deposit into or withdraw from a player's wallet (through the cage).",
+        "存入或提取玩家錢包的款項（經帳房）。",
+    ),
+    "actions": ("Your turn", "輪到你"),
+    "wallet": ("Wallet", "錢包"),
+    "round": ("Round", "局"),
+    "standing": ("Standing", "站立投注"),
+    "reset_note": (
+        "TW-6b: a player's tiles must be set with the highest back they allow; the dealer "
+        "re-set them to the forced setting",
+        "TW-6b：閒家須以最大的尾配牌；荷官已按強制配法重新配牌",
+    ),
+    # the engines' operations, as the action bar names them
+    "op.join": ("Join", "入座"),
+    "op.sit": ("Sit", "入座"),
+    "op.leave": ("Leave", "離座"),
+    "op.buy_in": ("Buy chips", "買籌碼"),
+    "op.cash_out": ("Cash out", "兌換籌碼"),
+    "op.bet": ("Bet", "投注"),
+    "op.place_bet": ("Bet", "投注"),
+    "op.withdraw": ("Withdraw the bet", "收回投注"),
+    "op.take_down": ("Take down", "收回投注"),
+    "op.increase_bet": ("Increase", "加注"),
+    "op.throw": ("Throw", "擲骰"),
+    "op.reveal": ("Turn over", "開牌"),
+    "op.squeeze": ("Squeeze", "咪牌"),
+    "op.open_bank": ("Take the bank", "做莊"),
+    "op.decline_bank": ("Decline the bank", "不做莊"),
+    "op.join_bank": ("Co-bank", "合莊"),
+    "op.rearrange": ("Rearrange", "重排"),
+    "op.set_tiles": ("Set my tiles", "配牌"),
+    "op.buy_chips": ("Buy chips", "買籌碼"),
+    "op.pass_dice": ("Pass the dice", "讓出骰子"),
+}
+
+
+def lang_of(value: str | None) -> str:
+    """A supported language code (``en`` or ``zh``), the default for anything else."""
+    return value if value in LANGS else DEFAULT_LANG
+
+
+def t(key: str, lang: str) -> str:
+    """The interface word ``key`` in ``lang`` (the key itself if unknown: visible, not fatal)."""
+    en, zh = UI.get(key, (key, key))
+    return zh if lang == "zh" else en
+
+
+def game_name(game: str, lang: str) -> str:
+    en, zh = GAMES.get(game, (game, game))
+    return zh if lang == "zh" else en
+
+
+def strings(lang: str) -> dict[str, str]:
+    """Every word a page's script needs, in ``lang`` (embedded in the page as JSON)."""
+    out = {k: (zh if lang == "zh" else en) for k, (en, zh) in UI.items()}
+    for k, (en, zh) in BACCARAT.items():
+        out[f"ba.{k}"] = zh if lang == "zh" else en
+    from macau_tables.games.craps import BET_KINDS
+
+    for name, bet in BET_KINDS.items():
+        out[f"cr.{name}"] = CRAPS_ZH.get(name, bet.label) if lang == "zh" else bet.label
+    for tile in TABLE_I:
+        for lo, hi in tile.pips:
+            out[f"tile.{lo}-{hi}"] = tile.chinese if lang == "zh" else tile.english
+    for g, (en, zh) in GAMES.items():
+        out[f"game.{g}"] = zh if lang == "zh" else en
+    return out
+
+
+def par_bet_name(game: str, name: str, lang: str) -> str:
+    """A PAR sheet's bet name in ``lang``: in Chinese the regulation's name, the English kept
+    beside it where the sheet adds words (``過關額外投注 · Pass Line odds on 4``)."""
+    if lang != "zh":
+        return name
+    if game == "baccarat" and name in BACCARAT:
+        return BACCARAT[name][1]
+    if game == "craps":
+        from macau_tables.games.craps import BET_KINDS
+
+        labels = sorted(((k.label, n) for n, k in BET_KINDS.items()), key=lambda x: -len(x[0]))
+        for label, kind in labels:
+            if name == label:
+                return CRAPS_ZH.get(kind, label)
+            if name.startswith(label + " "):
+                return f"{CRAPS_ZH.get(kind, label)} · {name}"
+    return name

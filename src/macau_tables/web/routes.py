@@ -1,0 +1,351 @@
+"""The browser UI's routes: pages, htmx fragments, the tile helpers and the static files.
+
+``router`` is a FastAPI ``APIRouter`` the table server includes (``app.include_router``).
+The pages are thin: they render a template with the words of the chosen language; the
+live tables are drawn in the browser from the server's JSON (the engines' views, sent per
+viewer over the table's WebSocket). What the page needs that is game logic — the names and
+ranks of a four-tile hand's three settings, the exact hint, a PAR sheet — is computed here
+by the library and sent as HTML or JSON, never re-implemented in JavaScript.
+
+URL map (the server owns ``/tables``, ``/auth`` … for its API; the UI keeps out of them)::
+
+    /                      lobby                    /login          log in
+    /table/{game}/{id}     a live table             /cashier        deposit / withdraw
+    /history               my rounds and postings   /par            PAR sheets
+    /ui/par/{game}         a PAR sheet (fragment)   /ui/hint        the exact hint (fragment)
+    /ui/settings           a hand's three settings, names and ranks (JSON)
+    /static/{path}         CSS, ES modules, vendored htmx
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import mimetypes
+import re
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from macau_tables.core.errors import MacauTablesError
+from macau_tables.web import i18n
+
+HERE = Path(__file__).parent
+STATIC = HERE / "static"
+GAMES = tuple(i18n.GAMES)
+LANG_COOKIE = "lang"
+_GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
+
+router = APIRouter(include_in_schema=False)
+
+_env = Environment(
+    loader=FileSystemLoader(HERE / "templates"),
+    autoescape=select_autoescape(["html"]),
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+
+def _lang(request: Request) -> str:
+    return i18n.lang_of(request.query_params.get("lang") or request.cookies.get(LANG_COOKIE))
+
+
+def _page(
+    request: Request, template: str, title: str, *, game_page: bool = False, **context: Any
+) -> HTMLResponse:
+    lang = _lang(request)
+    other = "zh" if lang == "en" else "en"
+    query = dict(request.query_params) | {"lang": other}
+    switch = request.url.path + "?" + "&".join(f"{k}={v}" for k, v in query.items())
+    html = _env.get_template(template).render(
+        lang=lang,
+        t=lambda key: i18n.t(key, lang),
+        game_name=lambda g: i18n.game_name(g, lang),
+        title=i18n.game_name(title, lang) if game_page else i18n.t(title, lang),
+        switch_url=switch,
+        strings_json=json.dumps(i18n.strings(lang), ensure_ascii=False),
+        path=request.url.path,
+        **context,
+    )
+    response = HTMLResponse(html)
+    if request.query_params.get("lang") in i18n.LANGS:
+        response.set_cookie(LANG_COOKIE, lang, max_age=365 * 86400, samesite="lax")
+    return response
+
+
+# --- pages ----------------------------------------------------------------------------------
+
+
+@router.get("/", response_class=HTMLResponse)
+def lobby(request: Request) -> HTMLResponse:
+    return _page(request, "lobby.html", "lobby")
+
+
+@router.get("/login", response_class=HTMLResponse)
+def login(request: Request) -> HTMLResponse:
+    return _page(request, "login.html", "login")
+
+
+@router.get("/table/{game}/{table_id}", response_class=HTMLResponse)
+def table(request: Request, game: str, table_id: str) -> HTMLResponse:
+    if not _GAME_NAME.fullmatch(game):
+        raise HTTPException(404, f"no game {game!r}")
+    context: dict[str, Any] = {"game": game, "table_id": table_id}
+    if game == "craps":
+        context["craps_bets"] = _craps_layout(_lang(request))
+    if game == "baccarat":
+        lang = _lang(request)
+        context["baccarat_bets"] = [
+            (k, zh if lang == "zh" else en) for k, (en, zh) in i18n.BACCARAT.items()
+        ]
+    # the four games have their own page; any other game (a new engine, the server's test
+    # double) gets the generic one: the view as sent, and the operations pending for me
+    page = {"paigow": "tiles", "taiwan": "tiles", "baccarat": "baccarat", "craps": "craps"}
+    template = f"table_{page.get(game, 'generic')}.html"
+    return _page(request, template, game, game_page=True, **context)
+
+
+@router.get("/cashier", response_class=HTMLResponse)
+def cashier(request: Request) -> HTMLResponse:
+    return _page(request, "cashier.html", "cashier")
+
+
+@router.get("/history", response_class=HTMLResponse)
+def history(request: Request) -> HTMLResponse:
+    return _page(request, "history.html", "history")
+
+
+@router.get("/par", response_class=HTMLResponse)
+def par(request: Request, game: str = "baccarat") -> HTMLResponse:
+    if game not in GAMES:
+        raise HTTPException(404, f"no game {game!r}: {', '.join(GAMES)}")
+    return _page(request, "par.html", "par", game=game, games=GAMES, query=request.url.query)
+
+
+# --- the craps layout, from the engine's bet kinds -------------------------------------------
+
+
+def _craps_layout(lang: str) -> list[dict[str, str]]:
+    from macau_tables.games.craps import BET_KINDS
+
+    out = []
+    for name, kind in BET_KINDS.items():
+        label = i18n.CRAPS_ZH.get(name, kind.label) if lang == "zh" else kind.label
+        out.append({"name": name, "label": label, "rule": kind.rule, "pays": str(kind.pays)})
+    return out
+
+
+# --- tiles: settings and hints ----------------------------------------------------------------
+
+
+def _tile_game(game: str) -> str:
+    if game not in ("paigow", "taiwan"):
+        raise HTTPException(422, "game is paigow or taiwan")
+    return game
+
+
+def settings_json(tiles_text: str, game: str) -> dict[str, Any]:
+    """The three settings of four tiles (T-4) with each hand's name and rank (T-2); for
+    Taiwan Pai Kao, which one TW-6b forces on a player and which he may keep (TW-R1: those
+    with the highest back; the dealer re-sets the others)."""
+    from macau_tables.tiles import parse_tiles
+    from macau_tables.tiles.hands import settings
+    from macau_tables.tiles.strategies import follows_forced_rule, forced_setting
+
+    rules = "tw1990" if game == "taiwan" else "pg1985"
+    tiles = parse_tiles([tiles_text])
+    out = []
+    forced = forced_setting(tiles, rules) if game == "taiwan" else None
+    for s in settings(tiles, rules):
+        out.append(
+            {
+                "front": _hand_json(s.front),
+                "back": _hand_json(s.back),
+                "forced": forced is not None
+                and (s.front.value.key, s.back.value.key)
+                == (forced.front.value.key, forced.back.value.key),
+                "keepable": forced is None or follows_forced_rule(s, tiles, rules),
+            }
+        )
+    return {"game": game, "tiles": [str(t) for t in tiles], "settings": out}
+
+
+def _hand_json(hand: Any) -> dict[str, Any]:
+    v = hand.value
+    return {
+        "tiles": [str(t) for t in hand.tiles],
+        "name": v.name,
+        "english": v.english,
+        "rank": hand.rank,
+    }
+
+
+@router.get("/ui/settings")
+def ui_settings(tiles: Annotated[str, Query(max_length=80)], game: str = "paigow") -> JSONResponse:
+    try:
+        return JSONResponse(settings_json(tiles, _tile_game(game)))
+    except MacauTablesError as exc:
+        return JSONResponse({"error": str(exc), "rule": exc.rule}, status_code=422)
+
+
+@router.get("/ui/hint", response_class=HTMLResponse)
+def ui_hint(
+    request: Request,
+    tiles: Annotated[str, Query(max_length=80)],
+    game: str = "paigow",
+    side: str = "player",
+) -> HTMLResponse:
+    from macau_tables.analysis.par import percent
+    from macau_tables.analysis.tiles import hint
+    from macau_tables.tiles import parse_tiles
+
+    lang = _lang(request)
+    try:
+        parsed = parse_tiles([tiles])
+        rows = hint(parsed, game=_tile_game(game), as_="banker" if side == "banker" else "player")
+    except MacauTablesError as exc:
+        return HTMLResponse(f'<p class="error" role="alert">{_esc(str(exc))}</p>', 422)
+    return HTMLResponse(
+        _env.get_template("_hint.html").render(
+            t=lambda key: i18n.t(key, lang),
+            rows=[
+                {
+                    "front": _hand_json(r.setting.front),
+                    "back": _hand_json(r.setting.back),
+                    "ev": f"{float(r.ev):+.4f}",
+                    "exact": f"{r.ev.numerator}/{r.ev.denominator}",
+                    "win": percent(r.p_win, 2),
+                    "loss": percent(r.p_loss, 2),
+                    "push": percent(r.p_push, 2),
+                }
+                for r in rows
+            ],
+            lang=lang,
+        )
+    )
+
+
+def _esc(text: str) -> str:
+    import html
+
+    return html.escape(text)
+
+
+# --- PAR sheets -------------------------------------------------------------------------------
+
+
+def par_options(game: str, params: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    """The rule-set options the PAR viewer accepts for ``game``, normalised (cache key)."""
+    allowed = {
+        "baccarat": {"decks": "8", "commission": "5%", "no_commission": "false"},
+        "craps": {"odds_cap": "winnings"},
+        "paigow": {
+            "commission": "4%",
+            "banker_strategy": "house-way",
+            "player_strategy": "house-way",
+        },
+        "taiwan": {"commission": "5%", "banker_strategy": "house-way"},
+    }[game]
+    return tuple((k, params.get(k) or v) for k, v in allowed.items())
+
+
+@functools.lru_cache(maxsize=32)
+def par_sheet(game: str, options: tuple[tuple[str, str], ...]) -> Any:
+    """The exact PAR sheet of ``game`` under ``options`` (cached: tile sheets take seconds)."""
+    from macau_tables.core.money import rate
+
+    o = dict(options)
+    if game == "baccarat":
+        from macau_tables.analysis.baccarat import baccarat_par
+        from macau_tables.games.baccarat import BaccaratRules
+
+        if not o["decks"].isdigit():
+            raise HTTPException(422, "decks is a whole number, 6 to 12 (BA-1)")
+        rules = BaccaratRules(
+            decks=int(o["decks"]),
+            commission=rate(o["commission"]),
+            no_commission=o["no_commission"] == "true",
+        )
+        return baccarat_par(rules)
+    if game == "craps":
+        from macau_tables.analysis.craps import craps_par
+        from macau_tables.games.craps import CrapsRules
+
+        if o["odds_cap"] not in ("winnings", "stake"):
+            raise HTTPException(422, "odds_cap is winnings or stake (CR-2.2)")
+        return craps_par(CrapsRules(odds_cap=o["odds_cap"]))  # type: ignore[arg-type]
+    from macau_tables.analysis.tiles import paigow_par, taiwan_par
+
+    c: Fraction = rate(o["commission"])
+    if game == "paigow":
+        return paigow_par(o["player_strategy"], o["banker_strategy"], commission=c)
+    return taiwan_par(o["banker_strategy"], commission=c)
+
+
+@router.get("/ui/par/{game}", response_class=HTMLResponse)
+def ui_par(request: Request, game: str) -> HTMLResponse:
+    from macau_tables.analysis.par import percent
+    from macau_tables.analysis.report import extras_text, win_lose_push
+
+    if game not in GAMES:
+        raise HTTPException(404, f"no game {game!r}")
+    lang = _lang(request)
+    try:
+        sheet = par_sheet(game, par_options(game, dict(request.query_params)))
+    except MacauTablesError as exc:
+        return HTMLResponse(f'<p class="error" role="alert">{_esc(str(exc))}</p>', 422)
+    lines = []
+    for b in sheet.lines:
+        w, lo, pu = win_lose_push(b)
+        lines.append(
+            {
+                "name": i18n.par_bet_name(game, b.name, lang),
+                "rule": b.rule or "",
+                "pays": b.pays or "",
+                "win": percent(w, 4),
+                "lose": percent(lo, 4),
+                "push": percent(pu, 4),
+                "edge": percent(b.house_edge, 4),
+                "edge_exact": f"{b.house_edge.numerator}/{b.house_edge.denominator}",
+                "std": f"{b.std_dev:.4f}",
+                "more": extras_text(b),
+                "outcomes": [
+                    {
+                        "label": o.label,
+                        "net": str(o.net),
+                        "p": percent(o.probability, 4),
+                        "width": float(o.probability) * 100,
+                    }
+                    for o in b.outcomes
+                ],
+            }
+        )
+    return HTMLResponse(
+        _env.get_template("_par_sheet.html").render(
+            t=lambda key: i18n.t(key, lang),
+            sheet=sheet,
+            lines=lines,
+            lang=lang,
+            options=", ".join(f"{k} {v}" for k, v in sheet.options.items()),
+        )
+    )
+
+
+# --- static files -----------------------------------------------------------------------------
+
+
+@router.get("/static/{path:path}")
+def static(path: str) -> Response:
+    """The UI's CSS, ES modules and vendored scripts (a route, so ``include_router`` brings
+    it along; nothing outside ``static/`` is reachable)."""
+    file = (STATIC / path).resolve()
+    if not file.is_file() or not file.is_relative_to(STATIC.resolve()):
+        raise HTTPException(404, "no such file")
+    media = "text/javascript" if file.suffix == ".js" else mimetypes.guess_type(file.name)[0]
+    return FileResponse(
+        file, media_type=media or "application/octet-stream", headers={"Cache-Control": "no-cache"}
+    )

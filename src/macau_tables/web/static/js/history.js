@@ -1,0 +1,37 @@
+// My history: at every table, the events the server lets me see that name me (my bets,
+// their settlements, buy-ins and cash-outs), newest first, with the amounts they carry.
+import { PATHS, get, money, session } from "./api.js";
+
+const body = document.querySelector("[data-history] tbody");
+
+function row(cells) {
+  const tr = document.createElement("tr");
+  cells.forEach((c, i) => {
+    const td = document.createElement("td");
+    td.textContent = c;
+    if (i === 3) td.className = "num";
+    tr.append(td);
+  });
+  return tr;
+}
+
+function mentions(data, me) {
+  return Object.values(data).some((v) => v === me || (Array.isArray(v) && v.includes(me)));
+}
+
+async function load() {
+  const me = session.user;
+  const rows = [];
+  for (const t of await get(PATHS.tables)) {
+    for (const e of await get(PATHS.events(t.id))) {
+      const d = e.event.data || {};
+      if (!mentions(d, me)) continue;
+      const amount = d.net ?? d.amount ?? d.paid ?? d.stake;
+      rows.push([e.seq, t.id, e.event.kind, typeof amount === "number" ? money(amount) : ""]);
+    }
+  }
+  rows.sort((a, b) => b[0] - a[0]);
+  body.replaceChildren(...rows.map(row));
+}
+
+if (session.token) load().catch((x) => body.append(row(["", "", x.message, ""])));

@@ -1,0 +1,23 @@
+// Every page: who is logged in, log out, the toast line.
+import { PATHS, post, session } from "./api.js";
+
+const out = document.querySelector('[data-auth="out"]');
+const inn = document.querySelector('[data-auth="in"]');
+if (session.token) {
+  out.hidden = true;
+  inn.hidden = false;
+  inn.querySelector("[data-who]").textContent = `${session.user} (${session.role})`;
+}
+document.querySelector("[data-logout]")?.addEventListener("click", async () => {
+  try { await post(PATHS.logout); } catch { /* an expired token is logged out anyway */ }
+  session.clear();
+  location.href = "/login";
+});
+for (const p of document.querySelectorAll("[data-need-login]")) p.hidden = Boolean(session.token);
+
+export function toast(message) {
+  const t = document.querySelector("[data-toast]");
+  t.textContent = message;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { t.textContent = ""; }, 6000);
+}
