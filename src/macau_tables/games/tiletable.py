@@ -34,6 +34,7 @@ chain (a round is the run of events between two ``BankOpened``).
 from __future__ import annotations
 
 import copy
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -808,6 +809,10 @@ class TileTable:
             return self.time_out(command.actor, args.get("actor"), args.get("op"), rng)
         if command.op in ("shuffle", "shake"):
             args["rng"] = rng
+        try:
+            inspect.signature(fn).bind(command.actor, **args)
+        except TypeError as exc:  # a required argument left out
+            raise InvalidInput(f"{command.op}: {exc}; it takes {list(allowed)}") from exc
         return fn(command.actor, **args)
 
     def _emit(self, *events: Event) -> tuple[Event, ...]:
