@@ -60,3 +60,24 @@ def test_an_expired_token_is_refused(srv: Srv) -> None:
     h = {"Authorization": f"Bearer {r.json()['token']}"}
     r = srv.client.get("/me", headers=h)
     assert (r.status_code, r.json()["rule"]) == (401, "SRV-AUTH")
+
+
+def test_each_baccarat_hand_gets_its_own_betting_window(srv: Srv) -> None:
+    """The next hand's betting window looks like the last one to the clock; it must get a
+    fresh countdown, not the spent deadline of the last window (hands were dealt back to
+    back with no time to bet)."""
+    t = table(srv, "baccarat")
+    actor = srv.floor.tables[t]
+    srv.ok("alice", t, "join", {"buy_in": 100_000})
+    for _hand in range(3):
+        for _ in range(10):  # the dealer's steps (shuffle, cut, burn) up to the betting
+            plan = actor._plan()
+            if plan is not None and plan[0] == "betting":
+                break
+            assert srv.step(t)
+        planned = actor._plan_countdown()
+        assert planned is not None
+        assert planned[0] > 0.1, "the betting window opened already spent"
+        # the window runs out (as if its seconds passed): the clock deals the hand
+        actor._deadline = (actor._deadline[0], actor._deadline[1] - 60.0)  # type: ignore[index]
+        assert srv.step(t)

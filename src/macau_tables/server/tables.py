@@ -581,8 +581,10 @@ class TableActor:
                     self._refused = None
                 else:
                     self._refused = (self.seq, cmd.op)
+            # a deadline that fired is spent: the next window (the next hand's betting, which
+            # looks the same to _plan) gets a fresh one, never this expired one
+            self._deadline = None
             if not done:
-                self._deadline = None
                 self._plan_countdown()
                 self.broadcast_state()
             return done
