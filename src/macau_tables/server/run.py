@@ -52,7 +52,14 @@ def serve(
     # switch interval it then waits behind the event loop's HTTP work at each call (the
     # convoy effect). A short interval hands the GIL back quickly.
     sys.setswitchinterval(0.0002)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets")
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws=_ws_protocol())
+
+
+def _ws_protocol() -> str:
+    """uvicorn's sans-I/O websockets protocol where it has one (its legacy one warns)."""
+    from uvicorn.config import WS_PROTOCOLS
+
+    return "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"
 
 
 def db_upgrade(database_url: str | None) -> list[str]:
