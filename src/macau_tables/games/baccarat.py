@@ -615,12 +615,11 @@ class PlayerJoined(Event):
         return Audience.private(self.player)
 
     def movement(self) -> Movement | None:
-        return contract.movement(
+        return contract.transfer(
             _currency(self.currency),
-            [
-                (accounts.wallet(self.player), -self.buy_in),
-                (accounts.stack(self.table_id, self.player), self.buy_in),
-            ],
+            accounts.wallet(self.player),
+            accounts.stack(self.table_id, self.player),
+            self.buy_in,
             memo=f"{self.player} buys in",
         )
 
@@ -640,12 +639,11 @@ class ChipsBought(Event):
         return Audience.private(self.player)
 
     def movement(self) -> Movement | None:
-        return contract.movement(
+        return contract.transfer(
             _currency(self.currency),
-            [
-                (accounts.wallet(self.player), -self.amount),
-                (accounts.stack(self.table_id, self.player), self.amount),
-            ],
+            accounts.wallet(self.player),
+            accounts.stack(self.table_id, self.player),
+            self.amount,
             memo=f"{self.player} buys chips",
         )
 
@@ -765,12 +763,11 @@ class BetPlaced(Event):
     currency: str
 
     def movement(self) -> Movement | None:
-        return contract.movement(
+        return contract.transfer(
             _currency(self.currency),
-            [
-                (accounts.stack(self.table_id, self.player), -self.amount),
-                (accounts.wagers(self.table_id), self.amount),
-            ],
+            accounts.stack(self.table_id, self.player),
+            accounts.wagers(self.table_id),
+            self.amount,
             opens=(self.bet_id,),
             memo=f"bet {self.bet_id}",
         )

@@ -51,7 +51,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 from macau_tables.core.errors import InvalidInput, MacauTablesError, ReplayMismatch
 from macau_tables.core.journal import Event, Journal, JsonValue, event
 from macau_tables.core.ledger import Movement, Posting, Transaction
-from macau_tables.core.money import Currency, Money
+from macau_tables.core.money import Currency, Money, currency_by_code
 from macau_tables.core.rng import Rng, commitment
 from macau_tables.core.visibility import Audience, Viewer
 
@@ -72,6 +72,7 @@ __all__ = [
     "replay",
     "revealed_seeds",
     "time_out",
+    "transfer",
 ]
 
 _NAME = re.compile(r"[A-Za-z0-9][\w.\-]{0,63}")
@@ -268,6 +269,22 @@ def movement(
     """
     tx = Transaction.of((Posting(acc, Money(minor, currency)) for acc, minor in postings), memo)
     return Movement(tx, tuple(opens), tuple(closes))
+
+
+def transfer(
+    currency: Currency | str,
+    source: str,
+    dest: str,
+    amount: int,
+    *,
+    opens: Sequence[str] = (),
+    closes: Sequence[str] = (),
+    memo: str = "",
+) -> Movement:
+    """The :class:`Movement` of ``amount`` minor units from ``source`` to ``dest`` (a buy-in,
+    a cash-out, a bet's hold…); ``currency`` as a :class:`Currency` or its code."""
+    cur = currency_by_code(currency) if isinstance(currency, str) else currency
+    return movement(cur, [(source, -amount), (dest, amount)], opens=opens, closes=closes, memo=memo)
 
 
 # --- the engine ----------------------------------------------------------------------

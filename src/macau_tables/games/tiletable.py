@@ -282,12 +282,11 @@ class ChipsBought(Event):
         return Audience.private(self.player)
 
     def movement(self) -> Movement:
-        return _mv(
+        return contract.transfer(
             self.currency,
-            [
-                (accounts.wallet(self.player), -self.amount),
-                (accounts.stack(self.table_id, self.player), self.amount),
-            ],
+            accounts.wallet(self.player),
+            accounts.stack(self.table_id, self.player),
+            self.amount,
             memo=f"{self.player} buys in",
         )
 
@@ -307,12 +306,11 @@ class ChipsCashed(Event):
         return Audience.private(self.player)
 
     def movement(self) -> Movement:
-        return _mv(
+        return contract.transfer(
             self.currency,
-            [
-                (accounts.stack(self.table_id, self.player), -self.amount),
-                (accounts.wallet(self.player), self.amount),
-            ],
+            accounts.stack(self.table_id, self.player),
+            accounts.wallet(self.player),
+            self.amount,
             memo=f"{self.player} cashes out",
         )
 
@@ -372,12 +370,11 @@ class CoBankJoined(Event):
     currency: str
 
     def movement(self) -> Movement:
-        return _mv(
+        return contract.transfer(
             self.currency,
-            [
-                (accounts.stack(self.table_id, self.player), -self.capital),
-                (accounts.bank(self.table_id), self.capital),
-            ],
+            accounts.stack(self.table_id, self.player),
+            accounts.bank(self.table_id),
+            self.capital,
             opens=(self.hold,),
             memo=f"{self.player} co-banks",
         )
@@ -397,12 +394,11 @@ class BetPlaced(Event):
     currency: str
 
     def movement(self) -> Movement:
-        return _mv(
+        return contract.transfer(
             self.currency,
-            [
-                (accounts.stack(self.table_id, self.player), -self.amount),
-                (accounts.wagers(self.table_id), self.amount),
-            ],
+            accounts.stack(self.table_id, self.player),
+            accounts.wagers(self.table_id),
+            self.amount,
             opens=(self.bet_id,),
             memo=f"{self.player} bets on seat {self.seat}",
         )
