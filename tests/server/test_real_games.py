@@ -81,3 +81,32 @@ def test_each_baccarat_hand_gets_its_own_betting_window(srv: Srv) -> None:
         # the window runs out (as if its seconds passed): the clock deals the hand
         actor._deadline = (actor._deadline[0], actor._deadline[1] - 60.0)  # type: ignore[index]
         assert srv.step(t)
+
+
+def test_a_live_table_takes_keyed_in_dice_and_leaves_the_dealer_steps_to_the_dealer(
+    srv: Srv,
+) -> None:
+    """``dealer: live``: the outcome is keyed in from the physical table (CR-1), which an
+    auto-dealt table refuses (SRV-KEYIN); the clock never runs a dealer's step."""
+    r = srv.client.post(
+        "/tables",
+        json={"id": "craps-live", "game": "craps", "dealer": "live"},
+        headers=srv.headers("supervisor"),
+    )
+    assert r.status_code == 200, r.text
+    assert r.json()["settings"]["auto_dealer"] is False
+    srv.ok("alice", "craps-live", "join", {"amount": 100_000})
+    srv.ok("alice", "craps-live", "place_bet", {"bet": "pass", "amount": 1_000})
+    plan = srv.floor.tables["craps-live"]._plan()
+    assert plan is None or all(c.actor.role.value != "dealer" for c in plan[3])
+    r = srv.cmd("dealer", "craps-live", "throw_dice", {"dice": [3, 4]})
+    assert r.status_code == 200, r.text
+    thrown = next(e for e in r.json()["events"] if e["kind"] == "craps.dice_thrown")
+    assert thrown["data"]["dice"] == [3, 4]
+    assert srv.client.get("/wallet", headers=srv.headers("alice")).json()["stacks"] == {
+        "stack:craps-live:alice": 101_000
+    }
+    r = srv.cmd("dealer", "craps-live", "throw_dice", {"dice": [0, 7]})
+    assert r.status_code == 422, r.text
+    r = srv.cmd("dealer", table(srv, "craps"), "throw_dice", {"dice": [3, 4]})
+    assert (r.status_code, r.json()["rule"]) == (403, "SRV-KEYIN")

@@ -179,13 +179,14 @@ def create_app(
     async def create_table(
         body: S.TableCreate, user: Annotated[User, Depends(allowed("tables.create"))]
     ) -> dict[str, Any]:
-        """Open a new auto-dealt table of a game with its rule set's options."""
+        """Open a new table of a game with its rule set's options, auto-dealt or live."""
         actor = await the_floor.create_table(
             body.id,
             body.game,
             body.options,
             betting_seconds=body.betting_seconds,
             action_seconds=body.action_seconds,
+            dealer=body.dealer,
             user=user.name,
         )
         return actor.info()

@@ -244,6 +244,7 @@ class Floor:
         *,
         betting_seconds: float | None = None,
         action_seconds: float | None = None,
+        dealer: str = "auto",
         user: str = "system",
     ) -> TableActor:
         if table_id in self.tables:
@@ -257,7 +258,7 @@ class Floor:
             "betting_seconds": betting_seconds or self.settings.betting_seconds,
             "action_seconds": action_seconds or self.settings.action_seconds,
             "dealer_seconds": self.settings.dealer_seconds,
-            "auto_dealer": True,
+            "auto_dealer": dealer == "auto",
         }
         entries = list(engine.journal.entries)
 

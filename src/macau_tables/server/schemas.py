@@ -98,6 +98,11 @@ class TableCreate(Strict):
     options: dict[str, Any] = Field(default_factory=dict)
     betting_seconds: float = Field(default=15.0, gt=0, le=3600)
     action_seconds: float = Field(default=20.0, gt=0, le=3600)
+    dealer: Literal["auto", "live"] = Field(
+        default="auto",
+        description="auto: the server deals from its RNG on a clock; live: a dealer account "
+        "runs the dealer's operations and keys in the outcomes of the physical table",
+    )
 
 
 class Control(Strict):

@@ -162,6 +162,12 @@ class TableActor:
     def head(self) -> str:
         return self.engine.journal.head if self.engine is not None else ""
 
+    @property
+    def auto_dealer(self) -> bool:
+        """Auto-dealt (the server deals from its RNG on a clock) or live (a dealer account
+        runs the dealer's operations and keys in what the physical table shows)."""
+        return bool(self.settings.get("auto_dealer", True))
+
     def pending(self) -> tuple[Pending, ...]:
         if self.engine is None or self.status != "open":
             return ()
@@ -218,7 +224,7 @@ class TableActor:
             return self._refusal(
                 ApiError(403, "forbidden", "only the table's clock times out", "SRV-ROLE")
             )
-        if op in self.game.keyin_ops or self.game.keyin_args & set(args):
+        if self.auto_dealer and (op in self.game.keyin_ops or self.game.keyin_args & set(args)):
             return self._refusal(
                 ApiError(
                     403,
@@ -475,10 +481,14 @@ class TableActor:
         if not pend or self.engine is None or self.game.idle(self.engine):
             return None
         required = [p for p in pend if p.actor.role is Role.PLAYER and p.required and p.default]
+        # at a live table the dealer runs the dealer's steps (and closes betting by
+        # dealing); the clock only times out players the rules wait for
         staff = [
             p
             for p in pend
-            if p.actor.role in (Role.DEALER, Role.SYSTEM) and (p.required or p.default)
+            if p.actor.role in (Role.DEALER, Role.SYSTEM)
+            and (p.required or p.default)
+            and self.auto_dealer
         ]
         optional = [p for p in pend if p.actor.role is Role.PLAYER and not p.required]
         cmds: list[Command] = [time_out(p) for p in required]
@@ -490,7 +500,7 @@ class TableActor:
             sig = ("dealer", str(p.actor), op)
         if not cmds:
             return None
-        if optional:
+        if optional and self.auto_dealer:
             return "betting", ("betting", *sig), float(self.settings["betting_seconds"]), cmds
         if required:
             return "action", sig, float(self.settings["action_seconds"]), cmds
