@@ -103,3 +103,43 @@ def test_a_wallet_cannot_go_negative_and_a_hold_closes_once(srv: Srv) -> None:
             "VALUES ('hilo-1', 0, 'x', '{}', '', '', 0)"
         ),
     )
+
+
+def test_group_commit_rolls_back_a_failed_unit_alone(tmp_path: object) -> None:
+    """SQLite's group commit runs the units of one batch in one transaction, each in its
+    own savepoint: a unit that wrote and then failed leaves nothing; its neighbours in the
+    batch commit."""
+    import asyncio
+    from pathlib import Path
+
+    from macau_tables.server.db import Database
+
+    db = Database(str(Path(str(tmp_path)) / "g.db"))
+    assert db.group is not None
+    try:
+        db.write_sync(ex("CREATE TABLE t (v INTEGER)"))
+
+        def ok(v: int) -> Callable[[Connection], int]:
+            def unit(c: Connection) -> int:
+                c.execute(sa.text("INSERT INTO t VALUES (:v)"), {"v": v})
+                return v
+
+            return unit
+
+        def bad(c: Connection) -> int:
+            c.execute(sa.text("INSERT INTO t VALUES (99)"))
+            raise ValueError("refused after writing")
+
+        async def batch() -> list[object]:
+            return await asyncio.gather(
+                db.write(ok(1)), db.write(bad), db.write(ok(2)), return_exceptions=True
+            )
+
+        results = asyncio.run(batch())
+        assert results[0] == 1 and results[2] == 2
+        assert isinstance(results[1], ValueError)
+        assert db.group.batches == 1  # the three units were one transaction
+        rows = db.read_sync(lambda c: sorted(r[0] for r in c.execute(sa.text("SELECT v FROM t"))))
+        assert rows == [1, 2]
+    finally:
+        db.close()

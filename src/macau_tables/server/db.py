@@ -108,12 +108,22 @@ class LoopCommitter:
                 conn = self.engine.connect()
                 try:
                     tx = conn.begin()
+                    # the savepoints straight on the driver's cursor: SQLAlchemy's
+                    # begin_nested compiles a new SAVEPOINT clause for every unit, which
+                    # cost a tenth of the server's time under load
+                    cur = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
                     for fn, fut in batch:
+                        cur.execute("SAVEPOINT unit")
                         try:
-                            with conn.begin_nested():
-                                done.append((fut, fn(conn), None))
+                            result = fn(conn)
                         except Exception as exc:
+                            cur.execute("ROLLBACK TO unit")
+                            cur.execute("RELEASE unit")
                             done.append((fut, None, exc))
+                        else:
+                            cur.execute("RELEASE unit")
+                            done.append((fut, result, None))
+                    cur.close()
                     await loop.run_in_executor(self.fsync, tx.commit)
                 finally:
                     conn.close()
