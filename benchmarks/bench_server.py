@@ -91,7 +91,7 @@ async def _bots(
 ) -> None:
     host, port = url.split("//")[1].split(":")
     lat: list[float] = []
-    counts = {"bets": 0, "refused": 0, "other": 0}
+    counts = {"bets": 0, "refused": 0, "other": 0, "requests": 0}
 
     async def one(i: int, name: str) -> None:
         table = tables[i % len(tables)]
@@ -105,6 +105,8 @@ async def _bots(
         async def cmd(op: str, args: dict[str, Any]) -> int:
             nonlocal n
             n += 1
+            if start <= time.time() <= stop:
+                counts["requests"] += 1
             status, _ = await c.request(
                 "POST",
                 f"/tables/{table}/commands",
@@ -127,6 +129,8 @@ async def _bots(
                     await asyncio.sleep(max(0.0, think - dt))
                 continue
             counts["refused"] += 1
+            if start <= time.time() <= stop:
+                counts["requests"] += 1
             _, v = await c.request("GET", f"/tables/{table}/view", None, h)
             mine = [p for p in v.get("pending", []) if p["actor"] == f"player:{name}"]
             if any("reveal" in p["operations"] for p in mine):
@@ -271,6 +275,8 @@ def main() -> None:
             "p99_ms": round(pct(0.99), 1),
             "refused": sum(r["refused"] for r in results),
             "server_cpu_ms_per_bet": round((cpu1 - cpu0) * 1000 / bets, 3) if bets else None,
+            "requests": (reqs := sum(r["requests"] for r in results)),
+            "server_cpu_ms_per_request": round((cpu1 - cpu0) * 1000 / reqs, 3) if reqs else None,
             "server_cpu_busy": round((cpu1 - cpu0) / a.window, 2),
             "cpus": os.cpu_count(),
         }
@@ -285,7 +291,8 @@ def main() -> None:
                 f"  {out['bets_per_s']:.0f} durable bets/s ({bets} bets), "
                 f"bet latency p50 {out['p50_ms']:.1f} ms, p99 {out['p99_ms']:.1f} ms "
                 f"({out['refused']} bets refused: betting closed)\n"
-                f"  server CPU {out['server_cpu_ms_per_bet']} ms per bet "
+                f"  server CPU {out['server_cpu_ms_per_bet']} ms per bet, "
+                f"{out['server_cpu_ms_per_request']} ms per request ({reqs} requests) "
                 f"({out['server_cpu_busy']:.0%} of one core busy)"
             )
     finally:

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
@@ -26,6 +26,7 @@ from macau_tables.server import schemas as S
 from macau_tables.server import store
 from macau_tables.server.auth import PERMISSIONS, StaffRole, User, require
 from macau_tables.server.errors import ApiError, from_domain, not_found
+from macau_tables.server.fastpath import CommandFastPath, render
 from macau_tables.server.floor import Floor, Settings, verify_ledger
 from macau_tables.server.games import games
 from macau_tables.server.tables import Reply
@@ -62,8 +63,13 @@ def create_app(
     settings: Settings | None = None,
     floor: Floor | None = None,
     on_start: Callable[[Floor], None] | None = None,
+    *,
+    fast_path: bool = True,
 ) -> FastAPI:
-    """The app; its lifespan starts the floor (migrations, recovery, demo) and stops it."""
+    """The app; its lifespan starts the floor (migrations, recovery, demo) and stops it.
+
+    ``fast_path=False`` leaves ``POST /tables/{id}/commands`` to FastAPI's own route (the
+    reference the fast path is tested against)."""
     the_floor = floor or Floor(settings)
 
     @contextlib.asynccontextmanager
@@ -228,9 +234,9 @@ def create_app(
         """The table's events after ``after`` that the caller may see."""
         return await the_floor.table(table_id).events_for(_viewer(user), after, limit)
 
-    async def _command(
+    async def _run_command(
         table_id: str, body: S.CommandBody, user: User, key: str | None, path: str
-    ) -> JSONResponse:
+    ) -> tuple[int, bytes]:
         actor = the_floor.table(table_id)
         idem = _idem_key(key)
         payload = body.model_dump()
@@ -244,7 +250,20 @@ def create_app(
             req_hash=store.request_hash("POST", path, payload),
             expect_seq=body.expect_seq,
         )
-        return _reply(reply)
+        return reply.status, render(reply.body)
+
+    async def _command(
+        table_id: str, body: S.CommandBody, user: User, key: str | None, path: str
+    ) -> Response:
+        status, content = await _run_command(table_id, body, user, key, path)
+        return Response(content, status_code=status, media_type="application/json")
+
+    # the hot path: POST /tables/{id}/commands answered without FastAPI's per-request
+    # machinery, by the same steps as table_command below (server/fastpath.py)
+    if fast_path:
+        app.add_middleware(
+            CommandFastPath, authenticate=the_floor.authenticate, handle=_run_command
+        )
 
     @app.post(
         "/tables/{table_id}/commands",
@@ -257,7 +276,7 @@ def create_app(
         body: S.CommandBody,
         user: Annotated[User, Depends(allowed("tables.command"))],
         idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key")] = None,
-    ) -> JSONResponse:
+    ) -> Response:
         """Run one operation of the table's engine as the caller (``{op, args}``).
 
         Players act by name; a dealer as the dealer; a supervisor by name. The engine
@@ -277,7 +296,7 @@ def create_app(
         user: Annotated[User, Depends(allowed("tables.command"))],
         args: dict[str, Any] | None = None,
         idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key")] = None,
-    ) -> JSONResponse:
+    ) -> Response:
         """The same as ``/commands`` with the operation in the path and its arguments as
         the body: ``POST /tables/craps-1/ops/bet {"kind": "pass", "amount": 1000}``."""
         try:
