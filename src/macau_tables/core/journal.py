@@ -24,7 +24,7 @@ import json
 import re
 import typing
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
 from typing import Any, ClassVar, TypeAlias, TypeVar
@@ -223,11 +223,22 @@ class Entry:
     event: Event
     prev_hash: str
     hash: str
+    #: ``event.to_json()`` as hashed, kept by :meth:`Journal.append` so that whoever stores
+    #: or sends the entry does not work it out again (read it through :meth:`event_json`)
+    cached_json: dict[str, JsonValue] | None = field(default=None, compare=False, repr=False)
 
     @staticmethod
-    def compute_hash(seq: int, event: Event, prev_hash: str) -> str:
-        body = canonical_json({"seq": seq, "event": event.to_json()})
+    def compute_hash(
+        seq: int, event: Event, prev_hash: str, event_json: dict[str, JsonValue] | None = None
+    ) -> str:
+        ej = event.to_json() if event_json is None else event_json
+        body = canonical_json({"seq": seq, "event": ej})
         return _sha256_hex(prev_hash.encode() + body)
+
+    def event_json(self) -> dict[str, JsonValue]:
+        """``event.to_json()`` (the one worked out for the hash when there is one). The
+        dict is shared: read it, do not change it."""
+        return self.cached_json if self.cached_json is not None else self.event.to_json()
 
     def to_json(self) -> dict[str, JsonValue]:
         return {
@@ -282,7 +293,8 @@ class Journal:
         if _EVENT_TYPES.get(getattr(ev, "kind", "")) is not type(ev):
             raise JournalError(f"{type(ev).__name__} is not a registered event (@event)")
         seq, prev = len(self._entries), self.head
-        entry = Entry(seq, ev, prev, Entry.compute_hash(seq, ev, prev))
+        ej = ev.to_json()
+        entry = Entry(seq, ev, prev, Entry.compute_hash(seq, ev, prev, ej), ej)
         self._entries.append(entry)
         return entry
 

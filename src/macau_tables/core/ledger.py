@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from macau_tables.core.errors import (
@@ -48,9 +49,15 @@ def validate_account(account: str) -> str:
     """
     if not isinstance(account, str):
         raise TypeError(f"an account name is a str, not {type(account).__name__}")
-    if account != CAGE and not _ACCOUNT.fullmatch(account):
+    if not _well_formed(account):
         raise InvalidInput(f"bad account name {account!r} (try 'player:alice' or 'cage')")
     return account
+
+
+@lru_cache(maxsize=65_536)
+def _well_formed(account: str) -> bool:
+    # memoised: a table names the same few accounts in every posting of every hand
+    return account == CAGE or _ACCOUNT.fullmatch(account) is not None
 
 
 #: Accounts that may never go below zero: a player's wallet and his chips at a table.

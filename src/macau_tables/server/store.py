@@ -227,8 +227,10 @@ def run(conn: Connection, name: str, params: Any) -> _Rows:
     connection: the per-command path skips SQLAlchemy's execution machinery."""
     sql = _SQL[name] if conn.dialect.name == "sqlite" else _PG_SQL[name]
     cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-    if isinstance(params, list):
-        cursor.executemany(sql, params)
+    if isinstance(params, list) and len(params) != 1:
+        cursor.executemany(sql, params)  # (the driver's executemany costs 2-3 executes)
+    elif isinstance(params, list):
+        cursor.execute(sql, params[0])
     else:
         cursor.execute(sql, params)
     return _Rows(cursor)
@@ -354,7 +356,7 @@ def append_entries(conn: Connection, table_id: str, entries: Sequence[Entry]) ->
                 "table_id": table_id,
                 "seq": e.seq,
                 "kind": e.event.kind,
-                "event": dumps(e.event.to_json()),
+                "event": dumps(e.event_json()),
                 "prev_hash": e.prev_hash,
                 "hash": e.hash,
                 "created_at": at,

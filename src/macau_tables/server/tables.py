@@ -115,7 +115,7 @@ def check_args(value: Any, where: str = "args") -> None:
 
 
 def event_out(entry: Entry) -> dict[str, Any]:
-    js = entry.event.to_json()
+    js = entry.event_json()
     return {"seq": entry.seq, "kind": js["kind"], "version": js["version"], "data": js["data"]}
 
 
@@ -151,6 +151,7 @@ class TableActor:
         self._deadline: tuple[tuple[Any, ...], float] | None = None
         self._refused: tuple[int, str] | None = None
         self.countdown: dict[str, Any] | None = None
+        self._pending_memo: tuple[TableEngine, int, tuple[Pending, ...]] | None = None
 
     # --- state --------------------------------------------------------------------------
 
@@ -171,7 +172,15 @@ class TableActor:
     def pending(self) -> tuple[Pending, ...]:
         if self.engine is None or self.status != "open":
             return ()
-        return self.engine.pending()
+        return self._engine_pending(self.engine)
+
+    def _engine_pending(self, engine: TableEngine) -> tuple[Pending, ...]:
+        """``engine.pending()``, worked out once per state: an engine's state changes only
+        with its journal (the reply, the clock and every subscriber's state ask)."""
+        memo = self._pending_memo
+        if memo is None or memo[0] is not engine or memo[1] != len(engine.journal):
+            memo = self._pending_memo = (engine, len(engine.journal), engine.pending())
+        return memo[2]
 
     def info(self) -> dict[str, Any]:
         view = self.engine.view(Viewer.PUBLIC) if self.engine is not None else {}
@@ -387,7 +396,7 @@ class TableActor:
                 "table_id": self.table_id,
                 "seq": self.seq,
                 "events": [event_out(e) for e in entries if e.event.audience().admits(viewer)],
-                "pending": [p.to_json() for p in engine.pending()],
+                "pending": [p.to_json() for p in self._engine_pending(engine)],
             },
         )
 
@@ -428,7 +437,7 @@ class TableActor:
         for sub in list(self.subscribers):
             for e in entries:
                 if e.event.audience().admits(sub.viewer):
-                    sub.send({"type": "event", "seq": e.seq, "event": e.event.to_json()})
+                    sub.send({"type": "event", "seq": e.seq, "event": e.event_json()})
             sub.send(self.state(sub.viewer))
         if self._deadline != before:  # the clock sleeps until the deadline: wake it if moved
             self._wake.set()
@@ -444,7 +453,7 @@ class TableActor:
             if last_seq is not None and self.engine is not None:
                 for e in _entries_since(self.engine.journal, max(last_seq + 1, 0)):
                     if e.event.audience().admits(viewer):
-                        sub.send({"type": "event", "seq": e.seq, "event": e.event.to_json()})
+                        sub.send({"type": "event", "seq": e.seq, "event": e.event_json()})
             sub.send(self.state(viewer, "snapshot"))
             self.subscribers.add(sub)
         return sub
