@@ -17,6 +17,7 @@ BODIES: dict[tuple[str, str], Any] = {
     ("POST", "/cashier/deposit"): {"player": "alice", "amount": 100},
     ("POST", "/cashier/withdraw"): {"player": "alice", "amount": 100},
     ("POST", "/users"): {"name": "newbie", "role": "player", "password": "long-enough"},
+    ("POST", "/tables/{table_id}/dealer/default"): {"actor": "player:alice", "op": "join"},
 }
 CONTROL = {"reason": "matrix"}
 
