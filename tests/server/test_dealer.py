@@ -226,3 +226,25 @@ def test_a_live_tile_round_from_a_physical_woodpile(srv: Srv, game: str) -> None
     assert stack(srv, "bob", t) == 90_000 + posted.get(f"stack:{t}:bob", 0)
     assert stack(srv, "alice", t) == 50_000 + posted.get(f"stack:{t}:alice", 0)
     whole(srv, t)
+
+
+def test_a_live_dealer_may_ask_the_servers_rng_for_the_shoe(srv: Srv) -> None:
+    """The outcome from the server's RNG at a live table: the dealer asks for a shuffle; the
+    server draws the seed and commits it before any bet (BA-2.1); the deal then comes from
+    that shoe, and keyed cards are refused (BA-7.1)."""
+    t = live(srv, "baccarat", options={"decks": 6})
+    srv.ok("alice", t, "join", {"buy_in": 100_000})
+    refused(srv, t, srv.cmd("dealer", t, "shuffle", {"seed": "00" * 32}), 422, "SRV-SEED")
+    out = srv.ok("dealer", t, "shuffle")
+    assert [e["kind"] for e in out["events"]] == [
+        "baccarat.shoe_shuffled",
+        "table.seed_committed",
+    ]
+    srv.ok("dealer", t, "cut")
+    srv.ok("alice", t, "place_bet", {"bet": "banker", "amount": 10_000})
+    refused(
+        srv, t, srv.cmd("dealer", t, "deal", {"cards": ["2c", "Kh", "3d", "Qs"]}), 422, "BA-7.1"
+    )
+    out = srv.ok("dealer", t, "deal")
+    assert any(e["kind"] == "baccarat.hand_settled" for e in out["events"])
+    whole(srv, t)
