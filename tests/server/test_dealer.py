@@ -15,6 +15,7 @@ import pytest
 from macau_tables.server import store
 from macau_tables.tiles import FULL_SET
 from tests.server.conftest import Srv, new_key
+from tests.server.test_recovery import restarted
 
 TILES = [str(t) for t in FULL_SET]
 
@@ -248,3 +249,24 @@ def test_a_live_dealer_may_ask_the_servers_rng_for_the_shoe(srv: Srv) -> None:
     out = srv.ok("dealer", t, "deal")
     assert any(e["kind"] == "baccarat.hand_settled" for e in out["events"])
     whole(srv, t)
+
+
+def test_a_live_hand_waiting_for_a_keyed_card_survives_a_restart(srv: Srv) -> None:
+    """Recovery replays the keyed cards from the database; a live table is not finished by
+    the clock on restart (nobody could deal its cards): the hand waits for the dealer."""
+    t = live(srv, "baccarat", options={"decks": 6})
+    srv.ok("alice", t, "join", {"buy_in": 100_000})
+    srv.ok("dealer", t, "open_shoe")
+    srv.ok("dealer", t, "cut", {"from_end": 20})
+    srv.ok("alice", t, "place_bet", {"bet": "player", "amount": 10_000})
+    srv.ok("dealer", t, "deal", {"cards": ["2c", "Kh", "3d", "Qs"]})
+    seq = srv.floor.tables[t].seq
+    with restarted(srv) as again:
+        actor = again.floor.tables[t]
+        assert (actor.status, actor.seq) == ("open", seq)
+        assert dealer_ops(again, t)[0] == "draw"
+        again.ok("dealer", t, "draw", {"card": "4h"})
+        out = again.ok("dealer", t, "draw", {"card": "5d"})
+        assert any(e["kind"] == "baccarat.hand_settled" for e in out["events"])
+        assert stack(again, "alice", t) == 110_000
+        whole(again, t)
