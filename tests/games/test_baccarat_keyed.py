@@ -129,6 +129,8 @@ def test_ba_r1_the_first_card_turned_at_the_cut_is_keyed_in() -> None:
     events = _cmd(t, "cut", {"from_end": 20, "first_card": "7h"})
     burned = next(e for e in events if e.kind == "baccarat.cards_burned")
     assert (burned.count, burned.shown) == (8, "7h")  # BA-R1: the card and seven more
+    again = replay_baccarat(Journal.from_json(t.journal.to_json()))  # the keyed cut replays
+    assert again.snapshot() == t.snapshot()
 
 
 def test_ba_4_an_exposed_card_is_keyed_in_and_burned_before_bets() -> None:
