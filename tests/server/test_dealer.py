@@ -270,3 +270,39 @@ def test_a_live_hand_waiting_for_a_keyed_card_survives_a_restart(srv: Srv) -> No
         assert any(e["kind"] == "baccarat.hand_settled" for e in out["events"])
         assert stack(again, "alice", t) == 110_000
         whole(again, t)
+
+
+def test_the_console_lists_whom_the_rules_wait_for(srv: Srv) -> None:
+    """Players the rules wait for, and the dealer's own defaults only the rules can fill in
+    (the house way sets the house's seats, PG-R10); not the optional bettors."""
+    t = live(srv, "paigow")
+    srv.ok("alice", t, "sit", {"seat": 1})
+    srv.ok("alice", t, "buy_in", {"amount": 100_000})
+    console = srv.client.get(f"/tables/{t}/dealer", headers=srv.headers("dealer")).json()
+    assert [(p["actor"], p["default"]) for p in console["waiting"]] == [
+        ("player:alice", "decline_bank")
+    ]
+    srv.ok("alice", t, "decline_bank")
+    console = srv.client.get(f"/tables/{t}/dealer", headers=srv.headers("dealer")).json()
+    assert console["waiting"] == []  # the dealer's house_banks is the dealer's to run
+    assert [op for p in console["dealer"] for op in p["operations"]] == ["house_banks"]
+    srv.ok("dealer", t, "house_banks")
+    srv.ok("dealer", t, "build_woodpile")
+    srv.ok("alice", t, "place_bet", {"seat": 2, "amount": 10_000})  # the house banks at 1
+    hands = {str(s): TILES[4 * (s - 1) : 4 * s] for s in range(1, 9)}
+    srv.ok("dealer", t, "shake", {"dice": [1, 2, 3, 4], "hands": hands})
+    waiting = lambda: [  # noqa: E731
+        (p["actor"], p["default"])
+        for p in srv.client.get(f"/tables/{t}/dealer", headers=srv.headers("dealer")).json()[
+            "waiting"
+        ]
+    ]
+    assert waiting() == [("player:alice", "set_tiles")]
+    assert default(srv, t, "player:alice", "set_tiles").status_code == 200
+    assert waiting() == [("dealer", "set_tiles")]  # the house's tiles, by the house way
+    r = default(srv, t, "dealer", "set_tiles")
+    assert r.status_code == 200, r.text
+    timed = next(e for e in r.json()["events"] if e["kind"] == "table.timed_out")
+    assert timed["data"]["rule"] == "PG-R10"
+    srv.ok("dealer", t, "settle")
+    whole(srv, t)

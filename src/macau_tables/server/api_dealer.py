@@ -7,8 +7,9 @@ shooter's seed) or keying in what the physical table shows (dice, cards, tiles),
 engine validates by its rules. Two things are the dealer's own here:
 
 * ``GET /tables/{id}/dealer`` — the dealer's console: the table, what the engine waits for
-  (the dealer's operations first), which operations key in an outcome, and the players the
-  rules wait for with their default;
+  (the dealer's operations first), which operations key in an outcome, and whom the rules
+  wait for with the default the dealer may apply (players; the house's tiles by the house
+  way);
 * ``POST /tables/{id}/dealer/default {actor, op}`` — the dealer applies a waiting player's
   default by the rules (``contract.time_out``: ``table.timed_out`` naming the rule, then the
   default's events), in the same transaction as an audit entry under the dealer's name. At
@@ -62,7 +63,15 @@ def install(
         snap = await actor.snapshot(user.viewer())  # type: ignore[arg-type]
         pending = snap["pending"]
         staff = [p for p in pending if not str(p["actor"]).startswith("player:")]
-        waiting = [p for p in pending if str(p["actor"]).startswith("player:") and p["required"]]
+        # whom the rules wait for, with a default the dealer may apply: players, and the
+        # dealer's own defaults that only the rules can fill in (the house way's tiles)
+        waiting = [
+            p
+            for p in pending
+            if p["required"]
+            and p["default"]
+            and (str(p["actor"]).startswith("player:") or p["default"] in actor.game.timeout_ops)
+        ]
         return {
             "table": actor.info(),
             "live": not actor.auto_dealer,
