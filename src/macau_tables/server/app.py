@@ -468,6 +468,7 @@ def create_app(
                     S.CashierBody,
                     S.Login,
                     S.TokenReply,
+                    S.DealerDefault,
                 )
             },
         }
