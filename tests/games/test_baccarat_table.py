@@ -188,7 +188,7 @@ def test_pending_drives_rounds_with_time_outs_only() -> None:
 def test_bettors_have_no_default_and_the_shuffle_has_none() -> None:
     t = BaccaratTable()
     (shuffle,) = t.pending()
-    assert shuffle.default is None and shuffle.operations == ("shuffle", "load_shoe")
+    assert shuffle.default is None and shuffle.operations == ("shuffle", "load_shoe", "open_shoe")
     with pytest.raises(InvalidInput):
         time_out(shuffle)
     t.execute(Command(ALICE, "join", {"seat": 1, "buy_in": 100_000}))

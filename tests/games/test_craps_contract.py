@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from macau_tables.cli.app import app
-from macau_tables.core.errors import BetNotAllowed, InvalidInput, OutOfOrder
+from macau_tables.core.errors import BetNotAllowed, InvalidInput, MacauTablesError, OutOfOrder
 from macau_tables.core.journal import Journal, event_from_json
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
@@ -314,3 +314,32 @@ def test_cr_2_3_option_come_odds_off_on_the_come_out() -> None:
         got = {r["bet"]: r["result"] for r in t.last_roll.results}
         assert got[come] == "lose"
         assert got[odds] == expected
+
+
+def test_cr_1_dice_keyed_in_at_a_live_table_replay_as_keyed_in() -> None:
+    """CR-1 / CR-R1: the dealer keys the dice in (a cocked die declared); replay re-runs
+    ``throw_dice`` from the journal (command_of gives the keyed form) to the same table,
+    and a forged die out of 1-6 is refused on replay with CR-1."""
+    rng = Rng.seeded("keyed")
+    t = CrapsTable(table_id="c1")
+    for p in ("alice", "bob"):
+        t.execute(Command(Actor.player(p), "join", {"amount": 100_00}), rng)
+    t.execute(Command(Actor.player("alice"), "place_bet", {"bet": "pass", "amount": 5_00}))
+    for dice, cocked in (
+        ([2, 2], [False, True]),
+        ([6, 5], [False, False]),
+    ):
+        t.execute(Command(Actor.DEALER, "throw_dice", {"dice": dice, "cocked": cocked}), rng)
+    t.execute(Command(Actor.DEALER, "throw_dice", {"dice": [4, 3]}), rng)  # seven-out on 4
+    assert t.shooter == "bob"
+    again = replay(Journal.from_json(t.journal.to_json()))
+    assert again.snapshot() == t.snapshot()
+    data: Any = t.journal.to_json()
+    i = next(k for k, r in enumerate(data["entries"]) if r["event"]["kind"] == "craps.dice_thrown")
+    data["entries"][i]["event"]["data"]["dice"] = [0, 4]
+    forged = Journal(data["game"], data["header"])
+    for raw in data["entries"]:
+        forged.append(event_from_json(raw["event"]))
+    with pytest.raises(MacauTablesError) as exc:
+        replay(forged)
+    assert exc.value.rule == "CR-1"

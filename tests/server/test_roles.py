@@ -17,6 +17,7 @@ BODIES: dict[tuple[str, str], Any] = {
     ("POST", "/cashier/deposit"): {"player": "alice", "amount": 100},
     ("POST", "/cashier/withdraw"): {"player": "alice", "amount": 100},
     ("POST", "/users"): {"name": "newbie", "role": "player", "password": "long-enough"},
+    ("POST", "/tables/{table_id}/dealer/default"): {"actor": "player:alice", "op": "join"},
 }
 CONTROL = {"reason": "matrix"}
 
@@ -73,3 +74,48 @@ def test_role_matrix(srv: Srv) -> None:
                     path,
                 )
     assert all(seen.get((m, p)) for m, p, _ in routes)
+
+
+def test_key_in_and_betting_by_role_at_a_live_table(srv: Srv) -> None:
+    """Issue #16's matrix at a live craps table: only staff key in what the physical table
+    shows (a player: 403 SRV-KEYIN); only players bet (the dealer's and the supervisor's
+    bets are the engine's refusals, nothing posted); the cashier and the auditor do not act
+    at tables (403 SRV-ROLE)."""
+    r = srv.client.post(
+        "/tables",
+        json={"id": "craps-m", "game": "craps", "dealer": "live"},
+        headers=srv.headers("supervisor"),
+    )
+    assert r.status_code == 200, r.text
+    srv.deposit("alice", 100_000)
+    r = srv.client.post(
+        "/tables/craps-m/commands",
+        json={"op": "join", "args": {"amount": 50_000}},
+        headers=srv.headers("alice", new_key()),
+    )
+    assert r.status_code == 200, r.text
+    want = {
+        "player": ((403, "SRV-KEYIN"), (200, None)),
+        "dealer": ((200, None), (409, None)),
+        "supervisor": ((200, None), (409, None)),
+        "cashier": ((403, "SRV-ROLE"), (403, "SRV-ROLE")),
+        "auditor": ((403, "SRV-ROLE"), (403, "SRV-ROLE")),
+    }
+    for role in StaffRole:
+        who = {"player": "alice"}.get(role.value, role.value)
+        key_in, bet = want[role.value]
+        for (status, rule), body in (
+            (key_in, {"op": "throw_dice", "args": {"dice": [2, 2]}}),
+            (bet, {"op": "place_bet", "args": {"bet": "field", "amount": 1_000}}),
+        ):
+            seq = srv.floor.tables["craps-m"].seq
+            r = srv.client.post(
+                "/tables/craps-m/commands", json=body, headers=srv.headers(who, new_key())
+            )
+            assert r.status_code == status, (role, body, r.text)
+            if rule is not None:
+                assert r.json()["rule"] == rule, (role, body, r.text)
+            if status != 200:
+                assert srv.floor.tables["craps-m"].seq == seq, (role, body)
+    led = srv.client.get("/audit/ledger", headers=srv.headers("auditor")).json()
+    assert led == {"ok": True, "problems": []}

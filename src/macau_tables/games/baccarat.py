@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, TypeAlias, overload
 
 from macau_tables.core.errors import (
     BetNotAllowed,
@@ -136,6 +136,61 @@ def composition(cards: Iterable[Card]) -> Composition:
 
 def fresh_composition(decks: int) -> Composition:
     return (4 * decks,) * 13
+
+
+class KeyedShoe(Sequence[Card]):
+    """A physical shoe at a live table (BA-1): ``decks`` packs shuffled at the table, never
+    known to the system; a position holds a card once the dealer keyed it in as it left the
+    shoe. Burned face-down cards stay unknown. BA-1 bounds what can be keyed: no card more
+    often than the shoe's decks hold it."""
+
+    def __init__(self, decks: int) -> None:
+        self.decks = decks
+        self._cards: dict[int, Card] = {}
+
+    def __len__(self) -> int:
+        return 52 * self.decks
+
+    @overload
+    def __getitem__(self, index: int) -> Card: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Card, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Card | tuple[Card, ...]:
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(*index.indices(len(self))))
+        card = self._cards.get(index)
+        if card is None:
+            raise JournalError(f"card {index + 1} of the physical shoe was not keyed in")
+        return card
+
+    def known(self, index: int) -> bool:
+        return index in self._cards
+
+    def keyed(self) -> tuple[Card, ...]:
+        """The cards keyed in so far, in shoe order."""
+        return tuple(self._cards[i] for i in sorted(self._cards))
+
+    def verify_key(self, position: int, cards: Sequence[Card]) -> None:
+        """BA-1: ``cards`` can come out of this shoe at ``position`` onwards."""
+        if position + len(cards) > len(self):
+            raise InvalidInput(f"a shoe of {self.decks} decks has no more cards", rule="BA-1")
+        if any(self.known(position + k) for k in range(len(cards))):
+            raise InvalidInput("these cards of the shoe are keyed in already", rule="BA-1")
+        seen = Counter(self._cards.values())
+        for card in cards:
+            seen[card] += 1
+            if seen[card] > self.decks:
+                raise InvalidInput(
+                    f"{card}: a shoe of {self.decks} decks holds {self.decks} of it; this "
+                    f"would be number {seen[card]}",
+                    rule="BA-1",
+                )
+
+    def key(self, position: int, cards: Sequence[Card]) -> None:
+        for k, card in enumerate(cards):
+            self._cards[position + k] = card
 
 
 def rank_probabilities(comp: Composition) -> dict[int, Fraction]:
@@ -716,6 +771,40 @@ class ShoeLoaded(Event):
 
 @event
 @dataclass(frozen=True)
+class ShoeOpened(Event):
+    """BA-1 / BA-2.1 at a live table: a physical shoe of the table's decks, shuffled at the
+    table and unknown to the system; its cards are keyed in as they leave it
+    (:class:`CardsKeyed`). No server seed: nothing is committed or revealed."""
+
+    kind: ClassVar[str] = "baccarat.shoe_opened"
+    shoe: int
+    reason: str
+    new_set: bool
+    by: str
+
+
+@event
+@dataclass(frozen=True)
+class CardsKeyed(Event):
+    """Cards of a physical shoe keyed in by the dealer as they leave it, at shoe positions
+    ``position`` onwards, by the operation ``op`` with ``args`` (the deal's four cards, a
+    third card, an exposed card, the first card turned at the cut). BA-1 bounds them (no card
+    the shoe's decks cannot hold). Staff only: a card dealt face down becomes public when it
+    is revealed (BA-16)."""
+
+    kind: ClassVar[str] = "baccarat.cards_keyed"
+    op: str
+    args: dict[str, Any]
+    position: int
+    cards: tuple[str, ...]
+    by: str
+
+    def audience(self) -> Audience:
+        return Audience.STAFF
+
+
+@event
+@dataclass(frozen=True)
 class ShoeEnded(Event):
     """BA-3.1 the last hand is over (the cards are reshuffled), or BA-3.2 the casino
     changes the shoe after a hand. The seed is revealed next (``SeedRevealed``)."""
@@ -1016,7 +1105,8 @@ class BaccaratTable:
         self._keyring: dict[str, bytes] = dict(seeds or {})  # commitment → server seed
         self.phase = BaccaratPhase.SHUFFLE
         self.shoe_number = 0
-        self.shoe: tuple[Card, ...] = ()  # the dealing order: never in an event or a view
+        # the dealing order: never in an event or a view (a physical shoe: keyed as dealt)
+        self.shoe: Sequence[Card] = ()
         self.position = 0  # next card to deal from the shoe
         self.cut_index: int | None = None  # shoe index of the first card behind the cut card
         self.cut_card_out = False
@@ -1088,6 +1178,12 @@ class BaccaratTable:
                 self._new_shoe(ev.shoe, order, ev.commitment)
             case ShoeLoaded():
                 self._new_shoe(ev.shoe, parse_cards(ev.cards), None)
+            case ShoeOpened():
+                self._new_shoe(ev.shoe, KeyedShoe(self.rules.decks), None)
+            case CardsKeyed():
+                if not isinstance(self.shoe, KeyedShoe):
+                    raise JournalError("cards are keyed in only from a physical shoe")
+                self.shoe.key(ev.position, parse_cards(ev.cards))
             case ShoeEnded():
                 self.phase = BaccaratPhase.SHUFFLE
             case CutCardPlaced():
@@ -1187,7 +1283,7 @@ class BaccaratTable:
             case _:
                 raise JournalError(f"{ev.kind} is not a baccarat event")
 
-    def _new_shoe(self, number: int, order: tuple[Card, ...], commitment: str | None) -> None:
+    def _new_shoe(self, number: int, order: Sequence[Card], commitment: str | None) -> None:
         self.shoe_number = number
         self.shoe = order
         self.shoe_commitment = commitment
@@ -1221,7 +1317,7 @@ class BaccaratTable:
         if self.rules.continuous_shuffler:
             cards = parse_cards(ev.cards)
         else:
-            cards = self.shoe[self.position : self.position + 4]
+            cards = tuple(self.shoe[self.position : self.position + 4])
             self._take(4)
             if self.exposed is not None:  # only between hands, and burned at once (BA-8)
                 raise JournalError("an exposed card is dealt into a hand")
@@ -1448,6 +1544,47 @@ class BaccaratTable:
         self._emit(ev, out)
         return tuple(out)
 
+    def open_shoe(self, *, new_set: bool = False, by: Actor = Actor.DEALER) -> tuple[Event, ...]:
+        """A live table's physical shoe (BA-1, BA-2.1): the table's decks shuffled at the
+        table; the system never knows the order — the dealer keys each card in as it leaves
+        the shoe (``deal`` with the four cards, ``draw`` a third card, ``expose_card``,
+        ``cut`` with the first card under BA-R1), and BA-1 refuses a card the shoe cannot
+        hold. No server seed is committed: the record is the cards keyed in."""
+        self.verify_shuffle(by)
+        if self.rules.continuous_shuffler:
+            raise InvalidInput("a continuous shuffler is loaded with a seed", rule="BA-2.3")
+        if not isinstance(new_set, bool):
+            raise InvalidInput("new_set is true or false")
+        out: list[Event] = []
+        self._emit(ShoeOpened(self.shoe_number + 1, self._reason(), new_set, str(by)), out)
+        return tuple(out)
+
+    @property
+    def keyed(self) -> bool:
+        """A physical shoe whose cards are keyed in as dealt (:meth:`open_shoe`)."""
+        return isinstance(self.shoe, KeyedShoe)
+
+    def _key_cards(
+        self, op: str, args: dict[str, Any], cards: Sequence[Card], by: Actor, out: list[Event]
+    ) -> None:
+        """Key ``cards`` in at the shoe's next positions (BA-1 checked before)."""
+        self._emit(CardsKeyed(op, args, self.position, tuple(str(c) for c in cards), str(by)), out)
+
+    def _verify_keyed(self, cards: Sequence[Card] | None, what: str, rule: str) -> None:
+        """Keyed-in cards only from a physical shoe, and then always (BA-1)."""
+        if not self.keyed:
+            if cards is not None:
+                raise InvalidInput(
+                    f"{what}: this shoe's cards come from its server seed; cards are keyed "
+                    "in only from a physical shoe (open_shoe)",
+                    rule=rule,
+                )
+            return
+        if cards is None:
+            raise InvalidInput(f"{what}: key in the card(s) from the physical shoe", rule=rule)
+        assert isinstance(self.shoe, KeyedShoe)
+        self.shoe.verify_key(self.position, cards)
+
     def verify_end_shoe(self, by: Actor = Actor.DEALER) -> None:
         self._dealer(by, "BA-3.2")
         if self.phase in (BaccaratPhase.SHUFFLE, BaccaratPhase.DEALING):
@@ -1486,14 +1623,30 @@ class BaccaratTable:
     def can_cut(self, from_end: int | None = None, by: Actor = Actor.DEALER) -> bool:
         return _can(self.verify_cut, from_end, by)
 
-    def cut(self, from_end: int | None = None, by: Actor | str = Actor.DEALER) -> tuple[Event, ...]:
+    def cut(
+        self,
+        from_end: int | None = None,
+        by: Actor | str = Actor.DEALER,
+        *,
+        first_card: Card | None = None,
+    ) -> tuple[Event, ...]:
         """BA-2.1: a player or the dealer cuts; the cut card goes ``from_end`` cards from the
         end (the table's default when None), never fewer than 12. The dealer then burns as
         many cards as there are decks, face down, or turns the first card and burns as many
-        as it shows (BA-R1 ``first_card``)."""
+        as it shows (BA-R1 ``first_card``; from a physical shoe the dealer keys that card
+        in: ``first_card``)."""
         actor = by if isinstance(by, Actor) else Actor.player(by)
         self.verify_cut(from_end, actor)
+        turned = self.rules.burn is not BurnMode.DECKS
+        if turned or first_card is not None:
+            self._verify_keyed(None if first_card is None else (first_card,), "cut", "BA-R1")
+        if first_card is not None and not turned:
+            raise InvalidInput("this table burns by the decks: no first card", rule="BA-R1")
         out: list[Event] = []
+        if first_card is not None:
+            at = self.rules.cut_from_end if from_end is None else from_end
+            args: dict[str, Any] = {"from_end": at, "first_card": str(first_card)}
+            self._key_cards("cut", args, (first_card,), actor, out)
         self._emit(
             CutCardPlaced(self.rules.cut_from_end if from_end is None else from_end, str(actor)),
             out,
@@ -1568,7 +1721,7 @@ class BaccaratTable:
     def can_expose_card(self, by: Actor = Actor.DEALER) -> bool:
         return _can(self.verify_expose_card, by)
 
-    def expose_card(self, by: Actor = Actor.DEALER) -> tuple[Event, ...]:
+    def expose_card(self, by: Actor = Actor.DEALER, card: Card | None = None) -> tuple[Event, ...]:
         """BA-4: the next card comes out of the shoe face up by accident. During a hand it
         stays valid: if the hand draws it, it is that third card, face up, and the bets
         stand. A card seen before the hand that would use it (between hands, or during a
@@ -1576,7 +1729,10 @@ class BaccaratTable:
         once between hands, after the settlement otherwise — so no bet is ever placed on a
         hand whose first card is known."""
         self.verify_expose_card(by)
+        self._verify_keyed(None if card is None else (card,), "expose_card", "BA-4")
         out: list[Event] = []
+        if card is not None:  # a physical shoe: the dealer keys the exposed card in
+            self._key_cards("expose_card", {"card": str(card)}, (card,), by, out)
         card = self.shoe[self.position]
         self._emit(CardExposed(str(card), str(by)), out)
         if self.phase is not BaccaratPhase.DEALING:
@@ -1874,15 +2030,59 @@ class BaccaratTable:
         cards = sorted(pool.elements())
         return cards[rng.below(len(cards))]
 
-    def deal(self, rng: Rng | None = None, *, by: Actor = Actor.DEALER) -> tuple[Event, ...]:
+    def deal(
+        self,
+        rng: Rng | None = None,
+        *,
+        by: Actor = Actor.DEALER,
+        cards: Sequence[Card] | None = None,
+    ) -> tuple[Event, ...]:
         """BA-7.1: two cards each, one at a time, Player first, face down (face up from a
         continuous shuffler, BA-7.2); betting is closed. Then the hand goes on as the rules
-        deal it (reveals, BA-9 third cards, settlement) until a holder must squeeze (BA-16).
-        ``rng`` is not used: chance comes from the shoe's committed seed."""
+        deal it (reveals, BA-9 third cards, settlement) until a holder must squeeze (BA-16)
+        or, from a physical shoe, a third card must be keyed in (:meth:`draw`).
+        ``rng`` is not used: chance comes from the shoe's committed seed, or from a
+        physical shoe whose four ``cards`` the dealer keys in, in dealing order (Player,
+        Banker, Player, Banker)."""
         del rng
         self.verify_deal(by)
+        if cards is not None and len(cards) != 4:
+            raise InvalidInput(
+                "the deal is four cards: Player, Banker, Player, Banker (BA-7.1)", rule="BA-7.1"
+            )
+        self._verify_keyed(cards, "deal", "BA-7.1")
         out: list[Event] = []
+        if cards is not None:
+            self._key_cards("deal", {"cards": [str(c) for c in cards]}, cards, by, out)
         self._deal(by, out)
+        return tuple(out)
+
+    def third_card_due(self) -> Side | None:
+        """From a physical shoe: the side whose third card (BA-9) the dealer must key in now."""
+        step = self.next_step()
+        if not self.keyed or step is None or step[0] is not Step.DRAW:
+            return None
+        assert isinstance(self.shoe, KeyedShoe)
+        return None if self.shoe.known(self.position) else step[1]
+
+    def verify_draw(self, card: Card, by: Actor = Actor.DEALER) -> None:
+        side = self.third_card_due()
+        rule = "BA-9.3" if side is Side.BANKER else "BA-9.1"
+        self._dealer(by, rule)
+        if side is None:
+            raise OutOfOrder("no third card is to be keyed in now", rule=rule)
+        self._verify_keyed((card,), "draw", rule)
+
+    def can_draw(self, card: Card, by: Actor = Actor.DEALER) -> bool:
+        return _can(self.verify_draw, card, by)
+
+    def draw(self, card: Card, by: Actor = Actor.DEALER) -> tuple[Event, ...]:
+        """BA-9: the third card the drawing rules require, keyed in from a physical shoe as it
+        leaves it; the hand then goes on as the rules deal it."""
+        self.verify_draw(card, by)
+        out: list[Event] = []
+        self._key_cards("draw", {"card": str(card)}, (card,), by, out)
+        self._advance(out)
         return tuple(out)
 
     def _deal(self, by: Actor, out: list[Event]) -> None:
@@ -1945,6 +2145,8 @@ class BaccaratTable:
                 self._reveal(side, DEALER, out)
             elif what is Step.DRAW:
                 assert side is not None
+                if self.third_card_due() is not None:
+                    return  # a physical shoe: the dealer keys the third card in (draw)
                 self._draw(side, out)
             else:
                 self._settle(out)
@@ -2131,20 +2333,29 @@ class BaccaratTable:
         players = [Actor.player(p) for p in self.seats]
         phase = self.phase
         if phase is BaccaratPhase.SHUFFLE:
-            return (Pending(Actor.DEALER, ("shuffle", "load_shoe"), None, "BA-2.1"),)
+            return (Pending(Actor.DEALER, ("shuffle", "load_shoe", "open_shoe"), None, "BA-2.1"),)
+        # a physical shoe has no default deal: the dealer keys the cards in
+        manual = self.keyed
         if phase is BaccaratPhase.CUT:
+            turned = manual and self.rules.burn is not BurnMode.DECKS
             return (
-                Pending(Actor.DEALER, ("cut",), "cut", "BA-2.1"),
+                Pending(Actor.DEALER, ("cut",), None if turned else "cut", "BA-2.1"),
                 *(Pending(p, ("cut",), None, "BA-2.1", required=False) for p in players),
             )
         if phase is BaccaratPhase.DEMONSTRATION:
-            return (Pending(Actor.DEALER, ("deal", "expose_card"), "deal", "BA-2.2"),)
+            deal = None if manual else "deal"
+            return (Pending(Actor.DEALER, ("deal", "expose_card"), deal, "BA-2.2"),)
         if phase is BaccaratPhase.BETTING:
             dealer_ops = ("deal", "burn", "expose_card", "end_shoe")
             return (
                 *(Pending(p, BET_OPERATIONS, None, "BA-13", required=False) for p in players),
-                Pending(Actor.DEALER, dealer_ops, "deal", "BA-7.1"),
+                Pending(Actor.DEALER, dealer_ops, None if manual else "deal", "BA-7.1"),
             )
+        third = self.third_card_due()
+        if third is not None:
+            rule = "BA-9.3" if third is Side.BANKER else "BA-9.1"
+            ops = ("draw", "expose_card", "correct_error", "void_hand")
+            return (Pending(Actor.DEALER, ops, None, rule),)
         due = self.holder_due()
         dealer = Pending(
             Actor.DEALER, ("expose_card", "correct_error", "void_hand"), None, "BA-10", False
@@ -2208,12 +2419,17 @@ class BaccaratTable:
             if not isinstance(cards, list | tuple) or not all(isinstance(c, str) for c in cards):
                 raise InvalidInput("load_shoe: cards is a list of cards such as 'Td'")
             return self.load_shoe(parse_cards(cards), new_set=_bool(a, "new_set"), by=actor)
+        if op == "open_shoe":
+            a = json_args(args, ("new_set",), op)
+            return self.open_shoe(new_set=_bool(a, "new_set"), by=actor)
         if op == "end_shoe":
             json_args(args, (), op)
             return self.end_shoe(actor)
         if op == "cut":
-            a = json_args(args, ("from_end",), op)
-            return self.cut(_opt_int(a, "from_end"), actor)
+            a = json_args(args, ("from_end", "first_card"), op)
+            first = _opt_str(a, "first_card")
+            first_card = None if first is None else Card.parse(first)
+            return self.cut(_opt_int(a, "from_end"), actor, first_card=first_card)
         if op == "burn":
             a = json_args(args, ("count",), op)
             return self.burn(_int(a, "count"), actor)
@@ -2235,8 +2451,11 @@ class BaccaratTable:
                 spot=spot,
             )
         if op == "deal":
-            json_args(args, (), op)
-            return self.deal(by=actor)
+            a = json_args(args, ("cards",), op)
+            return self.deal(by=actor, cards=_opt_cards(a, "cards"))
+        if op == "draw":
+            a = json_args(args, ("card",), op)
+            return self.draw(Card.parse(_str(a, "card")), actor)
         if op == "reveal":
             a = json_args(args, ("side",), op)
             try:
@@ -2245,8 +2464,9 @@ class BaccaratTable:
                 raise InvalidInput("reveal: side is 'player' or 'banker'") from None
             return self.reveal(side, actor)
         if op == "expose_card":
-            json_args(args, (), op)
-            return self.expose_card(actor)
+            a = json_args(args, ("card",), op)
+            card = _opt_str(a, "card")
+            return self.expose_card(actor, None if card is None else Card.parse(card))
         if op == "correct_error":
             a = json_args(args, ("description",), op)
             return self.correct_error(_str(a, "description"), actor)
@@ -2285,6 +2505,10 @@ class BaccaratTable:
             case ShoeLoaded():
                 args: dict[str, JsonValue] = {"cards": list(ev.cards), "new_set": ev.new_set}
                 return Command(Actor.parse(ev.by), "load_shoe", args)
+            case ShoeOpened():
+                return Command(Actor.parse(ev.by), "open_shoe", {"new_set": ev.new_set})
+            case CardsKeyed():
+                return Command(Actor.parse(ev.by), ev.op, _plain(ev.args))
             case ShoeEnded():
                 return Command(Actor.parse(ev.by), "end_shoe")
             case CutCardPlaced():
@@ -2373,6 +2597,8 @@ class BaccaratTable:
                 "burned_face_down": self.burned_face_down,
                 "exposed": None if self.exposed is None else str(self.exposed),
                 "continuous_shuffler": self.rules.continuous_shuffler,
+                "keyed": self.keyed,
+                "third_card_due": None if (t := self.third_card_due()) is None else str(t),
             },
             "players": players,
             "bets": [
@@ -2463,6 +2689,15 @@ def _str(args: Mapping[str, Any], key: str) -> str:
     if not isinstance(value, str):
         raise InvalidInput(f"{key} must be text, not {value!r}")
     return value
+
+
+def _opt_cards(args: Mapping[str, Any], key: str) -> tuple[Card, ...] | None:
+    cards = args.get(key)
+    if cards is None:
+        return None
+    if not isinstance(cards, list | tuple) or not all(isinstance(c, str) for c in cards):
+        raise InvalidInput(f"{key} is a list of cards such as 'Td'")
+    return parse_cards(cards)
 
 
 def _opt_str(args: Mapping[str, Any], key: str) -> str | None:

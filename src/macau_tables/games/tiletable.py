@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -80,7 +81,7 @@ from macau_tables.games.tilegame import (
     RoundOptions,
     replay_round,
 )
-from macau_tables.tiles import FULL_SET, Setting, parse_tiles, settings
+from macau_tables.tiles import FULL_SET, Setting, Tile, parse_tiles, settings
 from macau_tables.tiles.strategies import strategy
 
 __all__ = [
@@ -92,6 +93,7 @@ __all__ = [
     "ChipsCashed",
     "CoBankJoined",
     "DiceShaken",
+    "HandsKeyed",
     "PaiGowTable",
     "PlayerLeft",
     "PlayerSat",
@@ -105,6 +107,8 @@ __all__ = [
     "TilesDealt",
     "TilesExposed",
     "TilesSet",
+    "WoodpileBuilt",
+    "WoodpileEnded",
     "open_table",
     "replay",
 ]
@@ -448,6 +452,46 @@ class TilesDealt(Event):
 
 @event
 @dataclass(frozen=True)
+class WoodpileBuilt(Event):
+    """PG-1.1 / TW-2a at a live table: the dealer built a physical woodpile, face down, that
+    the system never knows; the tiles are keyed in as dealt (:class:`HandsKeyed`). No
+    server seed: nothing is committed or revealed (public)."""
+
+    kind: ClassVar[str] = "tiletable.woodpile_built"
+    label: str
+    by: str
+
+
+@event
+@dataclass(frozen=True)
+class HandsKeyed(Event):
+    """PG-1.4 / TW-2c at a live table: the four tiles each seat received from the physical
+    woodpile, keyed in by the dealer with the banker's ``dice`` (PG-1.2); T-1 bounds them
+    (no tile more often than the 32-tile set has it). Staff only: a seat's tiles reach its
+    holder in its ``TilesDealt``."""
+
+    kind: ClassVar[str] = "tiletable.hands_keyed"
+    label: str
+    dice: tuple[int, ...]
+    hands: dict[str, tuple[str, ...]]
+    by: str
+
+    def audience(self) -> Audience:
+        return Audience.STAFF
+
+
+@event
+@dataclass(frozen=True)
+class WoodpileEnded(Event):
+    """A physical woodpile is used up (or its deal void, PG-R3): the next round builds a new
+    one — the keyed-in counterpart of ``SeedRevealed`` (public)."""
+
+    kind: ClassVar[str] = "tiletable.woodpile_ended"
+    label: str
+
+
+@event
+@dataclass(frozen=True)
 class TilesExposed(Event):
     """PG-2.2 / PG-2.3 / PG-R3 / TW-4: tiles turned face up in the deal (public)."""
 
@@ -604,6 +648,7 @@ class TileTable:
         self._last: RoundSettled | None = None
         self._prev: Round | None = None
         self._timed_out: tuple[str, str, str] | None = None
+        self._keyed_pile = False  # a physical woodpile: the hands are keyed in as dealt
         self.apply(TableOpened(rules.game, table_id, rules.to_json()))
 
     # ---- the contract's properties -------------------------------------------------------
@@ -740,7 +785,7 @@ class TileTable:
             return ()
         if self._phase is TilePhase.SHUFFLE:
             rule = self._r("PG-1.1")
-            return (Pending(Actor.DEALER, ("shuffle",), "shuffle", rule),)
+            return (Pending(Actor.DEALER, ("shuffle", "build_woodpile"), "shuffle", rule),)
         assert rnd is not None
         if self._phase is TilePhase.BETTING:
             out: list[Pending] = []
@@ -760,6 +805,11 @@ class TileTable:
                     out.append(Pending(Actor.player(player), tuple(ops), None, "", False))
             banker_ops = ("rearrange", "shake") if self._banker != HOUSE else ("shake",)
             rule = self._r("PG-1.2")
+            if self._keyed_pile:  # the dealer keys in the banker's dice and the hands
+                if self._banker != HOUSE:
+                    out.append(Pending(self._banker_actor(), ("rearrange",), None, rule, False))
+                out.append(Pending(Actor.DEALER, ("shake",), None, rule))
+                return tuple(out)
             out.append(Pending(self._banker_actor(), banker_ops, "shake", rule))
             return tuple(out)
         if self._phase is TilePhase.SETTING:
@@ -787,10 +837,11 @@ class TileTable:
             "decline_bank": ((), self.decline_bank),
             "house_banks": ((), self.house_banks),
             "shuffle": (("seed",), self.shuffle),
+            "build_woodpile": ((), self.build_woodpile),
             "join_bank": (("capital",), self.join_bank),
             "place_bet": (("seat", "amount"), self.place_bet),
             "rearrange": (("order",), self.rearrange),
-            "shake": (("dice", "cocked"), self.shake),
+            "shake": (("dice", "cocked", "hands"), self.shake),
             "report_exposed": (("seat", "tiles"), self.report_exposed),
             "set_tiles": (("seat", "front"), self.set_tiles),
             "settle": ((), self.settle),
@@ -841,7 +892,21 @@ class TileTable:
                 self._open_round(ev)
             case SeedCommitted(label=label, commitment=c):
                 self._shuffle(label, c)
-            case SeedRevealed():
+            case WoodpileBuilt(label=label):
+                rnd = self._need_round()
+                rnd.shuffle_tiles(sorted(FULL_SET))  # unknown: the keyed hands replace it
+                self._woodpiles += 1
+                self._label, self._commitment = label, ""
+                self._keyed_pile = True
+                self._woodpile_rounds = 0
+                self._dice_tries = 0
+                self._phase = TilePhase.BETTING
+            case HandsKeyed(dice=dice, hands=hands):
+                rnd = self._need_round()
+                keyed = {int(seat): tuple(parse_tiles(ts)) for seat, ts in hands.items()}
+                rnd.tiles = self._woodpile_with(rnd, dice, keyed)
+            case SeedRevealed() | WoodpileEnded():
+                self._keyed_pile = False
                 self._woodpile_rounds = 0
                 self._label = ""
                 self._commitment = ""
@@ -1199,6 +1264,76 @@ class TileTable:
         self._vault[c] = raw  # the seed stays in the vault until revealed
         return self._emit(SeedCommitted(f"woodpile:{self._woodpiles + 1}", c))
 
+    def build_woodpile(self, actor: Actor) -> tuple[Event, ...]:
+        """PG-1.1 / TW-2a at a live table: the dealer builds a physical woodpile; the system
+        never knows its order — the dealer keys in the hands as dealt (``shake`` with the
+        banker's dice and ``hands``), and T-1 refuses a tile the set does not have."""
+        self.verify_shuffle(actor)
+        return self._emit(WoodpileBuilt(f"woodpile:{self._woodpiles + 1}", str(actor)))
+
+    def _stacks_dealt(self, rnd: Round, dice: Sequence[int]) -> dict[int, int]:
+        """seat → the stack it receives with these dice (PG-1.3, PG-1.4, TW-2c)."""
+        first = (sum(dice) - 1) % rnd.places  # PG-R1 / TW-2b, as Round.first_steps
+        stacks = rnd.used_stacks()
+        return {rnd.seat_at(first + k): stacks[k] for k in range(rnd.places)}
+
+    def _woodpile_with(
+        self, rnd: Round, dice: Sequence[int], hands: Mapping[int, Sequence[Tile]]
+    ) -> tuple[Tile, ...]:
+        """The woodpile as far as it is known: each seat's stack holds its keyed hand; the
+        stacks dealt earlier keep their tiles; the stacks not dealt yet hold the rest of the
+        set (in set order: nobody sees them before they are dealt and keyed in)."""
+        tiles = list(rnd.tiles)
+        dealt = self._stacks_dealt(rnd, dice)
+        earlier = [s for s in range(8) if s not in rnd.stack_order]
+        free = [s for s in rnd.stack_order if s not in dealt.values()]
+        left = Counter(FULL_SET)
+        left.subtract(t for s in earlier for t in tiles[4 * s : 4 * s + 4])
+        for seat, stack in dealt.items():
+            tiles[4 * stack : 4 * stack + 4] = hands[seat]
+            left.subtract(hands[seat])
+        rest = sorted(left.elements())
+        for k, stack in enumerate(free):
+            tiles[4 * stack : 4 * stack + 4] = rest[4 * k : 4 * k + 4]
+        return tuple(tiles)
+
+    def _keyed_hands(self, rnd: Round, hands: object) -> dict[int, tuple[Tile, ...]]:
+        """PG-1.4 / TW-2c: every seat's four tiles as dealt, from the tiles this woodpile
+        still holds (T-1: no tile more often than the set has it)."""
+        rule = self._r("PG-1.4")
+        if not isinstance(hands, Mapping):
+            raise InvalidInput("hands maps each seat to its four tiles", rule=rule)
+        out: dict[int, tuple[Tile, ...]] = {}
+        for seat, names in hands.items():
+            try:
+                n = int(seat)
+            except (TypeError, ValueError):
+                raise InvalidInput(f"a seat is a number, not {seat!r}", rule=rule) from None
+            if not isinstance(names, list | tuple) or not all(isinstance(t, str) for t in names):
+                raise InvalidInput(f"seat {seat}: four tiles such as '6-6'", rule=rule)
+            out[n] = tuple(parse_tiles(list(names)))
+            if len(out[n]) != 4:
+                raise InvalidInput(f"seat {seat}: four tiles, not {len(out[n])}", rule=rule)
+        places = set(range(1, rnd.places + 1))
+        if set(out) != places:
+            raise InvalidInput(
+                f"every stack is dealt (seats {sorted(places)}), whatever the players",
+                rule=rule,
+            )
+        earlier = [s for s in range(8) if s not in rnd.stack_order]
+        left = Counter(FULL_SET)
+        left.subtract(t for s in earlier for t in rnd.tiles[4 * s : 4 * s + 4])
+        for seat in sorted(out):
+            for tile in out[seat]:
+                left[tile] -= 1
+                if left[tile] < 0:
+                    raise InvalidInput(
+                        f"seat {seat}: {tile} is dealt more often than the 32-tile set "
+                        "(and this woodpile) holds it",
+                        rule="T-1",
+                    )
+        return out
+
     # ---- bets, co-bank, rearranging (PG-2.1, PG-3.2, PG-4.6, TW-2f, TW-2g, TW-5e) -------------
 
     def _verify_betting(self, rule: str) -> Round:
@@ -1278,31 +1413,58 @@ class TileTable:
 
     # ---- the dice and the deal (PG-1.2 … PG-1.5, TW-2b … TW-2e) -------------------------------
 
-    def verify_shake(self, actor: Actor) -> Round:
+    def verify_shake(self, actor: Actor, keyed: bool = False) -> Round:
         rnd = self._verify_betting("PG-1.2")
-        if actor != self._banker_actor():
+        if keyed and actor == Actor.DEALER:
+            pass  # a live table: the dealer keys in the dice the banker shook
+        elif actor != self._banker_actor():
             rule = "PG-4.1" if self.regulation.game == "paigow" else "TW-2b"
             raise RuleViolation("nobody shakes the dice for the banker", rule=rule)
         rnd.verify_shake()
         return rnd
 
     def shake(
-        self, actor: Actor, dice: object = None, cocked: object = False, rng: Rng | None = None
+        self,
+        actor: Actor,
+        dice: object = None,
+        cocked: object = False,
+        rng: Rng | None = None,
+        hands: object = None,
     ) -> tuple[Event, ...]:
         """PG-1.2 / TW-2b: the banker's four dice, then the deal (each seat's tiles face down,
         private to its holder). Without ``dice`` they derive from the woodpile's seed;
-        ``cocked`` (keyed-in dice only) means a cocked die: shaken again (PG-1.5, TW-2e)."""
+        ``cocked`` (keyed-in dice only) means a cocked die: shaken again (PG-1.5, TW-2e).
+        At a live table the dealer keys in the dice the banker shook; from a physical
+        woodpile (:meth:`build_woodpile`) also the ``hands`` as dealt, ``{seat: [4 tiles]}``
+        for every seat (PG-1.4)."""
         del rng  # the dice derive from the woodpile's seed, never from another source
-        rnd = self.verify_shake(actor)
+        self._verify_betting("PG-1.2")
+        if self._keyed_pile and dice is None:
+            raise InvalidInput(
+                "a physical woodpile: key in the banker's dice and the hands as dealt",
+                rule=self._r("PG-1.2"),
+            )
+        rnd = self.verify_shake(actor, keyed=dice is not None)
         if not isinstance(cocked, bool):
             raise InvalidInput("cocked is true or false")
+        keyed: dict[int, tuple[Tile, ...]] | None = None
+        if hands is not None and not self._keyed_pile:
+            raise InvalidInput(
+                "this woodpile comes from its server seed: hands are keyed in only from a "
+                "physical woodpile (build_woodpile)",
+                rule=self._r("PG-1.4"),
+            )
+        if self._keyed_pile and not cocked:
+            keyed = self._keyed_hands(rnd, hands)
+        elif hands is not None:
+            raise InvalidInput("a cocked throw deals nothing: no hands", rule="PG-1.5")
         if dice is None:
             if cocked:
                 raise InvalidInput("only keyed-in dice can be cocked", rule="PG-1.5")
             seed = self._vault[self._commitment]
             label = f"{self._label}:dice:{self._round_no}:{self._dice_tries + 1}"
             got = Rng.for_event(seed, self._table_id, label).dice(4)
-            keyed = False
+            by_hand = False
         else:
             if (
                 not isinstance(dice, list | tuple)
@@ -1312,9 +1474,13 @@ class TileTable:
                 )
             ):
                 raise InvalidInput("four dice, each 1 to 6", rule="PG-1.2")
-            got, keyed = tuple(dice), True
+            got, by_hand = tuple(dice), True
         who = self._banker
-        out: list[Event] = list(self._emit(DiceShaken(who, got, not cocked, keyed)))
+        out: list[Event] = []
+        if keyed is not None:
+            rows = {str(seat): tuple(str(t) for t in ts) for seat, ts in sorted(keyed.items())}
+            out += self._emit(HandsKeyed(self._label, got, rows, str(actor)))
+        out += self._emit(DiceShaken(who, got, not cocked, by_hand))
         if not cocked:
             for seat in rnd.dealing_order():
                 holder = rnd.banker if seat == rnd.banker_seat else (rnd.holder(seat) or "")
@@ -1357,6 +1523,8 @@ class TileTable:
         return tuple(out)
 
     def _reveal(self) -> tuple[Event, ...]:
+        if self._keyed_pile:
+            return self._emit(WoodpileEnded(self._label))
         seed = self._vault[self._commitment]
         return self._emit(SeedRevealed(self._label, seed.hex()))
 
@@ -1614,6 +1782,13 @@ class TileTable:
                 return Command(Actor.player(p), "place_bet", {"seat": s, "amount": a})
             case StacksRearranged(player=p, order=o):
                 return Command(Actor.player(p), "rearrange", {"order": list(o)})
+            case WoodpileBuilt(by=by):
+                return Command(Actor.parse(by), "build_woodpile", {})
+            case HandsKeyed(dice=d, hands=h, by=by):
+                rows: dict[str, JsonValue] = {seat: [str(t) for t in ts] for seat, ts in h.items()}
+                return Command(Actor.parse(by), "shake", {"dice": list(d), "hands": rows})
+            case WoodpileEnded():
+                return None
             case DiceShaken(dice=d, valid=v, keyed=k):
                 args: dict[str, JsonValue] = {"dice": list(d), "cocked": not v} if k else {}
                 return Command(self._banker_actor(), "shake", args)
@@ -1645,7 +1820,11 @@ class TileTable:
             "round_no": self._round_no,
             "seats": {str(s): p for s, p in sorted(self._seats.items())},
             "pending": [p.to_json() for p in self.pending()],
-            "woodpile": {"label": self._label, "commitment": self._commitment},
+            "woodpile": {
+                "label": self._label,
+                "commitment": self._commitment,
+                "keyed": self._keyed_pile,
+            },
         }
         if staff:
             out["stacks"] = dict(sorted(self._stacks.items()))

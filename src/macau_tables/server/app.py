@@ -23,8 +23,8 @@ from starlette.websockets import WebSocketDisconnect
 from macau_tables.core.errors import MacauTablesError
 from macau_tables.core.visibility import Viewer
 from macau_tables.games.contract import accounts as acc
+from macau_tables.server import api_dealer, store
 from macau_tables.server import schemas as S
-from macau_tables.server import store
 from macau_tables.server.auth import PERMISSIONS, StaffRole, User, require
 from macau_tables.server.errors import ApiError, from_domain, not_found
 from macau_tables.server.fastpath import CommandFastPath, render
@@ -199,6 +199,7 @@ def create_app(
             betting_seconds=body.betting_seconds,
             action_seconds=body.action_seconds,
             dealer=body.dealer,
+            player_timeouts=body.player_timeouts,
             user=user.name,
         )
         return actor.info()
@@ -492,6 +493,7 @@ def create_app(
                     S.CashierBody,
                     S.Login,
                     S.TokenReply,
+                    S.DealerDefault,
                 )
             },
         }
@@ -541,6 +543,8 @@ def create_app(
         finally:
             actor.unsubscribe(sub)
             receiver.cancel()
+
+    api_dealer.install(app, the_floor, allowed, perm)
 
     # --- the browser UI (src/macau_tables/web, issue 17): its router, when installed -------
     # (not a StaticFiles mount of the directory: that would serve its Python sources)

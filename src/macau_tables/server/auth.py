@@ -55,6 +55,9 @@ PERMISSIONS: dict[str, frozenset[StaffRole]] = {
     "audit.ledger": frozenset({R.SUPERVISOR, R.AUDITOR}),
     "audit.journal": frozenset({R.SUPERVISOR, R.AUDITOR}),
     "audit.log": frozenset({R.SUPERVISOR, R.AUDITOR}),
+    # the dealer's part (issue #16): live tables' console and a waiting player's default
+    "dealer.console": frozenset({R.DEALER, R.SUPERVISOR}),
+    "dealer.default": frozenset({R.DEALER, R.SUPERVISOR}),
 }
 
 

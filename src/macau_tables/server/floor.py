@@ -245,6 +245,7 @@ class Floor:
         betting_seconds: float | None = None,
         action_seconds: float | None = None,
         dealer: str = "auto",
+        player_timeouts: bool = False,
         user: str = "system",
     ) -> TableActor:
         if table_id in self.tables:
@@ -260,6 +261,8 @@ class Floor:
             "dealer_seconds": self.settings.dealer_seconds,
             "auto_dealer": dealer == "auto",
         }
+        if dealer == "live":
+            settings["player_timeouts"] = player_timeouts
         entries = list(engine.journal.entries)
 
         def unit(conn: Connection) -> None:

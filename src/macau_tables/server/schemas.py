@@ -103,6 +103,21 @@ class TableCreate(Strict):
         description="auto: the server deals from its RNG on a clock; live: a dealer account "
         "runs the dealer's operations and keys in the outcomes of the physical table",
     )
+    player_timeouts: bool = Field(
+        default=False,
+        description="live tables: the clock also times out a player the rules wait for "
+        "after action_seconds (auto-dealt tables always do); otherwise the dealer applies "
+        "the player's default (POST /tables/{id}/dealer/default)",
+    )
+
+
+class DealerDefault(Strict):
+    """The dealer applies the rules' default for a pending actor (a live table)."""
+
+    actor: str = Field(max_length=80, description="as in pending, e.g. 'player:alice'")
+    op: str = Field(
+        max_length=64, pattern=r"^[a-z_]+$", description="the pending's default, e.g. pass_dice"
+    )
 
 
 class Control(Strict):

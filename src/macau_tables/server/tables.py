@@ -23,7 +23,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -169,6 +169,18 @@ class TableActor:
         runs the dealer's operations and keys in what the physical table shows)."""
         return bool(self.settings.get("auto_dealer", True))
 
+    @property
+    def player_timeouts(self) -> bool:
+        """Whether the clock times out a player the rules wait for: always at an auto-dealt
+        table; at a live table only if its settings ask for it (``player_timeouts``) — there
+        the dealer is in charge and applies a waiting player's default himself
+        (:meth:`apply_default`)."""
+        return self.auto_dealer or bool(self.settings.get("player_timeouts", False))
+
+    def keys_in(self, op: str, args: Mapping[str, Any]) -> bool:
+        """Whether ``op`` with ``args`` keys in a chance outcome (dice, cards, tiles)."""
+        return op in self.game.keyin_ops or bool(self.game.keyin_args & set(args))
+
     def pending(self) -> tuple[Pending, ...]:
         if self.engine is None or self.status != "open":
             return ()
@@ -233,12 +245,21 @@ class TableActor:
             return self._refusal(
                 ApiError(403, "forbidden", "only the table's clock times out", "SRV-ROLE")
             )
-        if self.auto_dealer and (op in self.game.keyin_ops or self.game.keyin_args & set(args)):
+        if self.auto_dealer and self.keys_in(op, args):
             return self._refusal(
                 ApiError(
                     403,
                     "forbidden",
                     f"{op}: this table is auto-dealt; its outcomes come from the server's RNG",
+                    "SRV-KEYIN",
+                )
+            )
+        if actor.role is Role.PLAYER and self.keys_in(op, args):
+            return self._refusal(
+                ApiError(
+                    403,
+                    "forbidden",
+                    f"{op}: only the dealer keys in what the physical table shows",
                     "SRV-KEYIN",
                 )
             )
@@ -258,11 +279,58 @@ class TableActor:
         key: str | None,
         req_hash: str,
         expect_seq: int | None,
+        note: Callable[[], Callable[[Connection], None]] | None = None,
     ) -> Reply:
         # shielded: a caller who goes away does not cut a command between its commit and
         # its fan-out (or its rebuild, if the commit failed)
         async with self.lock:
-            return await self._run(command, user, viewer, key, req_hash, expect_seq)
+            return await self._run(command, user, viewer, key, req_hash, expect_seq, note)
+
+    async def apply_default(
+        self,
+        actor: str,
+        op: str,
+        *,
+        user: str,
+        viewer: Viewer,
+        key: str | None,
+        req_hash: str,
+    ) -> Reply:
+        """A live table's dealer applies the rules' default for ``actor``, who is waited
+        for (``contract.time_out``: ``table.timed_out`` naming the rule, then the default's
+        events), in the audit log under the dealer's name. At an auto-dealt table the clock
+        does this (409 ``SRV-LIVE``)."""
+        if self.auto_dealer:
+            return self._refusal(
+                ApiError(
+                    409,
+                    "auto_dealt",
+                    "this table is auto-dealt: its clock applies the rules' defaults",
+                    "SRV-LIVE",
+                )
+            )
+        if self.status != "open":
+            why = self.lock_reason or self.status
+            return self._refusal(
+                ApiError(409, "table_" + self.status, f"table is {why}", "SRV-STATUS")
+            )
+
+        def note() -> Callable[[Connection], None]:
+            rule = next(
+                (p.rule for p in self.pending() if str(p.actor) == actor and p.default == op),
+                "",
+            )
+
+            def write(conn: Connection) -> None:
+                reason = f"{actor}: {op} ({rule})"
+                store.audit(conn, user, "apply_default", self.table_id, reason, {"rule": rule})
+
+            return write
+
+        command = Command(Actor.SYSTEM, "time_out", {"actor": actor, "op": op})
+        return await asyncio.shield(
+            self._locked_run(command, user, viewer, key, req_hash, None, note)
+        )
 
     @staticmethod
     def _refusal(err: ApiError) -> Reply:
@@ -282,8 +350,11 @@ class TableActor:
         key: str | None,
         req_hash: str,
         expect_seq: int | None,
+        note: Callable[[], Callable[[Connection], None]] | None = None,
     ) -> Reply:
-        """Under the lock: the transaction, the rebuild if it failed, the fan-out."""
+        """Under the lock: the transaction, the rebuild if it failed, the fan-out.
+        ``note()`` (called before the command changes the engine) gives what else the
+        transaction writes if the command is recorded (an audit entry)."""
         floor = self.floor
         new: list[Entry] = []
 
@@ -308,7 +379,10 @@ class TableActor:
                             )
                         )
                     return Reply(stored.status, stored.body)
+            extra = note() if note is not None else None
             reply = self._execute(conn, command, user, viewer, expect_seq, new)
+            if extra is not None and reply.status == 200:
+                extra(conn)
             if key is not None:
                 store.put_idempotent(conn, user, key, req_hash, reply.status, reply.body)
             return reply
@@ -489,7 +563,11 @@ class TableActor:
         pend = self.pending()
         if not pend or self.engine is None or self.game.idle(self.engine):
             return None
-        required = [p for p in pend if p.actor.role is Role.PLAYER and p.required and p.default]
+        required = [
+            p
+            for p in pend
+            if p.actor.role is Role.PLAYER and p.required and p.default and self.player_timeouts
+        ]
         # at a live table the dealer runs the dealer's steps (and closes betting by
         # dealing); the clock only times out players the rules wait for
         staff = [

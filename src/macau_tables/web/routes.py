@@ -12,6 +12,7 @@ URL map (the server owns ``/tables``, ``/auth`` … for its API; the UI keeps ou
     /                      lobby                    /login          log in
     /table/{game}/{id}     a live table             /cashier        deposit / withdraw
     /history               my rounds and postings   /par            PAR sheets
+    /dealer/{id}           the dealer's console at a live table
     /ui/par/{game}         a PAR sheet (fragment)   /ui/hint        the exact hint (fragment)
     /ui/settings           a hand's three settings, names and ranks (JSON)
     /static/{path}         CSS, ES modules, vendored htmx
@@ -107,6 +108,13 @@ def table(request: Request, game: str, table_id: str) -> HTMLResponse:
     page = {"paigow": "tiles", "taiwan": "tiles", "baccarat": "baccarat", "craps": "craps"}
     template = f"table_{page.get(game, 'generic')}.html"
     return _page(request, template, game, game_page=True, **context)
+
+
+@router.get("/dealer/{table_id}", response_class=HTMLResponse)
+def dealer(request: Request, table_id: str) -> HTMLResponse:
+    """The dealer's console at a live table (issue #16): pending dealer operations, the
+    key-in forms, the players waited for, the table as the dealer sees it."""
+    return _page(request, "dealer.html", "dealer_console", table_id=table_id)
 
 
 @router.get("/cashier", response_class=HTMLResponse)

@@ -61,7 +61,8 @@ def binding(game: str, title: str) -> GameBinding:
         title=title,
         timeout_ops=frozenset({"set_tiles"}),
         idle=_idle,
-        keyin_args=frozenset({"dice"}),
+        keyin_ops=frozenset({"build_woodpile"}),
+        keyin_args=frozenset({"dice", "hands"}),
     )
 
 

@@ -54,5 +54,6 @@ BINDING = GameBinding(
     seed_ops=frozenset({"shuffle"}),
     title="Baccarat (百家樂)",
     idle=idle,
-    keyin_ops=frozenset({"load_shoe"}),
+    keyin_ops=frozenset({"load_shoe", "open_shoe", "draw"}),
+    keyin_args=frozenset({"cards", "card", "first_card"}),
 )
