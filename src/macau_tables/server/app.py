@@ -24,6 +24,7 @@ from macau_tables.core.visibility import Viewer
 from macau_tables.games.contract import accounts as acc
 from macau_tables.server import schemas as S
 from macau_tables.server import store
+from macau_tables.server.api_meters import install as install_meters
 from macau_tables.server.auth import PERMISSIONS, StaffRole, User, require
 from macau_tables.server.errors import ApiError, from_domain, not_found
 from macau_tables.server.floor import Floor, Settings, verify_ledger
@@ -449,6 +450,8 @@ def create_app(
             }
             for r in rows
         ]
+
+    install_meters(app, the_floor, allowed, perm)  # issue 16: meters and the close
 
     @app.get("/schemas", tags=["floor"])
     async def schemas() -> dict[str, Any]:

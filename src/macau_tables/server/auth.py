@@ -55,6 +55,9 @@ PERMISSIONS: dict[str, frozenset[StaffRole]] = {
     "audit.ledger": frozenset({R.SUPERVISOR, R.AUDITOR}),
     "audit.journal": frozenset({R.SUPERVISOR, R.AUDITOR}),
     "audit.log": frozenset({R.SUPERVISOR, R.AUDITOR}),
+    # meters and the gaming-day close (issue 16, meters: server/api_meters.py)
+    "meters.read": frozenset({R.SUPERVISOR, R.AUDITOR}),
+    "meters.close": frozenset({R.SUPERVISOR}),
 }
 
 
