@@ -78,8 +78,18 @@ def test_craps_labels_name_their_par_line(label: str, line: str) -> None:
 # --- helpers ---------------------------------------------------------------------------------
 
 
+@pytest.fixture
+def msrv(srv: Srv) -> Srv:
+    """The server, its gaming days beginning 12 hours from now: a test never straddles two."""
+    local = datetime.now(MACAU)
+    srv.floor.settings.gaming_day_start = f"{(local.hour + 12) % 24:02d}:00"
+    return srv
+
+
 def today(srv: Srv) -> str:
-    return M.GamingDay().day_of(M.now_ms()).isoformat()
+    s = srv.floor.settings
+    gd = M.GamingDay.parse(s.gaming_day_start, s.gaming_day_utc_offset_minutes)
+    return gd.day_of(M.now_ms()).isoformat()
 
 
 def table(srv: Srv, game: str, tid: str, options: dict[str, Any] | None = None) -> str:
@@ -141,7 +151,8 @@ def play_baccarat(srv: Srv, t: str, hands: int) -> None:
 # --- real play: the figures are what was bet and paid -----------------------------------------
 
 
-def test_baccarat_meters_are_what_was_bet_and_paid(srv: Srv) -> None:
+def test_baccarat_meters_are_what_was_bet_and_paid(msrv: Srv) -> None:
+    srv = msrv
     t = table(srv, "baccarat", "bac-m")
     w0 = {p: wallet(srv, p) for p in ("alice", "bob")}
     play_baccarat(srv, t, hands=4)
@@ -164,7 +175,7 @@ def test_baccarat_meters_are_what_was_bet_and_paid(srv: Srv) -> None:
     assert m["win"] == sum(w0.values()) - wallet(srv, "alice") - wallet(srv, "bob")
     assert m["commission"] == commission
     assert m["handle"] == sum(r["stake"] for r in rows)
-    assert m["decisions"] == len(rows) >= 12
+    assert m["decisions"] == len(rows) >= 9  # 3 bets a hand, 2 after a tie (pushes stay)
     assert m["hold"] == M.percent(m["win"], m["drop"])
     # the theoretical: each bet's stake times its exact edge under the table's rules
     sheet = {x.name: x.house_edge for x in baccarat_par(BaccaratRules()).lines}
@@ -183,7 +194,8 @@ def test_baccarat_meters_are_what_was_bet_and_paid(srv: Srv) -> None:
     assert floor["totals"]["drop"] == sum(x["drop"] for x in floor["tables"])
 
 
-def test_paigow_meters_when_the_house_banks(srv: Srv) -> None:
+def test_paigow_meters_when_the_house_banks(msrv: Srv) -> None:
+    srv = msrv
     from macau_tables.analysis.tiles import paigow_par
 
     t = table(srv, "paigow", "pg-m")
@@ -228,7 +240,8 @@ def test_paigow_meters_when_the_house_banks(srv: Srv) -> None:
 # --- reconciliation fails loudly ---------------------------------------------------------------
 
 
-def test_a_posting_written_behind_the_servers_back_is_a_mismatch(srv: Srv) -> None:
+def test_a_posting_written_behind_the_servers_back_is_a_mismatch(msrv: Srv) -> None:
+    srv = msrv
     t = table(srv, "baccarat", "bac-x")
     play_baccarat(srv, t, hands=1)
     assert meters(srv, t)["reconciliation"]["ok"]
@@ -261,3 +274,116 @@ def test_a_posting_written_behind_the_servers_back_is_a_mismatch(srv: Srv) -> No
     assert any(x.startswith("win:") for x in rec["mismatches"])
     floor = srv.client.get(f"/meters?day={today(srv)}", headers=srv.headers("auditor")).json()
     assert floor["reconciled"] is False
+    r = srv.client.post(
+        "/meters/close", json={"day": today(srv)}, headers=srv.headers("supervisor")
+    )
+    assert r.status_code == 409  # not over yet, and it would not reconcile either
+
+
+# --- the gaming-day close ---------------------------------------------------------------------
+
+
+def close(srv: Srv, day: str, who: str = "supervisor") -> Any:
+    return srv.client.post("/meters/close", json={"day": day}, headers=srv.headers(who))
+
+
+def test_a_day_not_over_cannot_be_closed_and_bad_days_are_refused(msrv: Srv) -> None:
+    srv = msrv
+    r = close(srv, today(srv))
+    assert (r.status_code, r.json()["rule"], r.json()["error"]) == (409, "SRV-DAY", "day_not_over")
+    tomorrow = (date.fromisoformat(today(srv)) + timedelta(days=1)).isoformat()
+    assert close(srv, tomorrow).status_code == 409
+    for bad in ("2026-13-01", "yesterday", ""):
+        r = close(srv, bad)
+        assert (r.status_code, r.json()["rule"]) == (422, "SRV-DAY"), bad
+        r = srv.client.get(f"/meters?day={bad}", headers=srv.headers("auditor"))
+        assert (r.status_code, r.json()["rule"]) == (422, "SRV-DAY"), bad
+    r = srv.client.post(
+        "/meters/close", json={"day": "2020-01-01", "x": 1}, headers=srv.headers("supervisor")
+    )
+    assert (r.status_code, r.json()["rule"]) == (422, "SRV-INPUT")
+    assert close(srv, "2020-01-01", who="auditor").status_code == 403
+    r = srv.client.get("/tables/nope/meters", headers=srv.headers("auditor"))
+    assert (r.status_code, r.json()["rule"]) == (404, "SRV-TABLE")
+
+
+def test_the_close_stores_the_day_and_later_reads_are_stable(
+    msrv: Srv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    srv = msrv
+    t = table(srv, "baccarat", "bac-c")
+    play_baccarat(srv, t, hands=2)
+    day = today(srv)
+    live = srv.client.get(f"/meters?day={day}", headers=srv.headers("auditor")).json()
+    assert live["closed"] is None and live["over"] is False
+    real = M.now_ms
+    monkeypatch.setattr(M, "now_ms", lambda: real() + 86_400_000)  # the day is over
+    r = close(srv, day)
+    assert r.status_code == 200, r.text
+    closed = r.json()
+    assert closed["closed"]["by"] == "supervisor"
+    assert closed["over"] is True and closed["reconciled"] is True
+    (mine,) = [x for x in closed["tables"] if x["table_id"] == t]
+    before = {k: mine[k] for k in (*M.FIGURES, "handle")}
+    assert before["drop"] == 300_000 and before["handle"] > 0
+    # idempotent: closing again returns the very same figures, and is logged once
+    again = close(srv, day)
+    assert again.status_code == 200 and again.json() == closed
+    log = srv.client.get("/audit/log", headers=srv.headers("auditor")).json()
+    assert [x["target"] for x in log if x["action"] == "meters_close"] == [day]
+    # play goes on (the clock here says the same day): the closed day does not move
+    srv.ok("carol", t, "join", {"buy_in": 50_000})
+    srv.ok("carol", t, "place_bet", {"bet": "player", "amount": 10_000})
+    drive(srv, t, "baccarat.hand_settled", 1)
+    read = meters(srv, t, day=day)
+    assert {k: read[k] for k in before} == before
+    assert read["closed"] == closed["closed"]
+    # … while the live figures of the same window did move
+    from macau_tables.server.api_meters import day_report
+
+    fresh = srv.client.portal.call(day_report, srv.floor, date.fromisoformat(day))  # type: ignore[union-attr]
+    (now,) = [x for x in fresh["tables"] if x["table_id"] == t]
+    assert now["drop"] == before["drop"] + 50_000
+    # the database keeps a closed day as it is
+    with pytest.raises(Exception, match="append-only"):
+        srv.floor.db.write_sync(
+            lambda c: c.execute(
+                sa.delete(store.meter_days_t).where(store.meter_days_t.c.day == day)
+            )
+        )
+
+
+def test_a_day_that_does_not_reconcile_cannot_be_closed(
+    msrv: Srv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    srv = msrv
+    t = table(srv, "baccarat", "bac-y")
+    play_baccarat(srv, t, hands=1)
+    seq = srv.client.get(f"/tables/{t}", headers=srv.headers("auditor")).json()["seq"]
+
+    def corrupt(conn: sa.Connection) -> None:  # the house pays itself from the wagers
+        tx = uuid.uuid4().hex
+        conn.execute(
+            store.postings_t.insert(),
+            [
+                {"tx_id": tx, "account": f"wagers:{t}", "amount": -1},
+                {"tx_id": tx, "account": f"house:{t}", "amount": 1},
+            ],
+        )
+        conn.execute(
+            store.transactions_t.insert().values(
+                id=tx, table_id=t, seq=seq + 1000, memo="no such entry", n_postings=2,
+                by_user=None, created_at=store.now_ms(),
+            )
+        )  # fmt: skip
+
+    srv.client.portal.call(srv.floor.db.write, corrupt)  # type: ignore[union-attr]
+    rec = meters(srv, t)["reconciliation"]
+    assert rec["ok"] is False and rec["ledger"]["win"] == rec["journal"]["win"] + 1
+    day, real = today(srv), M.now_ms
+    monkeypatch.setattr(M, "now_ms", lambda: real() + 86_400_000)
+    r = close(srv, day)
+    assert (r.status_code, r.json()["rule"]) == (409, "SRV-METERS")
+    assert f"wagers:{t}" in r.json()["message"]
+    log = srv.client.get("/audit/log", headers=srv.headers("auditor")).json()
+    assert not [x for x in log if x["action"] == "meters_close"]

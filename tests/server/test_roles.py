@@ -17,6 +17,7 @@ BODIES: dict[tuple[str, str], Any] = {
     ("POST", "/cashier/deposit"): {"player": "alice", "amount": 100},
     ("POST", "/cashier/withdraw"): {"player": "alice", "amount": 100},
     ("POST", "/users"): {"name": "newbie", "role": "player", "password": "long-enough"},
+    ("POST", "/meters/close"): {"day": "2020-01-01"},  # meters: a day long over
 }
 CONTROL = {"reason": "matrix"}
 
