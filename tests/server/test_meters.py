@@ -237,6 +237,43 @@ def test_paigow_meters_when_the_house_banks(msrv: Srv) -> None:
     assert Fraction(m["theoretical"]["theoretical_win_exact"]) == m["handle"] * edge
 
 
+def test_craps_meters_are_what_was_bet_and_paid(msrv: Srv) -> None:
+    srv = msrv
+    t = table(srv, "craps", "cr-m")
+    w0 = wallet(srv, "alice")
+    srv.ok("alice", t, "join", {"amount": 100_000})
+    for _ in range(200):
+        view = srv.client.get(f"/tables/{t}/view", headers=srv.headers("alice")).json()
+        settled = [e for e in events(srv, t) if e["kind"] == "craps.roll_settled"]
+        if sum(len(e["data"]["results"]) for e in settled) >= 6:
+            break
+        ops = {o for p in view["pending"] if p["actor"] == "player:alice" for o in p["operations"]}
+        mine = [b for b in view["view"].get("bets", []) if b.get("player") == "alice"]
+        if "place_bet" in ops and not mine:
+            srv.ok("alice", t, "place_bet", {"bet": "pass", "amount": 1_000})
+            srv.ok("alice", t, "place_bet", {"bet": "field", "amount": 500})
+        elif "throw" in ops:
+            srv.ok("alice", t, "throw")
+        else:
+            assert srv.step(t)
+    srv.ok("alice", t, "leave")
+    evs = events(srv, t)
+    rows = [r for e in evs if e["kind"] == "craps.roll_settled" for r in e["data"]["results"]]
+    assert len(rows) >= 6
+    m = meters(srv, t)
+    assert m["reconciliation"]["ok"], m["reconciliation"]
+    assert m["drop"] == 100_000
+    lost = sum(r["stake"] for r in rows if r["result"] == "lose")
+    won = sum(r["won"] for r in rows if r["result"] == "win")
+    assert m["win"] == lost - won == w0 - wallet(srv, "alice")
+    assert m["commission"] == 0
+    assert m["handle"] == sum(r["stake"] for r in rows)
+    sheet = {x.name: x.house_edge for x in craps_par().lines}
+    theo = sum((r["stake"] * sheet[craps_line(r["name"])] for r in rows), Fraction(0))
+    assert Fraction(m["theoretical"]["theoretical_win_exact"]) == theo
+    assert m["theoretical"]["unpriced_handle"] == 0
+
+
 # --- reconciliation fails loudly ---------------------------------------------------------------
 
 
