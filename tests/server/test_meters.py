@@ -424,3 +424,90 @@ def test_a_day_that_does_not_reconcile_cannot_be_closed(
     assert f"wagers:{t}" in r.json()["message"]
     log = srv.client.get("/audit/log", headers=srv.headers("auditor")).json()
     assert not [x for x in log if x["action"] == "meters_close"]
+
+
+NO_NUMPY = """
+import sys
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("numpy", "numba"):
+            raise ImportError(f"No module named {name!r}", name=name)
+sys.meta_path.insert(0, Block())
+from macau_tables.server.app import create_app  # the server imports without numpy
+from macau_tables.analysis import theoretical as th
+from macau_tables.games.craps import CrapsRules
+try:
+    th.edges("taiwan", {})
+except th.Unavailable as exc:
+    print(exc.message)
+print(len(th.edges("craps", CrapsRules().to_json()).lines))
+"""
+
+
+def test_without_numpy_the_tile_theoretical_says_it_is_unavailable() -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    src = Path(__file__).resolve().parents[2] / "src"
+    out = subprocess.run(
+        [sys.executable, "-c", NO_NUMPY],
+        env={**os.environ, "PYTHONPATH": str(src), "MACAU_TABLES_CACHE": "off"},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout.splitlines()
+    assert out == [
+        "theoretical: unavailable (install macau-tables[fast]: numpy is missing)",
+        str(len(craps_par().lines)),
+    ]
+
+
+def _settled(actions: list[int]) -> Any:
+    from macau_tables.games.tiletable import RoundSettled
+
+    rows = tuple(
+        {"bet_id": f"b{i}", "player": "bob", "seat": 3, "amount": a, "outcome": "win",
+         "action": a, "net": 0, "commission": 0, "seat_result": "win"}
+        for i, a in enumerate(actions)
+    )  # fmt: skip
+    return RoundSettled(
+        table_id="pg", round_no=1, currency="MOP", hands=(), settings=(), resets=(),
+        results=rows, bank_shares=(), commissions=(), compensation=(), postings=(), closes=(),
+    )  # fmt: skip
+
+
+def test_a_players_bank_earns_the_house_its_expected_commission() -> None:
+    """PG-4.2 / PG-R5: when a player banks, the house's theoretical is the commission it
+    expects from both sides — the player's edge plus the banker's, per unit in action (the
+    game is otherwise zero-sum between them); its co-bank share (PG-3.1) swaps that share of
+    the bank's commission for the bank's result. The round's bank may open before the day."""
+    from macau_tables.analysis import theoretical as th
+    from macau_tables.analysis.tiles import paigow_par
+    from macau_tables.games.tiletable import BankOpened, CoBankJoined
+
+    line = paigow_par().lines[0]
+    edges = th.edges("paigow", {"game": "paigow"})
+    player_bank = edges.edge(th.Wager(th.PLAYER_BANK, 1))
+    assert player_bank == line.house_edge + line.extras["banker_edge"]
+    assert player_bank == Fraction(4, 100) * (line.extras["p_win"] + line.extras["p_loss"])
+    assert edges.edge(th.Wager(th.HOUSE_BANK, 1)) == line.house_edge
+    opened = BankOpened(
+        table_id="pg", round_no=1, banker="alice", seat=2, capital=6_000, house_capital=2_000,
+        currency="MOP", holds=("h1", "h2"),
+    )  # fmt: skip
+    joined = CoBankJoined(table_id="pg", hold="h3", player="carol", capital=2_000, currency="MOP")
+    wagers = th.decided_bets([_settled([1_000, 0, 500])], context=[opened, joined])
+    assert wagers == [
+        th.Wager(th.PLAYER_BANK, 1_000, Fraction(1, 5)),
+        th.Wager(th.PLAYER_BANK, 500, Fraction(1, 5)),
+    ]
+    c, pw, pl = Fraction(4, 100), line.extras["p_win"], line.extras["p_loss"]
+    assert edges.edge(wagers[0]) == c * pw + Fraction(4, 5) * c * pl + Fraction(1, 5) * (pl - pw)
+    house = BankOpened(
+        table_id="pg", round_no=2, banker="house", seat=1, capital=10_000, house_capital=0,
+        currency="MOP", holds=("h4",),
+    )  # fmt: skip
+    assert th.decided_bets([house, _settled([700])]) == [th.Wager(th.HOUSE_BANK, 700)]
