@@ -511,3 +511,15 @@ def test_a_players_bank_earns_the_house_its_expected_commission() -> None:
         currency="MOP", holds=("h4",),
     )  # fmt: skip
     assert th.decided_bets([house, _settled([700])]) == [th.Wager(th.HOUSE_BANK, 700)]
+
+
+@pytest.mark.parametrize("bad", ["25:00", "6", "06:60", "noon"])
+def test_serve_refuses_a_bad_gaming_day_start_in_one_line(bad: str) -> None:
+    from typer.testing import CliRunner
+
+    from macau_tables.cli.app import app
+
+    result = CliRunner().invoke(app, ["serve", "--gaming-day-start", bad, "--port", "1"])
+    assert result.exit_code == 2
+    assert len(result.output.strip().splitlines()) == 1
+    assert "--gaming-day-start" in result.output
