@@ -194,6 +194,13 @@ def test_baccarat_meters_are_what_was_bet_and_paid(msrv: Srv) -> None:
     assert floor["totals"]["drop"] == sum(x["drop"] for x in floor["tables"])
 
 
+def m_settled_net(srv: Srv, t: str) -> int:
+    """What the house won in the rounds settled so far (from the settlement rows)."""
+    evs = events(srv, t)
+    rows = [r for e in evs if e["kind"] == "tiletable.round_settled" for r in e["data"]["results"]]
+    return -sum(r["net"] for r in rows)
+
+
 def test_paigow_meters_when_the_house_banks(msrv: Srv) -> None:
     srv = msrv
     from macau_tables.analysis.tiles import paigow_par
@@ -217,6 +224,11 @@ def test_paigow_meters_when_the_house_banks(msrv: Srv) -> None:
         banker_seat = pend["view"].get("banker_seat")
         seat = next(s for s in (2, 3) if s != banker_seat)
         srv.ok("alice", t, "place_bet", {"seat": seat, "amount": 2_000})
+        # mid-round: the house's bank is on the table, still the house's — not a loss
+        mid = meters(srv, t)
+        assert mid["house_float"]["end"] == 1_000_000  # house_bank_capital
+        assert mid["house_net"] == m_settled_net(srv, t) - 1_000_000
+        assert mid["win"] == m_settled_net(srv, t)
         drive(srv, t, "tiletable.round_settled", 1)
     stack = srv.client.get("/wallet", headers=srv.headers("alice")).json()["stacks"][
         f"stack:{t}:alice"
@@ -306,9 +318,9 @@ def test_a_posting_written_behind_the_servers_back_is_a_mismatch(msrv: Srv) -> N
     m = meters(srv, t, who="supervisor")
     rec = m["reconciliation"]
     assert rec["ok"] is False
-    assert rec["ledger"]["win"] == rec["journal"]["win"] + 700
+    assert rec["ledger"]["house_net"] == rec["journal"]["house_net"] + 700
     assert any(f"house:{t}" in x for x in rec["mismatches"])
-    assert any(x.startswith("win:") for x in rec["mismatches"])
+    assert any(x.startswith("house_net:") for x in rec["mismatches"])
     floor = srv.client.get(f"/meters?day={today(srv)}", headers=srv.headers("auditor")).json()
     assert floor["reconciled"] is False
     r = srv.client.post(
@@ -361,7 +373,7 @@ def test_the_close_stores_the_day_and_later_reads_are_stable(
     assert closed["closed"]["by"] == "supervisor"
     assert closed["over"] is True and closed["reconciled"] is True
     (mine,) = [x for x in closed["tables"] if x["table_id"] == t]
-    before = {k: mine[k] for k in (*M.FIGURES, "handle")}
+    before = {k: mine[k] for k in (*M.FIGURES, "win", "handle")}
     assert before["drop"] == 300_000 and before["handle"] > 0
     # idempotent: closing again returns the very same figures, and is logged once
     again = close(srv, day)
@@ -416,7 +428,7 @@ def test_a_day_that_does_not_reconcile_cannot_be_closed(
 
     srv.client.portal.call(srv.floor.db.write, corrupt)  # type: ignore[union-attr]
     rec = meters(srv, t)["reconciliation"]
-    assert rec["ok"] is False and rec["ledger"]["win"] == rec["journal"]["win"] + 1
+    assert rec["ok"] is False and rec["ledger"]["house_net"] == rec["journal"]["house_net"] + 1
     day, real = today(srv), M.now_ms
     monkeypatch.setattr(M, "now_ms", lambda: real() + 86_400_000)
     r = close(srv, day)
@@ -523,3 +535,38 @@ def test_serve_refuses_a_bad_gaming_day_start_in_one_line(bad: str) -> None:
     assert result.exit_code == 2
     assert len(result.output.strip().splitlines()) == 1
     assert "--gaming-day-start" in result.output
+
+
+def test_a_house_bank_across_the_boundary_stays_the_houses() -> None:
+    """A round the house banks opens before 06:00 and settles after: its capital left the
+    house's account on one day and came back on the next; the win of each day counts it as
+    the house's all along (house_float), so neither day shows it as a loss or a gain."""
+    from macau_tables.analysis import theoretical as th
+    from macau_tables.games.tiletable import BankOpened, RoundSettled
+
+    opened = BankOpened(
+        table_id="pg", round_no=1, banker="house", seat=1, capital=10_000, house_capital=0,
+        currency="MOP", holds=("pg:r1:bank",),
+    )  # fmt: skip
+    settled = RoundSettled(
+        table_id="pg", round_no=1, currency="MOP", hands=(), settings=(), resets=(),
+        results=(), bank_shares=(), commissions=(), compensation=(),
+        postings=(("bank:pg", -10_000), ("house:pg", 10_000)), closes=("pg:r1:bank",),
+    )  # fmt: skip
+    assert th.house_float([opened]) == 10_000
+    assert th.house_float([opened, settled]) == 0
+    day1 = M.table_meters(M.DayData("pg", "paigow", None, [opened], [], M.journal_flows([opened])))
+    day2 = M.table_meters(
+        M.DayData("pg", "paigow", None, [settled], [opened], M.journal_flows([settled]))
+    )
+    assert (day1["house_net"], day1["house_float"], day1["win"]) == (
+        -10_000, {"start": 0, "end": 10_000}, 0,
+    )  # fmt: skip
+    assert (day2["house_net"], day2["house_float"], day2["win"]) == (
+        10_000, {"start": 10_000, "end": 0}, 0,
+    )  # fmt: skip
+    assert day1["reconciliation"]["ok"] and day2["reconciliation"]["ok"]
+    assert day1["theoretical"] == {
+        "available": False,
+        "reason": "the table's journal has no rule set",
+    }

@@ -49,22 +49,21 @@ from macau_tables.games import tiletable as tt
 from macau_tables.games.tilegame import HOUSE
 
 __all__ = [
-    "CONTEXT_KINDS",
     "CONTEXT_START",
     "Edges",
     "Unavailable",
     "Wager",
     "decided_bets",
     "edges",
+    "house_float",
 ]
 
 #: tile lines: a bet against the house's bank, a bet against a player's bank
 HOUSE_BANK = "bet against the house's bank"
 PLAYER_BANK = "bet against a player's bank"
-#: events before a gaming day that the day's bets need: a tile round's bank (and its
-#: co-bankers) opened before the day began — from the last :data:`CONTEXT_START` on
+#: events before a gaming day that the day needs: the tile round open when it began — its
+#: bank (and co-bankers) — read from the last :data:`CONTEXT_START` before the day on
 CONTEXT_START = tt.BankOpened.kind
-CONTEXT_KINDS = frozenset({tt.BankOpened.kind, tt.CoBankJoined.kind})
 
 
 class Unavailable(MacauTablesError):
@@ -134,7 +133,7 @@ class _Context:
 
 def decided_bets(events: Iterable[Event], context: Iterable[Event] = ()) -> list[Wager]:
     """The bets ``events`` decided, in order. ``context``: earlier events they need
-    (:data:`CONTEXT_KINDS`: the bank of a tile round opened before the first event)."""
+    (from :data:`CONTEXT_START`: the bank of a tile round opened before the first event)."""
     ctx = _Context()
     out: list[Wager] = []
     for ev in (*context, *events):
@@ -155,6 +154,25 @@ def decided_bets(events: Iterable[Event], context: Iterable[Event] = ()) -> list
         elif isinstance(ev, cr.RollSettled):
             out.extend(Wager(craps_line(str(r["name"])), int(r["stake"])) for r in ev.results)
     return out
+
+
+def house_float(events: Iterable[Event]) -> int:
+    """The house's own capital in a tile table's bank after ``events`` (minor units): the
+    whole bank when the house banks (PG-R6), its co-bank otherwise (PG-3.1 / TW-5e), while
+    the round is open — from its ``bank_opened`` until a later event closes the bank's
+    holds (the settlement, or a void). Chips on the table that are still the house's: the
+    meters count them as the house's, not as a loss when a round straddles two days."""
+    capital, hold = 0, ""
+    for ev in events:
+        if isinstance(ev, tt.BankOpened):
+            capital = ev.capital if ev.banker == HOUSE else ev.house_capital
+            hold = ev.holds[0] if ev.holds else ""
+            continue
+        if capital:
+            mv = ev.movement()
+            if mv is not None and hold in mv.closes:
+                capital, hold = 0, ""
+    return capital
 
 
 # --- the prices of a rule set ---------------------------------------------------------------

@@ -9,7 +9,10 @@ movements in the table's account scheme (``games.contract.accounts``):
   are bought only from the wallet, so the drop is exactly the buy-ins.
 * **cash-out** — money back from the table to the wallets (chips cashed when leaving).
 * **win** — the net flow into the house's accounts of the table (``house:<t>`` and
-  ``commission:<t>``): what the players lost to the house, commission included.
+  ``commission:<t>``, the reconciled ``house_net``): what the players lost to the house,
+  commission included — plus the change of the house's own capital in a tile bank over the
+  day (``analysis.theoretical.house_float``: a round the house banks across the boundary
+  moves its capital to the table on one day and back on the next; it is still the house's).
 * **commission** — the net flow into ``commission:<t>`` (part of the win).
 * **wagered** — money put into play (``wagers:<t>`` in-flows, a bet withdrawn before the
   deal included): the ledger's own measure of action.
@@ -48,7 +51,7 @@ from macau_tables.server import store
 from macau_tables.server.errors import ApiError
 
 #: the figures reconciled between the journal and the ledger
-FIGURES = ("drop", "cash_out", "win", "commission", "wagered")
+FIGURES = ("drop", "cash_out", "house_net", "commission", "wagered")
 
 
 def now_ms() -> int:
@@ -130,7 +133,7 @@ def figures(table_id: str, flows: Mapping[str, tuple[int, int]]) -> dict[str, in
             out["drop"] += money_out
             out["cash_out"] += money_in
         elif account in (f"house:{table_id}", f"commission:{table_id}"):
-            out["win"] += money_in - money_out
+            out["house_net"] += money_in - money_out
             if kind == "commission":
                 out["commission"] += money_in - money_out
         elif account == f"wagers:{table_id}":
@@ -194,13 +197,7 @@ def read_day(conn: Connection, table_id: str, game: str, start: int, end: int) -
     ).scalar()
     context: list[Event] = []
     if last is not None:
-        context = _events(
-            conn,
-            table_id,
-            sa.and_(
-                j.c.seq >= last, j.c.created_at < start, j.c.kind.in_(sorted(th.CONTEXT_KINDS))
-            ),
-        )
+        context = _events(conn, table_id, sa.and_(j.c.seq >= last, j.c.created_at < start))
     return DayData(table_id, game, rules, events, context, ledger_flows(conn, table_id, start, end))
 
 
@@ -286,14 +283,19 @@ def table_meters(data: DayData, *, with_theoretical: bool = True) -> dict[str, A
     ]
     wagers = th.decided_bets(data.events, data.context)
     total_handle = sum(w.stake for w in wagers)
+    float_start = th.house_float(data.context)
+    float_end = th.house_float([*data.context, *data.events])
+    win = by_journal["house_net"] + float_end - float_start
     out: dict[str, Any] = {
         "table_id": data.table_id,
         "game": data.game,
         **by_journal,
+        "win": win,
+        "house_float": {"start": float_start, "end": float_end},
         "handle": total_handle,
         "decisions": len(wagers),
-        "hold": percent(by_journal["win"], by_journal["drop"]),
-        "win_per_handle": percent(by_journal["win"], total_handle),
+        "hold": percent(win, by_journal["drop"]),
+        "win_per_handle": percent(win, total_handle),
         "reconciliation": {
             "ok": not mismatches,
             "journal": by_journal,
@@ -304,16 +306,18 @@ def table_meters(data: DayData, *, with_theoretical: bool = True) -> dict[str, A
     if with_theoretical:
         theo = theoretical(data, wagers)
         if theo["available"]:
-            theo["hold"] = percent(theo["theoretical_win"], by_journal["drop"])
-            theo["edge"] = percent(Fraction(theo["theoretical_win_exact"]), total_handle)
+            exact = Fraction(theo["theoretical_win_exact"])
+            theo["hold"] = percent(exact, by_journal["drop"])
+            theo["edge"] = percent(exact, total_handle)
         out["theoretical"] = theo
     return out
 
 
 def totals(tables: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The floor's totals of a day (theoretical over the tables that have one)."""
-    out: dict[str, Any] = {name: sum(int(t[name]) for t in tables) for name in FIGURES}
-    out["handle"] = sum(int(t["handle"]) for t in tables)
+    out: dict[str, Any] = {
+        name: sum(int(t[name]) for t in tables) for name in (*FIGURES, "win", "handle")
+    }
     out["hold"] = percent(out["win"], out["drop"])
     priced = [t for t in tables if t.get("theoretical", {}).get("available")]
     theo = sum((Fraction(t["theoretical"]["theoretical_win_exact"]) for t in priced), Fraction(0))
