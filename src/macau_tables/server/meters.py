@@ -54,6 +54,10 @@ from macau_tables.server.errors import ApiError
 FIGURES = ("drop", "cash_out", "house_net", "commission", "wagered")
 
 
+#: how far a transaction's own time may be from its journal entry's (the same command)
+MARGIN_MS = 3_600_000
+
+
 def now_ms() -> int:
     """The clock that says whether a day is over (tests move it)."""
     return store.now_ms()
@@ -157,7 +161,15 @@ def ledger_flows(conn: Connection, table_id: str, start: int, end: int) -> Flows
                 j, sa.and_(j.c.table_id == t.c.table_id, j.c.seq == t.c.seq)
             )
         )
-        .where(t.c.table_id == table_id, at >= start, at < end)
+        .where(
+            t.c.table_id == table_id,
+            # the index (transactions_table_time) narrows to the day and a margin: a
+            # transaction and its journal entry are written by the same command, ms apart
+            t.c.created_at >= start - MARGIN_MS,
+            t.c.created_at < end + MARGIN_MS,
+            at >= start,
+            at < end,
+        )
         .group_by(p.c.account)
     )
     return {str(a): (int(i), int(o)) for a, i, o in sorted(rows, key=lambda r: str(r[0])) if i or o}

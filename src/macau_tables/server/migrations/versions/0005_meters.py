@@ -1,4 +1,4 @@
-"""Meters: the gaming days closed, with their figures (append-only).
+"""Meters: the gaming days closed, with their figures (append-only); indexes by time.
 
 Revision ID: 0005
 Revises: 0001
@@ -23,6 +23,9 @@ def upgrade() -> None:
         sa.Column("closed_by", sa.String(64), sa.ForeignKey("users.name"), nullable=False),
         sa.Column("report", sa.Text, nullable=False),
     )
+    # the meters read a table's journal and transactions by time (server/meters.py)
+    op.create_index("journal_table_time", "journal", ["table_id", "created_at"])
+    op.create_index("transactions_table_time", "transactions", ["table_id", "created_at"])
     # a closed day's figures never change: the database refuses UPDATE and DELETE
     if op.get_bind().dialect.name == "postgresql":
         op.execute(
@@ -43,3 +46,5 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("meter_days")
+    op.drop_index("transactions_table_time", "transactions")
+    op.drop_index("journal_table_time", "journal")
