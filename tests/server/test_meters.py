@@ -570,3 +570,31 @@ def test_a_house_bank_across_the_boundary_stays_the_houses() -> None:
         "available": False,
         "reason": "the table's journal has no rule set",
     }
+
+
+ACCOUNTS = ["player:ann", "player:ben", "stack:t:ann", "stack:t:ben", "wagers:t", "bank:t",
+            "house:t", "commission:t"]  # fmt: skip
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(ACCOUNTS), st.sampled_from(ACCOUNTS), st.integers(1, 10**9)
+        ).filter(lambda x: x[0] != x[1]),
+        max_size=40,
+    )
+)
+@example([("player:ann", "stack:t:ann", 5), ("stack:t:ann", "house:t", 5)])
+def test_the_money_that_came_to_the_table_is_on_it_or_the_houses(
+    transfers: list[tuple[str, str, int]],
+) -> None:
+    """drop − cash-out = what the stacks, the wagers and the bank gained + the house's net
+    (every transaction balances): no figure counts money twice or loses any."""
+    postings = [p for src, dst, a in transfers for p in ((src, -a), (dst, a))]
+    flows = M.flows_of(postings)
+    f = M.figures("t", flows)
+    net = {a: i - o for a, (i, o) in flows.items()}
+    on_table = sum(v for a, v in net.items() if a.split(":")[0] in ("stack", "wagers", "bank"))
+    assert f["drop"] - f["cash_out"] == on_table + f["house_net"]
+    assert f["commission"] == net.get("commission:t", 0)
+    assert f["wagered"] == sum(a for _, dst, a in transfers if dst == "wagers:t")

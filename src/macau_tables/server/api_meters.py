@@ -37,11 +37,14 @@ def gaming_day(floor: Floor) -> M.GamingDay:
     return M.GamingDay.parse(s.gaming_day_start, s.gaming_day_utc_offset_minutes)
 
 
-async def day_report(floor: Floor, day: date, *, with_theoretical: bool = True) -> dict[str, Any]:
-    """Every table's meters for ``day`` (live, from the database) and the totals."""
+async def day_report(
+    floor: Floor, day: date, *, only: str | None = None, with_theoretical: bool = True
+) -> dict[str, Any]:
+    """Every table's meters for ``day`` (live, from the database) and the totals; ``only``:
+    that table's alone."""
     gd = gaming_day(floor)
     start, end = gd.window(day)
-    ids = sorted(floor.tables)
+    ids = sorted(floor.tables) if only is None else [only]
     games = {t: floor.tables[t].game.name for t in ids}
 
     def read(conn: Connection) -> list[M.DayData]:
@@ -77,9 +80,9 @@ def install(
 ) -> None:
     """Add the meters endpoints to ``app`` (``create_app``'s ``allowed`` and ``perm``)."""
 
-    async def report(day: date) -> dict[str, Any]:
+    async def report(day: date, only: str | None = None) -> dict[str, Any]:
         stored = await floor.db.read(lambda c: M.closed_report(c, day))
-        return stored if stored is not None else await day_report(floor, day)
+        return stored if stored is not None else await day_report(floor, day, only=only)
 
     @app.get("/meters", tags=["meters"], **perm("meters.read"))
     async def floor_meters(
@@ -100,7 +103,7 @@ def install(
         """One table's meters for a gaming day (see ``GET /meters``)."""
         floor.table(table_id)  # 404 for an unknown table
         the_day = _day(floor, day)
-        rep = await report(the_day)
+        rep = await report(the_day, only=table_id)
         for t in rep["tables"]:
             if t["table_id"] == table_id:
                 return {"day": rep["day"], "window": rep["window"], "closed": rep["closed"], **t}
