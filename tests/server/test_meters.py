@@ -598,3 +598,49 @@ def test_the_money_that_came_to_the_table_is_on_it_or_the_houses(
     assert f["drop"] - f["cash_out"] == on_table + f["house_net"]
     assert f["commission"] == net.get("commission:t", 0)
     assert f["wagered"] == sum(a for _, dst, a in transfers if dst == "wagers:t")
+
+
+def test_the_journal_and_the_ledger_are_read_at_one_instant(
+    msrv: Srv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A posting committed between the journal's read and the ledger's (here a forged one,
+    so that it shows) is not in the day's figures: both sides come from one snapshot. On
+    PostgreSQL's default READ COMMITTED each statement would see it."""
+    srv = msrv
+    t = table(srv, "baccarat", "bac-s")
+    srv.ok("alice", t, "join", {"buy_in": 100_000})
+    seq = srv.client.get(f"/tables/{t}", headers=srv.headers("auditor")).json()["seq"]
+    original = M.ledger_flows
+    wrote: list[str] = []
+
+    def forge(conn: sa.Connection) -> None:
+        tx = uuid.uuid4().hex
+        conn.execute(
+            store.postings_t.insert(),
+            [
+                {"tx_id": tx, "account": "cage", "amount": -300},
+                {"tx_id": tx, "account": f"stack:{t}:alice", "amount": 300},
+            ],
+        )
+        conn.execute(
+            store.transactions_t.insert().values(
+                id=tx, table_id=t, seq=seq, memo="between the reads", n_postings=2,
+                by_user=None, created_at=store.now_ms(),
+            )
+        )  # fmt: skip
+        wrote.append(tx)
+
+    def ledger_then(conn: sa.Connection, table_id: str, start: int, end: int) -> M.Flows:
+        if not wrote:
+            srv.floor.db.write_sync(forge)  # another connection commits now
+        return original(conn, table_id, start, end)
+
+    monkeypatch.setattr(M, "ledger_flows", ledger_then)
+    assert meters(srv, t)["reconciliation"]["ok"] is True
+    assert wrote
+    rec = meters(srv, t)["reconciliation"]  # the next read sees it
+    assert rec["ok"] is False
+    assert rec["mismatches"] == [
+        "cage: in/out (0, 300) in the ledger but (0, 0) by the journal",
+        f"stack:{t}:alice: in/out (100300, 0) in the ledger but (100000, 0) by the journal",
+    ]

@@ -12,7 +12,7 @@ whose ``Depends(allowed(...))`` names this module's closure.)
 import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import date
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, FastAPI, Query
 from pydantic import BaseModel, ConfigDict
@@ -23,6 +23,8 @@ from macau_tables.server import store
 from macau_tables.server.auth import User
 from macau_tables.server.errors import ApiError
 from macau_tables.server.floor import Floor
+
+T = TypeVar("T")
 
 
 class CloseBody(BaseModel):
@@ -50,8 +52,8 @@ async def day_report(
     def read(conn: Connection) -> list[M.DayData]:
         return [M.read_day(conn, t, games[t], start, end) for t in ids]
 
-    datas = await floor.db.read(read)
     loop = asyncio.get_running_loop()
+    datas = await loop.run_in_executor(None, lambda: snapshot_read(floor, read))
     tables = await loop.run_in_executor(
         None, lambda: [M.table_meters(d, with_theoretical=with_theoretical) for d in datas]
     )
@@ -64,6 +66,19 @@ async def day_report(
         "tables": tables,
         "totals": M.totals(tables),
     }
+
+
+def snapshot_read(floor: Floor, fn: Callable[[Connection], T]) -> T:
+    """``fn`` in one read transaction that sees one snapshot for all its statements: the
+    journal and the ledger of a day must be read at the same instant, or a command that
+    commits in between would show as a mismatch (PostgreSQL's default READ COMMITTED takes a
+    snapshot per statement; SQLite's read transaction is one snapshot already)."""
+    db = floor.db
+    with db.reader.connect() as conn:
+        if db.dialect == "postgresql":
+            conn.execution_options(isolation_level="REPEATABLE READ")
+        with conn.begin():
+            return fn(conn)
 
 
 def _day(floor: Floor, day: str | None) -> date:
