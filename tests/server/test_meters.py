@@ -644,3 +644,12 @@ def test_the_journal_and_the_ledger_are_read_at_one_instant(
         "cage: in/out (0, 300) in the ledger but (0, 0) by the journal",
         f"stack:{t}:alice: in/out (100300, 0) in the ledger but (100000, 0) by the journal",
     ]
+
+
+def test_only_the_events_that_move_money_are_read() -> None:
+    from macau_tables.core.journal import money_kinds
+
+    kinds = money_kinds()
+    assert {"baccarat.hand_settled", "baccarat.player_joined", "craps.roll_settled"} <= kinds
+    assert {"tiletable.bank_opened", "tiletable.round_settled", "tiletable.chips_bought"} <= kinds
+    assert not {"baccarat.cards_dealt", "table.seed_revealed", "tiletable.tiles_dealt"} & kinds

@@ -50,6 +50,7 @@ from macau_tables.games.tilegame import HOUSE
 
 __all__ = [
     "CONTEXT_START",
+    "KINDS",
     "Edges",
     "Unavailable",
     "Wager",
@@ -64,6 +65,16 @@ PLAYER_BANK = "bet against a player's bank"
 #: events before a gaming day that the day needs: the tile round open when it began — its
 #: bank (and co-bankers) — read from the last :data:`CONTEXT_START` before the day on
 CONTEXT_START = tt.BankOpened.kind
+#: every kind :func:`decided_bets` and :func:`house_float` read
+KINDS = frozenset(
+    {
+        ba.HandSettled.kind,
+        cr.RollSettled.kind,
+        tt.BankOpened.kind,
+        tt.CoBankJoined.kind,
+        tt.RoundSettled.kind,
+    }
+)
 
 
 class Unavailable(MacauTablesError):

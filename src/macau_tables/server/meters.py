@@ -45,7 +45,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from macau_tables.analysis import theoretical as th
-from macau_tables.core.journal import Event, event_from_json
+from macau_tables.core.journal import Event, event_from_json, money_kinds
 from macau_tables.games.contract import TableOpened
 from macau_tables.server import store
 from macau_tables.server.errors import ApiError
@@ -176,9 +176,14 @@ def ledger_flows(conn: Connection, table_id: str, start: int, end: int) -> Flows
 
 
 def _events(conn: Connection, table_id: str, where: Any) -> list[Event]:
+    """The table's journal entries that ``where`` selects and that can move money or
+    decide a bet (the others — cards, tiles, dice, seeds — are not parsed)."""
     j = store.journal_t
+    kinds = sorted(money_kinds() | th.KINDS)
     rows = conn.execute(
-        sa.select(j.c.event).where(j.c.table_id == table_id, where).order_by(j.c.seq)
+        sa.select(j.c.event)
+        .where(j.c.table_id == table_id, j.c.kind.in_(kinds), where)
+        .order_by(j.c.seq)
     )
     return [event_from_json(json.loads(ev)) for (ev,) in rows]
 
@@ -198,10 +203,11 @@ class DayData:
 def read_day(conn: Connection, table_id: str, game: str, start: int, end: int) -> DayData:
     j = store.journal_t
     events = _events(conn, table_id, sa.and_(j.c.created_at >= start, j.c.created_at < end))
-    opened = _events(conn, table_id, j.c.seq == 0)
-    rules = None
-    if opened and isinstance(opened[0], TableOpened):
-        rules = dict(opened[0].rules)
+    first = conn.execute(
+        sa.select(j.c.event).where(j.c.table_id == table_id, j.c.seq == 0)
+    ).scalar()
+    opened = event_from_json(json.loads(first)) if first is not None else None
+    rules = dict(opened.rules) if isinstance(opened, TableOpened) else None
     last = conn.execute(
         sa.select(sa.func.max(j.c.seq)).where(
             j.c.table_id == table_id, j.c.kind == th.CONTEXT_START, j.c.created_at < start
