@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import time
+from datetime import date, timedelta
 from pathlib import Path
 
 import httpx
@@ -87,6 +88,15 @@ def test_bots_play_every_bound_game_and_the_ledger_stays_whole(tmp_path: Path) -
             assert journal.entries[t["seq"]].hash == t["head"]
             kinds = {e.kind for e in journal.events}
             assert any("bet" in k for k in kinds), (t["id"], sorted(kinds))
+        # meters (issue 16): the bots' gaming day (and the one before: they may have played
+        # across 06:00) reconciles at every table, journal = ledger
+        today = httpx.get(url + "/meters", headers=h, timeout=120).json()
+        before = date.fromisoformat(today["day"]) - timedelta(days=1)
+        days = [today, httpx.get(url + f"/meters?day={before}", headers=h, timeout=120).json()]
+        for m in days:
+            assert m["reconciled"], [x["reconciliation"] for x in m["tables"]]
+        assert sum(m["totals"]["drop"] for m in days) > 0
+        assert sum(m["totals"]["handle"] for m in days) > 0
         # a restart rebuilds each table by replaying its journal through the rules
         proc.terminate()
         proc.wait(timeout=30)

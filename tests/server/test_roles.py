@@ -18,6 +18,7 @@ BODIES: dict[tuple[str, str], Any] = {
     ("POST", "/cashier/withdraw"): {"player": "alice", "amount": 100},
     ("POST", "/users"): {"name": "newbie", "role": "player", "password": "long-enough"},
     ("POST", "/tables/{table_id}/dealer/default"): {"actor": "player:alice", "op": "join"},
+    ("POST", "/meters/close"): {"day": "2020-01-01"},  # meters: a day long over
 }
 CONTROL = {"reason": "matrix"}
 

@@ -17,6 +17,7 @@ PAGES = [
     "/login",
     "/cashier",
     "/history",
+    "/auditor",
     "/par?game=taiwan",
     "/table/hilo/hilo-1",
     "/table/baccarat/baccarat-1",

@@ -91,7 +91,7 @@ def test_static_modules_are_served_as_javascript_and_nothing_else_is() -> None:
 
 def test_every_page_links_no_outside_host() -> None:
     """No CDN: every script, stylesheet and font is served by the app itself."""
-    for path in ("/", "/login", "/cashier", "/history", "/par", "/table/baccarat/t",
+    for path in ("/", "/login", "/cashier", "/history", "/auditor", "/par", "/table/baccarat/t",
                  "/table/craps/t", "/table/paigow/t", "/table/taiwan/t"):  # fmt: skip
         html = client.get(path).text
         assert not re.search(r'(src|href)="(https?:)?//', html), path

@@ -31,6 +31,17 @@ def _need_server() -> None:
         raise typer.Exit(2) from exc
 
 
+def _check_day_start(text: str) -> None:
+    """``--gaming-day-start``: HH:MM, 00:00 to 23:59 (one line and exit 2 otherwise)."""
+    import re
+
+    from macau_tables.core.errors import InvalidInput
+
+    m = re.fullmatch(r"([01]?\d|2[0-3]):([0-5]\d)", text)
+    if m is None:
+        raise InvalidInput(f"--gaming-day-start {text!r}: a time HH:MM (Macau time)")
+
+
 URL_HELP = "SQLAlchemy URL: a SQLite path (default ./macau-tables.db) or postgresql+psycopg://…"
 
 
@@ -54,6 +65,9 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
         action_seconds: Annotated[
             float, typer.Option(help="Auto-dealer: time a player has to act.", min=0.1)
         ] = 20.0,
+        gaming_day_start: Annotated[
+            str, typer.Option(help="Meters: gaming days begin at this Macau time (HH:MM).")
+        ] = "06:00",
     ) -> None:
         """Run the live tables: FastAPI on uvicorn, on SQLite (default) or PostgreSQL.
 
@@ -64,8 +78,14 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
         _need_server()
         from macau_tables.server.run import serve
 
+        _check_day_start(gaming_day_start)
         serve(
-            host, port, database_url, betting_seconds=betting_seconds, action_seconds=action_seconds
+            host,
+            port,
+            database_url,
+            betting_seconds=betting_seconds,
+            action_seconds=action_seconds,
+            gaming_day_start=gaming_day_start,
         )
 
     @db_app.command("upgrade", epilog="Example: macau-tables db upgrade --database-url floor.db")

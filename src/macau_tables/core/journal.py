@@ -160,6 +160,12 @@ def event(cls: type[E]) -> type[E]:
     return cls
 
 
+def money_kinds() -> frozenset[str]:
+    """The kinds of the events registered so far whose class can move money (it overrides
+    :meth:`Event.movement`): the only ones a reader of a journal's money needs to parse."""
+    return frozenset(k for k, c in _EVENT_TYPES.items() if c.movement is not Event.movement)
+
+
 def event_from_json(obj: Mapping[str, Any]) -> Event:
     """The event that :meth:`Event.to_json` wrote. Unknown kind or version → JournalError."""
     kind, version, data = obj.get("kind"), obj.get("version"), obj.get("data")

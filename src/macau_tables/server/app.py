@@ -25,6 +25,7 @@ from macau_tables.core.visibility import Viewer
 from macau_tables.games.contract import accounts as acc
 from macau_tables.server import api_dealer, store
 from macau_tables.server import schemas as S
+from macau_tables.server.api_meters import install as install_meters
 from macau_tables.server.auth import PERMISSIONS, StaffRole, User, require
 from macau_tables.server.errors import ApiError, from_domain, not_found
 from macau_tables.server.fastpath import CommandFastPath, render
@@ -476,6 +477,8 @@ def create_app(
             }
             for r in rows
         ]
+
+    install_meters(app, the_floor, allowed, perm)  # issue 16: meters and the close
 
     @app.get("/schemas", tags=["floor"])
     async def schemas() -> dict[str, Any]:

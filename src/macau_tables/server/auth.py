@@ -58,6 +58,9 @@ PERMISSIONS: dict[str, frozenset[StaffRole]] = {
     # the dealer's part (issue #16): live tables' console and a waiting player's default
     "dealer.console": frozenset({R.DEALER, R.SUPERVISOR}),
     "dealer.default": frozenset({R.DEALER, R.SUPERVISOR}),
+    # meters and the gaming-day close (issue 16, meters: server/api_meters.py)
+    "meters.read": frozenset({R.SUPERVISOR, R.AUDITOR}),
+    "meters.close": frozenset({R.SUPERVISOR}),
 }
 
 

@@ -66,6 +66,9 @@ class Settings:
     fast_passwords: bool = False
     clocks: bool = True
     demo_games: tuple[str, ...] | None = None  # None: one demo table of every game
+    # gaming days (meters): they begin at this local time, at this UTC offset (Macau +8)
+    gaming_day_start: str = "06:00"
+    gaming_day_utc_offset_minutes: int = 480
 
 
 @dataclass

@@ -17,6 +17,7 @@ def serve(
     action_seconds: float = 20.0,
     log_level: str = "info",
     settings: Settings | None = None,
+    gaming_day_start: str = "06:00",
 ) -> None:
     """Run the server until interrupted (migrations and recovery first)."""
     import uvicorn
@@ -27,6 +28,7 @@ def serve(
         database_url=database_url,
         betting_seconds=betting_seconds,
         action_seconds=action_seconds,
+        gaming_day_start=gaming_day_start,
     )
 
     def announce(floor: Floor) -> None:

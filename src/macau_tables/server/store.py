@@ -143,6 +143,16 @@ audit_t = sa.Table(
     sa.Column("data", sa.Text),
 )
 
+# --- meters and the gaming-day close (issue 16, meters; migration 0005) ----------------
+meter_days_t = sa.Table(
+    "meter_days",
+    md,
+    sa.Column("day", sa.String, primary_key=True),
+    sa.Column("closed_at", sa.BigInteger),
+    sa.Column("closed_by", sa.String),
+    sa.Column("report", sa.Text),
+)
+
 
 def now_ms() -> int:
     return int(time.time() * 1000)

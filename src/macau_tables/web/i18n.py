@@ -185,6 +185,32 @@ UI: Final[dict[str, tuple[str, str]]] = {
         "Deposit into or withdraw from a player's wallet (through the cage).",
         "存入或提取玩家錢包的款項（經帳房）。",
     ),
+    # meters and the gaming-day close (issue 16, meters)
+    "meters": ("Meters", "營業表"),
+    "meters_note": (
+        "Per table and gaming day: drop (chips bought), win, hold = win ÷ drop, the "
+        "theoretical win from the exact PAR of each table's rules, and the check that the "
+        "journal and the ledger agree. Supervisors and auditors only.",
+        "每張賭枱每個博彩日：投入（購買籌碼）、贏額、贏率 = 贏額 ÷ 投入、按各枱規則精確 PAR "
+        "計算的理論贏額，以及帳目與紀錄是否相符。僅限主管及稽核員。",
+    ),
+    "need_staff": ("Log in as a supervisor or an auditor.", "請以主管或稽核員登入。"),
+    "gaming_day": ("Gaming day", "博彩日"),
+    "drop": ("Drop", "投入"),
+    "cash_out": ("Cash-out", "兌出"),
+    "win": ("Win", "贏額"),
+    "commission": ("Commission", "佣金"),
+    "handle": ("Handle", "投注額"),
+    "hold": ("Hold", "贏率"),
+    "theo_win": ("Theoretical win", "理論贏額"),
+    "theo_hold": ("Theoretical hold", "理論贏率"),
+    "reconciled": ("Journal = ledger", "紀錄 = 帳目"),
+    "mismatch": ("MISMATCH", "不符"),
+    "unavailable": ("unavailable", "不適用"),
+    "total": ("Total", "合計"),
+    "close_day": ("Close the gaming day", "結束博彩日"),
+    "closed_by": ("Closed by", "結帳人"),
+    "live_figures": ("Live figures (not closed)", "即時數字（未結帳）"),
     "actions": ("Your turn", "輪到你"),
     "wallet": ("Wallet", "錢包"),
     "round": ("Round", "局"),

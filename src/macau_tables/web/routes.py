@@ -13,6 +13,7 @@ URL map (the server owns ``/tables``, ``/auth`` … for its API; the UI keeps ou
     /table/{game}/{id}     a live table             /cashier        deposit / withdraw
     /history               my rounds and postings   /par            PAR sheets
     /dealer/{id}           the dealer's console at a live table
+    /auditor               the meters, the gaming-day close
     /ui/par/{game}         a PAR sheet (fragment)   /ui/hint        the exact hint (fragment)
     /ui/settings           a hand's three settings, names and ranks (JSON)
     /static/{path}         CSS, ES modules, vendored htmx
@@ -125,6 +126,12 @@ def cashier(request: Request) -> HTMLResponse:
 @router.get("/history", response_class=HTMLResponse)
 def history(request: Request) -> HTMLResponse:
     return _page(request, "history.html", "history")
+
+
+@router.get("/auditor", response_class=HTMLResponse)
+def meters(request: Request) -> HTMLResponse:
+    """The auditor's meters (issue 16): drawn from ``GET /meters`` in the browser."""
+    return _page(request, "meters.html", "meters")
 
 
 @router.get("/par", response_class=HTMLResponse)

@@ -14,6 +14,8 @@ export const PATHS = {
   socket: (id) => `/tables/${encodeURIComponent(id)}/ws`,
   deposit: "/cashier/deposit",
   withdraw: "/cashier/withdraw",
+  meters: "/meters",
+  metersClose: "/meters/close",
 };
 
 export const session = {

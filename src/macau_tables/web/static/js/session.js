@@ -21,3 +21,5 @@ export function toast(message) {
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { t.textContent = ""; }, 6000);
 }
+// the meters (issue 16): a link for supervisors and auditors only
+for (const li of document.querySelectorAll("[data-staff]")) li.hidden = !["supervisor", "auditor"].includes(session.role);
