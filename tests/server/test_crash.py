@@ -163,20 +163,26 @@ def test_kill_9_loses_no_acknowledged_wager(database_url: str, tmp_path: Path) -
         rng = Rng.seeded("crash", url.split("://")[0])
 
         async def scenario() -> tuple[BotReport, list[str]]:
+            # the bots play until the three kills are done (a restart takes seconds on a
+            # busy machine: a fixed playing time could end before the last kill)
+            done = asyncio.Event()
             bots = asyncio.create_task(
                 play_bots(
                     f"http://127.0.0.1:{server.port}",
                     6,
-                    9.0,
+                    120.0,
                     ("supervisor", creds["supervisor"]),
                     ("cashier", creds["cashier"]),
                     tables=[("hilo-1", "hilo"), ("hilo-2", "hilo")],
                     grace=40.0,
                     poll=0.02,
                     report=report,
+                    stop=done,
                 )
             )
             kills = await chaos(server, report, rng, 3, bots)
+            await asyncio.sleep(1.0)  # play on after the last restart, then cash out
+            done.set()
             return await bots, kills
 
         result, kills = asyncio.run(scenario())

@@ -164,11 +164,11 @@ class Bot:
             return {}
         return dict(r.json()) if r.status_code == 200 else {}
 
-    async def play(self, until: float, grace: float) -> None:
+    async def play(self, until: float, grace: float, stop: asyncio.Event | None = None) -> None:
         deadline = until + grace
         await self.login(deadline)
         strategy = _STRATEGIES.get(self.game, _join_only)
-        while time.monotonic() < until:
+        while time.monotonic() < until and not (stop is not None and stop.is_set()):
             snap = await self.view(deadline)
             if not snap:
                 await asyncio.sleep(self.poll)
@@ -240,9 +240,11 @@ async def play_bots(
     deposit: int = 10_000_000,
     prefix: str = "bot",
     report: BotReport | None = None,
+    stop: asyncio.Event | None = None,
 ) -> BotReport:
-    """``players`` bots at ``tables`` (id, game) — every open table if None — for ``seconds``.
-    ``report`` (optional) is filled as they play (a harness may watch it)."""
+    """``players`` bots at ``tables`` (id, game) — every open table if None — for ``seconds``
+    or until ``stop`` is set, then they cash out. ``report`` (optional) is filled as they
+    play (a harness may watch it)."""
     import httpx
 
     report = report if report is not None else BotReport()
@@ -268,7 +270,7 @@ async def play_bots(
             )
             for i, name in enumerate(names)
         ]
-        await asyncio.gather(*(b.play(until, grace) for b in bots))
+        await asyncio.gather(*(b.play(until, grace, stop) for b in bots))
         report.elapsed = time.monotonic() - start
     return report
 
