@@ -22,8 +22,8 @@ from starlette.websockets import WebSocketDisconnect
 from macau_tables.core.errors import MacauTablesError
 from macau_tables.core.visibility import Viewer
 from macau_tables.games.contract import accounts as acc
+from macau_tables.server import api_recall, store
 from macau_tables.server import schemas as S
-from macau_tables.server import store
 from macau_tables.server.auth import PERMISSIONS, StaffRole, User, require
 from macau_tables.server.errors import ApiError, from_domain, not_found
 from macau_tables.server.floor import Floor, Settings, verify_ledger
@@ -515,6 +515,8 @@ def create_app(
         finally:
             actor.unsubscribe(sub)
             receiver.cancel()
+
+    api_recall.install(app, the_floor, allowed, perm)  # issue 16: recall, export
 
     # --- the browser UI (src/macau_tables/web, issue 17): its router, when installed -------
     # (not a StaticFiles mount of the directory: that would serve its Python sources)

@@ -55,6 +55,10 @@ PERMISSIONS: dict[str, frozenset[StaffRole]] = {
     "audit.ledger": frozenset({R.SUPERVISOR, R.AUDITOR}),
     "audit.journal": frozenset({R.SUPERVISOR, R.AUDITOR}),
     "audit.log": frozenset({R.SUPERVISOR, R.AUDITOR}),
+    # recall and verifiable rounds (issue 16, items 3 and 5; server/api_recall.py)
+    "recall.table": frozenset({R.DEALER, R.SUPERVISOR, R.AUDITOR}),
+    "recall.player": frozenset({R.PLAYER, R.SUPERVISOR, R.AUDITOR}),
+    "tables.export": frozenset({R.PLAYER, R.SUPERVISOR, R.AUDITOR}),
 }
 
 
