@@ -76,7 +76,10 @@ class ReplayMismatch(JournalError):
 
 class SeedNotRevealed(ReplayMismatch):
     """Replay reached a shoe, woodpile or shooter whose server seed is committed but not
-    revealed in the journal (nor given): what follows cannot be re-derived yet."""
+    revealed in the journal (nor given): what follows cannot be re-derived yet. ``entry``
+    is the index of the journal entry replay stopped at, when known."""
+
+    entry: int | None = None
 
 
 def passes(verify: Callable[..., None], *args: Any, **kwargs: Any) -> bool:

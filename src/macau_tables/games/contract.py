@@ -395,7 +395,9 @@ class Replay:
                 cmd = engine.command_of(ev)
             except SeedNotRevealed as exc:
                 if not partial:
-                    raise ReplayMismatch(f"entry {i}: {exc}", rule=exc.rule) from exc
+                    stop = SeedNotRevealed(f"entry {i}: {exc}", rule=exc.rule)
+                    stop.entry = i
+                    raise stop from exc
                 self.waiting = f"entry {i}: {exc}"
                 return
             except MacauTablesError as exc:
