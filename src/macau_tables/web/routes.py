@@ -12,6 +12,7 @@ URL map (the server owns ``/tables``, ``/auth`` … for its API; the UI keeps ou
     /                      lobby                    /login          log in
     /table/{game}/{id}     a live table             /cashier        deposit / withdraw
     /history               my rounds and postings   /par            PAR sheets
+    /recall                last rounds, step by step (a player's own; staff: a table)
     /ui/par/{game}         a PAR sheet (fragment)   /ui/hint        the exact hint (fragment)
     /ui/settings           a hand's three settings, names and ranks (JSON)
     /static/{path}         CSS, ES modules, vendored htmx
@@ -117,6 +118,12 @@ def cashier(request: Request) -> HTMLResponse:
 @router.get("/history", response_class=HTMLResponse)
 def history(request: Request) -> HTMLResponse:
     return _page(request, "history.html", "history")
+
+
+@router.get("/recall", response_class=HTMLResponse)
+def recall(request: Request) -> HTMLResponse:
+    """A player's last rounds; staff pick a table or a player (issue 16, recall)."""
+    return _page(request, "recall.html", "recall")
 
 
 @router.get("/par", response_class=HTMLResponse)
