@@ -14,6 +14,7 @@ the auditor and as a player (no database: the journal is the engine's own).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from pathlib import Path
@@ -21,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src")]
 
+from macau_tables.core.errors import MacauTablesError  # noqa: E402
 from macau_tables.core.rng import Rng, commitment  # noqa: E402
 from macau_tables.core.visibility import Viewer  # noqa: E402
 from macau_tables.games.contract import (  # noqa: E402
@@ -85,10 +87,8 @@ def drive(game: str, n_rounds: int) -> TableEngine:
                 key = (p.actor.name, ended)
                 if key not in betted:
                     betted.add(key)
-                    try:
+                    with contextlib.suppress(MacauTablesError):  # refused now: go on
                         engine.execute(bet(game, engine, p.actor.name), rng)
-                    except Exception:  # noqa: BLE001 - a bet the rules refuse now: go on
-                        pass
         if len(engine.journal) != n:
             continue
         required = [p for p in pend if p.actor.role is Role.PLAYER and p.required and p.default]

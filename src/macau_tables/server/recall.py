@@ -180,8 +180,11 @@ def _money(record: TableRecord, rnd: Round, viewer: Viewer) -> dict[str, Any]:
     net: dict[str, int] = defaultdict(int)
     per: dict[str, dict[str, int]] = {}
     txs = []
+    events = record.journal.events
     for tx in record.txs:
         if not rnd.first <= tx.seq <= rnd.last:
+            continue
+        if not events[tx.seq].audience().admits(viewer):  # e.g. another player's buy-in
             continue
         accounts = {acc for acc, _ in tx.postings}
         cash = any(a.startswith("player:") for a in accounts)  # a buy-in or a cash-out
