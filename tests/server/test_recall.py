@@ -15,7 +15,7 @@ from macau_tables.games import contract
 from macau_tables.games.baccarat import BetPlaced, HandSettled, HandVoided
 from tests.server.conftest import Srv
 from tests.server.play import new_table, play
-from tests.server.test_recovery import restarted
+from tests.server.test_recovery import restarted, tamper
 
 GAMES = ("baccarat", "craps", "paigow", "taiwan")
 
@@ -163,3 +163,26 @@ def test_a_player_recalls_his_own_rounds_only(srv: Srv) -> None:
     assert (r.status_code, r.json()["rule"]) == (404, "SRV-PLAYER")
     r = srv.client.get("/tables/nope/recall", headers=srv.headers("auditor"))
     assert (r.status_code, r.json()["rule"]) == (404, "SRV-TABLE")
+
+
+def test_an_edited_journal_is_a_typed_refusal_and_its_export_still_shows_it(srv: Srv) -> None:
+    """Recall replays the journal: an entry edited behind the server's back is refused
+    with the error (never a 500); the auditor's export still hands over the journal as
+    stored, for the offline check to name the entry."""
+    t = new_table(srv, "craps")
+    play(srv, t, ["alice"], 2)
+    srv.ok("alice", t, "place_bet", {"bet": "field", "amount": 1_000})  # her round
+    tamper(
+        srv,
+        "journal",
+        "UPDATE journal SET event = REPLACE(event, '100000', '100001') "
+        f"WHERE table_id = '{t}' AND kind = 'craps.player_joined'",
+    )
+    for who, path in (("auditor", f"/tables/{t}/recall"), ("alice", "/players/alice/recall")):
+        r = srv.client.get(path, headers=srv.headers(who))
+        assert r.status_code == 409, r.text[:300]
+        assert r.json()["error"] == "journal_tampered"
+        assert "hash does not match" in r.json()["message"]
+    doc = srv.client.get(f"/tables/{t}/export", headers=srv.headers("auditor")).json()
+    joined = [e["event"]["data"] for e in doc["entries"] if e["event"]["kind"].endswith("joined")]
+    assert joined[0]["amount"] == 100_001

@@ -19,6 +19,7 @@ from fastapi import Depends, FastAPI, Query
 
 from macau_tables.core.visibility import Viewer
 from macau_tables.server import recall as R
+from macau_tables.server import store
 from macau_tables.server.auth import StaffRole, User, get_user
 from macau_tables.server.errors import ApiError, forbidden, not_found
 from macau_tables.server.floor import Floor
@@ -85,7 +86,9 @@ def install(
         viewer = (
             Viewer.player(name) if user.role is StaffRole.PLAYER or as_player else _viewer(user)
         )
-        records = [await record(t) for t in sorted(floor.tables)]
+        stacks = await floor.db.read(lambda c: store.balances_like(c, "stack:"))
+        played = {acc.split(":")[1] for acc in stacks if acc.endswith(":" + name)}
+        records = [await record(t) for t in sorted(played & set(floor.tables))]
 
         def build() -> dict[str, Any]:
             mine: list[tuple[int, str, int, Any]] = []
