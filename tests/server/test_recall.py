@@ -186,3 +186,30 @@ def test_an_edited_journal_is_a_typed_refusal_and_its_export_still_shows_it(srv:
     doc = srv.client.get(f"/tables/{t}/export", headers=srv.headers("auditor")).json()
     joined = [e["event"]["data"] for e in doc["entries"] if e["event"]["kind"].endswith("joined")]
     assert joined[0]["amount"] == 100_001
+
+
+def test_a_players_rounds_are_those_his_chips_were_at_stake_in() -> None:
+    """A stake held over several rounds puts him in each; a buy-in does not; another
+    player's bet does not."""
+    from macau_tables.core.journal import Journal
+    from macau_tables.server.recall import TableRecord, Tx, player_rounds
+
+    j = Journal("baccarat")
+    bet = BetPlaced("t", "t:1", "alice", "banker", 100, 1, "MOP")
+    settle = HandSettled("t", 1, "banker", 0, 9, (), False, "MOP")
+    for ev in [contract.TableOpened("baccarat", "t", {}), bet, settle, bet, settle, bet, settle]:
+        j.append(ev)
+    # rounds: 1 = [1, 2], 2 = [3, 4], 3 = [5, 6]
+    txs = [
+        Tx("a", 1, "", [("stack:t:alice", -100), ("wagers:t", 100)], opens=["h1"]),
+        Tx("b", 3, "", [("stack:t:bob", -100), ("wagers:t", 100)], opens=["h2"]),
+        Tx("c", 4, "", [("wagers:t", -100), ("stack:t:bob", 100)], closes=["h2"]),
+        Tx("d", 5, "", [("player:alice", -500), ("stack:t:alice", 500)]),  # a buy-in
+        Tx("e", 6, "", [("wagers:t", -100), ("stack:t:alice", 195)], closes=["h1"]),
+    ]
+    rec = TableRecord("t", "baccarat", {}, j, [0] * len(j), {}, txs)
+    assert [r.number for r in player_rounds(rec, "alice")] == [1, 2, 3]  # h1 rode 1 → 3
+    assert [r.number for r in player_rounds(rec, "bob")] == [2]
+    txs[4] = Tx("e", 2, "", [("wagers:t", -100), ("stack:t:alice", 195)], closes=["h1"])
+    rec = TableRecord("t", "baccarat", {}, j, [0] * len(j), {}, sorted(txs, key=lambda t: t.seq))
+    assert [r.number for r in player_rounds(rec, "alice")] == [1]  # the buy-in is not play

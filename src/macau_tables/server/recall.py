@@ -17,6 +17,7 @@ the bank), what came back to his stack (returns and wins) and the difference.
 
 from __future__ import annotations
 
+import bisect
 import json
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -128,31 +129,33 @@ def _stack_owner(account: str, table_id: str) -> str | None:
 
 def player_rounds(record: TableRecord, player: str) -> list[Round]:
     """The rounds ``player`` took part in: his chips moved in the round (a bet, a bank, a
-    co-bank, a payment), or a stake of his was in play during it (a Pass Line bet riding
-    several rolls, a Baccarat bet pushed by a tie)."""
+    co-bank, a payment; not a buy-in or a cash-out), or a stake of his was in play during
+    it (a Pass Line bet riding several rolls, a Baccarat bet pushed by a tie)."""
     mine = f"stack:{record.table_id}:{player}"
-    touched: list[int] = []
-    spans: list[tuple[int, int]] = []  # (opened at seq, closed at seq or end)
+    wallet = f"player:{player}"
+    spans: list[tuple[int, int]] = []  # seqs: a posting of his (s, s), a hold of his (s, c)
     opened: dict[str, int] = {}
     closed: dict[str, int] = {}
     for tx in record.txs:
         moved = [a for acc, a in tx.postings if acc == mine]
+        if any(acc == wallet for acc, _ in tx.postings):
+            moved = []  # a buy-in or a cash-out is not playing
         if moved:
-            touched.append(tx.seq)
+            spans.append((tx.seq, tx.seq))
             if any(a < 0 for a in moved):
                 for hold in tx.opens:
                     opened[hold] = tx.seq
         for hold in tx.closes:
             closed[hold] = tx.seq
     end = len(record.journal) - 1
-    spans = [(s, closed.get(h, end)) for h, s in opened.items()]
-    out = []
-    for rnd in record.rounds():
-        if any(rnd.first <= s <= rnd.last for s in touched) or any(
-            s <= rnd.last and c >= rnd.first for s, c in spans
-        ):
-            out.append(rnd)
-    return out
+    spans += [(s, closed.get(h, end)) for h, s in opened.items()]
+    all_rounds = record.rounds()
+    firsts = [r.first for r in all_rounds]
+    lasts = [r.last for r in all_rounds]
+    hit: set[int] = set()
+    for s, c in spans:  # the rounds that overlap [s, c] (rounds are in order and apart)
+        hit.update(range(bisect.bisect_left(lasts, s), bisect.bisect_right(firsts, c)))
+    return [all_rounds[i] for i in sorted(hit)]
 
 
 # --- one round, rebuilt ------------------------------------------------------------------
