@@ -267,8 +267,11 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
         ] = None,
         json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
     ) -> None:
-        """Check a journal's SHA-256 hash chain, every revealed server seed against its
-        commitment, then replay its events through the rules to rebuild the game."""
+        """Check a journal's hash chain and server seeds, then replay it through the rules.
+
+        The SHA-256 hash chain (to --head if given), every revealed server seed against its
+        commitment, and a replay of the events through the rules (up to a seed not revealed
+        yet). A table's export, a player's excerpt, or a --journal file of `play`."""
         report = verify_journal(journal, head)
         if json:
             print_json(report)
