@@ -9,7 +9,7 @@ from fastapi.routing import APIRoute
 from macau_tables.server.auth import PERMISSIONS, StaffRole
 from tests.server.conftest import Srv, new_key
 
-PATH_PARAMS = {"table_id": "hilo-1", "op": "join", "account": "cage"}
+PATH_PARAMS = {"table_id": "hilo-1", "op": "join", "account": "cage", "name": "alice"}
 BODIES: dict[tuple[str, str], Any] = {
     ("POST", "/tables"): {"id": "hilo-m", "game": "hilo"},
     ("POST", "/tables/{table_id}/commands"): {"op": "join", "args": {"amount": 100}},

@@ -33,7 +33,7 @@ EXAMPLES = """Examples:
 TOP_COMMANDS: dict[str, tuple[str, str]] = {
     "verify": (
         "verify",
-        "Check a journal's SHA-256 hash chain, then replay its events to rebuild the game.",
+        "Check a journal's hash chain and server seeds, then replay it through the rules.",
     ),
     "tiles": (
         "tiles",

@@ -74,6 +74,14 @@ class ReplayMismatch(JournalError):
     """A journal whose events do not follow from the rules: replay derived other events."""
 
 
+class SeedNotRevealed(ReplayMismatch):
+    """Replay reached a shoe, woodpile or shooter whose server seed is committed but not
+    revealed in the journal (nor given): what follows cannot be re-derived yet. ``entry``
+    is the index of the journal entry replay stopped at, when known."""
+
+    entry: int | None = None
+
+
 def passes(verify: Callable[..., None], *args: Any, **kwargs: Any) -> bool:
     """``can_x`` from ``verify_x``: True unless the verification refuses the operation
     (a rule forbids it, or the input is bad). The one implementation every engine uses."""

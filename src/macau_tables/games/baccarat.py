@@ -40,6 +40,7 @@ from macau_tables.core.errors import (
     MacauTablesError,
     OutOfOrder,
     RuleViolation,
+    SeedNotRevealed,
 )
 from macau_tables.core.errors import passes as _can
 from macau_tables.core.journal import Event, Journal, JsonValue, event, register_replayer
@@ -2495,7 +2496,7 @@ class BaccaratTable:
             case ShoeShuffled():
                 seed = self._keyring.get(ev.commitment)
                 if seed is None:
-                    raise JournalError(
+                    raise SeedNotRevealed(
                         f"shoe {ev.shoe}: its seed (commitment {ev.commitment[:16]}…) is not "
                         "revealed in this journal (nor given)"
                     )
@@ -2740,3 +2741,19 @@ def replay_baccarat(journal: Journal, seeds: Mapping[str, bytes] | None = None) 
 
 
 register_replayer(GAME, replay_baccarat)
+
+# A round is a hand (recall, contract.rounds): its bets (BA-13), the deal (BA-7) and the
+# squeeze (BA-16), the third cards (BA-9); it ends settled (BA-11, BA-17) or void (BA-10).
+contract.mark_rounds(
+    play=(
+        BetPlaced,
+        BetChanged,
+        CardExposed,
+        CardsDealt,
+        CardsRevealed,
+        ThirdCardDealt,
+        DealingErrorCorrected,
+    ),
+    settle=(HandSettled,),
+    void=(HandVoided,),
+)

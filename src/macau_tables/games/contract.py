@@ -43,12 +43,17 @@ Account scheme (one for all games; the table id is in every table account)::
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from macau_tables.core.errors import InvalidInput, MacauTablesError, ReplayMismatch
+from macau_tables.core.errors import (
+    InvalidInput,
+    MacauTablesError,
+    ReplayMismatch,
+    SeedNotRevealed,
+)
 from macau_tables.core.journal import Event, Journal, JsonValue, event
 from macau_tables.core.ledger import Movement, Posting, Transaction
 from macau_tables.core.money import Currency, Money, currency_by_code
@@ -60,17 +65,23 @@ __all__ = [
     "Audience",
     "Command",
     "Pending",
+    "Replay",
     "Role",
+    "Round",
+    "RoundMark",
     "SeedCommitted",
     "SeedRevealed",
+    "Step",
     "TableEngine",
     "TableOpened",
     "TimedOut",
     "Viewer",
     "accounts",
+    "mark_rounds",
     "movement",
     "replay",
     "revealed_seeds",
+    "rounds",
     "time_out",
     "transfer",
 ]
@@ -335,6 +346,85 @@ def revealed_seeds(events: Sequence[Event]) -> dict[str, bytes]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One operation of a journal, re-run: the command, and the index of its first event
+    in the journal and its events (``events[k]`` is entry ``first + k``)."""
+
+    first: int
+    command: Command
+    events: tuple[Event, ...]
+
+    @property
+    def last(self) -> int:
+        return self.first + len(self.events) - 1
+
+
+class Replay:
+    """A journal re-run operation by operation (:func:`replay` runs it to the end).
+
+    ``Replay(journal, open_engine, seeds)`` verifies the chain and opens the engine from
+    the journal's opening event; :meth:`steps` then yields each operation as it is re-run
+    (``self.engine`` is the table just after it, ``self.done`` the entries replayed so
+    far). With ``partial=True`` the steps stop, instead of failing, at the first operation
+    that needs a server seed committed but not revealed (a shoe, woodpile or shooter still
+    in play): ``self.waiting`` then says which; the entries from ``self.done`` on follow
+    from that seed and are replayed once it is revealed.
+    """
+
+    def __init__(
+        self,
+        journal: Journal,
+        open_engine: Callable[[Journal, Mapping[str, bytes]], TableEngine],
+        seeds: Mapping[str, bytes] | None = None,
+    ) -> None:
+        journal.verify()
+        known = revealed_seeds(journal.events)
+        known.update(seeds or {})
+        self.journal = journal
+        self.engine = open_engine(journal, known)
+        self.done = len(self.engine.journal)
+        self.waiting: str | None = None
+
+    def steps(self, *, partial: bool = False) -> Iterator[Step]:
+        engine, expected = self.engine, self.journal.events
+        i = self.done
+        while i < len(expected):
+            ev = expected[i]
+            try:
+                cmd = engine.command_of(ev)
+            except SeedNotRevealed as exc:
+                if not partial:
+                    stop = SeedNotRevealed(f"entry {i}: {exc}", rule=exc.rule)
+                    stop.entry = i
+                    raise stop from exc
+                self.waiting = f"entry {i}: {exc}"
+                return
+            except MacauTablesError as exc:
+                raise ReplayMismatch(f"entry {i}: {exc}", rule=exc.rule) from exc
+            if cmd is None:
+                raise ReplayMismatch(f"entry {i}: {ev.kind} does not follow from the rules here")
+            try:
+                got = engine.execute(cmd)
+            except MacauTablesError as exc:
+                raise ReplayMismatch(
+                    f"entry {i}: {ev.kind} refused by the rules: {exc}", rule=exc.rule
+                ) from exc
+            for k, derived in enumerate(got):
+                j = i + k
+                # compared as JSON: a list and a tuple of the same items are the same event
+                if j >= len(expected) or expected[j].to_json() != derived.to_json():
+                    have = expected[j].kind if j < len(expected) else "nothing"
+                    raise ReplayMismatch(
+                        f"entry {j}: the journal has {have}, the rules give {derived.kind} "
+                        f"{_diff(expected[j] if j < len(expected) else None, derived)}"
+                    )
+            if not got:
+                raise ReplayMismatch(f"entry {i}: {ev.kind} produced no event on replay")
+            self.done = i = i + len(got)
+            yield Step(i - len(got), cmd, tuple(got))
+
+
 def replay(
     journal: Journal,
     open_engine: Callable[[Journal, Mapping[str, bytes]], TableEngine],
@@ -353,39 +443,74 @@ def replay(
     Any difference, or a command the rules refuse, raises :class:`ReplayMismatch` naming
     the first entry and the rule. The chain itself is verified first.
     """
-    journal.verify()
-    known = revealed_seeds(journal.events)
-    known.update(seeds or {})
-    engine = open_engine(journal, known)
-    expected = journal.events
-    i = len(engine.journal)
-    while i < len(expected):
-        ev = expected[i]
-        try:
-            cmd = engine.command_of(ev)
-        except MacauTablesError as exc:
-            raise ReplayMismatch(f"entry {i}: {exc}", rule=exc.rule) from exc
-        if cmd is None:
-            raise ReplayMismatch(f"entry {i}: {ev.kind} does not follow from the rules here")
-        try:
-            got = engine.execute(cmd)
-        except MacauTablesError as exc:
-            raise ReplayMismatch(
-                f"entry {i}: {ev.kind} refused by the rules: {exc}", rule=exc.rule
-            ) from exc
-        for k, derived in enumerate(got):
-            j = i + k
-            # compared as JSON: a list and a tuple of the same items are the same event
-            if j >= len(expected) or expected[j].to_json() != derived.to_json():
-                have = expected[j].kind if j < len(expected) else "nothing"
-                raise ReplayMismatch(
-                    f"entry {j}: the journal has {have}, the rules give {derived.kind} "
-                    f"{_diff(expected[j] if j < len(expected) else None, derived)}"
-                )
-        if not got:
-            raise ReplayMismatch(f"entry {i}: {ev.kind} produced no event on replay")
-        i += len(got)
-    return engine
+    run = Replay(journal, open_engine, seeds)
+    for _ in run.steps():
+        pass
+    return run.engine
+
+
+# --- rounds (recall) ------------------------------------------------------------------
+
+
+class RoundMark(StrEnum):
+    """What an event does to a round (each engine marks its kinds, :func:`mark_rounds`)."""
+
+    PLAY = "play"  # part of a round: the first one after a round ended opens the next
+    SETTLE = "settle"  # the round is decided and settled: it ends
+    VOID = "void"  # the round is void (every stake returned): it ends
+
+
+_ROUND_MARKS: dict[str, RoundMark] = {}
+
+
+def mark_rounds(
+    *,
+    play: Iterable[type[Event]] = (),
+    settle: Iterable[type[Event]] = (),
+    void: Iterable[type[Event]] = (),
+) -> None:
+    """An engine names the event kinds that make up its rounds (one call per engine
+    module): a baccarat hand, a craps roll, a tile table's round. Unmarked events (joining,
+    buying chips, a shuffle, a seed's commitment) belong to the round under way, if any."""
+    for mark, kinds in ((RoundMark.PLAY, play), (RoundMark.SETTLE, settle), (RoundMark.VOID, void)):
+        for cls in kinds:
+            _ROUND_MARKS[cls.kind] = mark
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """One round of a table's journal: ``number`` counts from 1 at the table's opening;
+    ``first`` and ``last`` are the indexes of its first and last events (the journal's last
+    event while it is under way); ``status`` is ``settled``, ``voided`` or ``under way``."""
+
+    number: int
+    first: int
+    last: int
+    status: str
+
+
+def rounds(events: Sequence[Event]) -> list[Round]:
+    """The rounds of a table's journal, from its events alone (recall).
+
+    A round opens at the first event an engine marks :attr:`RoundMark.PLAY` (a bet, a deal,
+    a throw, a bank opened) after the previous round ended, and ends at the event marked
+    :attr:`RoundMark.SETTLE` or :attr:`RoundMark.VOID`; the last round may be under way.
+    """
+    out: list[Round] = []
+    first: int | None = None
+    for i, ev in enumerate(events):
+        mark = _ROUND_MARKS.get(ev.kind)
+        if mark is None:
+            continue
+        if first is None:
+            first = i
+        if mark is not RoundMark.PLAY:
+            status = "settled" if mark is RoundMark.SETTLE else "voided"
+            out.append(Round(len(out) + 1, first, i, status))
+            first = None
+    if first is not None:
+        out.append(Round(len(out) + 1, first, len(events) - 1, "under way"))
+    return out
 
 
 def _diff(have: Event | None, want: Event) -> str:

@@ -58,6 +58,7 @@ from macau_tables.games.contract import (
     accounts,
     check_name,
     json_args,
+    mark_rounds,
     movement,
 )
 from macau_tables.games.contract import replay as contract_replay
@@ -1952,6 +1953,14 @@ def _replay(journal: Journal) -> object:
 
 
 register_replayer(GAME, _replay)
+
+# A round is a roll (recall, contract.rounds): the bets made, increased or taken down
+# before it (CR-2 … CR-9, CR-R6), its throw (CR-1; a void throw is thrown again, CR-R1), and
+# the settlement of every bet the roll decides.
+mark_rounds(
+    play=(BetPlaced, BetIncreased, BetTakenDown, DiceThrown, ThrowVoided),
+    settle=(RollSettled,),
+)
 
 
 def iter_kinds() -> Iterable[CrapsBetKind]:

@@ -48,6 +48,7 @@ from macau_tables.core.errors import (
     OutOfOrder,
     ReplayMismatch,
     RuleViolation,
+    SeedNotRevealed,
 )
 from macau_tables.core.errors import passes as _can
 from macau_tables.core.journal import Event, Journal, JsonValue, event, register_replayer
@@ -1774,7 +1775,7 @@ class TileTable:
             case SeedCommitted(commitment=c):
                 seed = self._vault.get(c)
                 if seed is None:
-                    raise ReplayMismatch(f"{ev.label}: its seed is not revealed in this journal")
+                    raise SeedNotRevealed(f"{ev.label}: its seed is not revealed in this journal")
                 return Command(Actor.DEALER, "shuffle", {"seed": seed.hex()})
             case CoBankJoined(player=p, capital=c):
                 return Command(Actor.player(p), "join_bank", {"capital": c})
@@ -1939,3 +1940,20 @@ def _replayer(game: str) -> Callable[[Journal], object]:
 
 register_replayer("paigow", _replayer("paigow"))
 register_replayer("taiwan", _replayer("taiwan"))
+
+# A round (recall, contract.rounds) opens with the bank (PG-4.4, TW-5c): co-banks and bets
+# (PG-3.2, PG-4.6), the stacks, the dice and the deal (PG-1, TW-2), the settings (PG-5.1,
+# TW-6a); it ends when every hand is settled (PG-6, TW-6b).
+contract.mark_rounds(
+    play=(
+        BankOpened,
+        CoBankJoined,
+        BetPlaced,
+        StacksRearranged,
+        DiceShaken,
+        TilesDealt,
+        TilesExposed,
+        TilesSet,
+    ),
+    settle=(RoundSettled,),
+)

@@ -23,7 +23,7 @@ from starlette.websockets import WebSocketDisconnect
 from macau_tables.core.errors import MacauTablesError
 from macau_tables.core.visibility import Viewer
 from macau_tables.games.contract import accounts as acc
-from macau_tables.server import api_dealer, store
+from macau_tables.server import api_dealer, api_recall, store
 from macau_tables.server import schemas as S
 from macau_tables.server.api_meters import install as install_meters
 from macau_tables.server.auth import PERMISSIONS, StaffRole, User, require
@@ -548,6 +548,7 @@ def create_app(
             receiver.cancel()
 
     api_dealer.install(app, the_floor, allowed, perm)
+    api_recall.install(app, the_floor, allowed, perm)  # issue 16: recall, export
 
     # --- the browser UI (src/macau_tables/web, issue 17): its router, when installed -------
     # (not a StaticFiles mount of the directory: that would serve its Python sources)

@@ -61,6 +61,10 @@ PERMISSIONS: dict[str, frozenset[StaffRole]] = {
     # meters and the gaming-day close (issue 16, meters: server/api_meters.py)
     "meters.read": frozenset({R.SUPERVISOR, R.AUDITOR}),
     "meters.close": frozenset({R.SUPERVISOR}),
+    # recall and verifiable rounds (issue 16, items 3 and 5; server/api_recall.py)
+    "recall.table": frozenset({R.DEALER, R.SUPERVISOR, R.AUDITOR}),
+    "recall.player": frozenset({R.PLAYER, R.SUPERVISOR, R.AUDITOR}),
+    "tables.export": frozenset({R.PLAYER, R.SUPERVISOR, R.AUDITOR}),
 }
 
 

@@ -14,6 +14,7 @@ URL map (the server owns ``/tables``, ``/auth`` … for its API; the UI keeps ou
     /history               my rounds and postings   /par            PAR sheets
     /dealer/{id}           the dealer's console at a live table
     /auditor               the meters, the gaming-day close
+    /recall                last rounds, step by step (a player's own; staff: a table)
     /ui/par/{game}         a PAR sheet (fragment)   /ui/hint        the exact hint (fragment)
     /ui/settings           a hand's three settings, names and ranks (JSON)
     /static/{path}         CSS, ES modules, vendored htmx
@@ -132,6 +133,12 @@ def history(request: Request) -> HTMLResponse:
 def meters(request: Request) -> HTMLResponse:
     """The auditor's meters (issue 16): drawn from ``GET /meters`` in the browser."""
     return _page(request, "meters.html", "meters")
+
+
+@router.get("/recall", response_class=HTMLResponse)
+def recall(request: Request) -> HTMLResponse:
+    """A player's last rounds; staff pick a table or a player (issue 16, recall)."""
+    return _page(request, "recall.html", "recall")
 
 
 @router.get("/par", response_class=HTMLResponse)

@@ -1,0 +1,134 @@
+"""Recall and export (issue 16, items 3 and 5): the auditor's day. See docs/operations.md.
+
+* ``GET /tables/{id}/recall?limit=10&before=N`` — a table's last rounds (staff);
+* ``GET /players/{name}/recall?limit=10`` — a player's last rounds at every table (the
+  player himself, supervisors, auditors);
+* ``GET /tables/{id}/export`` — the table's journal for ``macau-tables verify``: whole for
+  supervisors and auditors; for a player, the excerpt he may see (``server.recall``).
+
+Thin (STYLE §9): the rounds and views come from the engines (``contract.rounds``,
+``contract.Replay``, ``view``), the money from the ledger; the CPU work runs off the event
+loop.
+"""
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Query
+
+from macau_tables.core.visibility import Viewer
+from macau_tables.server import recall as R
+from macau_tables.server import store
+from macau_tables.server.auth import StaffRole, User, get_user
+from macau_tables.server.errors import ApiError, forbidden, not_found
+from macau_tables.server.floor import Floor
+
+Allowed = Callable[[str], Callable[[User], Awaitable[User]]]
+
+
+def install(
+    app: FastAPI, floor: Floor, allowed: Allowed, perm: Callable[[str], dict[str, Any]]
+) -> None:
+    """Add the recall and export endpoints to ``app``."""
+
+    async def record(table_id: str) -> R.TableRecord:
+        actor = floor.table(table_id)
+        return await floor.db.read(
+            lambda c: R.load_record(c, table_id, actor.game.name, actor.header)
+        )
+
+    async def off_loop(fn: Callable[[], Any]) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(None, fn)
+
+    @app.get("/tables/{table_id}/recall", tags=["recall"], **perm("recall.table"))
+    async def table_recall(
+        table_id: str,
+        user: Annotated[User, Depends(allowed("recall.table"))],
+        limit: Annotated[int, Query(ge=1, le=R.RECALL_LIMIT)] = R.RECALL_LIMIT,
+        before: Annotated[int | None, Query(ge=1)] = None,
+    ) -> dict[str, Any]:
+        """The table's last ``limit`` rounds (settled, voided, under way), oldest first,
+        each step by step with the view the caller may see; ``before`` pages back (the
+        rounds numbered below it)."""
+        rec = await record(table_id)
+        game = floor.table(table_id).game
+        viewer = _viewer(user)
+
+        def build() -> dict[str, Any]:
+            all_rounds = rec.rounds()
+            chosen = R.last(all_rounds, limit, before)
+            return {
+                "table_id": table_id,
+                "game": rec.game,
+                "rounds_total": len(all_rounds),
+                "rounds": R.recall_rounds(rec, game, viewer, chosen),
+            }
+
+        result: dict[str, Any] = await off_loop(build)
+        return result
+
+    @app.get("/players/{name}/recall", tags=["recall"], **perm("recall.player"))
+    async def player_recall(
+        name: str,
+        user: Annotated[User, Depends(allowed("recall.player"))],
+        limit: Annotated[int, Query(ge=1, le=R.RECALL_LIMIT)] = R.RECALL_LIMIT,
+        as_player: Annotated[bool, Query()] = False,
+    ) -> dict[str, Any]:
+        """A player's last ``limit`` rounds at any table, oldest first. A player may recall
+        only his own, and sees them as he saw them; staff see them whole, or as the player
+        saw them with ``as_player=true`` (a complaint)."""
+        if user.role is StaffRole.PLAYER and user.name != name:
+            raise forbidden("a player recalls his own rounds only")
+        found = await floor.db.read(lambda c: get_user(c, name))
+        if found is None or found[0].role is not StaffRole.PLAYER:
+            raise not_found(f"no player {name!r}", "SRV-PLAYER")
+        viewer = (
+            Viewer.player(name) if user.role is StaffRole.PLAYER or as_player else _viewer(user)
+        )
+        stacks = await floor.db.read(lambda c: store.balances_like(c, "stack:"))
+        played = {acc.split(":")[1] for acc in stacks if acc.endswith(":" + name)}
+        records = [await record(t) for t in sorted(played & set(floor.tables))]
+
+        def build() -> dict[str, Any]:
+            mine: list[tuple[int, str, int, Any]] = []
+            for rec in records:
+                for rnd in R.player_rounds(rec, name):
+                    mine.append((rec.times[rnd.first], rec.table_id, rnd.number, rnd))
+            mine.sort(key=lambda x: x[:3])
+            chosen = mine[-limit:]
+            out: list[dict[str, Any]] = []
+            for rec in records:
+                picked = [x[3] for x in chosen if x[1] == rec.table_id]
+                if picked:
+                    game = floor.table(rec.table_id).game
+                    out.extend(R.recall_rounds(rec, game, viewer, picked))
+            out.sort(key=lambda r: (r["started_at"], r["table_id"], r["round"]))
+            return {"player": name, "rounds": out}
+
+        result: dict[str, Any] = await off_loop(build)
+        return result
+
+    @app.get("/tables/{table_id}/export", tags=["recall"], **perm("tables.export"))
+    async def table_export(
+        table_id: str, user: Annotated[User, Depends(allowed("tables.export"))]
+    ) -> dict[str, Any]:
+        """The table's journal in the ``macau-tables verify`` format. Supervisors and
+        auditors get it whole. A player gets the excerpt up to the last revealed seed: the
+        entries he may see in full, the others as their hashes only (``withheld``), so the
+        chain and the commitments check without showing what his view hides."""
+        rec = await record(table_id)
+        if user.role in (StaffRole.SUPERVISOR, StaffRole.AUDITOR):
+            return rec.journal.to_json()
+        if user.role is not StaffRole.PLAYER:
+            raise ApiError(403, "forbidden", "export is for auditors and players", "SRV-ROLE")
+        excerpt: dict[str, Any] = await off_loop(
+            lambda: R.player_excerpt(rec, Viewer.player(user.name))
+        )
+        return excerpt
+
+
+def _viewer(user: User) -> Viewer:
+    v = user.viewer()
+    assert isinstance(v, Viewer)
+    return v
