@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from macau_tables.cli.common import handle_errors
+from macau_tables.core.errors import MacauTablesError
 
 db_app = typer.Typer(
     help="The server's database (SQLite file or PostgreSQL).",
@@ -41,7 +42,7 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
     @app.command(
         "serve",
         epilog="Example: macau-tables serve --port 8000  ·  "
-        "macau-tables serve --database-url postgresql+psycopg://casino@/floor",
+        "macau-tables serve --database-url postgresql+psycopg://casino@/floor --workers 2",
     )
     @handle_errors
     def serve_cmd(
@@ -54,6 +55,21 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
         action_seconds: Annotated[
             float, typer.Option(help="Auto-dealer: time a player has to act.", min=0.1)
         ] = 20.0,
+        workers: Annotated[
+            int,
+            typer.Option(
+                help="Server processes sharing the port (PostgreSQL only): each owns a share "
+                "of the tables and forwards the others' requests.",
+                min=1,
+            ),
+        ] = 1,
+        internal_host: Annotated[
+            str,
+            typer.Option(
+                help="PostgreSQL: address of each process's internal port, where the other "
+                "processes forward requests (one the others can reach).",
+            ),
+        ] = "127.0.0.1",
     ) -> None:
         """Run the live tables: FastAPI on uvicorn, on SQLite (default) or PostgreSQL.
 
@@ -62,10 +78,18 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
         passwords are printed once).
         """
         _need_server()
-        from macau_tables.server.run import serve
+        from macau_tables.server.run import WORKERS_NEED_PG, is_postgresql, serve
 
+        if workers > 1 and not is_postgresql(database_url):
+            raise MacauTablesError(WORKERS_NEED_PG)
         serve(
-            host, port, database_url, betting_seconds=betting_seconds, action_seconds=action_seconds
+            host,
+            port,
+            database_url,
+            betting_seconds=betting_seconds,
+            action_seconds=action_seconds,
+            workers=workers,
+            internal_host=internal_host,
         )
 
     @db_app.command("upgrade", epilog="Example: macau-tables db upgrade --database-url floor.db")
