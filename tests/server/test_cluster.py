@@ -23,12 +23,16 @@ from typing import Any
 
 import httpx
 import sqlalchemy as sa
+from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from macau_tables.cli.app import app as cli_app
 from macau_tables.server import store
+from macau_tables.server.app import create_app
 from macau_tables.server.bots import BotReport, play_bots
 from macau_tables.server.db import Database
+from macau_tables.server.floor import Floor
+from tests.server.conftest import Srv, make_settings
 from tests.server.pg import free_port, new_database
 from tests.server.test_crash import ROOT, ServerProcess, check_floor
 
@@ -253,3 +257,51 @@ def test_two_processes_share_forward_fan_out_and_survive_kill_9(tmp_path: Path) 
     finally:
         a.stop()
         b.stop()
+
+
+def test_an_owner_whose_lease_row_names_another_process_writes_nothing() -> None:
+    """The fence: a process that lost its lease (its lock connection cut, another process
+    took the table) refuses its next command before writing, drops the table, and a
+    request for it waits for the owner named in the row; once that owner is gone, the
+    next look at the leases takes the table back, rebuilt, and the retry (same key) runs."""
+    url = new_database()
+    floor = Floor(make_settings(url, lease_poll=3600.0, forward_wait=0.5))
+    with TestClient(create_app(floor=floor)) as client:
+        srv = Srv(client, floor, dict(floor.demo_credentials))
+        cluster = floor.cluster
+        assert cluster is not None and cluster.owned == {"hilo-1"}
+        srv.ok("alice", "hilo-1", "join", {"amount": 10_000})
+
+        def head() -> int:
+            return int(
+                floor.db.read_sync(
+                    lambda c: c.execute(
+                        sa.select(store.tables_t.c.head_seq).where(store.tables_t.c.id == "hilo-1")
+                    ).scalar_one()
+                )
+            )
+
+        seq = head()
+        floor.db.write_sync(
+            lambda c: c.execute(
+                store.leases_t.update()
+                .where(store.leases_t.c.table_id == "hilo-1")
+                .values(owner="9999-gone@elsewhere", url="http://127.0.0.1:9")
+            )
+        )
+        r = srv.cmd("bob", "hilo-1", "join", {"amount": 10_000}, key="bob-join")
+        assert r.status_code == 503 and r.json()["rule"] == "SRV-LEASE", r.text
+        assert head() == seq  # nothing written
+        assert not floor.tables["hilo-1"].owned and "hilo-1" not in cluster.owned
+        bob = srv.client.get("/wallet", headers=srv.headers("bob")).json()
+        assert bob["stacks"] == {}
+
+        taken = client.portal.call(cluster.poll_once)  # type: ignore[union-attr]
+        assert taken == ["hilo-1"] and floor.tables["hilo-1"].owned
+        r = srv.cmd("bob", "hilo-1", "join", {"amount": 10_000}, key="bob-join")
+        assert r.status_code == 200, r.text
+        again = srv.cmd("bob", "hilo-1", "join", {"amount": 10_000}, key="bob-join")
+        assert again.json() == r.json()
+        bob = srv.client.get("/wallet", headers=srv.headers("bob")).json()
+        assert bob["stacks"] == {"stack:hilo-1:bob": 10_000}
+        assert srv.client.get("/audit/ledger", headers=srv.headers("auditor")).json()["ok"]

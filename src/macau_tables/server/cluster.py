@@ -129,6 +129,7 @@ class Cluster:
         self._tasks: list[asyncio.Task[None]] = []
         self._http: Any = None
         self._polling = asyncio.Lock()
+        self._routes: dict[str, str] = {}  # table -> its owner's URL, until it fails
 
     # --- the lease connection -------------------------------------------------------------
 
@@ -354,9 +355,11 @@ class Cluster:
             actor = self.floor.tables.get(table_id)
             if actor is not None and actor.owned:
                 return None
-            exists, url = await self.owner_url(table_id)
-            if not exists:
-                return None
+            url = self._routes.get(table_id)
+            if url is None:
+                exists, url = await self.owner_url(table_id)
+                if not exists:
+                    return None
             if url and url != self.url:
                 try:
                     r = await self._http.request(
@@ -366,9 +369,11 @@ class Cluster:
                         content=body,
                     )
                     if r.status_code != 421:
+                        self._routes[table_id] = url
                         return r.status_code, r.content
                 except Exception as exc:  # the owner is gone or unreachable: wait for the next
                     log.info("forward to %s for %s failed: %s", url, table_id, exc)
+            self._routes.pop(table_id, None)
             if time.monotonic() > deadline:
                 err = ApiError(
                     503,
