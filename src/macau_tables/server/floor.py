@@ -173,6 +173,7 @@ class Floor:
         if self.cluster is not None:
             self._ledger_reasons = by_table
             await self.cluster.poll_once(report)
+            report.tables = len(self.cluster.owned)  # verified here: the ones it took
         return report
 
     async def _recover_table(
