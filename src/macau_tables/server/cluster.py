@@ -29,9 +29,10 @@ Each table is **owned** by one process at a time; only its owner runs the table'
   the process waits for the next owner and sends again: with the same key, a command
   that did commit is answered from its idempotency record, never run twice. After
   ``forward_wait`` seconds without an owner: ``503 SRV-LEASE`` (retry with the same key).
-* **Events**: an owner's command transaction also runs ``pg_notify('macau_tables',
-  {"t": table, "seq": n})`` (delivered at commit, never for a rolled-back command). Every
-  process LISTENs; a table it does not own but whose WebSocket it serves is a *replica*:
+* **Events**: once a command committed, its owner sends ``pg_notify('macau_tables',
+  {"t": table, "seq": n})`` on the lease connection (coalesced per table; not inside the
+  command's transaction, where PostgreSQL's notify lock would serialise every commit and
+  its fsync; a status change notifies in its transaction). Every process LISTENs; a table it does not own but whose WebSocket it serves is a *replica*:
   it reads the new journal entries from the database, re-runs them through the rules
   (``contract.replay``'s step, or a full rebuild when a new seed is involved) and sends
   each viewer what it may see, as the owner does.
@@ -69,6 +70,7 @@ log = logging.getLogger("macau_tables.server")
 
 CHANNEL = "macau_tables"
 APP_PREFIX = "macau-lease:"
+STARTING = "macau-starting:"
 FORWARDED = "x-macau-forwarded"
 FLOOR_KEY = 0x4D41_4341_5546_4C52  # 'MACAUFLR': migrations and the demo floor, one at a time
 TABLE_PATH = re.compile(r"^/tables/([^/]+)/?(.*)$")
@@ -125,11 +127,14 @@ class Cluster:
         self.owned: set[str] = set()
         self.takeovers: list[tuple[str, int]] = []  # (table, epoch ms) taken from another
         self._conn: Any = None  # the lease connection (psycopg.AsyncConnection)
+        self._ready = False
         self._conn_lock = asyncio.Lock()
         self._tasks: list[asyncio.Task[None]] = []
         self._http: Any = None
         self._polling = asyncio.Lock()
         self._routes: dict[str, str] = {}  # table -> its owner's URL, until it fails
+        self._notices: dict[str, int] = {}  # committed, not yet announced: table -> seq
+        self._notifier: asyncio.Task[None] | None = None
 
     # --- the lease connection -------------------------------------------------------------
 
@@ -137,8 +142,10 @@ class Cluster:
         import httpx
         import psycopg
 
+        # named "starting" until the process serves (:meth:`run`): the others do not hand
+        # it tables while it still waits for its turn at start-up
         self._conn = await psycopg.AsyncConnection.connect(
-            self.conninfo, autocommit=True, application_name=APP_PREFIX + self.node
+            self.conninfo, autocommit=True, application_name=STARTING + self.node
         )
         if self._http is None:
             self._http = httpx.AsyncClient(
@@ -174,11 +181,16 @@ class Cluster:
             "WHERE datname = current_database() AND application_name LIKE %s",
             (APP_PREFIX + "%",),
         )
-        return {str(r[0]).removeprefix(APP_PREFIX) for r in rows}
+        return {str(r[0]).removeprefix(APP_PREFIX) for r in rows} | {self.node}
 
     # --- running ----------------------------------------------------------------------------
 
-    def run(self) -> None:
+    async def run(self) -> None:
+        """Serving: show this process as live, then look at the leases and listen."""
+        await self._query(
+            "SELECT set_config('application_name', %s, false)", (APP_PREFIX + self.node,)
+        )
+        self._ready = True
         loop = asyncio.get_running_loop()
         self._tasks = [
             loop.create_task(self._poll_loop(), name="lease-poll"),
@@ -232,6 +244,10 @@ class Cluster:
             await self._conn.close()
         try:
             await self.connect()
+            if self._ready:  # serving: live again at once
+                await self._query(
+                    "SELECT set_config('application_name', %s, false)", (APP_PREFIX + self.node,)
+                )
         except Exception:
             log.exception("lease connection: reconnect failed")
 
@@ -289,6 +305,27 @@ class Cluster:
         await self.floor.db.write(lambda c: self._write_released(c, [table_id]))
 
     # --- events ------------------------------------------------------------------------------
+
+    def announce(self, table_id: str, seq: int) -> None:
+        """After a command committed: tell the other processes (coalesced, off the command's
+        transaction — a NOTIFY inside it would take PostgreSQL's global notify lock through
+        the commit and its fsync, one committing transaction at a time)."""
+        self._notices[table_id] = max(seq, self._notices.get(table_id, -1))
+        if self._notifier is None or self._notifier.done():
+            self._notifier = asyncio.get_running_loop().create_task(self._send_notices())
+
+    async def _send_notices(self) -> None:
+        while self._notices:
+            batch, self._notices = self._notices, {}
+            payloads = [
+                json.dumps({"t": t, "seq": n}, separators=(",", ":")) for t, n in batch.items()
+            ]
+            try:
+                await self._query(
+                    "SELECT pg_notify(%s, p) FROM unnest(%s::text[]) AS p", (CHANNEL, payloads)
+                )
+            except Exception:  # the replicas catch up at the next notice or reconnect
+                log.exception("NOTIFY failed")
 
     async def _listen_loop(self) -> None:
         import psycopg

@@ -121,7 +121,7 @@ class Floor:
             await self.cluster.connect()
             async with self.cluster.floor_lock():
                 await self._start()
-            self.cluster.run()
+            await self.cluster.run()
         else:
             await self._start()
 

@@ -45,7 +45,7 @@ from macau_tables.games.contract import (
     time_out,
 )
 from macau_tables.server import store
-from macau_tables.server.cluster import not_owner, notify
+from macau_tables.server.cluster import not_owner
 from macau_tables.server.errors import ApiError, from_domain
 from macau_tables.server.games import GameBinding
 
@@ -321,8 +321,6 @@ class TableActor:
             reply = self._execute(conn, command, user, viewer, expect_seq, new)
             if key is not None:
                 store.put_idempotent(conn, user, key, req_hash, reply.status, reply.body)
-            if cluster is not None and new:
-                notify(conn, self.table_id, new[-1].seq)
             return reply
 
         if not self.owned:
@@ -356,6 +354,8 @@ class TableActor:
             )
         if new:
             self._publish(new)
+            if cluster is not None:
+                cluster.announce(self.table_id, new[-1].seq)
         return reply
 
     def _execute(
@@ -516,6 +516,8 @@ class TableActor:
             self._behind = False
             try:
                 async with self.lock:
+                    if self.owned:
+                        return
                     if not self.subscribers:
                         self.engine = None  # nobody watches here: no replica to keep
                     else:
