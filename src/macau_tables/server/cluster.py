@@ -32,10 +32,11 @@ Each table is **owned** by one process at a time; only its owner runs the table'
 * **Events**: once a command committed, its owner sends ``pg_notify('macau_tables',
   {"t": table, "seq": n})`` on the lease connection (coalesced per table; not inside the
   command's transaction, where PostgreSQL's notify lock would serialise every commit and
-  its fsync; a status change notifies in its transaction). Every process LISTENs; a table it does not own but whose WebSocket it serves is a *replica*:
-  it reads the new journal entries from the database, re-runs them through the rules
-  (``contract.replay``'s step, or a full rebuild when a new seed is involved) and sends
-  each viewer what it may see, as the owner does.
+  its fsync; a status change notifies in its transaction). Every process LISTENs; a table
+  it does not own but whose WebSocket it serves is a *replica*: it reads the new journal
+  entries from the database, re-runs them through the rules (``contract.replay``'s step,
+  or a full rebuild when a new seed is involved) and sends each viewer what it may see,
+  as the owner does.
 """
 
 from __future__ import annotations
@@ -198,6 +199,8 @@ class Cluster:
         ]
 
     async def stop(self) -> None:
+        if self._notifier is not None:
+            self._tasks.append(self._notifier)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -277,9 +280,8 @@ class Cluster:
                     if holder and holder != self.node:
                         self.takeovers.append((r.id, store.now_ms()))
             if taken:
-                self.owned.update(taken)
                 await self.floor.take_over(taken, report)
-            return taken
+            return [t for t in taken if t in self.owned]
 
     def _write_released(self, conn: Connection, table_ids: Iterable[str]) -> None:
         ids = list(table_ids)

@@ -238,15 +238,21 @@ class Floor:
         await self.adopt(table_ids)
         for table_id in table_ids:
             actor = self.tables[table_id]
-            async with actor.lock:
-                await self.db.write(functools.partial(cluster.write_lease, table_id=table_id))
-                if actor.subscribers:  # its watchers here first get all that was committed
-                    await actor.catch_up_locked()
-                row = await self.db.read(functools.partial(_table_row, table_id=table_id))
-                actor.status, actor.lock_reason = row.status, row.lock_reason
-                actor.settings = json.loads(row.settings)
-                actor.engine = None
-                actor.owned = True
+            try:
+                async with actor.lock:
+                    await self.db.write(functools.partial(cluster.write_lease, table_id=table_id))
+                    if actor.subscribers:  # its watchers here first get all that was committed
+                        await actor.catch_up_locked()
+                    row = await self.db.read(functools.partial(_table_row, table_id=table_id))
+                    actor.status, actor.lock_reason = row.status, row.lock_reason
+                    actor.settings = json.loads(row.settings)
+                    actor.engine = None
+                    actor.owned = True
+            except Exception:  # not claimed: let it go (this or another process tries again)
+                log.exception("table %s: could not claim its lease", table_id)
+                await cluster.unlock(table_id)
+                continue
+            cluster.owned.add(table_id)
             try:
                 await self._recover_table(actor, by_table.get(table_id, []), report)
             except Exception as exc:  # never leave a table half taken: lock it, say why
