@@ -183,6 +183,31 @@ async def _setup(url: str, creds: dict[str, str], names: list[str]) -> None:
         await asyncio.gather(*(make(n) for n in names))
 
 
+def _cpu_seconds(roots: list[int]) -> float:
+    """User + system CPU seconds of ``roots`` and all their descendants (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    stats: dict[int, tuple[int, float]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        stats[int(entry.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
+    wanted, total = set(roots), 0.0
+    changed = True
+    while changed:
+        changed = False
+        for pid, (ppid, _) in stats.items():
+            if ppid in wanted and pid not in wanted:
+                wanted.add(pid)
+                changed = True
+    for pid in wanted:
+        total += stats.get(pid, (0, 0.0))[1]
+    return total
+
+
 def measure(
     a: argparse.Namespace, url_db: str, tmp: Path, *, workers: int = 1, routed: bool = False
 ) -> dict[str, Any]:
@@ -248,6 +273,11 @@ def measure(
         ]
         for p in procs:
             p.start()
+        roots = [proc.pid] + ([a.postmaster] if a.postmaster else [])
+        time.sleep(max(0.0, start - time.time()))
+        cpu0 = _cpu_seconds(roots)
+        time.sleep(max(0.0, stop - time.time()))
+        cpu1 = _cpu_seconds(roots)
         results = [q.get(timeout=a.warmup + a.window + 120) for _ in procs]
         for p in procs:
             p.join()
@@ -265,6 +295,9 @@ def measure(
             "p50_ms": round(pct(0.5), 1),
             "p99_ms": round(pct(0.99), 1),
             "refused": sum(r["refused"] for r in results),
+            # CPU seconds the server processes (and PostgreSQL's) used per 1,000 bets: the
+            # figure a loaded machine does not change much
+            "cpu_s_per_1000_bets": round((cpu1 - cpu0) / bets * 1000, 2) if bets else None,
         }
     finally:
         proc.send_signal(signal.SIGTERM)
@@ -307,12 +340,15 @@ def main() -> None:
     )
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
+    a.postmaster = 0  # PostgreSQL's postmaster (its CPU is counted) when we start one
     tmp = Path(tempfile.mkdtemp(prefix="bench-server-"))
     if a.database == "postgresql" or a.processes > 1:
         if a.database_url:
             ap.error("--database postgresql starts its own cluster: drop --database-url")
-        from tests.server.pg import new_database
+        from tests.server.pg import cluster, new_database
 
+        pid_file = Path(cluster()["data"]) / "postmaster.pid"
+        a.postmaster = int(pid_file.read_text().split()[0]) if pid_file.exists() else 0
         runs = [measure(a, new_database(), tmp)]
         if a.processes > 1:
             runs.append(measure(a, new_database(), tmp, workers=a.processes))
@@ -354,7 +390,7 @@ def _report_pg(a: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
         f"{a.bots} bots in {a.clients} client processes over loopback, "
         f"{a.window:.0f} s measured each, {os.cpu_count()} CPUs"
     )
-    print(f"  {'':<44}{'bets/s':>9}{'vs 1':>7}{'p50 ms':>9}{'p99 ms':>9}")
+    print(f"  {'':<44}{'bets/s':>9}{'vs 1':>7}{'p50 ms':>9}{'p99 ms':>9}{'CPU s/1000 bets':>17}")
     for r in runs:
         if r["processes"] == 1:
             name = "1 process"
@@ -364,8 +400,12 @@ def _report_pg(a: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
             name = f"{r['processes']} processes, one port (half forwarded)"
         print(
             f"  {name:<44}{r['bets_per_s']:>9.0f}{r['bets_per_s'] / base:>6.2f}x"
-            f"{r['p50_ms']:>9.1f}{r['p99_ms']:>9.1f}"
+            f"{r['p50_ms']:>9.1f}{r['p99_ms']:>9.1f}{r['cpu_s_per_1000_bets'] or 0:>17.2f}"
         )
+    print(
+        "  (CPU: the server processes' and PostgreSQL's, user + system; the machine's other "
+        f"load during the runs is not ours: load average {os.getloadavg()[0]:.1f})"
+    )
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -305,3 +306,50 @@ def test_an_owner_whose_lease_row_names_another_process_writes_nothing() -> None
         bob = srv.client.get("/wallet", headers=srv.headers("bob")).json()
         assert bob["stacks"] == {"stack:hilo-1:bob": 10_000}
         assert srv.client.get("/audit/ledger", headers=srv.headers("auditor")).json()["ok"]
+
+
+def test_workers_share_one_port_and_a_killed_worker_is_started_again(tmp_path: Path) -> None:
+    """``serve --workers 2``: both processes answer on the one port, each owns half the
+    tables; a worker killed with SIGKILL is started again and the tables are shared again
+    (its tables first taken over by the other); SIGTERM stops the whole server cleanly."""
+    url, port = new_database(), free_port()
+    log = (tmp_path / "workers.log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.server.serve_hilo", url, str(port), "4", "0.3", "2"],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+
+    def owners() -> dict[str, str]:
+        try:
+            leases = httpx.get(f"http://127.0.0.1:{port}/health", timeout=5).json()["leases"]
+        except (httpx.TransportError, KeyError, ValueError):
+            return {}
+        return {x["table"]: x["owner"] for x in leases if x["owner"]}
+
+    def two_owners() -> bool:
+        got = owners()
+        return sorted(got) == TABLES and len(set(got.values())) == 2
+
+    try:
+        wait_for(two_owners, 90, 0.2)
+        answering = {
+            httpx.get(f"http://127.0.0.1:{port}/health", timeout=5).json()["process"]["id"]
+            for _ in range(40)
+        }
+        assert answering == set(owners().values())  # the kernel spreads the connections
+        victim = owners()["hilo-1"]
+        os.kill(int(victim.split("-")[0]), signal.SIGKILL)
+        wait_for(lambda: two_owners() and victim not in owners().values(), 60, 0.2)
+        assert proc.poll() is None
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            assert proc.wait(timeout=60) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            log.close()
+    assert "exited with -9; starting it again" in (tmp_path / "workers.log").read_text()
