@@ -148,6 +148,9 @@ class Cluster:
         self._conn = await psycopg.AsyncConnection.connect(
             self.conninfo, autocommit=True, application_name=STARTING + self.node
         )
+        # its only writes are NOTIFYs (each one a transaction with an XID): no need to wait
+        # for their fsync while holding PostgreSQL's notify lock
+        await self._conn.execute("SET synchronous_commit TO off")
         if self._http is None:
             self._http = httpx.AsyncClient(
                 timeout=httpx.Timeout(60.0, connect=2.0),
