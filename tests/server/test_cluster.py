@@ -25,9 +25,12 @@ from typing import Any
 import httpx
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from macau_tables.cli.app import app as cli_app
+from macau_tables.core.visibility import Viewer
 from macau_tables.server import store
 from macau_tables.server.app import create_app
 from macau_tables.server.bots import BotReport, play_bots
@@ -353,3 +356,64 @@ def test_workers_share_one_port_and_a_killed_worker_is_started_again(tmp_path: P
                 proc.kill()
             log.close()
     assert "exited with -9; starting it again" in (tmp_path / "workers.log").read_text()
+
+
+ACTIONS = st.sampled_from(
+    [
+        ("alice", "join", {"amount": 20_000}),
+        ("bob", "join", {"amount": 20_000}),
+        ("alice", "bet", {"amount": 500}),
+        ("bob", "bet", {"amount": 700}),
+        ("alice", "reveal", {}),
+        ("bob", "reveal", {}),
+        ("alice", "leave", {}),
+        ("clock", "step", {}),
+    ]
+)
+VIEWERS = (Viewer.PUBLIC, Viewer.SUPERVISOR, Viewer.player("alice"), Viewer.player("bob"))
+
+
+def test_a_replica_shows_each_viewer_what_the_owner_shows() -> None:
+    """Process B does not own the table: what it shows (the WebSocket's snapshot) is read
+    from the database and re-run through the rules — for every viewer the owner's own
+    view, pending and seq, whatever was played (new shoes, time-outs, payouts included)."""
+    url = new_database()
+    owner = Floor(make_settings(url, lease_poll=3600.0))
+    with TestClient(create_app(floor=owner)) as client_a:
+        srv = Srv(client_a, owner, dict(owner.demo_credentials))
+        other = Floor(make_settings(url, lease_poll=3600.0))
+        with TestClient(create_app(floor=other)) as client_b:
+            assert owner.tables["hilo-1"].owned and not other.tables["hilo-1"].owned
+            replica = other.tables["hilo-1"]
+            loads = {"full": 0, "catch_ups": 0}
+            full_load, catch_up = replica.load, replica.catch_up_locked
+
+            def counted_load(conn: Any) -> Any:
+                loads["full"] += 1
+                return full_load(conn)
+
+            async def counted_catch_up() -> None:
+                loads["catch_ups"] += 1
+                await catch_up()
+
+            replica.load = counted_load  # type: ignore[method-assign]
+            replica.catch_up_locked = counted_catch_up  # type: ignore[method-assign]
+
+            @given(st.lists(ACTIONS, min_size=1, max_size=12))
+            @settings(max_examples=12, deadline=None)
+            def play(actions: list[tuple[str, str, dict[str, Any]]]) -> None:
+                for who, op, args in actions:
+                    if who == "clock":
+                        srv.step("hilo-1")
+                    else:
+                        srv.cmd(who, "hilo-1", op, args)
+                    for viewer in VIEWERS:
+                        want = client_a.portal.call(owner.tables["hilo-1"].snapshot, viewer)  # type: ignore[union-attr]
+                        got = client_b.portal.call(other.tables["hilo-1"].snapshot, viewer)  # type: ignore[union-attr]
+                        for key in ("seq", "status", "view", "pending"):
+                            assert got[key] == want[key], (viewer, key)
+
+            play()
+            assert owner.tables["hilo-1"].seq > 10  # rounds were played
+            # the entries were re-run one step at a time, not the whole journal each time
+            assert loads["full"] * 4 < loads["catch_ups"], loads
