@@ -131,7 +131,7 @@ class Cluster:
         self._ready = False
         self._conn_lock = asyncio.Lock()
         self._tasks: list[asyncio.Task[None]] = []
-        self._http: Any = None
+        self._pool = HttpPool()
         self._polling = asyncio.Lock()
         self._routes: dict[str, str] = {}  # table -> its owner's URL, until it fails
         self._notices: dict[str, int] = {}  # committed, not yet announced: table -> seq
@@ -140,7 +140,6 @@ class Cluster:
     # --- the lease connection -------------------------------------------------------------
 
     async def connect(self) -> None:
-        import httpx
         import psycopg
 
         # named "starting" until the process serves (:meth:`run`): the others do not hand
@@ -151,11 +150,6 @@ class Cluster:
         # its only writes are NOTIFYs (each one a transaction with an XID): no need to wait
         # for their fsync while holding PostgreSQL's notify lock
         await self._conn.execute("SET synchronous_commit TO off")
-        if self._http is None:
-            self._http = httpx.AsyncClient(
-                timeout=httpx.Timeout(60.0, connect=2.0),
-                limits=httpx.Limits(max_connections=200, max_keepalive_connections=100),
-            )
 
     async def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         async with self._conn_lock:
@@ -222,8 +216,7 @@ class Cluster:
         if self._conn is not None:
             with contextlib.suppress(Exception):
                 await self._conn.close()
-        if self._http is not None:
-            await self._http.aclose()
+        self._pool.close()
 
     async def _poll_loop(self) -> None:
         while True:
@@ -404,15 +397,12 @@ class Cluster:
                     return None
             if url and url != self.url:
                 try:
-                    r = await self._http.request(
-                        method,
-                        url + path,
-                        headers={**headers, FORWARDED: self.node},
-                        content=body,
+                    status, content = await self._pool.request(
+                        url, method, path, {**headers, FORWARDED: self.node}, body
                     )
-                    if r.status_code != 421:
+                    if status != 421:
                         self._routes[table_id] = url
-                        return r.status_code, r.content
+                        return status, content
                 except Exception as exc:  # the owner is gone or unreachable: wait for the next
                     log.info("forward to %s for %s failed: %s", url, table_id, exc)
             self._routes.pop(table_id, None)
@@ -442,11 +432,14 @@ class Cluster:
 
         async def one(url: str) -> list[dict[str, Any]]:
             try:
-                r = await self._http.get(
-                    url + "/tables",
-                    headers={"Authorization": authorization, FORWARDED: self.node},
+                status, content = await self._pool.request(
+                    url,
+                    "GET",
+                    "/tables",
+                    {"Authorization": authorization, FORWARDED: self.node},
+                    b"",
                 )
-                return list(r.json()) if r.status_code == 200 else []
+                return list(json.loads(content)) if status == 200 else []
             except Exception:
                 return []
 
@@ -462,6 +455,89 @@ class Cluster:
         return [
             {"table": r.table_id, "owner": r.owner, "url": r.url, "since": r.since} for r in rows
         ]
+
+
+class HttpPool:
+    """Keep-alive HTTP/1.1 connections to the other processes, for forwarding: it is on the
+    path of every request that reaches a non-owner, and a general client (httpx) spends
+    more CPU on one request than the owner spends running the command."""
+
+    def __init__(self, *, connect_timeout: float = 2.0, timeout: float = 60.0) -> None:
+        self._idle: dict[tuple[str, int], list[tuple[asyncio.StreamReader, Any]]] = {}
+        self.connect_timeout, self.timeout = connect_timeout, timeout
+
+    async def request(
+        self, url: str, method: str, target: str, headers: dict[str, str], body: bytes
+    ) -> tuple[int, bytes]:
+        hostport = url.split("://", 1)[1].rstrip("/")
+        host, _, port = hostport.rpartition(":")
+        key = (host.strip("[]"), int(port))
+        head = [f"{method} {target} HTTP/1.1", f"Host: {hostport}", f"Content-Length: {len(body)}"]
+        head += [f"{k}: {v}" for k, v in headers.items() if k.lower() != "content-length"]
+        data = ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
+        for attempt in (0, 1):
+            idle = self._idle.get(key) or []
+            reused = bool(idle)
+            if reused:
+                reader, writer = idle.pop()
+            else:
+                reader, writer = await asyncio.wait_for(
+                    asyncio.open_connection(*key), self.connect_timeout
+                )
+            try:
+                writer.write(data)
+                async with asyncio.timeout(self.timeout):
+                    status_line = await reader.readline()
+                    if not status_line:
+                        raise ConnectionResetError("the connection was closed")
+                    status, content, keep = await _read_response(status_line, reader)
+            except (ConnectionError, asyncio.IncompleteReadError) as exc:
+                writer.close()
+                # a kept connection the owner had closed meanwhile: once more on a new one
+                # (nothing was answered; the same Idempotency-Key makes a repeat harmless)
+                if reused and attempt == 0:
+                    continue
+                raise ConnectionError(str(exc)) from exc
+            except BaseException:
+                writer.close()
+                raise
+            if keep:
+                self._idle.setdefault(key, []).append((reader, writer))
+            else:
+                writer.close()
+            return status, content
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        for conns in self._idle.values():
+            for _, writer in conns:
+                writer.close()
+        self._idle.clear()
+
+
+async def _read_response(
+    status_line: bytes, reader: asyncio.StreamReader
+) -> tuple[int, bytes, bool]:
+    status = int(status_line.split()[1])
+    length, chunked, keep = 0, False, True
+    while (line := await reader.readline()) not in (b"\r\n", b""):
+        name, _, value = line.decode("latin-1").partition(":")
+        name, value = name.strip().lower(), value.strip().lower()
+        if name == "content-length":
+            length = int(value)
+        elif name == "transfer-encoding" and "chunked" in value:
+            chunked = True
+        elif name == "connection" and value == "close":
+            keep = False
+    if not chunked:
+        return status, await reader.readexactly(length), keep
+    parts = []
+    while (size := int((await reader.readline()).split(b";")[0].strip() or b"0", 16)) > 0:
+        parts.append(await reader.readexactly(size))
+        await reader.readexactly(2)
+    while (await reader.readline()) not in (b"\r\n", b""):  # trailers
+        pass
+    return status, b"".join(parts), keep
 
 
 def _lease_rows(conn: Connection) -> list[Any]:
