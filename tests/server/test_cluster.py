@@ -417,3 +417,9 @@ def test_a_replica_shows_each_viewer_what_the_owner_shows() -> None:
             assert owner.tables["hilo-1"].seq > 10  # rounds were played
             # the entries were re-run one step at a time, not the whole journal each time
             assert loads["full"] * 4 < loads["catch_ups"], loads
+            paused = client_a.post(
+                "/tables/hilo-1/pause", json={"reason": "drill"}, headers=srv.headers("supervisor")
+            )
+            assert paused.status_code == 200, paused.text
+            snap = client_b.portal.call(replica.snapshot, Viewer.PUBLIC)  # type: ignore[union-attr]
+            assert snap["status"] == "paused" and snap["pending"] == []

@@ -32,7 +32,7 @@ Each table is **owned** by one process at a time; only its owner runs the table'
 * **Events**: once a command committed, its owner sends ``pg_notify('macau_tables',
   {"t": table, "seq": n})`` on the lease connection (coalesced per table; not inside the
   command's transaction, where PostgreSQL's notify lock would serialise every commit and
-  its fsync; a status change notifies in its transaction). Every process LISTENs; a table
+  its fsync); so does a status change (pause, close, lock …). Every process LISTENs; a table
   it does not own but whose WebSocket it serves is a *replica*: it reads the new journal
   entries from the database, re-runs them through the rules (``contract.replay``'s step,
   or a full rebuild when a new seed is involved) and sends each viewer what it may see,
@@ -97,14 +97,6 @@ def not_owner(table_id: str) -> ApiError:
         "Idempotency-Key",
         "SRV-LEASE",
     )
-
-
-def notify(conn: Connection, table_id: str, seq: int) -> None:
-    """Tell every process that ``table_id`` moved to ``seq`` (delivered at commit)."""
-    payload = json.dumps({"t": table_id, "seq": seq}, separators=(",", ":"))
-    cur = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-    cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
-    cur.close()
 
 
 class Cluster:

@@ -36,11 +36,11 @@ from macau_tables.server.auth import (
     new_token,
     token_hash,
 )
-from macau_tables.server.cluster import Cluster, not_owner, notify
+from macau_tables.server.cluster import Cluster, not_owner
 from macau_tables.server.db import Database, upgrade
 from macau_tables.server.errors import ApiError, from_domain, not_found
 from macau_tables.server.games import GameBinding, binding, games
-from macau_tables.server.tables import Reply, TableActor
+from macau_tables.server.tables import LeaseLost, Reply, TableActor
 
 log = logging.getLogger("macau_tables.server")
 
@@ -308,10 +308,10 @@ class Floor:
                 .values(status="locked", lock_reason=reason)
             )
             store.audit(conn, "system", "lock", actor.table_id, reason)
-            if self.cluster is not None:
-                notify(conn, actor.table_id, actor.seq)
 
         await self.db.write(unit)
+        if self.cluster is not None:
+            self.cluster.announce(actor.table_id, actor.seq)
         actor.broadcast_state()
 
     # --- demo floor ---------------------------------------------------------------------
@@ -456,19 +456,25 @@ class Floor:
             raise ApiError(409, "table_" + actor.status, f"table is {actor.status}", "SRV-STATUS")
 
         def unit(conn: Connection) -> None:
+            actor.lock_row(conn)
             conn.execute(
                 store.tables_t.update()
                 .where(store.tables_t.c.id == actor.table_id)
                 .values(status=status, lock_reason=None if status == "open" else actor.lock_reason)
             )
             store.audit(conn, user, f"status:{status}", actor.table_id, reason)
-            if self.cluster is not None:
-                notify(conn, actor.table_id, actor.seq)
 
         async with actor.lock:
             if not actor.owned:
                 raise not_owner(actor.table_id)
-            await self.db.write(unit)
+            try:
+                await self.db.write(unit)
+            except LeaseLost:
+                actor.owned = False
+                asyncio.get_running_loop().create_task(self.release(actor.table_id))
+                raise not_owner(actor.table_id) from None
+            if self.cluster is not None:
+                self.cluster.announce(actor.table_id, actor.seq)
             actor.status = status
             if status == "open":
                 actor.lock_reason = None

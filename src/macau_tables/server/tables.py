@@ -286,25 +286,7 @@ class TableActor:
 
         def unit(conn: Connection) -> Reply:
             new.clear()
-            if cluster is not None:  # the row lock and the fence: is the lease still ours?
-                lease = conn.execute(
-                    sa.select(store.leases_t.c.owner)
-                    .select_from(
-                        store.tables_t.outerjoin(
-                            store.leases_t, store.leases_t.c.table_id == store.tables_t.c.id
-                        )
-                    )
-                    .where(store.tables_t.c.id == self.table_id)
-                    .with_for_update(of=store.tables_t)
-                ).first()
-                if lease is None or lease[0] != cluster.owner:
-                    raise LeaseLost(self.table_id)
-            elif not floor.db.is_sqlite:
-                conn.execute(
-                    sa.select(store.tables_t.c.id)
-                    .where(store.tables_t.c.id == self.table_id)
-                    .with_for_update()
-                )
+            self.lock_row(conn)
             if key is not None:
                 stored = store.get_idempotent(conn, user, key)
                 if stored is not None:
@@ -357,6 +339,32 @@ class TableActor:
             if cluster is not None:
                 cluster.announce(self.table_id, new[-1].seq)
         return reply
+
+    def lock_row(self, conn: Connection) -> None:
+        """First statement of every write of the table: on PostgreSQL, lock its row; with
+        several processes also the fence — :class:`LeaseLost` unless the lease row still
+        names this process (a write path of the table must call it, then
+        ``cluster.announce`` after the commit, as :meth:`_run` does)."""
+        cluster = self.floor.cluster
+        if cluster is not None:
+            lease = conn.execute(
+                sa.select(store.leases_t.c.owner)
+                .select_from(
+                    store.tables_t.outerjoin(
+                        store.leases_t, store.leases_t.c.table_id == store.tables_t.c.id
+                    )
+                )
+                .where(store.tables_t.c.id == self.table_id)
+                .with_for_update(of=store.tables_t)
+            ).first()
+            if lease is None or lease[0] != cluster.owner:
+                raise LeaseLost(self.table_id)
+        elif not self.floor.db.is_sqlite:
+            conn.execute(
+                sa.select(store.tables_t.c.id)
+                .where(store.tables_t.c.id == self.table_id)
+                .with_for_update()
+            )
 
     def _execute(
         self,
