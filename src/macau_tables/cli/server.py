@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from macau_tables.cli.common import handle_errors
-from macau_tables.core.errors import MacauTablesError
+from macau_tables.core.errors import InvalidInput
 
 db_app = typer.Typer(
     help="The server's database (SQLite file or PostgreSQL).",
@@ -81,7 +81,7 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
         from macau_tables.server.run import WORKERS_NEED_PG, is_postgresql, serve
 
         if workers > 1 and not is_postgresql(database_url):
-            raise MacauTablesError(WORKERS_NEED_PG)
+            raise InvalidInput(WORKERS_NEED_PG)
         serve(
             host,
             port,

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from macau_tables.core.errors import MacauTablesError
+from macau_tables.core.errors import InvalidInput, MacauTablesError
 from macau_tables.server.db import Database, normalise_url, upgrade
 from macau_tables.server.floor import Floor, Settings
 
@@ -41,7 +41,7 @@ def serve(
         action_seconds=action_seconds,
     )
     if workers > 1 and not is_postgresql(settings.database_url):
-        raise MacauTablesError(WORKERS_NEED_PG)
+        raise InvalidInput(WORKERS_NEED_PG)
     if not is_postgresql(settings.database_url) or settings.cluster is False:
         _serve_one(host, port, settings, log_level)
     elif workers <= 1:
