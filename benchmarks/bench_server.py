@@ -13,9 +13,16 @@ latency of a bet (request sent → reply read) and the server's CPU per bet and 
     python benchmarks/bench_server.py --think 0             # saturation
     python benchmarks/bench_server.py --tables 10 --bots 80 --window 10
     python benchmarks/bench_server.py --database-url postgresql+psycopg://…  (an empty database)
+    python benchmarks/bench_server.py --database postgresql --processes 2
 
 Target (issue 15) on SQLite on a 2-core machine: >= 1,000 durable bets/s, p99 <= 50 ms
 with 50 tables and 400 bots.
+
+``--database postgresql --processes 2`` (issue 16) starts a throwaway PostgreSQL 15 cluster
+(tests/server/pg.py) and measures, each on a new database, one server process, then two
+(``serve --workers 2``: one port, each process owns half the tables, the other half's
+requests forwarded), then two with each bot sent to its table's owner (a table-aware
+balancer); printed side by side. Target: 2 processes >= 1.6x one.
 """
 
 from __future__ import annotations
@@ -35,13 +42,6 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (Linux /proc): the server's cost per bet
-    is measured by this, which a busy machine disturbs far less than throughput."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:
@@ -91,13 +91,14 @@ async def _bots(
     stop: float,
     out: Any,
     think: float = 0.0,
+    routes: dict[str, str] | None = None,
 ) -> None:
-    host, port = url.split("//")[1].split(":")
     lat: list[float] = []
     counts = {"bets": 0, "refused": 0, "other": 0, "requests": 0}
 
     async def one(i: int, name: str) -> None:
         table = tables[i % len(tables)]
+        host, port = (routes or {}).get(table, url).split("//")[1].split(":")
         c = _Conn(host, int(port))
         _, tok = await c.request(
             "POST", "/auth/login", {"name": name, "password": "bench-password"}
@@ -152,8 +153,9 @@ def _client(
     stop: float,
     out: Any,
     think: float,
+    routes: dict[str, str] | None = None,
 ) -> None:
-    asyncio.run(_bots(url, names, tables, start, stop, out, think))
+    asyncio.run(_bots(url, names, tables, start, stop, out, think, routes))
 
 
 async def _setup(url: str, creds: dict[str, str], names: list[str]) -> None:
@@ -184,28 +186,45 @@ async def _setup(url: str, creds: dict[str, str], names: list[str]) -> None:
         await asyncio.gather(*(make(n) for n in names))
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--tables", type=int, default=50)
-    ap.add_argument("--bots", type=int, default=400)
-    ap.add_argument("--clients", type=int, default=2, help="bot client processes")
-    ap.add_argument("--window", type=float, default=20.0, help="seconds measured")
-    ap.add_argument("--warmup", type=float, default=3.0)
-    ap.add_argument("--betting-seconds", type=float, default=5.0)
-    ap.add_argument("--database-url", default=None)
-    ap.add_argument(
-        "--think",
-        type=float,
-        default=0.4,
-        help="seconds between a bot's bets (0: as fast as answered; 0.4 with 400 "
-        "bots offers 1,000 bets/s)",
-    )
-    ap.add_argument("--json", action="store_true")
-    a = ap.parse_args()
-    tmp = Path(tempfile.mkdtemp(prefix="bench-server-"))
-    url_db = a.database_url or str(tmp / "bench.db")
+def _cpu_seconds(roots: list[int]) -> float:
+    """User + system CPU seconds of ``roots`` and all their descendants (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    stats: dict[int, tuple[int, float]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        stats[int(entry.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
+    wanted, total = set(roots), 0.0
+    changed = True
+    while changed:
+        changed = False
+        for pid, (ppid, _) in stats.items():
+            if ppid in wanted and pid not in wanted:
+                wanted.add(pid)
+                changed = True
+    for pid in wanted:
+        total += stats.get(pid, (0, 0.0))[1]
+    return total
+
+
+def measure(
+    a: argparse.Namespace, url_db: str, tmp: Path, *, workers: int = 1, routed: bool = False
+) -> dict[str, Any]:
+    """One server (``workers`` processes on one port), the bots, the figures.
+
+    ``routed``: each bot talks to the process that owns its table (its internal address,
+    from ``/health``'s leases), as a table-aware balancer would; otherwise to the shared
+    port, and a request reaching the other process is forwarded to the owner.
+    """
+    import httpx
+
     port = free_port()
-    log = (tmp / "server.log").open("wb")
+    log_path = tmp / f"server-{port}.log"
+    log = log_path.open("wb")
     env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}
     proc = subprocess.Popen(
         [
@@ -216,6 +235,7 @@ def main() -> None:
             str(port),
             str(a.tables),
             str(a.betting_seconds),
+            str(workers),
         ],
         cwd=ROOT,
         env=env,
@@ -224,35 +244,43 @@ def main() -> None:
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        import httpx
-
-        for _ in range(600):
+        tables = [f"hilo-{i}" for i in range(1, a.tables + 1)]
+        for _ in range(900):
             try:
-                if httpx.get(url + "/health", timeout=1).status_code == 200:
+                health = httpx.get(url + "/health", timeout=1).json()
+                leases = {x["table"]: x for x in health.get("leases", [])}
+                owners = {x["owner"] for x in leases.values()}
+                # every table leased, and shared by every process (as many owners as workers)
+                if "leases" not in health or (
+                    len(leases) == len(tables) and None not in owners and len(owners) == workers
+                ):
                     break
-            except httpx.TransportError:
-                time.sleep(0.2)
+            except (httpx.TransportError, ValueError):
+                pass
+            time.sleep(0.2)
+        routes = {t: x["url"] for t, x in leases.items()} if routed else None
         creds = {}
-        for line in (tmp / "server.log").read_text().splitlines():
+        for line in log_path.read_text().splitlines():
             parts = line.split()
             if line.startswith("    ") and len(parts) == 2:
                 creds.setdefault(parts[0], parts[1])
         names = [f"b{i}" for i in range(a.bots)]
         asyncio.run(_setup(url, creds, names))
-        tables = [f"hilo-{i}" for i in range(1, a.tables + 1)]
         start = time.time() + a.warmup + 2
         stop = start + a.window
         q: Any = mp.Queue()
         per = [names[i :: a.clients] for i in range(a.clients)]
         procs = [
-            mp.Process(target=_client, args=(url, p, tables, start, stop, q, a.think)) for p in per
+            mp.Process(target=_client, args=(url, p, tables, start, stop, q, a.think, routes))
+            for p in per
         ]
         for p in procs:
             p.start()
+        roots = [proc.pid] + ([a.postmaster] if a.postmaster else [])
         time.sleep(max(0.0, start - time.time()))
-        cpu0 = cpu_seconds(proc.pid)
+        cpu0 = _cpu_seconds(roots)
         time.sleep(max(0.0, stop - time.time()))
-        cpu1 = cpu_seconds(proc.pid)
+        cpu1 = _cpu_seconds(roots)
         results = [q.get(timeout=a.warmup + a.window + 120) for _ in procs]
         for p in procs:
             p.join()
@@ -262,38 +290,21 @@ def main() -> None:
         def pct(q: float) -> float:
             return lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else 0.0
 
-        out = {
-            "database": "postgresql" if a.database_url else "sqlite (WAL, synchronous=FULL)",
-            "tables": a.tables,
-            "bots": a.bots,
-            "think_s": a.think,
-            "window_s": a.window,
+        return {
+            "processes": workers,
+            "routed": routed,
             "bets": bets,
             "bets_per_s": round(bets / a.window, 1),
             "p50_ms": round(pct(0.5), 1),
             "p99_ms": round(pct(0.99), 1),
             "refused": sum(r["refused"] for r in results),
-            "server_cpu_ms_per_bet": round((cpu1 - cpu0) * 1000 / bets, 3) if bets else None,
+            # CPU seconds the server processes (and PostgreSQL's) used per 1,000 bets: the
+            # figure a loaded machine does not change much
+            "cpu_s_per_1000_bets": round((cpu1 - cpu0) / bets * 1000, 2) if bets else None,
             "requests": (reqs := sum(r["requests"] for r in results)),
-            "server_cpu_ms_per_request": round((cpu1 - cpu0) * 1000 / reqs, 3) if reqs else None,
-            "server_cpu_busy": round((cpu1 - cpu0) / a.window, 2),
-            "cpus": os.cpu_count(),
+            "cpu_ms_per_request": round((cpu1 - cpu0) * 1000 / reqs, 3) if reqs else None,
+            "cpu_busy": round((cpu1 - cpu0) / a.window, 2),
         }
-        if a.json:
-            print(json.dumps(out))
-        else:
-            print(
-                f"server on {out['database']}: {a.tables} tables, {a.bots} bots over loopback, "
-                f"{a.window:.0f} s measured"
-                + (f", each bot betting at most every {a.think} s" if a.think else "")
-                + "\n"
-                f"  {out['bets_per_s']:.0f} durable bets/s ({bets} bets), "
-                f"bet latency p50 {out['p50_ms']:.1f} ms, p99 {out['p99_ms']:.1f} ms "
-                f"({out['refused']} bets refused: betting closed)\n"
-                f"  server CPU {out['server_cpu_ms_per_bet']} ms per bet, "
-                f"{out['server_cpu_ms_per_request']} ms per request ({reqs} requests) "
-                f"({out['server_cpu_busy']:.0%} of one core busy)"
-            )
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -301,6 +312,109 @@ def main() -> None:
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tables", type=int, default=50)
+    ap.add_argument("--bots", type=int, default=400)
+    ap.add_argument("--clients", type=int, default=2, help="bot client processes")
+    ap.add_argument("--window", type=float, default=20.0, help="seconds measured")
+    ap.add_argument("--warmup", type=float, default=3.0)
+    ap.add_argument("--betting-seconds", type=float, default=5.0)
+    ap.add_argument("--database-url", default=None)
+    ap.add_argument(
+        "--database",
+        choices=("sqlite", "postgresql"),
+        default=None,
+        help="postgresql: start a throwaway PostgreSQL 15 cluster (as the tests do), a new "
+        "database for each measurement",
+    )
+    ap.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="PostgreSQL: also measure this many server processes (serve --workers N) and "
+        "print them beside one process",
+    )
+    ap.add_argument(
+        "--think",
+        type=float,
+        default=0.4,
+        help="seconds between a bot's bets (0: as fast as answered; 0.4 with 400 "
+        "bots offers 1,000 bets/s)",
+    )
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args()
+    a.postmaster = 0  # PostgreSQL's postmaster (its CPU is counted) when we start one
+    tmp = Path(tempfile.mkdtemp(prefix="bench-server-"))
+    if a.database == "postgresql" or a.processes > 1:
+        if a.database_url:
+            ap.error("--database postgresql starts its own cluster: drop --database-url")
+        from tests.server.pg import cluster, new_database
+
+        pid_file = Path(cluster()["data"]) / "postmaster.pid"
+        a.postmaster = int(pid_file.read_text().split()[0]) if pid_file.exists() else 0
+        runs = [measure(a, new_database(), tmp)]
+        if a.processes > 1:
+            runs.append(measure(a, new_database(), tmp, workers=a.processes))
+            runs.append(measure(a, new_database(), tmp, workers=a.processes, routed=True))
+        _report_pg(a, runs)
+        return
+    out = measure(a, a.database_url or str(tmp / "bench.db"), tmp)
+    out.update(
+        database="postgresql" if a.database_url else "sqlite (WAL, synchronous=FULL)",
+        tables=a.tables,
+        bots=a.bots,
+        think_s=a.think,
+        window_s=a.window,
+        cpus=os.cpu_count(),
+    )
+    if a.json:
+        print(json.dumps(out))
+    else:
+        print(
+            f"server on {out['database']}: {a.tables} tables, {a.bots} bots over loopback, "
+            f"{a.window:.0f} s measured"
+            + (f", each bot betting at most every {a.think} s" if a.think else "")
+            + "\n"
+            f"  {out['bets_per_s']:.0f} durable bets/s ({out['bets']} bets), "
+            f"bet latency p50 {out['p50_ms']:.1f} ms, p99 {out['p99_ms']:.1f} ms "
+            f"({out['refused']} bets refused: betting closed)\n"
+            f"  server CPU {out['cpu_s_per_1000_bets']} ms per bet, "
+            f"{out['cpu_ms_per_request']} ms per request ({out['requests']} requests; "
+            f"{out['cpu_busy']:.0%} of one core busy)"
+        )
+
+
+def _report_pg(a: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
+    base = runs[0]["bets_per_s"] or 1.0
+    if a.json:
+        print(
+            json.dumps({"tables": a.tables, "bots": a.bots, "cpus": os.cpu_count(), "runs": runs})
+        )
+        return
+    print(
+        f"server on PostgreSQL 15 (throwaway cluster, fsync on): {a.tables} Hi-Lo tables, "
+        f"{a.bots} bots in {a.clients} client processes over loopback, "
+        f"{a.window:.0f} s measured each, {os.cpu_count()} CPUs"
+    )
+    print(f"  {'':<44}{'bets/s':>9}{'vs 1':>7}{'p50 ms':>9}{'p99 ms':>9}{'CPU s/1000 bets':>17}")
+    for r in runs:
+        if r["processes"] == 1:
+            name = "1 process"
+        elif r["routed"]:
+            name = f"{r['processes']} processes, each bot at its table's owner"
+        else:
+            name = f"{r['processes']} processes, one port (half forwarded)"
+        print(
+            f"  {name:<44}{r['bets_per_s']:>9.0f}{r['bets_per_s'] / base:>6.2f}x"
+            f"{r['p50_ms']:>9.1f}{r['p99_ms']:>9.1f}{r['cpu_s_per_1000_bets'] or 0:>17.2f}"
+        )
+    print(
+        "  (CPU: the server processes' and PostgreSQL's, user + system; the machine's other "
+        f"load during the runs is not ours: load average {os.getloadavg()[0]:.1f})"
+    )
 
 
 if __name__ == "__main__":

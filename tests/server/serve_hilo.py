@@ -1,7 +1,8 @@
 """Run a real server process with the Hi-Lo double (the crash harness and the benchmark).
 
-``python -m tests.server.serve_hilo DB_URL PORT [TABLES] [BETTING_SECONDS]``: prints the
-demo credentials and the URL as ``macau-tables serve`` does, with ``TABLES`` Hi-Lo tables.
+``python -m tests.server.serve_hilo DB_URL PORT [TABLES] [BETTING_SECONDS] [WORKERS]``: prints
+the demo credentials and the URL as ``macau-tables serve`` does, with ``TABLES`` Hi-Lo
+tables (``WORKERS`` processes on PostgreSQL, as ``serve --workers``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ def main() -> None:
     url, port = sys.argv[1], int(sys.argv[2])
     tables = int(sys.argv[3]) if len(sys.argv) > 3 else 2
     betting = float(sys.argv[4]) if len(sys.argv) > 4 else 0.3
+    workers = int(sys.argv[5]) if len(sys.argv) > 5 else 1
     register_hilo()
     settings = Settings(
         database_url=url,
@@ -42,7 +44,7 @@ def main() -> None:
         for name, pw in floor.demo_credentials.items():
             sys.stdout.write(f"    {name:<11} {pw}\n")
         sys.stdout.flush()
-    serve("127.0.0.1", port, url, settings=settings, log_level="warning")
+    serve("127.0.0.1", port, url, settings=settings, log_level="warning", workers=workers)
 
 
 if __name__ == "__main__":

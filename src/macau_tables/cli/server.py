@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from macau_tables.cli.common import handle_errors
+from macau_tables.core.errors import InvalidInput
 
 db_app = typer.Typer(
     help="The server's database (SQLite file or PostgreSQL).",
@@ -52,7 +53,7 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
     @app.command(
         "serve",
         epilog="Example: macau-tables serve --port 8000  ·  "
-        "macau-tables serve --database-url postgresql+psycopg://casino@/floor",
+        "macau-tables serve --database-url postgresql+psycopg://casino@/floor --workers 2",
     )
     @handle_errors
     def serve_cmd(
@@ -68,6 +69,21 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
         gaming_day_start: Annotated[
             str, typer.Option(help="Meters: gaming days begin at this Macau time (HH:MM).")
         ] = "06:00",
+        workers: Annotated[
+            int,
+            typer.Option(
+                help="Server processes sharing the port (PostgreSQL only): each owns a share "
+                "of the tables and forwards the others' requests.",
+                min=1,
+            ),
+        ] = 1,
+        internal_host: Annotated[
+            str,
+            typer.Option(
+                help="PostgreSQL: address of each process's internal port, where the other "
+                "processes forward requests (one the others can reach).",
+            ),
+        ] = "127.0.0.1",
     ) -> None:
         """Run the live tables: FastAPI on uvicorn, on SQLite (default) or PostgreSQL.
 
@@ -76,9 +92,11 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
         passwords are printed once).
         """
         _need_server()
-        from macau_tables.server.run import serve
+        from macau_tables.server.run import WORKERS_NEED_PG, is_postgresql, serve
 
         _check_day_start(gaming_day_start)
+        if workers > 1 and not is_postgresql(database_url):
+            raise InvalidInput(WORKERS_NEED_PG)
         serve(
             host,
             port,
@@ -86,6 +104,8 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
             betting_seconds=betting_seconds,
             action_seconds=action_seconds,
             gaming_day_start=gaming_day_start,
+            workers=workers,
+            internal_host=internal_host,
         )
 
     @db_app.command("upgrade", epilog="Example: macau-tables db upgrade --database-url floor.db")

@@ -27,6 +27,7 @@ from macau_tables.server import api_dealer, api_recall, store
 from macau_tables.server import schemas as S
 from macau_tables.server.api_meters import install as install_meters
 from macau_tables.server.auth import PERMISSIONS, StaffRole, User, require
+from macau_tables.server.cluster import FORWARDED, ForwardMiddleware
 from macau_tables.server.errors import ApiError, from_domain, not_found
 from macau_tables.server.fastpath import CommandFastPath, render
 from macau_tables.server.floor import Floor, Settings, verify_ledger
@@ -169,7 +170,13 @@ def create_app(
     @app.get("/health", tags=["floor"])
     async def health() -> dict[str, Any]:
         locked = {t: a.lock_reason for t, a in the_floor.tables.items() if a.status == "locked"}
-        return {"ok": True, "tables": len(the_floor.tables), "locked": locked}
+        out: dict[str, Any] = {"ok": True, "tables": len(the_floor.tables), "locked": locked}
+        if the_floor.cluster is not None:  # several processes: who runs which table
+            cluster = the_floor.cluster
+            out["process"] = {"id": cluster.owner, "url": cluster.url}
+            out["owned"] = sorted(cluster.owned)
+            out["leases"] = await cluster.leases()
+        return out
 
     # --- games and tables -----------------------------------------------------------------
 
@@ -184,9 +191,18 @@ def create_app(
 
     @app.get("/tables", response_model=list[S.TableInfo], tags=["tables"], **perm("tables.list"))
     async def list_tables(
+        request: Request,
         user: Annotated[User, Depends(allowed("tables.list"))],
     ) -> list[dict[str, Any]]:
-        return [the_floor.tables[t].info() for t in sorted(the_floor.tables)]
+        mine = {t: a.info() for t, a in the_floor.tables.items() if a.owned}
+        cluster = the_floor.cluster
+        if cluster is not None and FORWARDED not in request.headers:
+            others = await cluster.remote_tables(request.headers.get("authorization", ""))
+            for info in others:  # the owner's own answer; any table left: what is known here
+                mine.setdefault(info["id"], info)
+            for t, a in the_floor.tables.items():
+                mine.setdefault(t, a.info())
+        return [mine[t] for t in sorted(mine)]
 
     @app.post("/tables", response_model=S.TableInfo, tags=["tables"], **perm("tables.create"))
     async def create_table(
@@ -272,6 +288,10 @@ def create_app(
         app.add_middleware(
             CommandFastPath, authenticate=the_floor.authenticate, handle=_run_command
         )
+    # several processes (cluster.py): a request for a table another process owns goes to
+    # its owner before anything else (the fast path included) looks at it: added last, so
+    # it is the outermost of our middleware
+    app.add_middleware(ForwardMiddleware, floor=the_floor)
 
     @app.post(
         "/tables/{table_id}/commands",
@@ -511,6 +531,8 @@ def create_app(
         try:
             user = await the_floor.authenticate(token)
             require(user, "tables.watch")
+            if the_floor.cluster is not None:  # a table another process created just now
+                await the_floor.adopt([table_id])
             actor = the_floor.table(table_id)
         except ApiError as exc:
             await ws.send_json({"type": "error", **exc.body()})

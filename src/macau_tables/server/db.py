@@ -198,6 +198,20 @@ class Database:
         with self.reader.begin() as conn:
             return fn(conn)
 
+    def read_snapshot_sync(self, fn: Callable[[Connection], T]) -> T:
+        """A read in one snapshot (PostgreSQL REPEATABLE READ): what another process
+        commits meanwhile is not half seen (a replica's rebuild, server/cluster.py)."""
+        if self.is_sqlite:
+            return self.read_sync(fn)
+        with self.reader.connect() as raw:
+            conn = raw.execution_options(isolation_level="REPEATABLE READ")
+            with conn.begin():
+                return fn(conn)
+
+    async def read_snapshot(self, fn: Callable[[Connection], T]) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._reads, lambda: self.read_snapshot_sync(fn))
+
     async def write(
         self, fn: Callable[[Connection], T], *, on_retry: Callable[[], None] | None = None
     ) -> T:

@@ -7,9 +7,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import logging
+import time
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -34,13 +36,15 @@ from macau_tables.server.auth import (
     new_token,
     token_hash,
 )
+from macau_tables.server.cluster import Cluster, not_owner
 from macau_tables.server.db import Database, upgrade
 from macau_tables.server.errors import ApiError, from_domain, not_found
 from macau_tables.server.games import GameBinding, binding, games
-from macau_tables.server.tables import Reply, TableActor
+from macau_tables.server.tables import LeaseLost, Reply, TableActor
 
 log = logging.getLogger("macau_tables.server")
 
+TOKEN_RECHECK_S = 5.0  # several processes: a cached token is looked up again after this
 DEMO_DEPOSIT = 1_000_000  # avos: MOP 10,000.00 per demo player
 DEMO_USERS = (
     ("alice", StaffRole.PLAYER),
@@ -69,6 +73,11 @@ class Settings:
     # gaming days (meters): they begin at this local time, at this UTC offset (Macau +8)
     gaming_day_start: str = "06:00"
     gaming_day_utc_offset_minutes: int = 480
+    # several processes on one PostgreSQL (server/cluster.py): None = on for PostgreSQL
+    cluster: bool | None = None
+    internal_url: str | None = None  # where the other processes forward to this one
+    lease_poll: float = 1.0  # seconds between two looks at the leases
+    forward_wait: float = 15.0  # how long a forwarded request waits for a table's owner
 
 
 @dataclass
@@ -95,23 +104,47 @@ class Floor:
         self.passwords = Passwords(fast=self.settings.fast_passwords)
         self.tables: dict[str, TableActor] = {}
         self._tokens: dict[str, tuple[User, int]] = {}
+        self._token_seen: dict[str, float] = {}
         self.demo_credentials: dict[str, str] = {}
         self.recovery = RecoveryReport()
+        self.cluster: Cluster | None = None
+        self._ledger_reasons: dict[str, list[str]] | None = None
+        if not self.db.is_sqlite and self.settings.cluster is not False:
+            self.cluster = Cluster(
+                self,
+                self.settings.internal_url,
+                poll=self.settings.lease_poll,
+                forward_wait=self.settings.forward_wait,
+            )
 
     # --- start and stop -----------------------------------------------------------------
 
     async def start(self) -> None:
+        if self.cluster is not None:
+            await self.cluster.connect()
+            async with self.cluster.floor_lock():
+                await self._start()
+            await self.cluster.run()
+        else:
+            await self._start()
+
+    async def _start(self) -> None:
         await asyncio.get_running_loop().run_in_executor(None, upgrade, self.db)
         self.recovery = await self.recover()
         if self.settings.demo:
             await self.bootstrap()
         if self.settings.clocks:
             for actor in self.tables.values():
-                actor.start()
+                if actor.owned:
+                    actor.start()
 
     async def stop(self) -> None:
+        if self.cluster is not None:
+            await self.cluster.stop()
         for actor in self.tables.values():
             await actor.stop()
+        if self.cluster is not None:
+            await self.cluster.close()
         self.db.close()
 
     # --- recovery ----------------------------------------------------------------------
@@ -136,29 +169,119 @@ class Floor:
             report.tables += 1
             actor = self._actor_of(row)
             self.tables[row.id] = actor
-            reason: str | None = "; ".join(by_table[row.id]) or None
-            if reason is None and row.status != "locked":
-                try:
-                    actor.engine = await self.db.read(actor.load)
-                    money = await self.db.read(functools.partial(table_money_problems, actor=actor))
-                    reason = "; ".join(money) or None
-                except MacauTablesError as exc:
-                    reason = f"{type(exc).__name__}: {exc}"
-            elif row.status == "locked":
-                reason = None
-                try:
-                    actor.engine = await self.db.read(actor.load)
-                except MacauTablesError:
-                    actor.engine = None
-            if reason is not None:
-                await self.lock_table(actor, reason)
-                report.locked[row.id] = reason
+            if self.cluster is not None:  # recovered when this process takes its lease
+                actor.owned = False
                 continue
-            if actor.status == "open":
-                steps = await actor.drive()
-                if steps:
-                    report.driven[row.id] = steps
+            await self._recover_table(actor, by_table[row.id], report)
+        if self.cluster is not None:
+            self._ledger_reasons = by_table
+            await self.cluster.poll_once(report)
+            report.tables = len(self.cluster.owned)  # verified here: the ones it took
         return report
+
+    async def _recover_table(
+        self, actor: TableActor, ledger_reasons: list[str], report: RecoveryReport
+    ) -> None:
+        """One table, as at start-up: chain, replay, money; lock it or drive its round."""
+        reason: str | None = "; ".join(ledger_reasons) or None
+        if reason is None and actor.status != "locked":
+            try:
+                actor.engine = await self.db.read(actor.load)
+                money = await self.db.read(functools.partial(table_money_problems, actor=actor))
+                reason = "; ".join(money) or None
+            except MacauTablesError as exc:
+                reason = f"{type(exc).__name__}: {exc}"
+        elif actor.status == "locked":
+            reason = None
+            try:
+                actor.engine = await self.db.read(actor.load)
+            except MacauTablesError:
+                actor.engine = None
+        if reason is not None:
+            await self.lock_table(actor, reason)
+            report.locked[actor.table_id] = reason
+            return
+        if actor.status == "open":
+            steps = await actor.drive()
+            if steps:
+                report.driven[actor.table_id] = steps
+
+    # --- leases (several processes on PostgreSQL, server/cluster.py) ----------------------
+
+    async def adopt(self, table_ids: list[str]) -> None:
+        """Know the tables other processes created (as replicas: not owned)."""
+        new = [t for t in table_ids if t not in self.tables]
+        if not new:
+            return
+        rows = await self.db.read(
+            lambda c: c.execute(sa.select(store.tables_t).where(store.tables_t.c.id.in_(new))).all()
+        )
+        for row in rows:
+            if row.id not in self.tables:
+                actor = self._actor_of(row)
+                actor.owned = False
+                self.tables[row.id] = actor
+
+    async def take_over(self, table_ids: list[str], report: RecoveryReport | None = None) -> None:
+        """Tables whose advisory locks this process just took: claim their lease rows,
+        then rebuild each exactly as at start-up (:meth:`_recover_table`) and start its
+        clock. The ledger is checked once for the batch."""
+        assert self.cluster is not None
+        cluster = self.cluster
+        report = report if report is not None else RecoveryReport()
+        by_table = self._ledger_reasons
+        self._ledger_reasons = None
+        if by_table is None:
+            by_table = defaultdict(list)
+            rows = await self.db.read(lambda c: c.execute(sa.select(store.tables_t.c.id)).all())
+            for p in await self.db.read(verify_ledger):
+                for (tid,) in rows:
+                    if p.table_id in (None, tid):
+                        by_table[tid].append(p.reason)
+        await self.adopt(table_ids)
+        for table_id in table_ids:
+            actor = self.tables[table_id]
+            try:
+                async with actor.lock:
+                    await self.db.write(functools.partial(cluster.write_lease, table_id=table_id))
+                    if actor.subscribers:  # its watchers here first get all that was committed
+                        await actor.catch_up_locked()
+                    row = await self.db.read(functools.partial(_table_row, table_id=table_id))
+                    actor.status, actor.lock_reason = row.status, row.lock_reason
+                    actor.settings = json.loads(row.settings)
+                    actor.engine = None
+                    actor.owned = True
+            except Exception:  # not claimed: let it go (this or another process tries again)
+                log.exception("table %s: could not claim its lease", table_id)
+                await cluster.unlock(table_id)
+                continue
+            cluster.owned.add(table_id)
+            try:
+                await self._recover_table(actor, by_table.get(table_id, []), report)
+            except Exception as exc:  # never leave a table half taken: lock it, say why
+                log.exception("table %s: take-over failed", table_id)
+                await self.lock_table(actor, f"take-over failed: {type(exc).__name__}: {exc}")
+            log.info("table %s: taken over by %s", table_id, cluster.owner)
+            actor.broadcast_state()
+            if self.settings.clocks and actor.owned:
+                actor.start()
+
+    async def release(self, table_id: str, *, unlock: bool = True) -> None:
+        """Hand a table back: after the command in flight, stop its clock, say nobody in
+        its lease row and unlock it (its watchers here stay, as a replica's)."""
+        actor = self.tables.get(table_id)
+        if actor is not None:
+            async with actor.lock:
+                actor.owned = False
+            await actor.stop_clock()
+            if not actor.subscribers:
+                actor.engine = None
+        if self.cluster is not None:
+            self.cluster.owned.discard(table_id)
+            if unlock:
+                with contextlib.suppress(Exception):
+                    await self.cluster.release_row(table_id)
+                await self.cluster.unlock(table_id)
 
     def _actor_of(self, row: Any) -> TableActor:
         try:
@@ -190,6 +313,8 @@ class Floor:
             store.audit(conn, "system", "lock", actor.table_id, reason)
 
         await self.db.write(unit)
+        if self.cluster is not None:
+            self.cluster.announce(actor.table_id, actor.seq)
         actor.broadcast_state()
 
     # --- demo floor ---------------------------------------------------------------------
@@ -251,13 +376,17 @@ class Floor:
         player_timeouts: bool = False,
         user: str = "system",
     ) -> TableActor:
+        exists = ApiError(409, "conflict", f"table {table_id!r} exists", "SRV-TABLE")
         if table_id in self.tables:
-            raise ApiError(409, "conflict", f"table {table_id!r} exists", "SRV-TABLE")
+            raise exists
         try:
             game = binding(game_name)
             engine = game.create(table_id, options)
         except MacauTablesError as exc:
             raise from_domain(exc) from exc
+        cluster = self.cluster
+        if cluster is not None and not await cluster.try_lock(table_id):
+            raise exists  # another process holds it: it exists (or is being created there)
         settings = {
             "betting_seconds": betting_seconds or self.settings.betting_seconds,
             "action_seconds": action_seconds or self.settings.action_seconds,
@@ -269,6 +398,12 @@ class Floor:
         entries = list(engine.journal.entries)
 
         def unit(conn: Connection) -> None:
+            if cluster is not None:
+                found = conn.execute(
+                    sa.select(store.tables_t.c.id).where(store.tables_t.c.id == table_id)
+                ).first()
+                if found is not None:
+                    raise exists
             conn.execute(
                 store.tables_t.insert().values(
                     id=table_id,
@@ -289,8 +424,17 @@ class Floor:
                 if mv is not None and (mv.transaction.postings or mv.opens or mv.closes):
                     store.post(conn, self.accounts, mv, table_id=table_id, seq=e.seq, by_user=user)
             store.audit(conn, user, "create_table", table_id, "", {"game": game.name})
+            if cluster is not None:
+                cluster.write_lease(conn, table_id)
 
-        await self.db.write(unit)
+        try:
+            await self.db.write(unit)
+        except BaseException:
+            if cluster is not None:
+                await cluster.unlock(table_id)
+            raise
+        if cluster is not None:
+            cluster.owned.add(table_id)
         actor = TableActor(
             self,
             table_id,
@@ -319,6 +463,7 @@ class Floor:
             raise ApiError(409, "table_" + actor.status, f"table is {actor.status}", "SRV-STATUS")
 
         def unit(conn: Connection) -> None:
+            actor.lock_row(conn)
             conn.execute(
                 store.tables_t.update()
                 .where(store.tables_t.c.id == actor.table_id)
@@ -327,7 +472,16 @@ class Floor:
             store.audit(conn, user, f"status:{status}", actor.table_id, reason)
 
         async with actor.lock:
-            await self.db.write(unit)
+            if not actor.owned:
+                raise not_owner(actor.table_id)
+            try:
+                await self.db.write(unit)
+            except LeaseLost:
+                actor.owned = False
+                asyncio.get_running_loop().create_task(self.release(actor.table_id))
+                raise not_owner(actor.table_id) from None
+            if self.cluster is not None:
+                self.cluster.announce(actor.table_id, actor.seq)
             actor.status = status
             if status == "open":
                 actor.lock_reason = None
@@ -408,6 +562,9 @@ class Floor:
     async def authenticate(self, token: str) -> User:
         h = token_hash(token)
         cached = self._tokens.get(h)
+        seen = self._token_seen.get(h, 0.0)
+        if self.cluster is not None and seen + TOKEN_RECHECK_S < time.monotonic():
+            cached = None  # another process may have ended it (logout): look again
         if cached is None:
 
             def find(conn: Connection) -> tuple[User, int] | None:
@@ -424,6 +581,7 @@ class Floor:
             cached = await self.db.read(find)
             if cached is not None:
                 self._tokens[h] = cached
+                self._token_seen[h] = time.monotonic()
         if cached is None or cached[1] <= store.now_ms():
             self._tokens.pop(h, None)
             raise ApiError(401, "unauthorized", "missing, unknown or expired token", "SRV-AUTH")
@@ -442,6 +600,10 @@ class Floor:
             store.audit(conn, by, "create_user", name, "", {"role": role.value})
 
         await self.db.write(unit)
+
+
+def _table_row(conn: Connection, table_id: str) -> Any:
+    return conn.execute(sa.select(store.tables_t).where(store.tables_t.c.id == table_id)).one()
 
 
 def _missing_game(table_id: str, options: Mapping[str, Any]) -> Any:

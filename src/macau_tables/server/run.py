@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+import signal
+import socket
 import sys
+import time
+from collections.abc import Callable
+from typing import Any
 
+from macau_tables.core.errors import InvalidInput, MacauTablesError
 from macau_tables.server.db import Database, normalise_url, upgrade
 from macau_tables.server.floor import Floor, Settings
 
@@ -18,19 +25,45 @@ def serve(
     log_level: str = "info",
     settings: Settings | None = None,
     gaming_day_start: str = "06:00",
+    workers: int = 1,
+    internal_host: str = "127.0.0.1",
 ) -> None:
-    """Run the server until interrupted (migrations and recovery first)."""
-    import uvicorn
+    """Run the server until interrupted (migrations and recovery first).
 
-    from macau_tables.server.app import create_app
-
+    On PostgreSQL the process takes table leases (server/cluster.py) and listens on a
+    second, internal address as well (``internal_host``, a free port) where the other
+    processes forward requests for its tables; ``workers`` > 1 starts that many such
+    processes sharing ``port`` (SO_REUSEPORT) and restarts one that dies. SQLite is one
+    process: ``workers`` > 1 is refused.
+    """
     settings = settings or Settings(
         database_url=database_url,
         betting_seconds=betting_seconds,
         action_seconds=action_seconds,
         gaming_day_start=gaming_day_start,
     )
+    if workers > 1 and not is_postgresql(settings.database_url):
+        raise InvalidInput(WORKERS_NEED_PG)
+    if not is_postgresql(settings.database_url) or settings.cluster is False:
+        _serve_one(host, port, settings, log_level)
+    elif workers <= 1:
+        _serve_leased(host, port, settings, log_level, internal_host, reuse_port=False)
+    else:
+        _supervise(host, port, settings, log_level, internal_host, workers)
 
+
+WORKERS_NEED_PG = (
+    "--workers needs PostgreSQL (--database-url postgresql+psycopg://…): SQLite allows one "
+    "writing process, and the processes share tables through PostgreSQL's advisory locks "
+    "and LISTEN/NOTIFY"
+)
+
+
+def is_postgresql(database_url: str | None) -> bool:
+    return normalise_url(database_url).startswith("postgresql")
+
+
+def _announce(host: str, port: int) -> Callable[[Floor], None]:
     def announce(floor: Floor) -> None:
         out = sys.stdout
         rec = floor.recovery
@@ -41,6 +74,11 @@ def serve(
             + (f", rounds finished on recovery: {rec.driven}" if rec.driven else "")
             + "\n"
         )
+        if floor.cluster is not None:
+            out.write(
+                f"macau-tables: process {floor.cluster.owner} (internal {floor.cluster.url}) "
+                f"owns {len(floor.cluster.owned)} table(s)\n"
+            )
         if floor.demo_credentials:
             out.write("macau-tables: demo accounts (shown once; keep them):\n")
             for name, pw in floor.demo_credentials.items():
@@ -49,12 +87,111 @@ def serve(
         out.write(f"macau-tables: serving on http://{shown}:{port}/  (API docs: /docs)\n")
         out.flush()
 
-    app = create_app(settings, on_start=announce)
+    return announce
+
+
+def _serve_one(host: str, port: int, settings: Settings, log_level: str) -> None:
+    import uvicorn
+
+    from macau_tables.server.app import create_app
+
+    app = create_app(settings, on_start=_announce(host, port))
     # The database thread releases the GIL at every SQLite call; with the default 5 ms
     # switch interval it then waits behind the event loop's HTTP work at each call (the
     # convoy effect). A short interval hands the GIL back quickly.
     sys.setswitchinterval(0.0002)
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws=_ws_protocol())
+
+
+def _bind(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuse_port:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
+    sock.set_inheritable(True)
+    return sock
+
+
+def _serve_leased(
+    host: str,
+    port: int,
+    settings: Settings,
+    log_level: str,
+    internal_host: str,
+    *,
+    reuse_port: bool,
+) -> None:
+    """One process of several: the public socket and its own internal one."""
+    import uvicorn
+
+    from macau_tables.server.app import create_app
+
+    public = _bind(host, port, reuse_port=reuse_port)
+    internal = _bind(internal_host, 0)
+    shown = f"[{internal_host}]" if ":" in internal_host else internal_host
+    url = f"http://{shown}:{internal.getsockname()[1]}"
+    settings = dataclasses.replace(settings, internal_url=url)
+    app = create_app(settings, on_start=_announce(host, port))
+    sys.setswitchinterval(0.0002)
+    config = uvicorn.Config(app, log_level=log_level, ws=_ws_protocol())
+    uvicorn.Server(config).run(sockets=[public, internal])
+
+
+def _supervise(
+    host: str, port: int, settings: Settings, log_level: str, internal_host: str, workers: int
+) -> None:
+    """``--workers N``: N leased processes on one port; one that dies is started again
+    (its tables are taken over by the others meanwhile, and shared again after)."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork")  # the children inherit the games registered here
+    args = (host, port, settings, log_level, internal_host)
+
+    def start(i: int) -> Any:
+        proc = ctx.Process(target=_worker, args=args, name=f"macau-worker-{i}", daemon=False)
+        proc.start()
+        return proc
+
+    procs = {i: start(i) for i in range(workers)}
+    started = {i: time.monotonic() for i in procs}
+    fast_failures = 0
+    stopping = False
+
+    def on_signal(signum: int, _frame: Any) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    try:
+        while not stopping:
+            time.sleep(0.5)
+            for i, proc in list(procs.items()):
+                if proc.is_alive() or stopping:
+                    continue
+                quick = time.monotonic() - started[i] < 10
+                fast_failures = fast_failures + 1 if quick else 0
+                sys.stderr.write(
+                    f"macau-tables: worker {i} (pid {proc.pid}) exited with {proc.exitcode}"
+                    + ("; starting it again\n" if fast_failures < 5 else "\n")
+                )
+                if fast_failures >= 5:
+                    raise MacauTablesError("the workers keep failing at start-up; see above")
+                procs[i], started[i] = start(i), time.monotonic()
+    finally:
+        for proc in procs.values():
+            if proc.is_alive():
+                proc.terminate()
+        for proc in procs.values():
+            proc.join(30)
+            if proc.is_alive():
+                proc.kill()
+
+
+def _worker(host: str, port: int, settings: Settings, log_level: str, internal_host: str) -> None:
+    _serve_leased(host, port, settings, log_level, internal_host, reuse_port=True)
 
 
 def _ws_protocol() -> str:
@@ -67,8 +204,6 @@ def _ws_protocol() -> str:
 def db_upgrade(database_url: str | None) -> list[str]:
     """Apply pending migrations; a database that cannot be reached is a one-line error."""
     from sqlalchemy.exc import SQLAlchemyError
-
-    from macau_tables.core.errors import MacauTablesError
 
     try:
         db = Database(database_url)

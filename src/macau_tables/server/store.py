@@ -154,6 +154,17 @@ meter_days_t = sa.Table(
 )
 
 
+# --- several server processes (issue 16 item 6): table leases ---------------------------
+leases_t = sa.Table(
+    "leases",
+    md,
+    sa.Column("table_id", sa.String, primary_key=True),
+    sa.Column("owner", sa.String),  # the owning process (None: released)
+    sa.Column("url", sa.String),  # its internal URL, where other processes forward
+    sa.Column("since", sa.BigInteger),
+)
+
+
 def now_ms() -> int:
     return int(time.time() * 1000)
 

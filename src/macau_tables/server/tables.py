@@ -31,7 +31,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from macau_tables.core.errors import MacauTablesError
-from macau_tables.core.journal import Entry, Event, Journal
+from macau_tables.core.journal import Entry, Event, Journal, event_from_json
 from macau_tables.core.rng import Rng, commitment, new_server_seed
 from macau_tables.core.visibility import Viewer
 from macau_tables.games.contract import (
@@ -45,6 +45,7 @@ from macau_tables.games.contract import (
     time_out,
 )
 from macau_tables.server import store
+from macau_tables.server.cluster import not_owner
 from macau_tables.server.errors import ApiError, from_domain
 from macau_tables.server.games import GameBinding
 
@@ -54,6 +55,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("macau_tables.server")
 
 MAX_INT = 2**53
+
+
+class LeaseLost(Exception):
+    """The fence: the table's lease row names another process (see server/cluster.py)."""
 
 
 @dataclass
@@ -152,6 +157,11 @@ class TableActor:
         self._refused: tuple[int, str] | None = None
         self.countdown: dict[str, Any] | None = None
         self._pending_memo: tuple[TableEngine, int, tuple[Pending, ...]] | None = None
+        # several processes (server/cluster.py): only the owner runs the table; the others
+        # keep a replica for their WebSockets, brought up to date from the database
+        self.owned = True
+        self._behind = False
+        self._catching: asyncio.Task[None] | None = None
 
     # --- state --------------------------------------------------------------------------
 
@@ -358,14 +368,11 @@ class TableActor:
         floor = self.floor
         new: list[Entry] = []
 
+        cluster = floor.cluster
+
         def unit(conn: Connection) -> Reply:
             new.clear()
-            if not floor.db.is_sqlite:
-                conn.execute(
-                    sa.select(store.tables_t.c.id)
-                    .where(store.tables_t.c.id == self.table_id)
-                    .with_for_update()
-                )
+            self.lock_row(conn)
             if key is not None:
                 stored = store.get_idempotent(conn, user, key)
                 if stored is not None:
@@ -387,6 +394,9 @@ class TableActor:
                 store.put_idempotent(conn, user, key, req_hash, reply.status, reply.body)
             return reply
 
+        if not self.owned:
+            return self._refusal(not_owner(self.table_id))
+
         if self.engine is None or self.status in ("locked", "closed"):
             why = self.lock_reason or self.status
             return self._refusal(
@@ -394,6 +404,13 @@ class TableActor:
             )
         try:
             reply = await floor.db.write(unit, on_retry=self._rebuild_sync)
+        except LeaseLost:
+            log.error("table %s: the lease row names another process: dropping it", self.table_id)
+            self.owned = False
+            if floor.cluster is not None:
+                floor.cluster.owned.discard(self.table_id)
+            asyncio.get_running_loop().create_task(floor.release(self.table_id, unlock=True))
+            return self._refusal(not_owner(self.table_id))
         except MacauTablesError as exc:
             await self._rebuild()
             return self._refusal(from_domain(exc))
@@ -408,7 +425,35 @@ class TableActor:
             )
         if new:
             self._publish(new)
+            if cluster is not None:
+                cluster.announce(self.table_id, new[-1].seq)
         return reply
+
+    def lock_row(self, conn: Connection) -> None:
+        """First statement of every write of the table: on PostgreSQL, lock its row; with
+        several processes also the fence — :class:`LeaseLost` unless the lease row still
+        names this process (a write path of the table must call it, then
+        ``cluster.announce`` after the commit, as :meth:`_run` does)."""
+        cluster = self.floor.cluster
+        if cluster is not None:
+            lease = conn.execute(
+                sa.select(store.leases_t.c.owner)
+                .select_from(
+                    store.tables_t.outerjoin(
+                        store.leases_t, store.leases_t.c.table_id == store.tables_t.c.id
+                    )
+                )
+                .where(store.tables_t.c.id == self.table_id)
+                .with_for_update(of=store.tables_t)
+            ).first()
+            if lease is None or lease[0] != cluster.owner:
+                raise LeaseLost(self.table_id)
+        elif not self.floor.db.is_sqlite:
+            conn.execute(
+                sa.select(store.tables_t.c.id)
+                .where(store.tables_t.c.id == self.table_id)
+                .with_for_update()
+            )
 
     def _execute(
         self,
@@ -524,6 +569,7 @@ class TableActor:
         """A new socket: the events missed since ``last_seq`` (if given), then a snapshot."""
         sub = Subscriber(viewer)
         async with self.lock:
+            await self.catch_up_locked()
             if last_seq is not None and self.engine is not None:
                 for e in _entries_since(self.engine.journal, max(last_seq + 1, 0)):
                     if e.event.audience().admits(viewer):
@@ -537,10 +583,12 @@ class TableActor:
 
     async def snapshot(self, viewer: Viewer) -> dict[str, Any]:
         async with self.lock:
+            await self.catch_up_locked()
             return self.state(viewer, "snapshot")
 
     async def events_for(self, viewer: Viewer, after: int, limit: int) -> list[dict[str, Any]]:
         async with self.lock:
+            await self.catch_up_locked()
             if self.engine is None:
                 return []
             out = []
@@ -550,6 +598,109 @@ class TableActor:
                     if len(out) >= limit:
                         break
             return out
+
+    # --- a replica (a table another process owns, server/cluster.py) -------------------
+
+    def request_catch_up(self, seq: int | None = None) -> None:
+        """The owner committed (a NOTIFY): read it, coalesced — one reader at a time."""
+        del seq
+        self._behind = True
+        if self._catching is None or self._catching.done():
+            self._catching = asyncio.get_running_loop().create_task(self._catch_up_loop())
+
+    async def _catch_up_loop(self) -> None:
+        while self._behind:
+            self._behind = False
+            try:
+                async with self.lock:
+                    if self.owned:
+                        return
+                    if not self.subscribers:
+                        self.engine = None  # nobody watches here: no replica to keep
+                    else:
+                        await self.catch_up_locked()
+            except Exception:
+                log.exception("table %s: replica catch-up failed", self.table_id)
+                await asyncio.sleep(0.5)
+
+    async def catch_up_locked(self) -> None:
+        """Under the lock, on a process that does not own the table: bring the replica to
+        the database's state and send the watchers the new events they may see."""
+        if self.owned:
+            return
+        db = self.floor.db
+        status, lock_reason, rows = await db.read_snapshot(self._rows_after)
+        changed = (status, lock_reason) != (self.status, self.lock_reason)
+        self.status, self.lock_reason = status, lock_reason
+        before = self.seq if self.engine is not None else None
+        if self.engine is None or not self._apply_rows(rows):
+            try:
+                self.engine = await db.read_snapshot(self.load)
+            except MacauTablesError as exc:  # its owner locks it; here: nothing to show
+                log.error("table %s: replica does not verify: %s", self.table_id, exc)
+                self.engine = None
+        if self.engine is not None and (self.seq != before or changed):
+            self.publish_since(before)
+
+    def _rows_after(self, conn: Connection) -> tuple[str, str | None, list[Any]]:
+        row = conn.execute(
+            sa.select(store.tables_t.c.status, store.tables_t.c.lock_reason).where(
+                store.tables_t.c.id == self.table_id
+            )
+        ).one()
+        rows = conn.execute(
+            sa.select(store.journal_t.c.seq, store.journal_t.c.event, store.journal_t.c.hash)
+            .where(store.journal_t.c.table_id == self.table_id, store.journal_t.c.seq > self.seq)
+            .order_by(store.journal_t.c.seq)
+        ).all()
+        return str(row.status), row.lock_reason, list(rows)
+
+    def _apply_rows(self, rows: list[Any]) -> bool:
+        """Re-run the new entries through the rules (``contract.replay``'s step); False if
+        that cannot be done here (a new seed, a gap, a mismatch): rebuild instead."""
+        engine = self.engine
+        assert engine is not None
+        if not rows:
+            return True
+        if int(rows[0].seq) != self.seq + 1:
+            return False
+        events = [event_from_json(json.loads(r.event)) for r in rows]
+        i = 0
+        try:
+            while i < len(events):
+                if isinstance(events[i], SeedCommitted):
+                    return False
+                cmd = engine.command_of(events[i])
+                if cmd is None:
+                    return False
+                got = engine.execute(cmd)
+                if not got or [e.to_json() for e in got] != [
+                    e.to_json() for e in events[i : i + len(got)]
+                ]:
+                    return False
+                i += len(got)
+        except MacauTablesError:
+            return False
+        return bool(engine.journal.head == rows[-1].hash)
+
+    def publish_since(self, before: int | None) -> None:
+        """Send the watchers the entries after ``before`` and the new state."""
+        if self.engine is None:
+            return
+        entries = _entries_since(self.engine.journal, before + 1) if before is not None else []
+        if entries:
+            self._publish(entries)
+        else:
+            self._plan_countdown()
+            self.broadcast_state()
+
+    async def stop_clock(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        self._deadline, self.countdown = None, None
 
     # --- the auto-dealer ---------------------------------------------------------------
 
@@ -666,6 +817,8 @@ class TableActor:
     async def step(self) -> bool:
         """Run the clock's due commands now; True if any was recorded."""
         async with self.lock:
+            if not self.owned:
+                return False
             plan = self._plan()
             if plan is None:
                 return False
