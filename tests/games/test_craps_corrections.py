@@ -76,8 +76,16 @@ def test_a_mis_keyed_seven_out_corrected_to_eleven_is_re_settled_by_the_rules() 
     bets(t)
     wrong = key(t, 3, 4)
     assert t.point is None
-    (ev,) = run(t, ANN, "correct_round", of_seq=wrong, args={"dice": [5, 6]}, reason="video",
-                request=1, requested_by="sam")  # fmt: skip
+    (ev,) = run(
+        t,
+        ANN,
+        "correct_round",
+        of_seq=wrong,
+        args={"dice": [5, 6]},
+        reason="video",
+        request=1,
+        requested_by="sam",
+    )
     assert isinstance(ev, RoundCorrected) and ev.approved_by == "ann"
     right = table()
     bets(right)
@@ -100,8 +108,16 @@ def test_the_same_supervisor_may_not_approve_his_own_request() -> None:
     bets(t)
     seq = key(t, 3, 3)
     with pytest.raises(OutOfOrder, match="another supervisor"):
-        run(t, SAM, "correct_round", of_seq=seq, args={"dice": [1, 1]}, reason="x",
-            request=1, requested_by="sam")  # fmt: skip
+        run(
+            t,
+            SAM,
+            "correct_round",
+            of_seq=seq,
+            args={"dice": [1, 1]},
+            reason="x",
+            request=1,
+            requested_by="sam",
+        )
     with pytest.raises(OutOfOrder, match="a supervisor"):
         run(t, Actor.DEALER, "void_round", reason="x", request=1, requested_by="sam")
 
@@ -112,14 +128,38 @@ def test_only_the_last_round_is_corrected() -> None:
     seq = key(t, 3, 3)
     run(t, Actor.player("alice"), "place_bet", bet="field", amount=500)
     with pytest.raises(OutOfOrder, match="last operation"):
-        run(t, ANN, "correct_round", of_seq=seq, args={"dice": [1, 1]}, reason="x",
-            request=1, requested_by="sam")  # fmt: skip
+        run(
+            t,
+            ANN,
+            "correct_round",
+            of_seq=seq,
+            args={"dice": [1, 1]},
+            reason="x",
+            request=1,
+            requested_by="sam",
+        )
     with pytest.raises(OutOfOrder, match="keyed-in"):
-        run(t, ANN, "correct_round", of_seq=1, args={"dice": [1, 1]}, reason="x",
-            request=1, requested_by="sam")  # fmt: skip
+        run(
+            t,
+            ANN,
+            "correct_round",
+            of_seq=1,
+            args={"dice": [1, 1]},
+            reason="x",
+            request=1,
+            requested_by="sam",
+        )
     with pytest.raises(InvalidInput):
-        run(t, ANN, "correct_round", of_seq=seq, args={"amount": 5}, reason="x",
-            request=1, requested_by="sam")  # fmt: skip
+        run(
+            t,
+            ANN,
+            "correct_round",
+            of_seq=seq,
+            args={"amount": 5},
+            reason="x",
+            request=1,
+            requested_by="sam",
+        )
 
 
 def test_a_void_refunds_the_rounds_bets_and_leaves_earlier_bets_as_they_stood() -> None:
@@ -130,8 +170,7 @@ def test_a_void_refunds_the_rounds_bets_and_leaves_earlier_bets_as_they_stood() 
     before = state(t)
     bets(t)  # the Field bets of the next roll
     key(t, 3, 4)  # seven-out: everything decided
-    (ev,) = run(t, SAM, "void_round", reason="dice hit a chip rack", request=2,
-                requested_by="ann")  # fmt: skip
+    (ev,) = run(t, SAM, "void_round", reason="dice hit a chip rack", request=2, requested_by="ann")
     assert isinstance(ev, RoundVoided)
     assert state(t) == before
     assert replay(t.journal, dict(t._keyring)).snapshot() == t.snapshot()
@@ -170,8 +209,16 @@ def test_a_corrected_throw_leaves_the_table_as_if_the_right_dice_were_keyed(
         last = i == len(rolls) - 1
         seq = key(t, d1, d2)
         key(right, *(fixed if last else (d1, d2)))
-    run(t, ANN, "correct_round", of_seq=seq, args={"dice": list(fixed)}, reason="video",
-        request=1, requested_by="sam")  # fmt: skip
+    run(
+        t,
+        ANN,
+        "correct_round",
+        of_seq=seq,
+        args={"dice": list(fixed)},
+        reason="video",
+        request=1,
+        requested_by="sam",
+    )
     assert state(t) == state(right)
     assert replay(t.journal, dict(t._keyring)).snapshot() == t.snapshot()
     bets(t)  # the table goes on: the next round settles the re-issued holds once

@@ -42,6 +42,7 @@ Account scheme (one for all games; the table id is in every table account)::
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -393,10 +394,15 @@ def effective_events(events: Sequence[Event]) -> list[tuple[int, Event]]:
             out = [(s, e) for s, e in out if s < ev.from_seq]
         elif isinstance(ev, RoundCorrected):
             out = [(s, e) for s, e in out if s < ev.of_seq]
-            out.extend((seq, event_from_json(j)) for j in ev.rerun)
+            out.extend((seq, _rerun_event(j)) for j in ev.rerun)
         else:
             out.append((seq, ev))
     return out
+
+
+def _rerun_event(obj: Mapping[str, Any]) -> Event:
+    """An event of a correction's ``rerun`` (loaded events hold tuples: back to JSON)."""
+    return event_from_json(json.loads(json.dumps(obj)))
 
 
 def hold_aliases(events: Sequence[Event]) -> dict[str, str]:
@@ -497,7 +503,7 @@ def revealed_seeds(events: Sequence[Event]) -> dict[str, bytes]:
     for ev in events:
         every.append(ev)
         if isinstance(ev, RoundCorrected):  # a corrected round may reveal a seed
-            every.extend(event_from_json(j) for j in ev.rerun)
+            every.extend(_rerun_event(j) for j in ev.rerun)
     for ev in every:
         if isinstance(ev, SeedRevealed):
             try:

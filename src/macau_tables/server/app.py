@@ -22,8 +22,8 @@ from starlette.websockets import WebSocketDisconnect
 from macau_tables.core.errors import MacauTablesError
 from macau_tables.core.visibility import Viewer
 from macau_tables.games.contract import accounts as acc
+from macau_tables.server import api_supervisor, store
 from macau_tables.server import schemas as S
-from macau_tables.server import store
 from macau_tables.server.auth import PERMISSIONS, StaffRole, User, require
 from macau_tables.server.errors import ApiError, from_domain, not_found
 from macau_tables.server.floor import Floor, Settings, verify_ledger
@@ -317,6 +317,8 @@ def create_app(
             control.__doc__ = f"{verb.capitalize()} a table (with a reason, in the audit log)."
 
         make()
+
+    api_supervisor.install(app, the_floor, allowed, perm)  # void, correct, limits, freeze
 
     # --- money ----------------------------------------------------------------------------
 

@@ -55,6 +55,12 @@ PERMISSIONS: dict[str, frozenset[StaffRole]] = {
     "audit.ledger": frozenset({R.SUPERVISOR, R.AUDITOR}),
     "audit.journal": frozenset({R.SUPERVISOR, R.AUDITOR}),
     "audit.log": frozenset({R.SUPERVISOR, R.AUDITOR}),
+    # --- the supervisor (issue 16): requests and approvals, limits, disputes ----------
+    "supervisor.request": frozenset({R.SUPERVISOR}),
+    "supervisor.decide": frozenset({R.SUPERVISOR}),
+    "supervisor.read": frozenset({R.SUPERVISOR, R.AUDITOR}),
+    "supervisor.limits": frozenset({R.SUPERVISOR}),
+    "supervisor.freeze": frozenset({R.SUPERVISOR}),
 }
 
 

@@ -155,6 +155,9 @@ class Floor:
                 steps = await actor.drive()
                 if steps:
                     report.driven[row.id] = steps
+        for table_id in await self.db.read(store.frozen_tables):  # a disputed round
+            if self.tables[table_id].status == "paused":
+                self.tables[table_id].status = "frozen"
         return report
 
     def _actor_of(self, row: Any) -> TableActor:
@@ -309,7 +312,7 @@ class Floor:
             if problems:
                 raise ApiError(409, "still_locked", "; ".join(problems), "SRV-LOCK")
             actor.engine = engine
-        elif actor.status in ("locked", "closed") and status != actor.status:
+        elif actor.status in ("locked", "closed", "frozen") and status != actor.status:
             raise ApiError(409, "table_" + actor.status, f"table is {actor.status}", "SRV-STATUS")
 
         def unit(conn: Connection) -> None:

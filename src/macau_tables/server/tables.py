@@ -23,7 +23,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -54,12 +54,19 @@ if TYPE_CHECKING:
 log = logging.getLogger("macau_tables.server")
 
 MAX_INT = 2**53
+#: the supervisor's operations: only through a request and a second supervisor's approval
+#: (``api_supervisor``), never through ``/commands``
+SUPERVISED_OPS = frozenset({"void_round", "correct_round", "change_limits"})
 
 
 @dataclass
 class Reply:
     status: int
     body: dict[str, Any]
+
+
+#: more writes in a supervisor operation's transaction (after the engine's events)
+Extra = Callable[[Connection, Reply], None]
 
 
 @dataclass(eq=False)
@@ -220,6 +227,15 @@ class TableActor:
             check_args(args)
         except ApiError as exc:
             return self._refusal(exc)
+        if op in SUPERVISED_OPS:
+            return self._refusal(
+                ApiError(
+                    403,
+                    "forbidden",
+                    f"{op} goes through the supervisor's requests (a second approval)",
+                    "SRV-APPROVAL",
+                )
+            )
         if op == "time_out" or actor.role is Role.SYSTEM:
             return self._refusal(
                 ApiError(403, "forbidden", "only the table's clock times out", "SRV-ROLE")
@@ -249,11 +265,32 @@ class TableActor:
         key: str | None,
         req_hash: str,
         expect_seq: int | None,
+        extra: Extra | None = None,
     ) -> Reply:
         # shielded: a caller who goes away does not cut a command between its commit and
         # its fan-out (or its rebuild, if the commit failed)
         async with self.lock:
-            return await self._run(command, user, viewer, key, req_hash, expect_seq)
+            return await self._run(command, user, viewer, key, req_hash, expect_seq, extra)
+
+    async def supervise(
+        self,
+        actor: Actor,
+        op: str,
+        args: dict[str, Any],
+        *,
+        user: str,
+        extra: Extra,
+        key: str | None = None,
+        req_hash: str = "",
+    ) -> Reply:
+        """A supervisor's operation (void, correct, limits), paused or frozen tables
+        included, in ONE transaction with ``extra(conn, reply)`` (the decision and audit
+        records): both or neither."""
+        return await asyncio.shield(
+            self._locked_run(
+                Command(actor, op, args), user, actor.viewer(), key, req_hash, None, extra
+            )
+        )
 
     @staticmethod
     def _refusal(err: ApiError) -> Reply:
@@ -273,6 +310,7 @@ class TableActor:
         key: str | None,
         req_hash: str,
         expect_seq: int | None,
+        extra: Extra | None = None,
     ) -> Reply:
         """Under the lock: the transaction, the rebuild if it failed, the fan-out."""
         floor = self.floor
@@ -299,7 +337,9 @@ class TableActor:
                             )
                         )
                     return Reply(stored.status, stored.body)
-            reply = self._execute(conn, command, user, viewer, expect_seq, new)
+            reply = self._execute(conn, command, user, viewer, expect_seq, new, extra is not None)
+            if extra is not None and reply.status == 200:
+                extra(conn, reply)
             if key is not None:
                 store.put_idempotent(conn, user, key, req_hash, reply.status, reply.body)
             return reply
@@ -308,6 +348,15 @@ class TableActor:
             why = self.lock_reason or self.status
             return self._refusal(
                 ApiError(409, "table_" + self.status, f"table is {why}", "SRV-STATUS")
+            )
+        if self.status == "frozen" and extra is None:
+            return self._refusal(
+                ApiError(
+                    409,
+                    "table_frozen",
+                    f"the round is disputed and frozen: {self.lock_reason}",
+                    "SRV-FROZEN",
+                )
             )
         try:
             reply = await floor.db.write(unit, on_retry=self._rebuild_sync)
@@ -335,10 +384,11 @@ class TableActor:
         viewer: Viewer,
         expect_seq: int | None,
         new: list[Entry],
+        supervised: bool = False,
     ) -> Reply:
         engine = self.engine
         assert engine is not None
-        if self.status == "paused" and command.actor.role is not Role.SYSTEM:
+        if self.status == "paused" and command.actor.role is not Role.SYSTEM and not supervised:
             return self._refusal(ApiError(409, "table_paused", "the table is paused", "SRV-STATUS"))
         if expect_seq is not None and expect_seq != self.seq:
             return self._refusal(
