@@ -12,6 +12,7 @@ URL map (the server owns ``/tables``, ``/auth`` … for its API; the UI keeps ou
     /                      lobby                    /login          log in
     /table/{game}/{id}     a live table             /cashier        deposit / withdraw
     /history               my rounds and postings   /par            PAR sheets
+    /supervisor            requests, void, correct, limits, freeze, the audit log
     /ui/par/{game}         a PAR sheet (fragment)   /ui/hint        the exact hint (fragment)
     /ui/settings           a hand's three settings, names and ranks (JSON)
     /static/{path}         CSS, ES modules, vendored htmx
@@ -112,6 +113,13 @@ def table(request: Request, game: str, table_id: str) -> HTMLResponse:
 @router.get("/cashier", response_class=HTMLResponse)
 def cashier(request: Request) -> HTMLResponse:
     return _page(request, "cashier.html", "cashier")
+
+
+@router.get("/supervisor", response_class=HTMLResponse)
+def supervisor(request: Request) -> HTMLResponse:
+    """The supervisor's page: requests to decide, void / correct / limits / freeze forms,
+    disputes and the audit log (all through the server's API, docs/operations.md)."""
+    return _page(request, "supervisor.html", "supervisor")
 
 
 @router.get("/history", response_class=HTMLResponse)
