@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.server.conftest import Srv, new_key
 from tests.server.test_recovery import restarted
 
@@ -290,3 +292,89 @@ def test_bad_requests_are_refused_with_their_rule(srv: Srv) -> None:
     r = request(srv, "auditor", t, {"action": "void", "reason": "x"})
     assert (r.status_code, r.json()["rule"]) == (403, "SRV-ROLE")
     ledger_ok(srv)
+
+
+def test_a_baccarat_hand_being_squeezed_is_voided_by_the_engines_own_form(srv: Srv) -> None:
+    """BA-10 / BA-R3: the engine's ``void_hand`` (every bet returned), asked and approved."""
+    sam = second_supervisor(srv)
+    r = srv.client.post(
+        "/tables",
+        json={"id": "bac-sq", "game": "baccarat", "options": {"squeeze": True}},
+        headers=srv.headers("supervisor"),
+    )
+    assert r.status_code == 200, r.text
+    srv.ok("alice", "bac-sq", "join", {"buy_in": 100_000, "seat": 1})
+
+    def alice_may(op: str) -> bool:
+        view = srv.client.get("/tables/bac-sq/view", headers=srv.headers("alice")).json()
+        return any(op in p["operations"] for p in view["pending"])
+
+    for _ in range(5):  # the clock shuffles and burns (BA-3, BA-4)
+        if alice_may("place_bet"):
+            break
+        assert srv.step("bac-sq")
+    srv.ok("alice", "bac-sq", "place_bet", {"bet": "banker", "amount": 10_000})
+    before = srv.client.get("/wallet", headers=srv.headers("alice")).json()["stacks"]
+    for _ in range(5):  # the clock deals; alice squeezes (BA-16): the hand waits for her
+        if alice_may("reveal"):
+            break
+        assert srv.step("bac-sq")
+    r = request(srv, "supervisor", "bac-sq", {"action": "void", "reason": "misdeal"})
+    assert r.status_code == 200, r.text
+    rid = r.json()["id"]
+    r = decide(srv, sam, rid)
+    assert r.status_code == 200, r.text
+    assert "baccarat.hand_voided" in [e["kind"] for e in r.json()["events"]]
+    after = srv.client.get("/wallet", headers=srv.headers("alice")).json()["stacks"]
+    assert after["stack:bac-sq:alice"] == before["stack:bac-sq:alice"] + 10_000
+    ledger_ok(srv)
+
+
+def test_a_frozen_table_stays_frozen_after_a_restart(srv: Srv) -> None:
+    t = live_craps(srv)
+    r = srv.client.post(
+        f"/tables/{t}/freeze", json={"note": "dispute"}, headers=srv.headers("supervisor")
+    )
+    assert r.status_code == 200
+    with restarted(srv) as back:
+        info = back.client.get(f"/tables/{t}", headers=back.headers("auditor")).json()
+        assert info["status"] == "frozen"
+        r = back.cmd("alice", t, "place_bet", {"bet": "field", "amount": 1_000})
+        assert (r.status_code, r.json()["rule"]) == (409, "SRV-FROZEN")
+        r = back.client.post(
+            f"/tables/{t}/release", json={"reason": "ok"}, headers=back.headers("supervisor")
+        )
+        assert r.json()["status"] == "open"
+        bet(back, t, "field", 1_000)
+
+
+def test_the_database_refuses_a_self_decision_a_second_decision_and_edits(srv: Srv) -> None:
+    """The records hold even if the code did not: CHECK, primary key, append-only."""
+    import sqlalchemy as sa
+
+    from macau_tables.server import store
+
+    t = live_craps(srv)
+    bet(srv, t, "field", 1_000)
+    key(srv, t, 2, 3)
+    rid = request(srv, "supervisor", t, {"action": "void", "reason": "x"}).json()["id"]
+
+    def decision(by: str) -> Any:
+        return store.decisions_t.insert().values(
+            request_id=rid, decision="approved", decided_by=by, requested_by="supervisor",
+            reason="x", decided_at=0, seq=None,
+        )  # fmt: skip
+
+    refused = "constraint|append-only"
+    for stmt in (
+        decision("supervisor"),
+        store.requests_t.update().where(store.requests_t.c.id == rid).values(reason="edited"),
+        store.requests_t.delete().where(store.requests_t.c.id == rid),
+    ):
+        with pytest.raises(Exception, match=f"(?i){refused}"):
+            srv.floor.db.write_sync(lambda c, s=stmt: c.execute(s))
+    srv.floor.db.write_sync(lambda c: c.execute(decision("sam")))
+    with pytest.raises(Exception, match="(?i)unique|duplicate"):
+        srv.floor.db.write_sync(lambda c: c.execute(decision("carol")))
+    rows = srv.floor.db.read_sync(lambda c: c.execute(sa.select(store.decisions_t)).all())
+    assert [r.decided_by for r in rows] == ["sam"]

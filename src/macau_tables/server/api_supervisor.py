@@ -44,8 +44,27 @@ from macau_tables.server.tables import Reply, TableActor
 Allowed = Callable[[str], Callable[[User], Awaitable[User]]]
 Perm = Callable[[str], dict[str, Any]]
 
-#: the request's action → the engine's operation
-OPS = {"void": "void_round", "correct": "correct_round"}
+#: the request's action → the engine's operations, in order of preference: the contract's
+#: ``void_round`` (any round, settled or not), else the engine's own void of a hand being
+#: dealt (baccarat ``void_hand``, BA-10 / BA-R3)
+OPS = {"void": ("void_round", "void_hand"), "correct": ("correct_round",)}
+
+
+def engine_op(engine: Any, action: str) -> str | None:
+    """The engine's operation for ``action`` (None: this game's engine has none)."""
+    return next((op for op in OPS[action] if hasattr(engine, f"verify_{op}")), None)
+
+
+def engine_args(op: str, row: Any) -> dict[str, Any]:
+    """The arguments of the approved request's operation."""
+    if op == "void_hand":  # the engine's own form: the request is named in its reason
+        return {"reason": f"{row.reason} (request {row.id} by {row.requested_by})"}
+    return {
+        **json.loads(row.args),
+        "reason": row.reason,
+        "request": int(row.id),
+        "requested_by": row.requested_by,
+    }
 
 
 class RequestBody(Strict):
@@ -153,7 +172,7 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
         engine = actor.engine
         if engine is None:
             raise _refuse(409, "table_locked", "the table has no engine", "SRV-STATUS")
-        if not hasattr(engine, what):
+        if not hasattr(engine, f"verify_{what}"):
             raise _refuse(
                 409,
                 "unsupported",
@@ -186,9 +205,12 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
                 raise _refuse(
                     409, "table_" + actor.status, f"table is {actor.status}", "SRV-STATUS"
                 )
-            engine = check_game(actor, OPS[body.action])
+            engine = check_game(actor, engine_op(actor.engine, body.action) or OPS[body.action][0])
+            op = engine_op(engine, body.action)
             try:  # the rules check it now, against a stand-in approver
-                if body.action == "void":
+                if op == "void_hand":
+                    engine.verify_void_hand(body.reason, _approver_for(user.name))
+                elif op == "void_round":
                     engine.verify_void_round(_approver_for(user.name), user.name)
                 else:
                     engine.verify_correct_round(
@@ -353,12 +375,7 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
             return JSONResponse(stored.body, status_code=stored.status)
         row = await decided_or_refuse(rid, user)
         actor = floor.table(row.table_id)
-        args = {
-            **json.loads(row.args),
-            "reason": row.reason,
-            "request": int(row.id),
-            "requested_by": row.requested_by,
-        }
+        op = engine_op(actor.engine, row.action) or OPS[row.action][0]
         write = decision_writer(row, user, "approved", body.reason, True)
         thawed: list[bool] = []
 
@@ -367,8 +384,8 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
 
         reply = await actor.supervise(
             Actor.supervisor(user.name),
-            OPS[row.action],
-            args,
+            op,
+            engine_args(op, row),
             user=user.name,
             extra=extra,
             key=idempotency_key,
