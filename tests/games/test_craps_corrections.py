@@ -224,3 +224,28 @@ def test_a_corrected_throw_leaves_the_table_as_if_the_right_dice_were_keyed(
     bets(t)  # the table goes on: the next round settles the re-issued holds once
     key(t, 3, 4)
     ledger(t)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(DIE, DIE), min_size=1, max_size=8), st.booleans())
+@example(rolls=[(2, 2), (3, 4)], thrown=True)
+def test_a_voided_round_leaves_the_table_as_if_it_had_not_been_played(
+    rolls: list[tuple[int, int]], thrown: bool
+) -> None:
+    """Invariant: a void gives the state and money of the table without its last round (its
+    bets and, if thrown, its roll); counters move on (no bet id or hold reused); replay
+    verifies; the table goes on."""
+    t, right = table(), table()
+    for d1, d2 in rolls[:-1]:
+        for x in (t, right):
+            bets(x)
+            key(x, d1, d2)
+    bets(t)
+    if thrown:
+        key(t, *rolls[-1])
+    run(t, SAM, "void_round", reason="void", request=1, requested_by="ann")
+    assert state(t) == state(right)
+    assert replay(t.journal, dict(t._keyring)).snapshot() == t.snapshot()
+    bets(t)
+    key(t, 3, 4)
+    assert len(ledger(t).open_holds) == len(t.bets)

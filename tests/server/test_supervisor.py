@@ -378,3 +378,24 @@ def test_the_database_refuses_a_self_decision_a_second_decision_and_edits(srv: S
         srv.floor.db.write_sync(lambda c: c.execute(decision("carol")))
     rows = srv.floor.db.read_sync(lambda c: c.execute(sa.select(store.decisions_t)).all())
     assert [r.decided_by for r in rows] == ["sam"]
+
+
+def test_pause_close_and_unlock_need_a_reason_and_are_audit_logged(srv: Srv) -> None:
+    t = live_craps(srv)
+    for verb in ("pause", "resume", "close", "unlock"):
+        for body in ({}, {"reason": ""}):
+            r = srv.client.post(f"/tables/{t}/{verb}", json=body, headers=srv.headers("supervisor"))
+            assert (r.status_code, r.json()["rule"]) == (422, "SRV-INPUT"), verb
+    for verb in ("pause", "resume", "close"):
+        r = srv.client.post(
+            f"/tables/{t}/{verb}", json={"reason": f"{verb} for the test"},
+            headers=srv.headers("supervisor"),
+        )  # fmt: skip
+        assert r.status_code == 200, r.text
+    log = srv.client.get("/audit/log", headers=srv.headers("auditor")).json()
+    mine = [(e["action"], e["reason"]) for e in log if e["target"] == t]
+    assert [a for a in mine if a[0].startswith("status:")] == [
+        ("status:closed", "close for the test"),
+        ("status:open", "resume for the test"),
+        ("status:paused", "pause for the test"),
+    ]
