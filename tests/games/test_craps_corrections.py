@@ -107,6 +107,10 @@ def test_the_same_supervisor_may_not_approve_his_own_request() -> None:
     t = table()
     bets(t)
     seq = key(t, 3, 3)
+    assert t.can_correct_round(ANN, seq, {"dice": [1, 1]}, "sam")
+    assert not t.can_correct_round(SAM, seq, {"dice": [1, 1]}, "sam")
+    assert t.can_void_round(ANN, "sam") and not t.can_void_round(SAM, "sam")
+    assert not t.can_change_limits(Actor.DEALER, Money(100, MOP), Money(200, MOP))
     with pytest.raises(OutOfOrder, match="another supervisor"):
         run(
             t,

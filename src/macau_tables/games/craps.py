@@ -1269,19 +1269,25 @@ class CrapsTable:
         if requested_by == actor.name:
             raise OutOfOrder(f"{actor.name} requested this: another supervisor approves it")
 
-    def verify_void_round(self, actor: Actor, requested_by: str) -> int:
-        """A second supervisor voids the last round; returns where it starts."""
+    def verify_void_round(self, actor: Actor, requested_by: str) -> None:
+        """A second supervisor voids the last round (there must be one)."""
+        self._void_start(actor, requested_by)
+
+    def _void_start(self, actor: Actor, requested_by: str) -> int:
         self._supervisor(actor, requested_by)
         start = self.round_start()
         if start is None:
             raise OutOfOrder("there is no round to void: nothing was bet or thrown since")
         return start
 
+    def can_void_round(self, actor: Actor, requested_by: str) -> bool:
+        return _can(self.verify_void_round, actor, requested_by)
+
     def void_round(
         self, actor: Actor, reason: str, *, request: int, requested_by: str
     ) -> RoundVoided:
         """Void the last round: its bets refunded, its roll (if any) undone."""
-        start = self.verify_void_round(actor, requested_by)
+        start = self._void_start(actor, requested_by)
         wrong = [ev for seq, ev in effective_events(self._events) if seq >= start]
         delta = money_delta(wrong, (), self._aliases, len(self._events))
         ev = RoundVoided(
@@ -1330,6 +1336,11 @@ class CrapsTable:
     ) -> None:
         self._corrected(actor, of_seq, args, requested_by)
 
+    def can_correct_round(
+        self, actor: Actor, of_seq: int, args: Mapping[str, Any], requested_by: str
+    ) -> bool:
+        return _can(self.verify_correct_round, actor, of_seq, args, requested_by)
+
     def correct_round(
         self,
         actor: Actor,
@@ -1360,6 +1371,9 @@ class CrapsTable:
         self._amount(min_bet)
         self._amount(max_bet)
         dataclasses.replace(self.rules, min_bet=min_bet, max_bet=max_bet)  # validates
+
+    def can_change_limits(self, actor: Actor, min_bet: Money, max_bet: Money) -> bool:
+        return _can(self.verify_change_limits, actor, min_bet, max_bet)
 
     def change_limits(
         self, actor: Actor, min_bet: Money, max_bet: Money, reason: str
