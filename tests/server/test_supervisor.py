@@ -132,6 +132,13 @@ def test_a_mis_keyed_seven_out_is_corrected_with_a_second_approval_and_survives_
     assert (req["state"], req["decided_by"], req["seq"]) == ("approved", sam, corrected["seq"])
     log = audit_actions(srv)
     assert ("supervisor", "request:correct") in log and (sam, "approve:correct") in log
+    entries = srv.client.get("/audit/log", headers=srv.headers("auditor")).json()
+    approval = next(e for e in entries if e["action"] == "approve:correct")
+    assert approval["data"] == {
+        "request": rid,
+        "requested_by": "supervisor",
+        "seq": corrected["seq"],
+    }
 
     # the table goes on: the re-issued Pass Line hold is settled once
     key(srv, t, 1, 3)
@@ -361,9 +368,14 @@ def test_the_database_refuses_a_self_decision_a_second_decision_and_edits(srv: S
 
     def decision(by: str) -> Any:
         return store.decisions_t.insert().values(
-            request_id=rid, decision="approved", decided_by=by, requested_by="supervisor",
-            reason="x", decided_at=0, seq=None,
-        )  # fmt: skip
+            request_id=rid,
+            decision="approved",
+            decided_by=by,
+            requested_by="supervisor",
+            reason="x",
+            decided_at=0,
+            seq=None,
+        )
 
     refused = "constraint|append-only"
     for stmt in (
@@ -388,9 +400,10 @@ def test_pause_close_and_unlock_need_a_reason_and_are_audit_logged(srv: Srv) -> 
             assert (r.status_code, r.json()["rule"]) == (422, "SRV-INPUT"), verb
     for verb in ("pause", "resume", "close"):
         r = srv.client.post(
-            f"/tables/{t}/{verb}", json={"reason": f"{verb} for the test"},
+            f"/tables/{t}/{verb}",
+            json={"reason": f"{verb} for the test"},
             headers=srv.headers("supervisor"),
-        )  # fmt: skip
+        )
         assert r.status_code == 200, r.text
     log = srv.client.get("/audit/log", headers=srv.headers("auditor")).json()
     mine = [(e["action"], e["reason"]) for e in log if e["target"] == t]

@@ -7,6 +7,7 @@ actor. Every refusal is ``{error, rule, message}`` with a 4xx status.
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -449,6 +450,7 @@ def create_app(
                 "action": r.action,
                 "target": r.target,
                 "reason": r.reason,
+                "data": json.loads(r.data or "{}"),
             }
             for r in rows
         ]
