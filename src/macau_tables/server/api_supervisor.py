@@ -298,6 +298,13 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
         transaction; returns whether a frozen table opens again."""
 
         def write(conn: Connection, reply: Reply | None) -> bool:
+            # the request's row locked (PostgreSQL): deciders in other server processes
+            # wait here, then find the decision (SQLite has one writer anyway)
+            conn.execute(
+                sa.select(store.requests_t.c.id)
+                .where(store.requests_t.c.id == row.id)
+                .with_for_update()
+            )
             again = conn.execute(
                 sa.select(store.decisions_t.c.request_id).where(
                     store.decisions_t.c.request_id == row.id
