@@ -9,7 +9,7 @@ from fastapi.routing import APIRoute
 from macau_tables.server.auth import PERMISSIONS, StaffRole
 from tests.server.conftest import Srv, new_key
 
-PATH_PARAMS = {"table_id": "hilo-1", "op": "join", "account": "cage", "name": "alice"}
+PATH_PARAMS = {"table_id": "hilo-1", "op": "join", "account": "cage", "name": "alice", "rid": 1}
 BODIES: dict[tuple[str, str], Any] = {
     ("POST", "/tables"): {"id": "hilo-m", "game": "hilo"},
     ("POST", "/tables/{table_id}/commands"): {"op": "join", "args": {"amount": 100}},
@@ -19,6 +19,13 @@ BODIES: dict[tuple[str, str], Any] = {
     ("POST", "/users"): {"name": "newbie", "role": "player", "password": "long-enough"},
     ("POST", "/tables/{table_id}/dealer/default"): {"actor": "player:alice", "op": "join"},
     ("POST", "/meters/close"): {"day": "2020-01-01"},  # meters: a day long over
+    # the supervisor (issue 16)
+    ("POST", "/tables/{table_id}/requests"): {"action": "void", "reason": "matrix"},
+    ("POST", "/supervisor/requests/{rid}/approve"): {"reason": "matrix"},
+    ("POST", "/supervisor/requests/{rid}/reject"): {"reason": "matrix"},
+    ("POST", "/tables/{table_id}/limits"): {"min_bet": 100, "max_bet": 1000, "reason": "matrix"},
+    ("POST", "/tables/{table_id}/freeze"): {"note": "matrix", "evidence": ["video:1"]},
+    ("POST", "/tables/{table_id}/release"): {"reason": "matrix"},
 }
 CONTROL = {"reason": "matrix"}
 

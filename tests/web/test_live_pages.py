@@ -24,6 +24,7 @@ PAGES = [
     "/table/craps/craps-1",
     "/table/paigow/paigow-1",
     "/table/taiwan/taiwan-1",
+    "/supervisor",
 ]
 
 

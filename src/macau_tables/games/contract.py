@@ -42,6 +42,7 @@ Account scheme (one for all games; the table id is in every table account)::
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -54,7 +55,7 @@ from macau_tables.core.errors import (
     ReplayMismatch,
     SeedNotRevealed,
 )
-from macau_tables.core.journal import Event, Journal, JsonValue, event
+from macau_tables.core.journal import Event, Journal, JsonValue, event, event_from_json
 from macau_tables.core.ledger import Movement, Posting, Transaction
 from macau_tables.core.money import Currency, Money, currency_by_code
 from macau_tables.core.rng import Rng, commitment
@@ -64,11 +65,14 @@ __all__ = [
     "Actor",
     "Audience",
     "Command",
+    "LimitsChanged",
     "Pending",
     "Replay",
     "Role",
     "Round",
+    "RoundCorrected",
     "RoundMark",
+    "RoundVoided",
     "SeedCommitted",
     "SeedRevealed",
     "Step",
@@ -77,7 +81,10 @@ __all__ = [
     "TimedOut",
     "Viewer",
     "accounts",
+    "effective_events",
+    "hold_aliases",
     "mark_rounds",
+    "money_delta",
     "movement",
     "replay",
     "revealed_seeds",
@@ -298,6 +305,173 @@ def transfer(
     return movement(cur, [(source, -amount), (dest, amount)], opens=opens, closes=closes, memo=memo)
 
 
+# --- supervisor corrections: void, correct, limits -------------------------------------
+#
+# The journal is history: a wrong key-in and its settlement stay in it. A supervisor's void
+# or correction is a NEW event that carries the reversing money (one transaction: the net
+# difference between the round as journalled and the round as it should have been) and
+# tells the engine which history its state now follows (:func:`effective_events`):
+#
+# * ``table.round_voided {from_seq}``: the round from ``from_seq`` to the void did not
+#   happen; its bets are refunded (the net reversal of all its money), bets from before
+#   it stand as they stood before it.
+# * ``table.round_corrected {of_seq, op, args, rerun}``: the operation at ``of_seq`` (a
+#   keyed-in outcome, the table's last operation) is re-run by the rules with the
+#   corrected arguments; ``rerun`` holds the events the rules give, as they read alone,
+#   and the event's money is the net difference (the wrong settlement reversed, the
+#   right one posted).
+#
+# Holds: a hold is opened once and closed once in the database. A hold the wrong history
+# closed but the right one leaves open (a bet the reversed roll had decided) is re-issued
+# under a new id ``<hold>~<seq of the correction>`` (``aliases``), and the engine names
+# that bet by its new hold from then on (:func:`hold_aliases`). Replay re-runs the
+# correction like any operation (``command_of`` names it) and demands the same event.
+
+
+@event
+@dataclass(frozen=True)
+class RoundVoided(Event):
+    """A supervisor voided the round from ``from_seq`` (a second supervisor approved)."""
+
+    kind: ClassVar[str] = "table.round_voided"
+    from_seq: int
+    reason: str
+    request: int
+    requested_by: str
+    approved_by: str
+    currency: str
+    postings: tuple[tuple[str, int], ...]
+    opens: tuple[str, ...]
+    closes: tuple[str, ...]
+    aliases: tuple[tuple[str, str], ...]
+
+    def movement(self) -> Movement | None:
+        return _correction_movement(self)
+
+
+@event
+@dataclass(frozen=True)
+class RoundCorrected(Event):
+    """A supervisor corrected the keyed-in operation at ``of_seq``: ``op`` re-run with
+    ``args``; ``rerun`` is what the rules give (event JSON), the money the net difference."""
+
+    kind: ClassVar[str] = "table.round_corrected"
+    of_seq: int
+    op: str
+    args: dict[str, Any]
+    reason: str
+    request: int
+    requested_by: str
+    approved_by: str
+    rerun: tuple[dict[str, Any], ...]
+    currency: str
+    postings: tuple[tuple[str, int], ...]
+    opens: tuple[str, ...]
+    closes: tuple[str, ...]
+    aliases: tuple[tuple[str, str], ...]
+
+    def movement(self) -> Movement | None:
+        return _correction_movement(self)
+
+
+@event
+@dataclass(frozen=True)
+class LimitsChanged(Event):
+    """New table limits (minor units), taking effect at the next round boundary."""
+
+    kind: ClassVar[str] = "table.limits_changed"
+    min_bet: int
+    max_bet: int
+    by: str
+    reason: str
+
+
+def _correction_movement(ev: RoundVoided | RoundCorrected) -> Movement | None:
+    if not (ev.postings or ev.opens or ev.closes):
+        return None
+    return movement(
+        currency_by_code(ev.currency), ev.postings, opens=ev.opens, closes=ev.closes, memo=ev.kind
+    )
+
+
+def effective_events(events: Sequence[Event]) -> list[tuple[int, Event]]:
+    """The history a table's state follows, as ``(seq, event)``: each void drops its
+    round's events; each correction replaces the events from ``of_seq`` by its ``rerun``
+    (tagged with the correction's seq). The voids and corrections themselves are left out:
+    their money is the difference between the two histories."""
+    out: list[tuple[int, Event]] = []
+    for seq, ev in enumerate(events):
+        if isinstance(ev, RoundVoided):
+            out = [(s, e) for s, e in out if s < ev.from_seq]
+        elif isinstance(ev, RoundCorrected):
+            out = [(s, e) for s, e in out if s < ev.of_seq]
+            out.extend((seq, _rerun_event(j)) for j in ev.rerun)
+        else:
+            out.append((seq, ev))
+    return out
+
+
+def _rerun_event(obj: Mapping[str, Any]) -> Event:
+    """An event of a correction's ``rerun`` (loaded events hold tuples: back to JSON)."""
+    return event_from_json(json.loads(json.dumps(obj)))
+
+
+def hold_aliases(events: Sequence[Event]) -> dict[str, str]:
+    """Hold id as an engine names it → the id it has in the ledger now (re-issued by a
+    void or a correction)."""
+    out: dict[str, str] = {}
+    for ev in events:
+        if isinstance(ev, RoundVoided | RoundCorrected):
+            out.update(dict(ev.aliases))
+    return out
+
+
+def money_delta(
+    wrong: Sequence[Event], right: Sequence[Event], aliases: Mapping[str, str], seq: int
+) -> dict[str, Any]:
+    """The money fields of a void or correction at ``seq``: what takes the ledger from
+    the ``wrong`` history's tail to the ``right`` one's (postings: right minus wrong; holds:
+    closed where the right history closes them or drops them, re-issued where it leaves
+    open what the wrong one closed). Returns ``{postings, opens, closes, aliases}``."""
+    postings: dict[str, int] = {}
+    w_open: set[str] = set()
+    w_closed: set[str] = set()
+    r_open: set[str] = set()
+    r_closed: set[str] = set()
+    for sign, evs, opened, closed in ((-1, wrong, w_open, w_closed), (1, right, r_open, r_closed)):
+        for ev in evs:
+            mv = ev.movement()
+            if mv is None:
+                continue
+            for p in mv.transaction.postings:
+                postings[p.account] = postings.get(p.account, 0) + sign * p.amount.minor
+            opened.update(mv.opens)
+            closed.update(mv.closes)
+    base = {v: k for k, v in aliases.items()}
+    opens: list[str] = []
+    closes: list[str] = []
+    new_aliases: list[tuple[str, str]] = []
+    for hold in sorted(w_open | w_closed | r_open | r_closed):
+        in_wrong = hold in w_open or hold in w_closed
+        wrong_closed, right_closed = hold in w_closed, hold in r_closed
+        right_drops = in_wrong and hold in w_open and hold not in r_open
+        if hold in r_open and hold not in w_open:
+            opens.append(hold)  # placed only in the right history
+        if (right_closed or right_drops) and not wrong_closed:
+            closes.append(hold)
+        elif wrong_closed and not right_closed and not (hold in w_open and hold not in r_open):
+            # the wrong history settled it, the right one leaves it open: a new hold id
+            new = f"{base.get(hold, hold)}~{seq}"
+            opens.append(new)
+            new_aliases.append((base.get(hold, hold), new))
+    return {
+        "postings": tuple((a, m) for a, m in sorted(postings.items()) if m),
+        "opens": tuple(opens),
+        "closes": tuple(closes),
+        "aliases": tuple(new_aliases),
+    }
+
+
 # --- the engine ----------------------------------------------------------------------
 
 
@@ -336,7 +510,12 @@ class TableEngine(Protocol):
 def revealed_seeds(events: Sequence[Event]) -> dict[str, bytes]:
     """The seeds revealed in ``events``, by their commitment (``sha256(seed)`` hex)."""
     out: dict[str, bytes] = {}
+    every: list[Event] = []
     for ev in events:
+        every.append(ev)
+        if isinstance(ev, RoundCorrected):  # a corrected round may reveal a seed
+            every.extend(_rerun_event(j) for j in ev.rerun)
+    for ev in every:
         if isinstance(ev, SeedRevealed):
             try:
                 seed = bytes.fromhex(ev.seed)

@@ -49,17 +49,24 @@ from macau_tables.core.visibility import Viewer, ViewerRole
 from macau_tables.games.contract import (
     Actor,
     Command,
+    LimitsChanged,
     Pending,
     Role,
+    RoundCorrected,
+    RoundVoided,
     SeedCommitted,
     SeedRevealed,
     TableOpened,
     TimedOut,
     accounts,
     check_name,
+    effective_events,
+    hold_aliases,
     json_args,
     mark_rounds,
+    money_delta,
     movement,
+    revealed_seeds,
 )
 from macau_tables.games.contract import replay as contract_replay
 
@@ -901,6 +908,12 @@ class CrapsTable:
         # Replay: commitments journalled by shooter label, and given dice trusted for a
         # shooter whose seed is not (yet) revealed.
         self._replay_commitments: dict[str, str] | None = None
+        # Supervisor corrections (contract): holds re-issued by a void or a correction, new
+        # limits waiting for the next round, and whether a round is under way (a bet or a
+        # void throw since the last roll).
+        self._aliases: dict[str, str] = {}
+        self._next_limits: tuple[int, int] | None = None
+        self._round_open = False
         self.apply(TableOpened(GAME, self._table_id, self.rules.to_json()))
         for name in players:
             self.join(name, Money.zero(self.rules.currency), rng=rng)
@@ -987,8 +1000,10 @@ class CrapsTable:
         return kind.label if bet.point is None else f"{kind.label} {bet.point}"
 
     def hold(self, bet_id: int) -> str:
-        """The ledger hold of a bet: unique per table (and across tables)."""
-        return f"{self._table_id}:{bet_id}"
+        """The ledger hold of a bet: unique per table (and across tables); a bet whose
+        hold a supervisor's void or correction re-issued has its new id."""
+        base = f"{self._table_id}:{bet_id}"
+        return self._aliases.get(base, base)
 
     def winnings(self, bet: OpenBet, dice: Dice) -> Money:
         """What ``bet`` wins if ``dice`` decide it as a win: its kind's pay table, applied."""
@@ -1106,6 +1121,7 @@ class CrapsTable:
             case PlayerLeft():
                 del self._seats[ev.seat]
             case BetPlaced():
+                self._round_open = True
                 parent = self._bets[ev.on] if ev.on is not None else None
                 cur = self.rules.currency
                 self._bets[ev.bet_id] = OpenBet(
@@ -1114,6 +1130,7 @@ class CrapsTable:
                 )  # fmt: skip
                 self.next_bet_id = ev.bet_id + 1
             case BetIncreased():
+                self._round_open = True
                 bet = self._bets[ev.bet_id]
                 more = Money(ev.amount, self.rules.currency)
                 self._bets[ev.bet_id] = dataclasses.replace(bet, amount=bet.amount + more)
@@ -1131,6 +1148,8 @@ class CrapsTable:
                 for r in ev.results:
                     del self._bets[r["bet"]]
                 self.point, self.last_roll = ev.point_after, ev
+                self._round_open = False
+                self._limits_now()
             case DicePassed():
                 self.shooter = ev.to
                 self.shooters = ev.shooter
@@ -1138,8 +1157,13 @@ class CrapsTable:
                 self._seed_label, self._commitment = ev.label, ev.commitment
             case SeedRevealed():
                 self._seed_label = self._commitment = None
-            case ChipsBought() | TimedOut():
-                pass  # a buy-in moves chips only (below); a time-out is a record
+            case LimitsChanged():
+                self._next_limits = (ev.min_bet, ev.max_bet)
+                if not self._round_open:
+                    self._limits_now()
+            case ChipsBought() | TimedOut() | RoundVoided() | RoundCorrected():
+                pass  # a buy-in moves chips only (below); a time-out is a record; a void
+                # or a correction: the state follows the effective history (below)
             case _:
                 raise JournalError(f"{ev.kind} is not a craps event")
         if isinstance(ev, _MoneyEvent):
@@ -1151,6 +1175,214 @@ class CrapsTable:
                 del self._stacks[ev.player]
         self._journal.append(ev)
         self._events.append(ev)
+        if isinstance(ev, RoundVoided | RoundCorrected):
+            self._restate()
+
+    def _limits_now(self) -> None:
+        """New limits take effect at a round boundary (no bet since the last roll)."""
+        if self._next_limits is not None:
+            low, high = self._next_limits
+            cur = self.rules.currency
+            self.rules = dataclasses.replace(
+                self.rules, min_bet=Money(low, cur), max_bet=Money(high, cur)
+            )
+            self._next_limits = None
+
+    # --- supervisor corrections (contract: RoundVoided, RoundCorrected) -----------------
+
+    def _fold(self, upto: int | None = None) -> CrapsTable:
+        """A new table in the state of the effective history (``contract.effective_events``)
+        before ``upto`` (all of it if None): every event applied, nothing re-decided. Its
+        counters (throws, shooters, bet ids) never go back below the journal's, so a seed
+        label, a throw's draw or a hold id is never used twice."""
+        opening = self._events[0]
+        assert isinstance(opening, TableOpened)
+        fresh = CrapsTable((), CrapsRules.from_json(opening.rules), table_id=self._table_id,
+                           header=self._journal.header)  # fmt: skip
+        fresh._keyring = {**self._keyring, **revealed_seeds(self._events)}
+        fresh._replay_commitments = {
+            ev.label: ev.commitment for ev in self._events if isinstance(ev, SeedCommitted)
+        }
+        fresh._aliases = dict(self._aliases)
+        for seq, ev in effective_events(self._events)[1:]:
+            if upto is not None and seq >= upto:
+                break
+            fresh.apply(ev)
+        real = self._events if upto is None else self._events[:upto]
+        for ev in real:
+            if isinstance(ev, DiceThrown | ThrowVoided):
+                fresh.throws = max(fresh.throws, ev.throw)
+            elif isinstance(ev, DicePassed):
+                fresh.shooters = max(fresh.shooters, ev.shooter)
+            elif isinstance(ev, BetPlaced):
+                fresh.next_bet_id = max(fresh.next_bet_id, ev.bet_id + 1)
+        return fresh
+
+    def _restate(self) -> None:
+        """After a void or a correction: the state of the effective history. A shooter's
+        seed that the journal revealed is spent (the dealer keys in his dice)."""
+        fresh = self._fold()
+        for name in ("_seats", "_stacks", "shooter", "shooters", "point", "rolls", "throws",
+                     "next_bet_id", "_bets", "last_roll", "last_throw", "_seed_label",
+                     "_commitment", "rules", "_next_limits", "_round_open"):  # fmt: skip
+            setattr(self, name, getattr(fresh, name))
+        self._aliases = hold_aliases(self._events)
+        self._draw_cache = None
+        if self._commitment is not None and self._commitment in revealed_seeds(self._events):
+            self._seed_label = self._commitment = None
+
+    def round_start(self) -> int | None:
+        """Where the table's last round starts in the effective history: the bets made
+        since the roll before the last one (and void throws), and the last roll if it came
+        after them; None if there is nothing to void (a join, a leave, a time-out or a void
+        since)."""
+        start: int | None = None
+        rolled = False
+        voided = max(
+            (s for s, e in enumerate(self._events) if isinstance(e, RoundVoided)), default=0
+        )
+        for seq, ev in reversed(effective_events(self._events)):
+            if seq < voided:  # a round before a void is not the last one
+                break
+            derived = isinstance(ev, RollSettled | SeedRevealed | SeedCommitted) or (
+                isinstance(ev, DicePassed) and ev.reason == SEVEN_OUT
+            )
+            if derived:
+                if rolled or start is not None:
+                    break
+                continue
+            if isinstance(ev, DiceThrown):
+                if rolled or start is not None:
+                    break
+                rolled, start = True, seq
+            elif isinstance(ev, BetPlaced | BetIncreased | ThrowVoided) or (
+                isinstance(ev, BetTakenDown) and ev.reason == TAKEN_DOWN
+            ):
+                start = seq
+            else:
+                break
+        return start
+
+    def _supervisor(self, actor: Actor, requested_by: str) -> None:
+        if not isinstance(actor, Actor) or actor.role is not Role.SUPERVISOR:
+            raise OutOfOrder(f"a supervisor voids and corrects rounds, not {actor}")
+        check_name(requested_by, "requesting supervisor")
+        if requested_by == actor.name:
+            raise OutOfOrder(f"{actor.name} requested this: another supervisor approves it")
+
+    def verify_void_round(self, actor: Actor, requested_by: str) -> None:
+        """A second supervisor voids the last round (there must be one)."""
+        self._void_start(actor, requested_by)
+
+    def _void_start(self, actor: Actor, requested_by: str) -> int:
+        self._supervisor(actor, requested_by)
+        start = self.round_start()
+        if start is None:
+            raise OutOfOrder("there is no round to void: nothing was bet or thrown since")
+        return start
+
+    def can_void_round(self, actor: Actor, requested_by: str) -> bool:
+        return _can(self.verify_void_round, actor, requested_by)
+
+    def void_round(
+        self, actor: Actor, reason: str, *, request: int, requested_by: str
+    ) -> RoundVoided:
+        """Void the last round: its bets refunded, its roll (if any) undone."""
+        start = self._void_start(actor, requested_by)
+        wrong = [ev for seq, ev in effective_events(self._events) if seq >= start]
+        delta = money_delta(wrong, (), self._aliases, len(self._events))
+        ev = RoundVoided(
+            from_seq=start, reason=_reason(reason), request=request, requested_by=requested_by,
+            approved_by=actor.name, currency=self.rules.currency.code, **delta,
+        )  # fmt: skip
+        self.apply(ev)
+        return ev
+
+    #: keyed-in operations a supervisor may correct, and the arguments he may change
+    CORRECTABLE: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+        {"throw_dice": ("dice", "cocked")}
+    )
+
+    def _corrected(
+        self, actor: Actor, of_seq: int, args: Mapping[str, Any], requested_by: str
+    ) -> tuple[Command, list[Event], list[Event]]:
+        """The keyed-in command at ``of_seq`` with ``args``, the wrong tail, the right one."""
+        self._supervisor(actor, requested_by)
+        if isinstance(of_seq, bool) or not isinstance(of_seq, int):
+            raise InvalidInput(f"of_seq is an event number, not {of_seq!r}")
+        eff = effective_events(self._events)
+        if not any(seq == of_seq for seq, _ in eff) or not 0 < of_seq < len(self._events):
+            raise OutOfOrder(f"event {of_seq} is not in the table's history as it stands")
+        orig = self.command_of(self._events[of_seq])
+        if orig is None or orig.op not in self.CORRECTABLE:
+            raise OutOfOrder(
+                f"event {of_seq} is not a keyed-in outcome ({', '.join(self.CORRECTABLE)})"
+            )
+        if not isinstance(args, Mapping) or not args:
+            raise InvalidInput("give the corrected arguments, e.g. {'dice': [5, 6]}")
+        json_args(args, self.CORRECTABLE[orig.op], f"correcting {orig.op}")
+        wrong = [ev for seq, ev in eff if seq >= of_seq]
+        again = self._fold(of_seq).execute(orig)
+        if [e.to_json() for e in again] != [e.to_json() for e in wrong]:
+            raise OutOfOrder(
+                f"event {of_seq} is not the table's last operation: only the last round "
+                "is corrected (void it, or correct before the next bet)"
+            )
+        fixed = Command(orig.actor, orig.op, {**orig.args, **args})
+        right = list(self._fold(of_seq).execute(fixed))
+        return fixed, wrong, right
+
+    def verify_correct_round(
+        self, actor: Actor, of_seq: int, args: Mapping[str, Any], requested_by: str
+    ) -> None:
+        self._corrected(actor, of_seq, args, requested_by)
+
+    def can_correct_round(
+        self, actor: Actor, of_seq: int, args: Mapping[str, Any], requested_by: str
+    ) -> bool:
+        return _can(self.verify_correct_round, actor, of_seq, args, requested_by)
+
+    def correct_round(
+        self,
+        actor: Actor,
+        of_seq: int,
+        args: Mapping[str, Any],
+        reason: str,
+        *,
+        request: int,
+        requested_by: str,
+    ) -> RoundCorrected:
+        """Re-run the keyed-in operation at ``of_seq`` with the corrected ``args``: the
+        rules re-decide the round; the event posts the difference."""
+        fixed, wrong, right = self._corrected(actor, of_seq, args, requested_by)
+        delta = money_delta(wrong, right, self._aliases, len(self._events))
+        ev = RoundCorrected(
+            of_seq=of_seq, op=fixed.op, args=dict(fixed.args), reason=_reason(reason),
+            request=request, requested_by=requested_by, approved_by=actor.name,
+            rerun=tuple(e.to_json() for e in right), currency=self.rules.currency.code,
+            **delta,
+        )  # fmt: skip
+        self.apply(ev)
+        return ev
+
+    def verify_change_limits(self, actor: Actor, min_bet: Money, max_bet: Money) -> None:
+        """Table limits (a rule-set option) change at the next round boundary."""
+        if not isinstance(actor, Actor) or actor.role is not Role.SUPERVISOR:
+            raise OutOfOrder(f"a supervisor changes the limits, not {actor}")
+        self._amount(min_bet)
+        self._amount(max_bet)
+        dataclasses.replace(self.rules, min_bet=min_bet, max_bet=max_bet)  # validates
+
+    def can_change_limits(self, actor: Actor, min_bet: Money, max_bet: Money) -> bool:
+        return _can(self.verify_change_limits, actor, min_bet, max_bet)
+
+    def change_limits(
+        self, actor: Actor, min_bet: Money, max_bet: Money, reason: str
+    ) -> LimitsChanged:
+        self.verify_change_limits(actor, min_bet, max_bet)
+        ev = LimitsChanged(min_bet.minor, max_bet.minor, str(actor), _reason(reason))
+        self.apply(ev)
+        return ev
 
     def _money_fields(
         self,
@@ -1835,6 +2067,19 @@ class CrapsTable:
                 self.pass_dice(actor, rng=rng)
             case "time_out":
                 self.time_out(actor, Actor.parse(_str(args, "actor")), _str(args, "op"), rng=rng)
+            case "void_round":
+                self.void_round(actor, _str(args, "reason"), request=_int(args, "request"),
+                                requested_by=_str(args, "requested_by"))  # fmt: skip
+            case "correct_round":
+                fix = args.get("args")
+                if not isinstance(fix, Mapping):
+                    raise InvalidInput("args is an object, e.g. {'dice': [5, 6]}")
+                self.correct_round(actor, _int(args, "of_seq"), fix, _str(args, "reason"),
+                                   request=_int(args, "request"),
+                                   requested_by=_str(args, "requested_by"))  # fmt: skip
+            case "change_limits":
+                self.change_limits(actor, _money(args, "min_bet", cur),
+                                   _money(args, "max_bet", cur), _str(args, "reason"))  # fmt: skip
         return tuple(self._events[start:])
 
     def command_of(self, ev: Event) -> Command | None:
@@ -1869,6 +2114,19 @@ class CrapsTable:
                 return Command(Actor.parse(ev.actor), "void_throw", {"reason": ev.reason})
             case TimedOut():
                 return Command(Actor.SYSTEM, "time_out", {"actor": ev.actor, "op": ev.op})
+            case RoundVoided():
+                return Command(Actor.supervisor(ev.approved_by), "void_round",
+                               {"reason": ev.reason, "request": ev.request,
+                                "requested_by": ev.requested_by})  # fmt: skip
+            case RoundCorrected():
+                return Command(Actor.supervisor(ev.approved_by), "correct_round",
+                               {"of_seq": ev.of_seq, "args": dict(ev.args), "reason": ev.reason,
+                                "request": ev.request,
+                                "requested_by": ev.requested_by})  # fmt: skip
+            case LimitsChanged():
+                return Command(Actor.parse(ev.by), "change_limits",
+                               {"min_bet": ev.min_bet, "max_bet": ev.max_bet,
+                                "reason": ev.reason})  # fmt: skip
         return None
 
     @classmethod
@@ -1906,7 +2164,16 @@ _OPS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "void_throw": ("reason",),
     "pass_dice": (),
     "time_out": ("actor", "op"),
+    "void_round": ("reason", "request", "requested_by"),
+    "correct_round": ("of_seq", "args", "reason", "request", "requested_by"),
+    "change_limits": ("min_bet", "max_bet", "reason"),
 })  # fmt: skip
+
+
+def _reason(reason: object) -> str:
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
+        raise InvalidInput("a supervisor's reason is a text of 1 to 500 characters")
+    return reason
 
 
 def _int(args: Mapping[str, Any], key: str) -> int:

@@ -7,6 +7,7 @@ actor. Every refusal is ``{error, rule, message}`` with a 4xx status.
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -23,7 +24,7 @@ from starlette.websockets import WebSocketDisconnect
 from macau_tables.core.errors import MacauTablesError
 from macau_tables.core.visibility import Viewer
 from macau_tables.games.contract import accounts as acc
-from macau_tables.server import api_dealer, api_recall, store
+from macau_tables.server import api_dealer, api_recall, api_supervisor, store
 from macau_tables.server import schemas as S
 from macau_tables.server.api_meters import install as install_meters
 from macau_tables.server.auth import PERMISSIONS, StaffRole, User, require
@@ -365,6 +366,8 @@ def create_app(
 
         make()
 
+    api_supervisor.install(app, the_floor, allowed, perm)  # void, correct, limits, freeze
+
     # --- money ----------------------------------------------------------------------------
 
     @app.get("/wallet", tags=["money"], **perm("wallet.read"))
@@ -494,6 +497,7 @@ def create_app(
                 "action": r.action,
                 "target": r.target,
                 "reason": r.reason,
+                "data": json.loads(r.data or "{}"),
             }
             for r in rows
         ]

@@ -65,6 +65,12 @@ PERMISSIONS: dict[str, frozenset[StaffRole]] = {
     "recall.table": frozenset({R.DEALER, R.SUPERVISOR, R.AUDITOR}),
     "recall.player": frozenset({R.PLAYER, R.SUPERVISOR, R.AUDITOR}),
     "tables.export": frozenset({R.PLAYER, R.SUPERVISOR, R.AUDITOR}),
+    # --- the supervisor (issue 16): requests and approvals, limits, disputes ----------
+    "supervisor.request": frozenset({R.SUPERVISOR}),
+    "supervisor.decide": frozenset({R.SUPERVISOR}),
+    "supervisor.read": frozenset({R.SUPERVISOR, R.AUDITOR}),
+    "supervisor.limits": frozenset({R.SUPERVISOR}),
+    "supervisor.freeze": frozenset({R.SUPERVISOR}),
 }
 
 

@@ -201,6 +201,10 @@ class Floor:
             await self.lock_table(actor, reason)
             report.locked[actor.table_id] = reason
             return
+        if actor.status == "paused" and actor.table_id in await self.db.read(
+            store.frozen_tables
+        ):  # a disputed round (stored as paused with an open dispute): frozen again
+            actor.status = "frozen"
         if actor.status == "open":
             steps = await actor.drive()
             if steps:
@@ -459,7 +463,7 @@ class Floor:
             if problems:
                 raise ApiError(409, "still_locked", "; ".join(problems), "SRV-LOCK")
             actor.engine = engine
-        elif actor.status in ("locked", "closed") and status != actor.status:
+        elif actor.status in ("locked", "closed", "frozen") and status != actor.status:
             raise ApiError(409, "table_" + actor.status, f"table is {actor.status}", "SRV-STATUS")
 
         def unit(conn: Connection) -> None:

@@ -82,7 +82,7 @@ class CommandReply(BaseModel):
 class TableInfo(BaseModel):
     id: str
     game: str
-    status: Literal["open", "paused", "closed", "locked"]
+    status: Literal["open", "paused", "closed", "locked", "frozen"]
     lock_reason: str | None
     options: dict[str, Any]
     settings: dict[str, Any]

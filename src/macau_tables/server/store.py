@@ -165,6 +165,65 @@ leases_t = sa.Table(
 )
 
 
+# --- the supervisor's records (migration 0003): requests, decisions, disputes ----------
+requests_t = sa.Table(
+    "supervisor_requests",
+    md,
+    sa.Column("id", sa.BigInteger, primary_key=True),
+    sa.Column("table_id", sa.String),
+    sa.Column("action", sa.String),
+    sa.Column("args", sa.Text),
+    sa.Column("reason", sa.Text),
+    sa.Column("requested_by", sa.String),
+    sa.Column("requested_at", sa.BigInteger),
+    sa.Column("table_seq", sa.BigInteger),
+)
+decisions_t = sa.Table(
+    "supervisor_decisions",
+    md,
+    sa.Column("request_id", sa.BigInteger, primary_key=True),
+    sa.Column("decision", sa.String),
+    sa.Column("decided_by", sa.String),
+    sa.Column("requested_by", sa.String),
+    sa.Column("reason", sa.Text),
+    sa.Column("decided_at", sa.BigInteger),
+    sa.Column("seq", sa.BigInteger),
+)
+disputes_t = sa.Table(
+    "disputes",
+    md,
+    sa.Column("id", sa.BigInteger, primary_key=True),
+    sa.Column("table_id", sa.String),
+    sa.Column("note", sa.Text),
+    sa.Column("evidence", sa.Text),
+    sa.Column("seqs", sa.Text),
+    sa.Column("opened_by", sa.String),
+    sa.Column("opened_at", sa.BigInteger),
+)
+resolutions_t = sa.Table(
+    "dispute_resolutions",
+    md,
+    sa.Column("dispute_id", sa.BigInteger, primary_key=True),
+    sa.Column("how", sa.String),
+    sa.Column("resolved_by", sa.String),
+    sa.Column("reason", sa.Text),
+    sa.Column("request_id", sa.BigInteger),
+    sa.Column("resolved_at", sa.BigInteger),
+)
+
+
+def frozen_tables(conn: Connection) -> list[str]:
+    """Tables with a dispute not yet resolved (frozen; their row says paused)."""
+    rows = conn.execute(
+        sa.select(disputes_t.c.table_id)
+        .select_from(
+            disputes_t.outerjoin(resolutions_t, resolutions_t.c.dispute_id == disputes_t.c.id)
+        )
+        .where(resolutions_t.c.dispute_id.is_(None))
+    )
+    return sorted({str(r[0]) for r in rows})
+
+
 def now_ms() -> int:
     return int(time.time() * 1000)
 

@@ -55,6 +55,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("macau_tables.server")
 
 MAX_INT = 2**53
+#: the supervisor's operations: only through a request and a second supervisor's approval
+#: (``api_supervisor``), never through ``/commands``
+SUPERVISED_OPS = frozenset({"void_round", "correct_round", "change_limits"})
 
 
 class LeaseLost(Exception):
@@ -65,6 +68,10 @@ class LeaseLost(Exception):
 class Reply:
     status: int
     body: dict[str, Any]
+
+
+#: more writes in a supervisor operation's transaction (after the engine's events)
+Extra = Callable[[Connection, Reply], None]
 
 
 @dataclass(eq=False)
@@ -251,6 +258,15 @@ class TableActor:
             check_args(args)
         except ApiError as exc:
             return self._refusal(exc)
+        if op in SUPERVISED_OPS:
+            return self._refusal(
+                ApiError(
+                    403,
+                    "forbidden",
+                    f"{op} goes through the supervisor's requests (a second approval)",
+                    "SRV-APPROVAL",
+                )
+            )
         if op == "time_out" or actor.role is Role.SYSTEM:
             return self._refusal(
                 ApiError(403, "forbidden", "only the table's clock times out", "SRV-ROLE")
@@ -289,12 +305,15 @@ class TableActor:
         key: str | None,
         req_hash: str,
         expect_seq: int | None,
-        note: Callable[[], Callable[[Connection], None]] | None = None,
+        extra: Extra | None = None,
+        supervised: bool = False,
     ) -> Reply:
         # shielded: a caller who goes away does not cut a command between its commit and
         # its fan-out (or its rebuild, if the commit failed)
         async with self.lock:
-            return await self._run(command, user, viewer, key, req_hash, expect_seq, note)
+            return await self._run(
+                command, user, viewer, key, req_hash, expect_seq, extra, supervised
+            )
 
     async def apply_default(
         self,
@@ -325,21 +344,49 @@ class TableActor:
                 ApiError(409, "table_" + self.status, f"table is {why}", "SRV-STATUS")
             )
 
-        def note() -> Callable[[Connection], None]:
+        def note(conn: Connection, reply: Reply) -> None:
+            # the rule the default is applied by, as the journal's table.timed_out says
             rule = next(
-                (p.rule for p in self.pending() if str(p.actor) == actor and p.default == op),
+                (
+                    str(e["data"].get("rule", ""))
+                    for e in reply.body.get("events", [])
+                    if e["kind"] == "table.timed_out"
+                ),
                 "",
             )
-
-            def write(conn: Connection) -> None:
-                reason = f"{actor}: {op} ({rule})"
-                store.audit(conn, user, "apply_default", self.table_id, reason, {"rule": rule})
-
-            return write
+            reason = f"{actor}: {op} ({rule})"
+            store.audit(conn, user, "apply_default", self.table_id, reason, {"rule": rule})
 
         command = Command(Actor.SYSTEM, "time_out", {"actor": actor, "op": op})
         return await asyncio.shield(
             self._locked_run(command, user, viewer, key, req_hash, None, note)
+        )
+
+    async def supervise(
+        self,
+        actor: Actor,
+        op: str,
+        args: dict[str, Any],
+        *,
+        user: str,
+        extra: Extra,
+        key: str | None = None,
+        req_hash: str = "",
+    ) -> Reply:
+        """A supervisor's operation (void, correct, limits), paused or frozen tables
+        included, in ONE transaction with ``extra(conn, reply)`` (the decision and audit
+        records): both or neither."""
+        return await asyncio.shield(
+            self._locked_run(
+                Command(actor, op, args),
+                user,
+                actor.viewer(),
+                key,
+                req_hash,
+                None,
+                extra,
+                supervised=True,
+            )
         )
 
     @staticmethod
@@ -360,11 +407,13 @@ class TableActor:
         key: str | None,
         req_hash: str,
         expect_seq: int | None,
-        note: Callable[[], Callable[[Connection], None]] | None = None,
+        extra: Extra | None = None,
+        supervised: bool = False,
     ) -> Reply:
         """Under the lock: the transaction, the rebuild if it failed, the fan-out.
-        ``note()`` (called before the command changes the engine) gives what else the
-        transaction writes if the command is recorded (an audit entry)."""
+        ``extra(conn, reply)`` writes what else the transaction holds if the command is
+        recorded (an audit entry, a supervisor's decision); ``supervised``: a supervisor's
+        correction, which a paused or frozen table takes."""
         floor = self.floor
         new: list[Entry] = []
 
@@ -386,10 +435,9 @@ class TableActor:
                             )
                         )
                     return Reply(stored.status, stored.body)
-            extra = note() if note is not None else None
-            reply = self._execute(conn, command, user, viewer, expect_seq, new)
+            reply = self._execute(conn, command, user, viewer, expect_seq, new, supervised)
             if extra is not None and reply.status == 200:
-                extra(conn)
+                extra(conn, reply)
             if key is not None:
                 store.put_idempotent(conn, user, key, req_hash, reply.status, reply.body)
             return reply
@@ -401,6 +449,15 @@ class TableActor:
             why = self.lock_reason or self.status
             return self._refusal(
                 ApiError(409, "table_" + self.status, f"table is {why}", "SRV-STATUS")
+            )
+        if self.status == "frozen" and not supervised:
+            return self._refusal(
+                ApiError(
+                    409,
+                    "table_frozen",
+                    f"the round is disputed and frozen: {self.lock_reason}",
+                    "SRV-FROZEN",
+                )
             )
         try:
             reply = await floor.db.write(unit, on_retry=self._rebuild_sync)
@@ -463,10 +520,11 @@ class TableActor:
         viewer: Viewer,
         expect_seq: int | None,
         new: list[Entry],
+        supervised: bool = False,
     ) -> Reply:
         engine = self.engine
         assert engine is not None
-        if self.status == "paused" and command.actor.role is not Role.SYSTEM:
+        if self.status == "paused" and command.actor.role is not Role.SYSTEM and not supervised:
             return self._refusal(ApiError(409, "table_paused", "the table is paused", "SRV-STATUS"))
         if expect_seq is not None and expect_seq != self.seq:
             return self._refusal(

@@ -15,6 +15,7 @@ URL map (the server owns ``/tables``, ``/auth`` … for its API; the UI keeps ou
     /dealer/{id}           the dealer's console at a live table
     /auditor               the meters, the gaming-day close
     /recall                last rounds, step by step (a player's own; staff: a table)
+    /supervisor            requests, void, correct, limits, freeze, the audit log
     /ui/par/{game}         a PAR sheet (fragment)   /ui/hint        the exact hint (fragment)
     /ui/settings           a hand's three settings, names and ranks (JSON)
     /static/{path}         CSS, ES modules, vendored htmx
@@ -122,6 +123,13 @@ def dealer(request: Request, table_id: str) -> HTMLResponse:
 @router.get("/cashier", response_class=HTMLResponse)
 def cashier(request: Request) -> HTMLResponse:
     return _page(request, "cashier.html", "cashier")
+
+
+@router.get("/supervisor", response_class=HTMLResponse)
+def supervisor(request: Request) -> HTMLResponse:
+    """The supervisor's page: requests to decide, void / correct / limits / freeze forms,
+    disputes and the audit log (all through the server's API, docs/operations.md)."""
+    return _page(request, "supervisor.html", "supervisor")
 
 
 @router.get("/history", response_class=HTMLResponse)

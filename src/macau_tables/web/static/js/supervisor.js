@@ -1,0 +1,153 @@
+// The supervisor's page: requests to decide (a second supervisor approves or rejects), the
+// void / correct / limits / freeze / release forms, disputes and the audit log — all through
+// the server's API (docs/operations.md, "The supervisor's day"). The rules are the server's.
+import { PATHS, get, post, session, strings } from "./api.js";
+
+const S = strings();
+const reader = ["supervisor", "auditor"].includes(session.role);
+const acts = session.role === "supervisor";
+const $ = (sel) => document.querySelector(sel);
+const enc = encodeURIComponent;
+
+function cell(tr, text) {
+  const td = document.createElement("td");
+  td.textContent = text ?? "";
+  tr.append(td);
+  return td;
+}
+
+function what(r) {
+  return r.action === "correct" ? `correct #${r.args.of_seq} → ${JSON.stringify(r.args.args)}` : r.action;
+}
+
+async function decide(r, verdict) {
+  const err = $("[data-req-error]");
+  err.textContent = "";
+  const reason = $("[data-decision-reason]").value.trim();
+  if (!reason) {
+    err.textContent = `${S["sv.reason"]}?`;
+    $("[data-decision-reason]").focus();
+    return;
+  }
+  try {
+    await post(`/supervisor/requests/${r.id}/${verdict}`, { reason }, { idempotent: verdict === "approve" });
+  } catch (x) {
+    err.textContent = x.message;
+  }
+  await refresh();
+}
+
+async function showRequests() {
+  const body = $("[data-requests] tbody");
+  const rows = await get("/supervisor/requests?limit=50");
+  body.replaceChildren();
+  for (const r of rows) {
+    const tr = document.createElement("tr");
+    tr.dataset.request = r.id;
+    tr.dataset.state = r.state;
+    cell(tr, `#${r.id}`);
+    cell(tr, r.table_id);
+    cell(tr, what(r));
+    cell(tr, r.reason);
+    cell(tr, r.decided_by ? `${r.requested_by} → ${r.decided_by}` : r.requested_by);
+    cell(tr, r.state).dataset.stateCell = "";
+    const td = cell(tr, "");
+    if (acts && r.state === "pending" && r.requested_by !== session.user) {
+      for (const verdict of ["approve", "reject"]) {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.textContent = S[`sv.${verdict}`];
+        b.dataset.verdict = verdict;
+        b.addEventListener("click", () => decide(r, verdict));
+        td.append(b, " ");
+      }
+    }
+    body.append(tr);
+  }
+}
+
+async function showDisputes() {
+  const list = $("[data-disputes]");
+  const rows = await get("/supervisor/disputes");
+  list.replaceChildren();
+  for (const d of rows) {
+    const li = document.createElement("li");
+    const how = d.resolved ? `${d.resolved} (${d.resolved_by})` : "open";
+    li.textContent = `#${d.id} ${d.table_id}: ${d.note} — ${d.evidence.join(", ") || "no evidence"} — seqs ${d.seqs.join(", ") || "—"} — ${how}`;
+    list.append(li);
+  }
+}
+
+async function showAudit() {
+  const body = $("[data-audit] tbody");
+  const rows = await get("/audit/log?limit=50");
+  body.replaceChildren();
+  for (const e of rows) {
+    const tr = document.createElement("tr");
+    cell(tr, new Date(e.at).toLocaleString());
+    cell(tr, e.user);
+    cell(tr, e.action);
+    cell(tr, e.target);
+    cell(tr, e.reason);
+    body.append(tr);
+  }
+}
+
+async function refresh() {
+  await Promise.all([showRequests(), showDisputes(), showAudit()]);
+}
+
+const avos = (text) => {
+  const [whole, cents = ""] = String(text).split(".");
+  return Number(whole) * 100 + Number((cents + "00").slice(0, 2));
+};
+const list = (text) => String(text || "").split(",").map((s) => s.trim()).filter(Boolean);
+
+const SEND = {
+  void: (t, f) => post(`/tables/${enc(t)}/requests`, { action: "void", reason: f.reason.value }),
+  correct: (t, f) => post(`/tables/${enc(t)}/requests`, {
+    action: "correct", of_seq: Number(f.of_seq.value), args: JSON.parse(f.args.value), reason: f.reason.value,
+  }),
+  limits: (t, f) => post(`/tables/${enc(t)}/limits`, {
+    min_bet: avos(f.min_bet.value), max_bet: avos(f.max_bet.value), reason: f.reason.value,
+  }),
+  freeze: (t, f) => post(`/tables/${enc(t)}/freeze`, {
+    note: f.note.value, evidence: list(f.evidence.value), seqs: list(f.seqs.value).map(Number),
+  }),
+  release: (t, f) => post(`/tables/${enc(t)}/release`, { reason: f.reason.value }),
+};
+
+async function setUp() {
+  if (!reader) return;
+  $("[data-sv-need]").hidden = true;
+  $("[data-sv]").hidden = false;
+  if (acts) {
+    $("[data-sv-act]").hidden = false;
+    const select = $("[data-sv-table]");
+    for (const t of await get(PATHS.tables)) {
+      const o = document.createElement("option");
+      o.value = t.id;
+      o.textContent = `${t.id} (${t.game}, ${t.status})`;
+      select.append(o);
+    }
+    for (const form of document.querySelectorAll("[data-form]")) {
+      form.addEventListener("submit", async (e) => {
+        e.preventDefault();
+        const err = $("[data-act-error]");
+        const done = $("[data-act-done]");
+        err.textContent = done.textContent = "";
+        try {
+          const r = await SEND[form.dataset.form](select.value, form);
+          done.textContent = r.id ? `#${r.id}: ${r.state}` : `${select.value}: ${r.status ?? "ok"}`;
+          form.reset();
+        } catch (x) {
+          err.textContent = x.message;
+        }
+        await refresh();
+      });
+    }
+  }
+  await refresh();
+}
+
+setUp().catch((x) => { $("[data-req-error]").textContent = x.message; });
