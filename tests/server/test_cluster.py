@@ -423,3 +423,38 @@ def test_a_replica_shows_each_viewer_what_the_owner_shows() -> None:
             assert paused.status_code == 200, paused.text
             snap = client_b.portal.call(replica.snapshot, Viewer.PUBLIC)  # type: ignore[union-attr]
             assert snap["status"] == "paused" and snap["pending"] == []
+
+
+def test_a_supervisors_decision_is_routed_to_the_table_of_its_request(srv: Srv) -> None:
+    """``/supervisor/requests/{rid}/approve|reject`` acts at the request's table: with
+    several processes it goes to that table's owner like any ``/tables/{id}/`` request."""
+    import asyncio
+
+    from macau_tables.server import store
+    from macau_tables.server.cluster import ForwardMiddleware
+
+    srv.floor.db.write_sync(
+        lambda c: c.execute(
+            store.requests_t.insert().values(
+                id=41,
+                table_id="hilo-1",
+                action="void",
+                args="{}",
+                reason="routing",
+                requested_by="supervisor",
+                requested_at=store.now_ms(),
+                table_seq=0,
+            )
+        )
+    )
+    mw = ForwardMiddleware(None, srv.floor)  # type: ignore[arg-type]
+
+    def table_of(path: str) -> str | None:
+        return asyncio.run(mw.table_of({"type": "http", "path": path}))
+
+    assert table_of("/supervisor/requests/41/approve") == "hilo-1"
+    assert table_of("/supervisor/requests/41/reject") == "hilo-1"
+    assert table_of("/supervisor/requests/42/approve") is None  # no such request: answered here
+    assert table_of("/tables/hilo-2/commands") == "hilo-2"
+    assert table_of("/supervisor/requests") is None
+    assert table_of("/wallet") is None

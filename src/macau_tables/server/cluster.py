@@ -23,6 +23,8 @@ Each table is **owned** by one process at a time; only its owner runs the table'
   (421, ``SRV-LEASE``) and the table dropped — an owner that lost its lock without
   noticing (its lease connection cut) can never write after the new owner took over.
 * **Forwarding** (:class:`ForwardMiddleware`): an HTTP request under ``/tables/{id}/``
+  (or a supervisor's ``/supervisor/requests/{rid}/approve|reject``, which acts at its
+  request's table)
   that reaches a process that does not own the table is sent, unchanged (the caller's
   token, the same ``Idempotency-Key``), to the owner's internal URL and its answer
   relayed. If the owner cannot be reached or answers 421 (it just released the table),
@@ -75,6 +77,8 @@ STARTING = "macau-starting:"
 FORWARDED = "x-macau-forwarded"
 FLOOR_KEY = 0x4D41_4341_5546_4C52  # 'MACAUFLR': migrations and the demo floor, one at a time
 TABLE_PATH = re.compile(r"^/tables/([^/]+)/?(.*)$")
+#: a supervisor's decision acts at the table of its request: forwarded to that table's owner
+DECISION_PATH = re.compile(r"^/supervisor/requests/(\d+)/(?:approve|reject)$")
 
 
 def lease_key(table_id: str) -> int:
@@ -552,13 +556,32 @@ class ForwardMiddleware:
         self.app = app
         self.floor = floor
 
+    async def table_of(self, scope: Scope) -> str | None:
+        """The table a request acts at: ``/tables/{id}/…``, or the table of the supervisor's
+        request that ``/supervisor/requests/{rid}/approve|reject`` decides; else None."""
+        if scope["type"] != "http":
+            return None
+        path = scope.get("path", "")
+        match = TABLE_PATH.match(path)
+        if match is not None:
+            return unquote(match.group(1))
+        decision = DECISION_PATH.match(path)
+        if decision is None:
+            return None
+        rid = int(decision.group(1))
+        found = await self.floor.db.read(
+            lambda c: c.execute(
+                sa.select(store.requests_t.c.table_id).where(store.requests_t.c.id == rid)
+            ).scalar()
+        )
+        return None if found is None else str(found)
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         cluster = self.floor.cluster
-        match = TABLE_PATH.match(scope.get("path", "")) if scope["type"] == "http" else None
-        if cluster is None or match is None:
+        table_id = await self.table_of(scope) if cluster is not None else None
+        if cluster is None or table_id is None:
             await self.app(scope, receive, send)
             return
-        table_id = unquote(match.group(1))
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         forwarded = FORWARDED in headers
         actor = self.floor.tables.get(table_id)
