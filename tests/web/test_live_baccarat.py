@@ -38,7 +38,9 @@ def bet(w: Watched, spot: str, chip: int, times: int) -> None:
 def test_two_players_bet_squeeze_and_see_the_ledger(live: Live, watched: Open) -> None:
     fund(live, "alice", "bob")
     post(live, "supervisor", "/tables", {"id": TABLE, "game": "baccarat",
-         "options": {"squeeze": True}, "betting_seconds": 8, "action_seconds": 8})  # fmt: skip
+         "options": {"squeeze": True}, "betting_seconds": 12, "action_seconds": 90})  # fmt: skip
+    # (action_seconds: the squeeze is the players' — on a busy machine 8 s ran out before
+    # the pages clicked and the clock turned the cards for them, BA-16's default)
     alice, bob = watched(), watched()
     frames = {"alice": frames_of(alice), "bob": frames_of(bob)}
     for w, who in ((alice, "alice"), (bob, "bob")):
