@@ -15,12 +15,19 @@ from hypothesis import strategies as st
 from macau_tables.core.errors import InvalidInput, MacauTablesError, OutOfOrder
 from macau_tables.core.journal import Journal
 from macau_tables.core.ledger import Ledger
+from macau_tables.core.rng import Rng, commitment
 from macau_tables.core.visibility import Viewer
 from macau_tables.games.contract import Actor, Command, RoundCorrected
 from macau_tables.games.tiletable import HandsKeyed, TilePhase, TileTable, replay
 from macau_tables.tiles import FULL_SET
 from tests.games.test_tiletable_keyed import _finish, _hands, _to_betting
-from tests.games.tiletable_helpers import funded_ledger, seated
+from tests.games.tiletable_helpers import (
+    bet_own_seats,
+    funded_ledger,
+    play_round,
+    seated,
+    step_default,
+)
 
 D = Actor.DEALER
 ANN = Actor.supervisor("ann_sup")
@@ -176,3 +183,126 @@ def test_a_corrected_deal_leaves_the_table_as_if_it_had_been_keyed_right(
         _finish(u)
     assert state(t) == state(right)
     assert ledger(t).open_holds == frozenset()
+
+
+# --- the void of the last round ----------------------------------------------------------
+
+
+def void(t: TileTable, by: Actor = ANN) -> Any:
+    return t.execute(
+        Command(by, "void_round", {"reason": "video", "request": 2, "requested_by": "sam"})
+    )
+
+
+def before_round(t: TileTable) -> dict[str, int]:
+    return {p: t.stack(p).minor for p in PLAYERS}
+
+
+def test_a_settled_round_voided_refunds_every_bet_and_the_banks_capital() -> None:
+    t = fresh("paigow", 8)
+    bank_open = next(s for s, e in enumerate(t.journal.events) if e.kind == "tiletable.bank_opened")
+    assert bank_open > 0
+    stacks = dict.fromkeys(PLAYERS, 100000)
+    deal(t, [1, 2, 3, 4], ORDER[4:8] + ORDER[:4] + ORDER[8:])
+    _finish(t)
+    assert before_round(t) != stacks
+    events = void(t)
+    assert [e.kind for e in events] == ["table.round_voided"]  # the woodpile ended at settle
+    assert events[0].from_seq == bank_open
+    assert before_round(t) == stacks and ledger(t).open_holds == frozenset()
+    assert t.phase is TilePhase.BANK
+    with pytest.raises(OutOfOrder):
+        void(t)  # voided already
+    rounds = t.round_no
+    _to_betting(t)  # the next round: new round number, new bet and hold ids, a new woodpile
+    assert t.round_no == rounds + 1
+    deal(t, [1, 2, 3, 4], ORDER)
+    _finish(t)
+    assert ledger(t).open_holds == frozenset()  # every hold id opened and closed once
+    again = replay(Journal.from_json(t.journal.to_json()))
+    assert again.journal.head == t.journal.head
+    assert again.view(Viewer.SUPERVISOR) == t.view(Viewer.SUPERVISOR)
+
+
+def test_a_round_in_play_voided_ends_its_woodpile() -> None:
+    """A physical woodpile ends with the void (its tiles were dealt); a seeded one's seed is
+    revealed with it (a commitment never stays unrevealed), and the next round has a new
+    woodpile either way."""
+    t = fresh("paigow", 8)
+    deal(t, [1, 2, 3, 4], ORDER)
+    events = void(t)
+    assert [e.kind for e in events] == ["table.round_voided", "tiletable.woodpile_ended"]
+    assert before_round(t) == dict.fromkeys(PLAYERS, 100000)
+    assert ledger(t).open_holds == frozenset()
+    seeded = seated("taiwan", places=4)
+    seat = seeded.bank_candidate()
+    assert seat is not None
+    banker = Actor.player(seeded.seats()[seat])
+    seeded.execute(Command(banker, "open_bank", {"capital": 50_000}))
+    seeded.execute(Command(D, "shuffle", {"seed": "ab" * 32}))
+    (c,) = [e.commitment for e in seeded.journal.events if e.kind == "table.seed_committed"]
+    events = void(seeded)
+    assert [e.kind for e in events] == ["table.round_voided", "table.seed_revealed"]
+    assert events[1].seed == "ab" * 32
+    seeded.execute(Command(banker, "open_bank", {"capital": 50_000}))
+    assert seeded.phase is TilePhase.SHUFFLE  # a new woodpile, under a new label
+    seeded.execute(Command(D, "shuffle", {"seed": "cd" * 32}))
+    labels = [e.label for e in seeded.journal.events if e.kind == "table.seed_committed"]
+    assert labels == ["woodpile:1", "woodpile:2"]
+    live = {commitment(bytes.fromhex("cd" * 32)): bytes.fromhex("cd" * 32)}  # the server's
+    again = replay(Journal.from_json(seeded.journal.to_json()), live)
+    assert again.journal.head == seeded.journal.head
+    assert c == commitment(bytes.fromhex("ab" * 32))
+
+
+def test_only_the_last_round_is_voided_by_another_supervisor() -> None:
+    t = fresh("paigow", 8)
+    with pytest.raises(OutOfOrder):
+        void(t, by=Actor.supervisor("sam"))  # the requester
+    with pytest.raises(OutOfOrder):
+        void(t, by=D)
+    deal(t, [1, 2, 3, 4], ORDER)
+    _finish(t)
+    t.execute(Command(Actor.player("cy"), "buy_in", {"amount": 1_000}))
+    with pytest.raises(OutOfOrder, match="no round to void"):
+        void(t)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    st.sampled_from([("paigow", 8), ("taiwan", 4)]),
+    st.integers(0, 3),
+    st.integers(0, 12),
+    st.integers(0, 2**32),
+)
+@example(("taiwan", 4), 1, 0, 1)  # the second round of a woodpile, voided settled
+def test_a_voided_round_leaves_the_stacks_as_before_it(
+    game: tuple[str, int], rounds: int, steps: int, seed: int
+) -> None:
+    """Seeded tables, rounds played by the rules' defaults, the last one stopped anywhere
+    after its bank opened (or settled): the void leaves every stack as before the bank
+    opened, no hold open; the table plays on and replays."""
+
+    rng = Rng.seeded(f"void-{seed}")
+    t = seated(*game[:1], places=game[1])
+    for _ in range(rounds):
+        play_round(t, rng, capital=50_000)
+    stacks = before_round(t)
+    seat, _keep, least = t.bank_offer()
+    assert seat is not None
+    capital = max(50_000, least)  # PG-4.9: a keeping banker never reduces his capital
+    t.execute(Command(Actor.player(t.seats()[seat]), "open_bank", {"capital": capital}))
+    for _ in range(steps):
+        if t.phase is TilePhase.BANK:
+            break
+        if t.phase is TilePhase.BETTING and t.can_place_bet(Actor.player("cy"), 3, 1_000):
+            bet_own_seats(t)
+        step_default(t, rng)
+    void(t)
+    assert before_round(t) == stacks
+    assert ledger(t).open_holds == frozenset()
+    play_round(t, rng, capital=50_000)
+    assert ledger(t).open_holds == frozenset()
+    # the server's seeds of a woodpile still in use (a Taiwan woodpile serves two rounds)
+    again = replay(Journal.from_json(t.journal.to_json()), dict(t._vault))
+    assert again.journal.head == t.journal.head

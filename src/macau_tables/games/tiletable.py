@@ -851,6 +851,7 @@ class TileTable:
             "set_tiles": (("seat", "front"), self.set_tiles),
             "settle": ((), self.settle),
             "time_out": (("actor", "op"), self.time_out),
+            "void_round": (("reason", "request", "requested_by"), self.void_round),
             "correct_round": (
                 ("of_seq", "args", "reason", "request", "requested_by"),
                 self.correct_round,
@@ -958,12 +959,12 @@ class TileTable:
                 self._settled(ev)
             case TimedOut(actor=actor, op=op, rule=rule):
                 self._timed_out = (actor, op, rule)
-            case RoundCorrected():
+            case RoundVoided() | RoundCorrected():
                 pass  # the state follows the effective history (below)
             case _:
                 raise InvalidInput(f"{ev.kind} is not an event of a tile table")
         self._journal.append(ev)
-        if isinstance(ev, RoundCorrected):
+        if isinstance(ev, RoundVoided | RoundCorrected):
             self._restate()
 
     def _apply_money(self, ev: Event) -> None:
@@ -1766,6 +1767,80 @@ class TileTable:
             out += getattr(self, str(op))(p.actor)
         return tuple(out)
 
+    # ---- the supervisor's void of the last round (contract: RoundVoided) ----------------------
+    #
+    # The last round — from its bank's opening, settled or not — did not happen: every bet and
+    # the bank's capital (the co-bankers' too) are refunded, its settlement reversed
+    # (``contract.money_delta``). Its woodpile is not dealt from again (its tiles were dealt):
+    # a woodpile still in use ends with the void — its seed revealed (``table.seed_revealed``),
+    # a physical one ended (``tiletable.woodpile_ended``) — and the next round builds or
+    # shuffles a new one. Round numbers, bet and hold ids and woodpile labels go on from the
+    # journal's (never used twice). The dealer's own void of a deal for exposed tiles (PG-2.3 /
+    # PG-R3: the bets stay) is another thing: ``report_exposed``.
+
+    #: the events of a round, from its bank's opening to its settlement (what a void undoes)
+    _ROUND_EVENTS: ClassVar[tuple[type[Event], ...]] = ()  # filled below the class
+
+    def _round_start(self) -> int | None:
+        """Where the table's last round starts in the effective history (its
+        ``BankOpened``), None if there is none to void (a void since, or an event that is no
+        part of a round: a seat taken or left, chips, the bank offered on)."""
+        events = self._journal.events
+        voided = max((s for s, e in enumerate(events) if isinstance(e, RoundVoided)), default=0)
+        for seq, ev in reversed(contract.effective_events(events)):
+            if seq < voided:
+                return None
+            if isinstance(ev, BankOpened):
+                return seq
+            if not isinstance(ev, self._ROUND_EVENTS):
+                return None
+        return None
+
+    def verify_void_round(self, actor: Actor, requested_by: str) -> None:
+        """A second supervisor voids the last round (there must be one)."""
+        self._void_start(actor, requested_by)
+
+    def _void_start(self, actor: Actor, requested_by: object) -> int:
+        if not isinstance(requested_by, str):
+            raise InvalidInput("requested_by names the requesting supervisor")
+        self._supervisor(actor, requested_by)
+        start = self._round_start()
+        if start is None:
+            raise OutOfOrder(
+                "there is no round to void: no bank was opened since the last void, or a seat, "
+                "chips or the bank's offer came after it"
+            )
+        return start
+
+    def can_void_round(self, actor: Actor, requested_by: str) -> bool:
+        return _can(self.verify_void_round, actor, requested_by)
+
+    def void_round(
+        self, actor: Actor, reason: object, request: object, requested_by: object
+    ) -> tuple[Event, ...]:
+        """Void the last round: every bet and the bank's capital refunded, its settlement
+        reversed; the woodpile in use ends (its seed revealed)."""
+        start = self._void_start(actor, requested_by)
+        assert isinstance(requested_by, str)
+        reason, request = _supervisor_args(reason, request)
+        events = self._journal.events
+        wrong = [ev for seq, ev in contract.effective_events(events) if seq >= start]
+        delta = contract.money_delta(wrong, (), contract.hold_aliases(events), len(events))
+        label, c, keyed = self._label, self._commitment, self._keyed_pile
+        out = list(
+            self._emit(
+                RoundVoided(
+                    from_seq=start, reason=reason, request=request, requested_by=requested_by,
+                    approved_by=actor.name, currency=self.currency.code, **delta,
+                )
+            )
+        )  # fmt: skip
+        if label and keyed:
+            out += self._emit(WoodpileEnded(label))
+        elif label:
+            out += self._emit(SeedRevealed(label, self._vault[c].hex()))
+        return tuple(out)
+
     # ---- the supervisor's correction of a keyed-in deal (contract: RoundCorrected) ------------
     #
     # At a live table the dealer keys in the banker's dice and every seat's tiles as dealt
@@ -1816,6 +1891,13 @@ class TileTable:
             rename(seq)
             fresh.apply(ev)
         rename(end)
+        # the counters never go back below the journal's: no id or label is used twice
+        real = events[:end]
+        piles = sum(isinstance(e, SeedCommitted | WoodpileBuilt) for e in real)
+        fresh._woodpiles = max(fresh._woodpiles, piles)
+        rounds = [e.round_no for e in real if isinstance(e, BankOpened)]
+        fresh._round_no = max(fresh._round_no, *rounds) if rounds else fresh._round_no
+        fresh._bet_count = max(fresh._bet_count, sum(isinstance(e, BetPlaced) for e in real))
         return fresh
 
     def _restate(self) -> None:
@@ -1899,12 +1981,9 @@ class TileTable:
     ) -> tuple[Event, ...]:
         """Re-run the keyed-in deal at ``of_seq`` with the corrected dice and hands: the rules
         re-deal and re-settle the round; the event posts the difference."""
-        if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
-            raise InvalidInput("a supervisor's reason is a text of 1 to 500 characters")
-        if isinstance(request, bool) or not isinstance(request, int):
-            raise InvalidInput("request is the request's number")
         if not isinstance(requested_by, str):
             raise InvalidInput("requested_by names the requesting supervisor")
+        reason, request = _supervisor_args(reason, request)
         fixed, wrong, right = self._corrected(actor, of_seq, args, requested_by)
         delta = contract.money_delta(
             wrong, right, contract.hold_aliases(self._journal.events), len(self._journal)
@@ -1965,6 +2044,12 @@ class TileTable:
                 return Command(Actor.DEALER, "settle", {})
             case TimedOut(actor=a, op=o):
                 return Command(Actor.SYSTEM, "time_out", {"actor": a, "op": o})
+            case RoundVoided():
+                return Command(
+                    Actor.supervisor(ev.approved_by),
+                    "void_round",
+                    {"reason": ev.reason, "request": ev.request, "requested_by": ev.requested_by},
+                )
             case RoundCorrected():
                 return Command(
                     Actor.supervisor(ev.approved_by),
@@ -2058,6 +2143,21 @@ class TaiwanTable(TileTable):
     """A Taiwan Pai Kao table (Portaria 15/90/M)."""
 
     game: ClassVar[str] = "taiwan"
+
+
+def _supervisor_args(reason: object, request: object) -> tuple[str, int]:
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
+        raise InvalidInput("a supervisor's reason is a text of 1 to 500 characters")
+    if isinstance(request, bool) or not isinstance(request, int):
+        raise InvalidInput("request is the request's number")
+    return reason, request
+
+
+TileTable._ROUND_EVENTS = (
+    BankOpened, SeedCommitted, WoodpileBuilt, CoBankJoined, BetPlaced, StacksRearranged,
+    HandsKeyed, DiceShaken, TilesDealt, TilesExposed, TilesSet, TimedOut, RoundSettled,
+    SeedRevealed, WoodpileEnded,
+)  # fmt: skip
 
 
 def _renamed(hold: str, aliases: Mapping[str, str]) -> str:
