@@ -25,11 +25,14 @@ move money carry their :class:`~macau_tables.core.ledger.Movement`.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, ClassVar, TypeAlias, overload
 
 from macau_tables.core.errors import (
@@ -43,7 +46,14 @@ from macau_tables.core.errors import (
     SeedNotRevealed,
 )
 from macau_tables.core.errors import passes as _can
-from macau_tables.core.journal import Event, Journal, JsonValue, event, register_replayer
+from macau_tables.core.journal import (
+    Event,
+    Journal,
+    JsonValue,
+    event,
+    event_from_json,
+    register_replayer,
+)
 from macau_tables.core.ledger import Movement
 from macau_tables.core.money import MOP, Currency, Money, Rounding, currency_by_code
 from macau_tables.core.rng import Rng, commitment
@@ -55,6 +65,8 @@ from macau_tables.games.contract import (
     Command,
     Pending,
     Role,
+    RoundCorrected,
+    RoundVoided,
     SeedCommitted,
     SeedRevealed,
     TableOpened,
@@ -1143,6 +1155,8 @@ class BaccaratTable:
         self.apply(ev)
         self._journal.append(ev)
         out.append(ev)
+        if isinstance(ev, RoundVoided | RoundCorrected):
+            self._restate()  # the state follows the effective history
         return ev
 
     def _money(self, minor: int) -> Money:
@@ -1157,8 +1171,8 @@ class BaccaratTable:
         match ev:
             case TableOpened() | SeedCommitted() | SeedRevealed() | TimedOut():
                 pass
-            case DealingErrorCorrected():
-                pass
+            case DealingErrorCorrected() | RoundVoided() | RoundCorrected():
+                pass  # a void or a correction: the state follows the effective history (_emit)
             case PlayerJoined():
                 self.seats[ev.player] = ev.seat
                 self.stacks[ev.player] = ev.buy_in
@@ -2244,6 +2258,248 @@ class BaccaratTable:
         self._after_hand(out)
         return tuple(out)
 
+    # --- the supervisor's void and correction (contract: RoundVoided, RoundCorrected) --------
+    #
+    # A supervisor voids the last hand settled (every bet of it refunded: its settlement
+    # becomes the hand's BA-R3 void; its cards stay out of the shoe) or a hand being dealt
+    # (the rules' own BA-10 void), and corrects a keyed-in card of the last hand: the keyed
+    # event at ``of_seq`` (``deal`` or ``draw``) is re-run with the corrected cards, then the
+    # hand's later keyed draws and reveals as far as the rules still take them (a third card
+    # the corrected hand no longer draws goes back to the shoe; one it now needs is keyed in
+    # by the dealer). The money of either is the difference (``contract.money_delta``).
+
+    #: keyed-in operations a supervisor may correct, and the arguments he may change
+    CORRECTABLE: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+        {"deal": ("cards",), "draw": ("card",)}
+    )
+
+    @property
+    def _events(self) -> tuple[Event, ...]:
+        return self._journal.events
+
+    def _effective(self) -> list[tuple[int, Event]]:
+        """The history the table's state follows, as ``(seq, event)`` (see
+        ``contract.effective_events``), except that a baccarat void keeps the hand: its
+        settlement at ``from_seq`` is replaced by the hand's void (BA-R3)."""
+        out: list[tuple[int, Event]] = []
+        for seq, ev in enumerate(self._events):
+            if isinstance(ev, RoundVoided):
+                out = [
+                    (s, _voided(e, ev.reason, ev.approved_by))
+                    if s == ev.from_seq and isinstance(e, HandSettled)
+                    else (s, e)
+                    for s, e in out
+                ]
+            elif isinstance(ev, RoundCorrected):
+                out = [(s, e) for s, e in out if s < ev.of_seq]
+                out.extend((seq, event_from_json(json.loads(json.dumps(j)))) for j in ev.rerun)
+            else:
+                out.append((seq, ev))
+        return out
+
+    def _fold(self, upto: int | None = None) -> BaccaratTable:
+        """A new table in the state of the effective history before ``upto`` (all of it if
+        None): every event applied, nothing re-decided. A bet whose hold a correction
+        re-issued is named by its new hold from the correction on."""
+        events = self._events
+        opening = events[0]
+        assert isinstance(opening, TableOpened)
+        fresh = BaccaratTable(
+            BaccaratRules.from_json(opening.rules),
+            table_id=self._table_id,
+            header=self._journal.header,
+            seeds=self._keyring,
+        )
+        renames = [
+            (s, dict(ev.aliases))
+            for s, ev in enumerate(events)
+            if isinstance(ev, RoundVoided | RoundCorrected) and ev.aliases
+        ]
+
+        def rename(before: int) -> None:
+            while renames and renames[0][0] < before:
+                _, new = renames.pop(0)
+                fresh.holds = [
+                    dataclasses.replace(b, id=new.get(b.id.split("~")[0], b.id))
+                    for b in fresh.holds
+                ]
+
+        end = len(events) if upto is None else upto
+        for seq, ev in self._effective()[1:]:
+            if seq >= end:
+                break
+            rename(seq)
+            fresh.apply(ev)
+        rename(end)
+        return fresh
+
+    def _restate(self) -> None:
+        """After a void or a correction: the state of the effective history."""
+        fresh = self._fold()
+        for name, value in vars(fresh).items():
+            if name not in ("_journal", "_keyring"):
+                setattr(self, name, value)
+
+    def _supervisor(self, actor: Actor, requested_by: str) -> None:
+        if not isinstance(actor, Actor) or actor.role is not Role.SUPERVISOR:
+            raise OutOfOrder(f"a supervisor voids and corrects hands, not {actor}")
+        contract.check_name(requested_by, "requesting supervisor")
+        if requested_by == actor.name:
+            raise OutOfOrder(f"{actor.name} requested this: another supervisor approves it")
+
+    def _settled_to_void(self) -> tuple[int, HandSettled]:
+        """The last hand settled, if nothing was bet, dealt or keyed since: (seq, settlement)."""
+        for seq, ev in reversed(self._effective()):
+            if isinstance(ev, HandSettled):
+                if not ev.results:
+                    raise OutOfOrder("the last hand had no bets: there is nothing to void")
+                return seq, ev
+            if isinstance(
+                ev, HandVoided | BetPlaced | BetChanged | CardsDealt | CardsKeyed | PlayerLeft
+            ):
+                break
+        raise OutOfOrder(
+            "there is no hand to void: the last hand was voided, or bets or cards came since",
+            rule="BA-R3",
+        )
+
+    def verify_void_round(self, actor: Actor, requested_by: str) -> None:
+        """A second supervisor voids the hand being dealt (BA-10) or the last hand settled
+        before the next bet or deal (BA-R3)."""
+        self._supervisor(actor, requested_by)
+        if self.phase is BaccaratPhase.DEALING:
+            self.verify_void_hand("void", actor)
+        else:
+            self._settled_to_void()
+
+    def can_void_round(self, actor: Actor, requested_by: str) -> bool:
+        return _can(self.verify_void_round, actor, requested_by)
+
+    def void_round(
+        self, actor: Actor, reason: str, *, request: int, requested_by: str
+    ) -> tuple[Event, ...]:
+        """Void the hand being dealt (the rules' BA-10 void, the request named in its
+        reason) or the last hand settled: every bet of it refunded, its settlement reversed
+        (BA-R3: its cards stay out of the shoe)."""
+        self.verify_void_round(actor, requested_by)
+        reason = _supervisor_reason(reason)
+        if self.phase is BaccaratPhase.DEALING:
+            return self.void_hand(f"{reason} (request {request} by {requested_by})", actor)
+        seq, settled = self._settled_to_void()
+        right = _voided(settled, reason, actor.name)
+        delta = contract.money_delta(
+            [settled], [right], contract.hold_aliases(self._events), len(self._events)
+        )
+        out: list[Event] = []
+        self._emit(
+            RoundVoided(
+                from_seq=seq,
+                reason=reason,
+                request=request,
+                requested_by=requested_by,
+                approved_by=actor.name,
+                currency=self._cur,
+                **delta,
+            ),
+            out,
+        )
+        return tuple(out)
+
+    def _corrected(
+        self, actor: Actor, of_seq: int, args: Mapping[str, Any], requested_by: str
+    ) -> tuple[Command, list[Event], list[Event]]:
+        """The keyed-in command at ``of_seq`` with ``args``, the wrong tail, the right one."""
+        self._supervisor(actor, requested_by)
+        if isinstance(of_seq, bool) or not isinstance(of_seq, int):
+            raise InvalidInput(f"of_seq is an event number, not {of_seq!r}")
+        tail = [(s, e) for s, e in self._effective() if s >= of_seq]
+        if not tail or tail[0][0] != of_seq or not isinstance(tail[0][1], CardsKeyed):
+            raise OutOfOrder(
+                f"event {of_seq} is not a keyed-in card (deal or draw) of the table's history "
+                "as it stands"
+            )
+        if not isinstance(args, Mapping) or not args:
+            raise InvalidInput("give the corrected cards, e.g. {'cards': ['9h', '2c', 'Kd', '5s']}")
+        wrong = [e for _, e in tail]
+        # the operations of the wrong tail, re-run as they were: they must be the last hand's
+        table, i = self._fold(of_seq), 0
+        cmds: list[Command] = []
+        not_last = OutOfOrder(
+            f"event {of_seq} is not in the table's last hand: only the last hand is corrected "
+            "(before the next bet or deal)"
+        )
+        while i < len(wrong):
+            cmd = table.command_of(wrong[i])
+            if cmd is None or (cmds and cmd.op not in ("draw", "reveal", "time_out")):
+                raise not_last
+            try:
+                got = table.execute(cmd)
+            except MacauTablesError:
+                raise not_last from None
+            if [e.to_json() for e in got] != [e.to_json() for e in wrong[i : i + len(got)]]:
+                raise not_last
+            cmds.append(cmd)
+            i += len(got)
+        first = cmds[0]
+        if first.op not in self.CORRECTABLE:
+            raise OutOfOrder(f"event {of_seq} is not a keyed-in deal or draw")
+        json_args(args, self.CORRECTABLE[first.op], f"correcting {first.op}")
+        fixed = Command(first.actor, first.op, {**first.args, **args})
+        table = self._fold(of_seq)
+        right = list(table.execute(fixed))  # BA-1: cards the shoe can hold
+        for cmd in cmds[1:]:  # the hand's later key-ins, as far as the rules take them
+            try:
+                right.extend(table.execute(cmd))
+            except MacauTablesError:
+                continue  # no longer due: a third card goes back to the shoe
+        return fixed, wrong, right
+
+    def verify_correct_round(
+        self, actor: Actor, of_seq: int, args: Mapping[str, Any], requested_by: str
+    ) -> None:
+        """BA-1: a keyed-in card of the last hand corrected to cards the shoe can hold."""
+        self._corrected(actor, of_seq, args, requested_by)
+
+    def can_correct_round(
+        self, actor: Actor, of_seq: int, args: Mapping[str, Any], requested_by: str
+    ) -> bool:
+        return _can(self.verify_correct_round, actor, of_seq, args, requested_by)
+
+    def correct_round(
+        self,
+        actor: Actor,
+        of_seq: int,
+        args: Mapping[str, Any],
+        reason: str,
+        *,
+        request: int,
+        requested_by: str,
+    ) -> tuple[Event, ...]:
+        """Re-run the keyed-in deal or draw at ``of_seq`` with the corrected cards: the rules
+        re-derive the hand and its settlement; the event posts the difference."""
+        fixed, wrong, right = self._corrected(actor, of_seq, args, requested_by)
+        reason = _supervisor_reason(reason)
+        delta = contract.money_delta(
+            wrong, right, contract.hold_aliases(self._events), len(self._events)
+        )
+        out: list[Event] = []
+        self._emit(
+            RoundCorrected(
+                of_seq=of_seq,
+                op=fixed.op,
+                args=dict(fixed.args),
+                reason=reason,
+                request=request,
+                requested_by=requested_by,
+                approved_by=actor.name,
+                rerun=tuple(e.to_json() for e in right),
+                currency=self._cur,
+                **delta,
+            ),
+            out,
+        )
+        return tuple(out)
+
     # --- BA-11 … BA-18 settlement -----------------------------------------------------------
 
     def _settle_bet(self, b: Bet, h: Hand, result: HandOutcome) -> BetSettlement:
@@ -2474,6 +2730,27 @@ class BaccaratTable:
         if op == "void_hand":
             a = json_args(args, ("reason",), op)
             return self.void_hand(_str(a, "reason"), actor)
+        if op == "void_round":
+            a = json_args(args, ("reason", "request", "requested_by"), op)
+            return self.void_round(
+                actor,
+                _str(a, "reason"),
+                request=_int(a, "request"),
+                requested_by=_str(a, "requested_by"),
+            )
+        if op == "correct_round":
+            a = json_args(args, ("of_seq", "args", "reason", "request", "requested_by"), op)
+            fix = a.get("args")
+            if not isinstance(fix, Mapping):
+                raise InvalidInput("args is an object, e.g. {'card': '9h'}")
+            return self.correct_round(
+                actor,
+                _int(a, "of_seq"),
+                fix,
+                _str(a, "reason"),
+                request=_int(a, "request"),
+                requested_by=_str(a, "requested_by"),
+            )
         if op == "time_out":
             a = json_args(args, ("actor", "op"), op)
             if actor.role is not Role.SYSTEM:
@@ -2540,6 +2817,24 @@ class BaccaratTable:
                 return Command(Actor.parse(ev.by), "correct_error", {"description": ev.description})
             case HandVoided():
                 return Command(Actor.parse(ev.by), "void_hand", {"reason": ev.reason})
+            case RoundVoided():
+                return Command(
+                    Actor.supervisor(ev.approved_by),
+                    "void_round",
+                    {"reason": ev.reason, "request": ev.request, "requested_by": ev.requested_by},
+                )
+            case RoundCorrected():
+                return Command(
+                    Actor.supervisor(ev.approved_by),
+                    "correct_round",
+                    {
+                        "of_seq": ev.of_seq,
+                        "args": _plain(ev.args),
+                        "reason": ev.reason,
+                        "request": ev.request,
+                        "requested_by": ev.requested_by,
+                    },
+                )
         return None
 
     # --- what each viewer sees -----------------------------------------------------------------
@@ -2715,6 +3010,28 @@ def _bool(args: Mapping[str, Any], key: str) -> bool:
 # ==========================================================================================
 # Replay: re-run the operations, demand the same events
 # ==========================================================================================
+
+
+def _supervisor_reason(reason: object) -> str:
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
+        raise InvalidInput("a supervisor's reason is a text of 1 to 500 characters")
+    return reason
+
+
+def _voided(settled: HandSettled, reason: str, approved_by: str) -> HandVoided:
+    """A settled hand's void (BA-R3), as a supervisor's void turns it: every bet of the
+    hand returned, its cards discarded as they were."""
+    returned = tuple(
+        {"bet_id": s.bet_id, "player": s.player, "stake": s.stake} for s in settled.settlements()
+    )
+    return HandVoided(
+        settled.table_id,
+        settled.hand,
+        reason,
+        returned,
+        str(Actor.supervisor(approved_by)),
+        settled.currency,
+    )
 
 
 def open_table(journal: Journal, seeds: Mapping[str, bytes] | None = None) -> BaccaratTable:

@@ -35,10 +35,12 @@ from __future__ import annotations
 
 import copy
 import inspect
+import json
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
 from macau_tables.core.errors import (
@@ -62,6 +64,8 @@ from macau_tables.games.contract import (
     Command,
     Pending,
     Role,
+    RoundCorrected,
+    RoundVoided,
     SeedCommitted,
     SeedRevealed,
     TableOpened,
@@ -847,6 +851,11 @@ class TileTable:
             "set_tiles": (("seat", "front"), self.set_tiles),
             "settle": ((), self.settle),
             "time_out": (("actor", "op"), self.time_out),
+            "void_round": (("reason", "request", "requested_by"), self.void_round),
+            "correct_round": (
+                ("of_seq", "args", "reason", "request", "requested_by"),
+                self.correct_round,
+            ),
         }
         if not isinstance(command, Command) or command.op not in ops:
             op = getattr(command, "op", command)
@@ -950,9 +959,13 @@ class TileTable:
                 self._settled(ev)
             case TimedOut(actor=actor, op=op, rule=rule):
                 self._timed_out = (actor, op, rule)
+            case RoundVoided() | RoundCorrected():
+                pass  # the state follows the effective history (below)
             case _:
                 raise InvalidInput(f"{ev.kind} is not an event of a tile table")
         self._journal.append(ev)
+        if isinstance(ev, RoundVoided | RoundCorrected):
+            self._restate()
 
     def _apply_money(self, ev: Event) -> None:
         mv = ev.movement()
@@ -1754,6 +1767,235 @@ class TileTable:
             out += getattr(self, str(op))(p.actor)
         return tuple(out)
 
+    # ---- the supervisor's void of the last round (contract: RoundVoided) ----------------------
+    #
+    # The last round — from its bank's opening, settled or not — did not happen: every bet and
+    # the bank's capital (the co-bankers' too) are refunded, its settlement reversed
+    # (``contract.money_delta``). Its woodpile is not dealt from again (its tiles were dealt):
+    # a woodpile still in use ends with the void — its seed revealed (``table.seed_revealed``),
+    # a physical one ended (``tiletable.woodpile_ended``) — and the next round builds or
+    # shuffles a new one. Round numbers, bet and hold ids and woodpile labels go on from the
+    # journal's (never used twice). The dealer's own void of a deal for exposed tiles (PG-2.3 /
+    # PG-R3: the bets stay) is another thing: ``report_exposed``.
+
+    #: the events of a round, from its bank's opening to its settlement (what a void undoes)
+    _ROUND_EVENTS: ClassVar[tuple[type[Event], ...]] = ()  # filled below the class
+
+    def _round_start(self) -> int | None:
+        """Where the table's last round starts in the effective history (its
+        ``BankOpened``), None if there is none to void (a void since, or an event that is no
+        part of a round: a seat taken or left, chips, the bank offered on)."""
+        events = self._journal.events
+        voided = max((s for s, e in enumerate(events) if isinstance(e, RoundVoided)), default=0)
+        for seq, ev in reversed(contract.effective_events(events)):
+            if seq < voided:
+                return None
+            if isinstance(ev, BankOpened):
+                return seq
+            if not isinstance(ev, self._ROUND_EVENTS):
+                return None
+        return None
+
+    def verify_void_round(self, actor: Actor, requested_by: str) -> None:
+        """A second supervisor voids the last round (there must be one)."""
+        self._void_start(actor, requested_by)
+
+    def _void_start(self, actor: Actor, requested_by: object) -> int:
+        if not isinstance(requested_by, str):
+            raise InvalidInput("requested_by names the requesting supervisor")
+        self._supervisor(actor, requested_by)
+        start = self._round_start()
+        if start is None:
+            raise OutOfOrder(
+                "there is no round to void: no bank was opened since the last void, or a seat, "
+                "chips or the bank's offer came after it"
+            )
+        return start
+
+    def can_void_round(self, actor: Actor, requested_by: str) -> bool:
+        return _can(self.verify_void_round, actor, requested_by)
+
+    def void_round(
+        self, actor: Actor, reason: object, request: object, requested_by: object
+    ) -> tuple[Event, ...]:
+        """Void the last round: every bet and the bank's capital refunded, its settlement
+        reversed; the woodpile in use ends (its seed revealed)."""
+        start = self._void_start(actor, requested_by)
+        assert isinstance(requested_by, str)
+        reason, request = _supervisor_args(reason, request)
+        events = self._journal.events
+        wrong = [ev for seq, ev in contract.effective_events(events) if seq >= start]
+        delta = contract.money_delta(wrong, (), contract.hold_aliases(events), len(events))
+        label, c, keyed = self._label, self._commitment, self._keyed_pile
+        out = list(
+            self._emit(
+                RoundVoided(
+                    from_seq=start, reason=reason, request=request, requested_by=requested_by,
+                    approved_by=actor.name, currency=self.currency.code, **delta,
+                )
+            )
+        )  # fmt: skip
+        if label and keyed:
+            out += self._emit(WoodpileEnded(label))
+        elif label:
+            out += self._emit(SeedRevealed(label, self._vault[c].hex()))
+        return tuple(out)
+
+    # ---- the supervisor's correction of a keyed-in deal (contract: RoundCorrected) ------------
+    #
+    # At a live table the dealer keys in the banker's dice and every seat's tiles as dealt
+    # (``shake {dice, hands}``). A second supervisor corrects that key-in in the last round:
+    # the rules re-run it with the corrected dice and hands from the state before it (the
+    # wrongly keyed tiles go back to the woodpile: T-1 counts only the right ones), then the
+    # round's later operations as far as the rules still take them (a setting of tiles a seat
+    # no longer holds is dropped: the seat sets again; the settlement waits for every
+    # setting). The event's money is the difference (``contract.money_delta``); a hold the
+    # wrong settlement closed and the right round leaves open is re-issued.
+
+    #: keyed-in operations a supervisor may correct, and the arguments he may change
+    CORRECTABLE: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+        {"shake": ("dice", "hands")}
+    )
+
+    #: the operations of a round after its keyed deal (a correction re-runs them)
+    _ROUND_OPS: ClassVar[frozenset[str]] = frozenset(
+        {"set_tiles", "time_out", "report_exposed", "settle"}
+    )
+
+    def _fold(self, upto: int | None = None) -> TileTable:
+        """A new table in the state of the effective history (``contract.effective_events``)
+        before ``upto`` (all of it if None): every event applied, nothing re-decided; a hold
+        a correction re-issued named by its new id from the correction on."""
+        events = self._journal.events
+        fresh = open_table(
+            self.rules, self._table_id, seeds=self._vault, planned=self._planned,
+            order_of=self._order_of, header=self._journal.header,
+        )  # fmt: skip
+        renames = [
+            (s, dict(ev.aliases))
+            for s, ev in enumerate(events)
+            if isinstance(ev, RoundVoided | RoundCorrected) and ev.aliases
+        ]
+
+        def rename(before: int) -> None:
+            while renames and renames[0][0] < before:
+                _, new = renames.pop(0)
+                fresh._bets = [(_renamed(b, new), p, s, a) for b, p, s, a in fresh._bets]
+                fresh._holds = [_renamed(h, new) for h in fresh._holds]
+                fresh._cobank = [(_renamed(h, new), p, c) for h, p, c in fresh._cobank]
+
+        end = len(events) if upto is None else upto
+        for seq, ev in contract.effective_events(events)[1:]:
+            if seq >= end:
+                break
+            rename(seq)
+            fresh.apply(ev)
+        rename(end)
+        # the counters never go back below the journal's: no id or label is used twice
+        real = events[:end]
+        piles = sum(isinstance(e, SeedCommitted | WoodpileBuilt) for e in real)
+        fresh._woodpiles = max(fresh._woodpiles, piles)
+        rounds = [e.round_no for e in real if isinstance(e, BankOpened)]
+        fresh._round_no = max(fresh._round_no, *rounds) if rounds else fresh._round_no
+        fresh._bet_count = max(fresh._bet_count, sum(isinstance(e, BetPlaced) for e in real))
+        return fresh
+
+    def _restate(self) -> None:
+        """After a correction: the state of the effective history."""
+        fresh = self._fold()
+        for name, value in vars(fresh).items():
+            if name != "_journal":
+                setattr(self, name, value)
+
+    def _supervisor(self, actor: Actor, requested_by: str) -> None:
+        if not isinstance(actor, Actor) or actor.role is not Role.SUPERVISOR:
+            raise OutOfOrder(f"a supervisor corrects a round, not {actor}")
+        contract.check_name(requested_by, "requesting supervisor")
+        if requested_by == actor.name:
+            raise OutOfOrder(f"{actor.name} requested this: another supervisor approves it")
+
+    def _corrected(
+        self, actor: Actor, of_seq: int, args: Mapping[str, Any], requested_by: str
+    ) -> tuple[Command, list[Event], list[Event]]:
+        """The keyed-in command at ``of_seq`` with ``args``, the wrong tail, the right one."""
+        self._supervisor(actor, requested_by)
+        if isinstance(of_seq, bool) or not isinstance(of_seq, int):
+            raise InvalidInput(f"of_seq is an event number, not {of_seq!r}")
+        tail = [(s, e) for s, e in contract.effective_events(self._journal.events) if s >= of_seq]
+        if not tail or tail[0][0] != of_seq or not isinstance(tail[0][1], HandsKeyed):
+            raise OutOfOrder(
+                f"event {of_seq} is not a keyed-in deal (shake with the hands) of the table's "
+                "history as it stands"
+            )
+        if not isinstance(args, Mapping) or not args:
+            raise InvalidInput("give the corrected dice and hands, e.g. {'dice': [1, 2, 3, 4]}")
+        json_args(args, self.CORRECTABLE["shake"], "correcting shake")
+        wrong = [e for _, e in tail]
+        not_last = OutOfOrder(
+            f"event {of_seq} is not in the table's last round: only the last round is "
+            "corrected (before the next bank is opened)"
+        )
+        table, i = self._fold(of_seq), 0
+        cmds: list[Command] = []
+        while i < len(wrong):
+            cmd = table.command_of(wrong[i])
+            if cmd is None or (cmds and cmd.op not in self._ROUND_OPS):
+                raise not_last
+            try:
+                got = table.execute(cmd)
+            except MacauTablesError:
+                raise not_last from None
+            if [e.to_json() for e in got] != [e.to_json() for e in wrong[i : i + len(got)]]:
+                raise not_last
+            cmds.append(cmd)
+            i += len(got)
+        fixed = Command(cmds[0].actor, "shake", {**cmds[0].args, **args})
+        table = self._fold(of_seq)
+        right = list(table.execute(fixed))  # PG-1.2, PG-1.4, T-1: what can be dealt
+        for cmd in cmds[1:]:  # the round's later operations, as far as the rules take them
+            try:
+                right.extend(table.execute(cmd))
+            except MacauTablesError:
+                continue  # no longer valid (tiles the seat no longer holds): done again
+        return fixed, wrong, right
+
+    def verify_correct_round(
+        self, actor: Actor, of_seq: int, args: Mapping[str, Any], requested_by: str
+    ) -> None:
+        """PG-1.4 / T-1: a keyed-in deal of the last round corrected to what can be dealt."""
+        self._corrected(actor, of_seq, args, requested_by)
+
+    def can_correct_round(
+        self, actor: Actor, of_seq: int, args: Mapping[str, Any], requested_by: str
+    ) -> bool:
+        return _can(self.verify_correct_round, actor, of_seq, args, requested_by)
+
+    def correct_round(
+        self,
+        actor: Actor,
+        of_seq: int,
+        args: Mapping[str, Any],
+        reason: object,
+        request: object,
+        requested_by: object,
+    ) -> tuple[Event, ...]:
+        """Re-run the keyed-in deal at ``of_seq`` with the corrected dice and hands: the rules
+        re-deal and re-settle the round; the event posts the difference."""
+        if not isinstance(requested_by, str):
+            raise InvalidInput("requested_by names the requesting supervisor")
+        reason, request = _supervisor_args(reason, request)
+        fixed, wrong, right = self._corrected(actor, of_seq, args, requested_by)
+        delta = contract.money_delta(
+            wrong, right, contract.hold_aliases(self._journal.events), len(self._journal)
+        )
+        ev = RoundCorrected(
+            of_seq=of_seq, op=fixed.op, args=dict(fixed.args), reason=reason, request=request,
+            requested_by=requested_by, approved_by=actor.name,
+            rerun=tuple(e.to_json() for e in right), currency=self.currency.code,
+            **delta,
+        )  # fmt: skip
+        return self._emit(ev)
+
     # ---- replay: the command that starts with an event ----------------------------------------
 
     def command_of(self, ev: Event) -> Command | None:
@@ -1802,6 +2044,24 @@ class TileTable:
                 return Command(Actor.DEALER, "settle", {})
             case TimedOut(actor=a, op=o):
                 return Command(Actor.SYSTEM, "time_out", {"actor": a, "op": o})
+            case RoundVoided():
+                return Command(
+                    Actor.supervisor(ev.approved_by),
+                    "void_round",
+                    {"reason": ev.reason, "request": ev.request, "requested_by": ev.requested_by},
+                )
+            case RoundCorrected():
+                return Command(
+                    Actor.supervisor(ev.approved_by),
+                    "correct_round",
+                    {
+                        "of_seq": ev.of_seq,
+                        "args": json.loads(json.dumps(ev.args)),
+                        "reason": ev.reason,
+                        "request": ev.request,
+                        "requested_by": ev.requested_by,
+                    },
+                )
             case _:
                 return None
 
@@ -1883,6 +2143,26 @@ class TaiwanTable(TileTable):
     """A Taiwan Pai Kao table (Portaria 15/90/M)."""
 
     game: ClassVar[str] = "taiwan"
+
+
+def _supervisor_args(reason: object, request: object) -> tuple[str, int]:
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
+        raise InvalidInput("a supervisor's reason is a text of 1 to 500 characters")
+    if isinstance(request, bool) or not isinstance(request, int):
+        raise InvalidInput("request is the request's number")
+    return reason, request
+
+
+TileTable._ROUND_EVENTS = (
+    BankOpened, SeedCommitted, WoodpileBuilt, CoBankJoined, BetPlaced, StacksRearranged,
+    HandsKeyed, DiceShaken, TilesDealt, TilesExposed, TilesSet, TimedOut, RoundSettled,
+    SeedRevealed, WoodpileEnded,
+)  # fmt: skip
+
+
+def _renamed(hold: str, aliases: Mapping[str, str]) -> str:
+    """A hold's id after a correction re-issued it (``aliases``: base id → new id)."""
+    return aliases.get(hold.split("~")[0], hold)
 
 
 def open_table(
