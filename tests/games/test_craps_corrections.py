@@ -253,3 +253,27 @@ def test_a_voided_round_leaves_the_table_as_if_it_had_not_been_played(
     bets(t)
     key(t, 3, 4)
     assert len(ledger(t).open_holds) == len(t.bets)
+
+
+def test_rounds_show_a_voided_and_a_corrected_round_ending_with_the_supervisors_event() -> None:
+    """Recall (contract.rounds): the round a supervisor voided or corrected is that round,
+    ``voided`` / ``corrected``, and ends with the supervisor's event — not a round of its own."""
+    from macau_tables.games.contract import rounds
+
+    t = table()
+    bets(t)
+    key(t, 2, 2)  # round 1: point 4
+    bets(t)
+    wrong = key(t, 3, 4)  # round 2: keyed wrong
+    run(t, ANN, "correct_round", of_seq=wrong, args={"dice": [5, 6]}, reason="video",
+        request=1, requested_by="sam")  # fmt: skip
+    fixed = len(t.events) - 1
+    bets(t)
+    key(t, 6, 6)  # round 3
+    run(t, SAM, "void_round", reason="dice off the table", request=2, requested_by="ann")
+    voided = len(t.events) - 1
+    got = rounds(t.events)
+    assert [r.status for r in got] == ["settled", "corrected", "voided"]
+    assert got[1].first <= wrong < got[1].last == fixed
+    assert got[2].last == voided
+    assert [r.number for r in got] == [1, 2, 3]

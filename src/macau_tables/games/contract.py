@@ -674,10 +674,31 @@ def rounds(events: Sequence[Event]) -> list[Round]:
     A round opens at the first event an engine marks :attr:`RoundMark.PLAY` (a bet, a deal,
     a throw, a bank opened) after the previous round ended, and ends at the event marked
     :attr:`RoundMark.SETTLE` or :attr:`RoundMark.VOID`; the last round may be under way.
+    A supervisor's void or correction (:class:`RoundVoided`, :class:`RoundCorrected`)
+    belongs to the round it names, which then ends with it, ``voided`` or ``corrected``.
     """
     out: list[Round] = []
     first: int | None = None
+    corrected = False  # the round under way was corrected (a keyed-in step re-run)
     for i, ev in enumerate(events):
+        if isinstance(ev, RoundVoided | RoundCorrected):
+            target = ev.from_seq if isinstance(ev, RoundVoided) else ev.of_seq
+            status = "voided" if isinstance(ev, RoundVoided) else "corrected"
+            if first is not None and target >= first:  # the round under way
+                if status == "voided":
+                    out.append(Round(len(out) + 1, first, i, status))
+                    first, corrected = None, False
+                else:
+                    corrected = True
+                continue
+            for k in range(len(out) - 1, -1, -1):  # a round that ended
+                r = out[k]
+                if r.first <= target <= r.last:
+                    # it ends with the void or correction, unless another round began since
+                    last = i if first is None and k == len(out) - 1 else r.last
+                    out[k] = Round(r.number, r.first, last, status)
+                    break
+            continue
         mark = _ROUND_MARKS.get(ev.kind)
         if mark is None:
             continue
@@ -685,8 +706,10 @@ def rounds(events: Sequence[Event]) -> list[Round]:
             first = i
         if mark is not RoundMark.PLAY:
             status = "settled" if mark is RoundMark.SETTLE else "voided"
+            if status == "settled" and corrected:
+                status = "corrected"
             out.append(Round(len(out) + 1, first, i, status))
-            first = None
+            first, corrected = None, False
     if first is not None:
         out.append(Round(len(out) + 1, first, len(events) - 1, "under way"))
     return out
