@@ -460,7 +460,7 @@ class TableActor:
                 )
             )
         try:
-            reply = await floor.db.write(unit, on_retry=self._rebuild_sync)
+            reply = await floor.db.write(unit, on_retry=self._rebuild_sync, batch=True)
         except LeaseLost:
             log.error("table %s: the lease row names another process: dropping it", self.table_id)
             self.owned = False
