@@ -35,6 +35,8 @@ import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Connection, Engine
 
+from macau_tables.server import store
+
 T = TypeVar("T")
 
 DEFAULT_PATH = "macau-tables.db"
@@ -196,7 +198,12 @@ class PgCommitter:
         while self.pending:
             batch, self.pending = self.pending, []
             try:
-                done, again = await loop.run_in_executor(self.threads, self._run_batch, batch)
+                import os
+
+                if os.environ.get("PG_ON_LOOP"):
+                    done, again = self._run_batch(batch)
+                else:
+                    done, again = await loop.run_in_executor(self.threads, self._run_batch, batch)
             except Exception as exc:  # the commit failed: nothing of the batch is recorded
                 for _, _, fut, _ in batch:
                     if not fut.done():
@@ -221,15 +228,19 @@ class PgCommitter:
         with self.engine.connect() as conn:
             tx = conn.begin()
             # the savepoints straight on the driver's cursor, as SQLite's LoopCommitter
+            # (queued: each goes with the unit's first statement, and each RELEASE with the
+            # unit's last writes — store.run's pipeline)
             cur = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-            cur.execute("SAVEPOINT unit")
-            for i, (fn, on_retry, fut, attempt) in enumerate(batch):
-                if i:
-                    cur.execute("RELEASE SAVEPOINT unit; SAVEPOINT unit")
+            for fn, on_retry, fut, attempt in batch:
+                store.defer(conn, "SAVEPOINT unit")
                 try:
                     result = fn(conn)
+                    store.flush(conn, ("RELEASE SAVEPOINT unit", None))
                 except Exception as exc:
-                    cur.execute("ROLLBACK TO SAVEPOINT unit")
+                    sent = not store.still_queued(conn, "SAVEPOINT unit")
+                    store.discard_deferred(conn)
+                    if sent:
+                        cur.execute("ROLLBACK TO SAVEPOINT unit")
                     if is_retryable(exc) and attempt < 7:
                         if on_retry is not None:
                             on_retry()
@@ -238,7 +249,6 @@ class PgCommitter:
                         done.append((fut, None, exc))
                 else:
                     done.append((fut, result, None))
-            cur.execute("RELEASE SAVEPOINT unit")
             cur.close()
             tx.commit()
         return done, again
@@ -264,6 +274,7 @@ class Database:
                 self.url, pool_size=pg_writers + 2, max_overflow=4, pool_pre_ping=True
             )
             self.reader = self.writer
+            store.install_deferral(self.writer)
             writers = pg_writers
             self.group = None
             self.pg_group = PgCommitter(self.writer, pg_batches)
@@ -288,7 +299,10 @@ class Database:
         for attempt in range(8):
             try:
                 with self.writer.begin() as conn:
-                    return fn(conn)
+                    result = fn(conn)
+                    if not self.is_sqlite:
+                        store.flush(conn)  # the writes store.run queued, before the commit
+                    return result
             except Exception as exc:
                 if not is_retryable(exc) or attempt == 7:
                     raise
