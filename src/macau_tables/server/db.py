@@ -229,7 +229,7 @@ class PgCommitter:
             tx = conn.begin()
             # the savepoints straight on the driver's cursor, as SQLite's LoopCommitter
             # (queued: each goes with the unit's first statement, and each RELEASE with the
-            # unit's last writes — store.run's pipeline)
+            # unit's last writes: one message, store.flush)
             cur = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
             for fn, on_retry, fut, attempt in batch:
                 store.defer(conn, "SAVEPOINT unit")

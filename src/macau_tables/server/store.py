@@ -310,7 +310,7 @@ class _Rows:
 
 
 # statements whose result nobody reads: on PostgreSQL they wait (:func:`run`) and go to the
-# server together, in one pipeline, at the next statement that needs an answer
+# server together, in one message, with the next statement that needs an answer
 _DEFERRABLE = frozenset(
     {"posting", "transaction", "add", "open", "close", "journal", "head", "idem_put"}
 )
@@ -322,7 +322,7 @@ def run(conn: Connection, name: str, params: Any) -> _Rows:
     connection: the per-command path skips SQLAlchemy's execution machinery.
 
     On PostgreSQL a write whose result is not read (:data:`_DEFERRABLE`) is only queued;
-    :func:`flush` sends what is queued in one pipeline — one round trip for many
+    :func:`flush` sends what is queued in one message — one round trip for many
     statements. It is called before any other statement of the connection (a read here,
     or any statement through SQLAlchemy: see :func:`install_deferral`) and at the end of
     every write transaction (server/db.py), so the order of statements, what a read sees
@@ -343,11 +343,8 @@ def run(conn: Connection, name: str, params: Any) -> _Rows:
     return _Rows(cursor)
 
 
-def _execute(cursor: Any, sql: str, params: Any, *, pipelined: bool = False) -> None:
-    if isinstance(params, list) and pipelined:  # (executemany would end with a sync of its own)
-        for one in params:
-            cursor.execute(sql, one)
-    elif isinstance(params, list) and len(params) != 1:
+def _execute(cursor: Any, sql: str, params: Any) -> None:
+    if isinstance(params, list) and len(params) != 1:
         cursor.executemany(sql, params)  # (the driver's executemany costs 2-3 executes)
     elif isinstance(params, list):
         cursor.execute(sql, params[0])
@@ -356,22 +353,39 @@ def _execute(cursor: Any, sql: str, params: Any, *, pipelined: bool = False) -> 
 
 
 def flush(conn: Connection, then: tuple[str, Any] | None = None) -> Any:
-    """Send the writes :func:`run` queued (PostgreSQL), and ``then`` one more statement, in
-    one pipeline; return the cursor of ``then`` (its rows read). A failing write raises
-    here; the queue is emptied either way."""
-    queued = conn.info.pop(_DEFERRED, None)
-    if not queued and then is None:
+    """Send the writes :func:`run` queued (PostgreSQL), and ``then`` one more statement, as
+    one message: one round trip and one ``send`` for all (a statement each, even in
+    libpq's pipeline mode, costs a loopback TCP send and psycopg's per-statement work —
+    most of a command's CPU). The parameters are bound by psycopg on the client
+    (``ClientCursor.mogrify``, its quoting) and the statements sent together in the
+    simple-query protocol; inside the transaction, the first that fails stops the rest
+    and raises here. Return the cursor of ``then`` (on its rows). The queue is emptied
+    either way."""
+    queued: list[tuple[str, Any]] = conn.info.pop(_DEFERRED, None) or []
+    if then is not None:
+        queued.append(then)
+    if not queued:
         return None
+    import psycopg
+
     dbapi: Any = conn.connection.dbapi_connection
-    writes = dbapi.cursor()
-    last = dbapi.cursor() if then is not None else None
-    with dbapi.pipeline():  # (its end: one sync, every result)
-        for sql, params in queued or ():
-            _execute(writes, sql, params, pipelined=True)
-        if last is not None and then is not None:
-            _execute(last, *then, pipelined=True)
-    writes.close()
-    return last
+    bind = psycopg.ClientCursor(dbapi).mogrify
+    parts: list[str] = []
+    for sql, params in queued:
+        if params is None:
+            parts.append(sql)
+        elif isinstance(params, list):
+            parts.extend(bind(sql, one) for one in params)
+        else:
+            parts.append(bind(sql, params))
+    cursor = dbapi.cursor()
+    cursor.execute(";\n".join(parts).encode())
+    if then is None:
+        cursor.close()
+        return None
+    while cursor.nextset():  # to the last statement's rows
+        pass
+    return cursor
 
 
 def defer(conn: Connection, sql: str) -> None:
