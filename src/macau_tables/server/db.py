@@ -198,12 +198,7 @@ class PgCommitter:
         while self.pending:
             batch, self.pending = self.pending, []
             try:
-                import os
-
-                if os.environ.get("PG_ON_LOOP"):
-                    done, again = self._run_batch(batch)
-                else:
-                    done, again = await loop.run_in_executor(self.threads, self._run_batch, batch)
+                done, again = await loop.run_in_executor(self.threads, self._run_batch, batch)
             except Exception as exc:  # the commit failed: nothing of the batch is recorded
                 for _, _, fut, _ in batch:
                     if not fut.done():
