@@ -268,7 +268,16 @@ class Database:
             self.writer = sa.create_engine(
                 self.url, pool_size=pg_writers + 2, max_overflow=4, pool_pre_ping=True
             )
-            self.reader = self.writer
+            # reads in autocommit: at READ COMMITTED each statement sees what was committed
+            # when it started, in a transaction or not — without one, no BEGIN and COMMIT
+            # round trips (read_snapshot_sync still takes a REPEATABLE READ transaction)
+            self.reader = sa.create_engine(
+                self.url,
+                pool_size=3,
+                max_overflow=4,
+                pool_pre_ping=True,
+                isolation_level="AUTOCOMMIT",
+            )
             store.install_deferral(self.writer)
             writers = pg_writers
             self.group = None
