@@ -143,3 +143,53 @@ def test_group_commit_rolls_back_a_failed_unit_alone(tmp_path: object) -> None:
         assert rows == [1, 2]
     finally:
         db.close()
+
+
+def test_postgresql_group_commit_and_queued_writes() -> None:
+    """PostgreSQL's group commit (PgCommitter): the table commands waiting run in one
+    transaction, each in its own savepoint; the writes store.run queues go to the server
+    before any other statement (a read sees them) and at the unit's end — a queued write
+    that the database refuses fails its own unit alone, which leaves nothing."""
+    import asyncio
+
+    from macau_tables.server import store
+    from macau_tables.server.db import Database
+    from tests.server.pg import new_database
+
+    db = Database(new_database(), pg_batches=1)
+    assert db.pg_group is not None
+    try:
+        db.write_sync(ex("CREATE TABLE t (v INTEGER PRIMARY KEY)"))
+
+        def ok(v: int) -> Callable[[Connection], int]:
+            def unit(c: Connection) -> int:
+                store.defer(c, f"INSERT INTO t VALUES ({v})")  # queued, not yet sent
+                seen = c.execute(sa.text("SELECT count(*) FROM t WHERE v = :v"), {"v": v})
+                return int(seen.scalar_one())  # 1: the queued write went first
+
+            return unit
+
+        def bad(c: Connection) -> int:
+            c.execute(sa.text("INSERT INTO t VALUES (99)"))
+            raise ValueError("refused after writing")
+
+        def dup(c: Connection) -> int:
+            store.defer(c, "INSERT INTO t VALUES (98)")
+            store.defer(c, "INSERT INTO t VALUES (1)")  # unit ok(1)'s row: refused at the end
+            return 0
+
+        async def batch() -> list[object]:
+            return await asyncio.gather(
+                *(db.write(u, batch=True) for u in (ok(1), bad, ok(2), dup, ok(3))),
+                return_exceptions=True,
+            )
+
+        results = asyncio.run(batch())
+        assert results[0] == results[2] == results[4] == 1
+        assert isinstance(results[1], ValueError)
+        assert isinstance(results[3], BaseException) and store.is_integrity_error(results[3])
+        assert db.pg_group.batches == 1  # the five units were one transaction
+        rows = db.read_sync(lambda c: sorted(r[0] for r in c.execute(sa.text("SELECT v FROM t"))))
+        assert rows == [1, 2, 3]
+    finally:
+        db.close()

@@ -10,6 +10,13 @@
 * PostgreSQL (``postgresql+psycopg://…``): READ COMMITTED with row locks — a table's
   command first locks its ``tables`` row (``SELECT … FOR UPDATE``), so one writer per table
   even across processes; serialization failures and deadlocks (40001, 40P01) are retried.
+  The tables' commands (``write(…, batch=True)``) are group-committed too
+  (:class:`PgCommitter`): the commands waiting, of different tables, each in its own
+  SAVEPOINT of one transaction, committed once, in at most ``pg_batches`` transactions at
+  a time — one commit (one WAL flush, ``synchronous_commit`` stays on) and one connection
+  checkout for many commands, and one or two threads instead of one per command (per
+  command, the threads' hand-offs of the GIL and the per-transaction round trips cost
+  several times the command itself). Other writes run in a transaction of their own.
 
 The schema exists only through the Alembic migrations in ``server/migrations``
 (:func:`upgrade`).
@@ -27,6 +34,8 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Connection, Engine
+
+from macau_tables.server import store
 
 T = TypeVar("T")
 
@@ -146,11 +155,109 @@ class LoopCommitter:
         self.fsync.shutdown(wait=True)
 
 
+# a unit of PgCommitter: the work, its on_retry, its future, the attempts made so far
+_Unit = tuple[Callable[[Connection], Any], Callable[[], None] | None, asyncio.Future[Any], int]
+
+
+class PgCommitter:
+    """PostgreSQL's group commit (see the module docstring).
+
+    Units of work wait in a list; up to ``batches`` flusher tasks each take all that waits
+    and run it in a worker thread of their own: one transaction, each unit in a SAVEPOINT
+    (``RELEASE`` of one and ``SAVEPOINT`` of the next in one round trip), one ``COMMIT``.
+    A unit that fails rolls back to its savepoint alone; one that fails with a
+    serialization failure or deadlock (e.g. against another process) is rolled back to its
+    savepoint, ``on_retry`` is called and it joins the next batch (up to 8 attempts, as
+    :meth:`Database.write_sync`). Every unit's result (or error) is handed back only after
+    the commit; if the commit fails, every unit of the batch gets the error (nothing of it
+    is recorded). Units of one table never share or overlap batches: its actor waits for
+    the reply before it sends the next.
+    """
+
+    def __init__(self, engine: Engine, batches: int) -> None:
+        self.engine = engine
+        self.pending: list[_Unit] = []
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.limit = max(1, batches)
+        self.threads = ThreadPoolExecutor(self.limit, thread_name_prefix="db-group")
+        self.batches = 0
+        self.units = 0
+
+    async def write(self, fn: Callable[[Connection], T], on_retry: Callable[[], None] | None) -> T:
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[T] = loop.create_future()
+        self.pending.append((fn, on_retry, fut, 0))
+        if len(self.tasks) < self.limit:
+            task = loop.create_task(self._flush())
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+        return await fut
+
+    async def _flush(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self.pending:
+            batch, self.pending = self.pending, []
+            try:
+                done, again = await loop.run_in_executor(self.threads, self._run_batch, batch)
+            except Exception as exc:  # the commit failed: nothing of the batch is recorded
+                for _, _, fut, _ in batch:
+                    if not fut.done():
+                        fut.set_exception(exc)
+                continue
+            self.batches += 1
+            self.units += len(done)
+            self.pending.extend(again)
+            for fut, result, error in done:
+                if fut.done():
+                    continue
+                if error is not None:
+                    fut.set_exception(error)
+                else:
+                    fut.set_result(result)
+
+    def _run_batch(
+        self, batch: list[_Unit]
+    ) -> tuple[list[tuple[asyncio.Future[Any], Any, BaseException | None]], list[_Unit]]:
+        done: list[tuple[asyncio.Future[Any], Any, BaseException | None]] = []
+        again: list[_Unit] = []
+        with self.engine.connect() as conn:
+            tx = conn.begin()
+            # the savepoints straight on the driver's cursor, as SQLite's LoopCommitter
+            # (queued: each goes with the unit's first statement, and each RELEASE with the
+            # unit's last writes: one message, store.flush)
+            cur = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+            for fn, on_retry, fut, attempt in batch:
+                store.defer(conn, "SAVEPOINT unit")
+                try:
+                    result = fn(conn)
+                    store.flush(conn, ("RELEASE SAVEPOINT unit", None))
+                except Exception as exc:
+                    sent = not store.still_queued(conn, "SAVEPOINT unit")
+                    store.discard_deferred(conn)
+                    if sent:
+                        cur.execute("ROLLBACK TO SAVEPOINT unit")
+                    if is_retryable(exc) and attempt < 7:
+                        if on_retry is not None:
+                            on_retry()
+                        again.append((fn, on_retry, fut, attempt + 1))
+                    else:
+                        done.append((fut, None, exc))
+                else:
+                    done.append((fut, result, None))
+            cur.close()
+            tx.commit()
+        return done, again
+
+    def close(self) -> None:
+        self.threads.shutdown(wait=True)
+
+
 class Database:
     """The writer and reader engines, and the threads that run database work."""
 
-    def __init__(self, url: str | None = None, *, pg_writers: int = 8) -> None:
+    def __init__(self, url: str | None = None, *, pg_writers: int = 8, pg_batches: int = 2) -> None:
         self.url = normalise_url(url)
+        self.pg_group: PgCommitter | None = None
         self.dialect = sa.engine.make_url(self.url).get_backend_name()
         if self.dialect == "sqlite":
             self.writer = _sqlite_engine(self.url, immediate=True)
@@ -161,9 +268,20 @@ class Database:
             self.writer = sa.create_engine(
                 self.url, pool_size=pg_writers + 2, max_overflow=4, pool_pre_ping=True
             )
-            self.reader = self.writer
+            # reads in autocommit: at READ COMMITTED each statement sees what was committed
+            # when it started, in a transaction or not — without one, no BEGIN and COMMIT
+            # round trips (read_snapshot_sync still takes a REPEATABLE READ transaction)
+            self.reader = sa.create_engine(
+                self.url,
+                pool_size=3,
+                max_overflow=4,
+                pool_pre_ping=True,
+                isolation_level="AUTOCOMMIT",
+            )
+            store.install_deferral(self.writer)
             writers = pg_writers
             self.group = None
+            self.pg_group = PgCommitter(self.writer, pg_batches)
         else:
             raise ValueError(f"unsupported database {self.dialect!r}: use SQLite or PostgreSQL")
         self._writes = ThreadPoolExecutor(writers, thread_name_prefix="db-write")
@@ -185,7 +303,10 @@ class Database:
         for attempt in range(8):
             try:
                 with self.writer.begin() as conn:
-                    return fn(conn)
+                    result = fn(conn)
+                    if not self.is_sqlite:
+                        store.flush(conn)  # the writes store.run queued, before the commit
+                    return result
             except Exception as exc:
                 if not is_retryable(exc) or attempt == 7:
                     raise
@@ -213,10 +334,20 @@ class Database:
         return await loop.run_in_executor(self._reads, lambda: self.read_snapshot_sync(fn))
 
     async def write(
-        self, fn: Callable[[Connection], T], *, on_retry: Callable[[], None] | None = None
+        self,
+        fn: Callable[[Connection], T],
+        *,
+        on_retry: Callable[[], None] | None = None,
+        batch: bool = False,
     ) -> T:
+        """Run ``fn`` in a write transaction; its result once committed. SQLite: always in
+        the next group commit. PostgreSQL: with ``batch`` (a table's command: short, its
+        table's row locked first, its rebuild in ``on_retry``) in the next group commit
+        (:class:`PgCommitter`), otherwise in a transaction of its own."""
         if self.group is not None:
             return await self.group.write(fn)
+        if batch and self.pg_group is not None:
+            return await self.pg_group.write(fn, on_retry)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
             self._writes, lambda: self.write_sync(fn, on_retry=on_retry)
@@ -229,6 +360,8 @@ class Database:
     def close(self) -> None:
         if self.group is not None:
             self.group.close()
+        if self.pg_group is not None:
+            self.pg_group.close()
         self._writes.shutdown(wait=True)
         self._reads.shutdown(wait=True)
         self.writer.dispose()

@@ -572,15 +572,15 @@ class Floor:
         if cached is None:
 
             def find(conn: Connection) -> tuple[User, int] | None:
-                row = conn.execute(
-                    sa.select(store.tokens_t.c.user_name, store.tokens_t.c.expires_at).where(
-                        store.tokens_t.c.token_hash == h
-                    )
+                row = conn.execute(  # (one statement: the token and its active user)
+                    sa.select(store.tokens_t.c.user_name, store.tokens_t.c.expires_at)
+                    .join(store.users_t, store.users_t.c.name == store.tokens_t.c.user_name)
+                    .where(store.tokens_t.c.token_hash == h, store.users_t.c.active)
+                    .add_columns(store.users_t.c.role)
                 ).first()
                 if row is None:
                     return None
-                found = get_user(conn, row[0])
-                return (found[0], int(row[1])) if found else None
+                return User(str(row[0]), StaffRole(row[2])), int(row[1])
 
             cached = await self.db.read(find)
             if cached is not None:

@@ -284,6 +284,11 @@ _SQL = {
     "journal": "INSERT INTO journal (table_id, seq, kind, event, prev_hash, hash, created_at) "
     "VALUES (:table_id, :seq, :kind, :event, :prev_hash, :hash, :created_at)",
     "head": "UPDATE tables SET head_seq = :seq, head_hash = :hash WHERE id = :id",
+    # a table's command, first statement (PostgreSQL): its row locked; with several
+    # processes, the fence (the lease row's owner)
+    "lock": "SELECT id FROM tables WHERE id = :id FOR UPDATE",
+    "fence": "SELECT leases.owner FROM tables LEFT OUTER JOIN leases "
+    "ON leases.table_id = tables.id WHERE tables.id = :id FOR UPDATE OF tables",
     "idem_get": "SELECT request_hash, status, response FROM idempotency "
     "WHERE user_name = :user_name AND key = :key",
     "idem_put": "INSERT INTO idempotency (user_name, key, request_hash, status, response, "
@@ -297,23 +302,125 @@ class _Rows:
         self._cursor = cursor
 
     def first(self) -> Any:
+        if self._cursor is None:  # a queued write (PostgreSQL): no rows
+            return None
         row = self._cursor.fetchone()
         self._cursor.close()
         return row
 
 
+# statements whose result nobody reads: on PostgreSQL they wait (:func:`run`) and go to the
+# server together, in one message, with the next statement that needs an answer
+_DEFERRABLE = frozenset(
+    {"posting", "transaction", "add", "open", "close", "journal", "head", "idem_put"}
+)
+_DEFERRED = "macau_tables.deferred"
+
+
 def run(conn: Connection, name: str, params: Any) -> _Rows:
     """One of the hot statements (:data:`_SQL`) on the transaction's own DB-API
-    connection: the per-command path skips SQLAlchemy's execution machinery."""
-    sql = _SQL[name] if conn.dialect.name == "sqlite" else _PG_SQL[name]
+    connection: the per-command path skips SQLAlchemy's execution machinery.
+
+    On PostgreSQL a write whose result is not read (:data:`_DEFERRABLE`) is only queued;
+    :func:`flush` sends what is queued in one message — one round trip for many
+    statements. It is called before any other statement of the connection (a read here,
+    or any statement through SQLAlchemy: see :func:`install_deferral`) and at the end of
+    every write transaction (server/db.py), so the order of statements, what a read sees
+    and the transaction's outcome are those of executing each at once; only the moment a
+    failing write raises moves, to the next flush — still inside the same unit of work.
+    """
+    if conn.dialect.name == "sqlite":
+        sql = _SQL[name]
+    else:
+        sql = _PG_SQL[name]
+        if name in _DEFERRABLE:
+            conn.info.setdefault(_DEFERRED, []).append((sql, params))
+            return _Rows(None)
+        if conn.info.get(_DEFERRED):
+            return _Rows(flush(conn, (sql, params)))
     cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    _execute(cursor, sql, params)
+    return _Rows(cursor)
+
+
+def _execute(cursor: Any, sql: str, params: Any) -> None:
     if isinstance(params, list) and len(params) != 1:
         cursor.executemany(sql, params)  # (the driver's executemany costs 2-3 executes)
     elif isinstance(params, list):
         cursor.execute(sql, params[0])
     else:
         cursor.execute(sql, params)
-    return _Rows(cursor)
+
+
+def flush(conn: Connection, then: tuple[str, Any] | None = None) -> Any:
+    """Send the writes :func:`run` queued (PostgreSQL), and ``then`` one more statement, as
+    one message: one round trip and one ``send`` for all (a statement each, even in
+    libpq's pipeline mode, costs a loopback TCP send and psycopg's per-statement work —
+    most of a command's CPU). The parameters are bound by psycopg on the client
+    (``ClientCursor.mogrify``, its quoting) and the statements sent together in the
+    simple-query protocol; inside the transaction, the first that fails stops the rest
+    and raises here. Return the cursor of ``then`` (on its rows). The queue is emptied
+    either way."""
+    queued: list[tuple[str, Any]] = conn.info.pop(_DEFERRED, None) or []
+    if then is not None:
+        queued.append(then)
+    if not queued:
+        return None
+    import psycopg
+
+    dbapi: Any = conn.connection.dbapi_connection
+    bind = psycopg.ClientCursor(dbapi).mogrify
+    parts: list[str] = []
+    for sql, params in queued:
+        if params is None:
+            parts.append(sql)
+        elif isinstance(params, list):
+            parts.extend(bind(sql, one) for one in params)
+        else:
+            parts.append(bind(sql, params))
+    cursor = dbapi.cursor()
+    cursor.execute(";\n".join(parts).encode())
+    if then is None:
+        cursor.close()
+        return None
+    while cursor.nextset():  # to the last statement's rows
+        pass
+    return cursor
+
+
+def defer(conn: Connection, sql: str) -> None:
+    """Queue a statement without parameters (PostgreSQL), e.g. a SAVEPOINT: it goes with the
+    next statement that needs an answer."""
+    conn.info.setdefault(_DEFERRED, []).append((sql, None))
+
+
+def still_queued(conn: Connection, sql: str) -> bool:
+    """``sql`` was queued first (:func:`defer`) and has not been sent yet."""
+    queued: list[tuple[str, Any]] = conn.info.get(_DEFERRED) or []
+    return bool(queued) and queued[0][0] == sql
+
+
+def discard_deferred(conn: Connection) -> None:
+    """Forget the queued writes (the transaction or savepoint they belong to rolled back)."""
+    conn.info.pop(_DEFERRED, None)
+
+
+def install_deferral(engine: Any) -> None:
+    """On a PostgreSQL engine: a statement through SQLAlchemy first sends the writes
+    :func:`run` queued on its connection; a rollback forgets them."""
+
+    @sa.event.listens_for(engine, "before_cursor_execute")
+    def _before(conn: Connection, *_: Any) -> None:
+        if conn.info.get(_DEFERRED):
+            flush(conn)
+
+    @sa.event.listens_for(engine, "rollback")
+    def _rollback(conn: Connection) -> None:
+        discard_deferred(conn)
+
+    @sa.event.listens_for(engine, "commit")
+    def _commit(conn: Connection) -> None:
+        flush(conn)
 
 
 def is_integrity_error(exc: BaseException) -> bool:
@@ -323,6 +430,12 @@ def is_integrity_error(exc: BaseException) -> bool:
     return type(exc).__name__ == "IntegrityError" or str(
         getattr(exc, "sqlstate", "") or ""
     ).startswith("23")
+
+
+def _refused_by(exc: BaseException) -> str | None:
+    """The table whose constraint refused a statement (PostgreSQL), if known."""
+    diag = getattr(getattr(exc, "orig", exc), "diag", None)
+    return getattr(diag, "table_name", None)
 
 
 def post(
@@ -395,8 +508,13 @@ def post(
                             for h in holds
                         ],
                     )
+            flush(conn)  # (PostgreSQL: the queued writes, to name a refused hold here)
         except Exception as exc:
-            if not is_integrity_error(exc):
+            if not is_integrity_error(exc) or _refused_by(exc) not in (
+                None,
+                "holds_opened",
+                "holds_closed",
+            ):
                 raise
             raise HoldError(
                 f"hold {[*movement.opens, *movement.closes]} placed or settled twice "

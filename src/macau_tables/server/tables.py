@@ -460,7 +460,7 @@ class TableActor:
                 )
             )
         try:
-            reply = await floor.db.write(unit, on_retry=self._rebuild_sync)
+            reply = await floor.db.write(unit, on_retry=self._rebuild_sync, batch=True)
         except LeaseLost:
             log.error("table %s: the lease row names another process: dropping it", self.table_id)
             self.owned = False
@@ -493,24 +493,11 @@ class TableActor:
         ``cluster.announce`` after the commit, as :meth:`_run` does)."""
         cluster = self.floor.cluster
         if cluster is not None:
-            lease = conn.execute(
-                sa.select(store.leases_t.c.owner)
-                .select_from(
-                    store.tables_t.outerjoin(
-                        store.leases_t, store.leases_t.c.table_id == store.tables_t.c.id
-                    )
-                )
-                .where(store.tables_t.c.id == self.table_id)
-                .with_for_update(of=store.tables_t)
-            ).first()
+            lease = store.run(conn, "fence", {"id": self.table_id}).first()
             if lease is None or lease[0] != cluster.owner:
                 raise LeaseLost(self.table_id)
         elif not self.floor.db.is_sqlite:
-            conn.execute(
-                sa.select(store.tables_t.c.id)
-                .where(store.tables_t.c.id == self.table_id)
-                .with_for_update()
-            )
+            store.run(conn, "lock", {"id": self.table_id}).first()
 
     def _execute(
         self,
