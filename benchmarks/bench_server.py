@@ -155,7 +155,11 @@ def _client(
     think: float,
     routes: dict[str, str] | None = None,
 ) -> None:
-    asyncio.run(_bots(url, names, tables, start, stop, out, think, routes))
+    # uvloop, as the server runs: the bots share the machine with the server, and the less
+    # CPU they take per bet the more the server gets
+    import uvloop
+
+    uvloop.run(_bots(url, names, tables, start, stop, out, think, routes))
 
 
 async def _setup(url: str, creds: dict[str, str], names: list[str]) -> None:
@@ -276,11 +280,13 @@ def measure(
         ]
         for p in procs:
             p.start()
-        roots = [proc.pid] + ([a.postmaster] if a.postmaster else [])
+        pg = [a.postmaster] if a.postmaster else []
+        bots = [p.pid for p in procs if p.pid is not None]
         time.sleep(max(0.0, start - time.time()))
-        cpu0 = _cpu_seconds(roots)
+        cpu0 = _cpu_seconds([proc.pid]), _cpu_seconds(pg), _cpu_seconds(bots)
         time.sleep(max(0.0, stop - time.time()))
-        cpu1 = _cpu_seconds(roots)
+        cpu1 = _cpu_seconds([proc.pid]), _cpu_seconds(pg), _cpu_seconds(bots)
+        server_cpu, pg_cpu, bots_cpu = (b - a for a, b in zip(cpu0, cpu1, strict=True))
         results = [q.get(timeout=a.warmup + a.window + 120) for _ in procs]
         for p in procs:
             p.join()
@@ -300,10 +306,15 @@ def measure(
             "refused": sum(r["refused"] for r in results),
             # CPU seconds the server processes (and PostgreSQL's) used per 1,000 bets: the
             # figure a loaded machine does not change much
-            "cpu_s_per_1000_bets": round((cpu1 - cpu0) / bets * 1000, 2) if bets else None,
+            "cpu_s_per_1000_bets": round((server_cpu + pg_cpu) / bets * 1000, 2) if bets else None,
+            # the same, apart: the server processes, PostgreSQL's, the bot clients'
+            "server_cpu_ms_per_bet": round(server_cpu / bets * 1000, 2) if bets else None,
+            "pg_cpu_ms_per_bet": round(pg_cpu / bets * 1000, 2) if bets else None,
+            "bots_cpu_ms_per_bet": round(bots_cpu / bets * 1000, 2) if bets else None,
             "requests": (reqs := sum(r["requests"] for r in results)),
-            "cpu_ms_per_request": round((cpu1 - cpu0) * 1000 / reqs, 3) if reqs else None,
-            "cpu_busy": round((cpu1 - cpu0) / a.window, 2),
+            "cpu_ms_per_request": round((server_cpu + pg_cpu) * 1000 / reqs, 3) if reqs else None,
+            "cpu_busy": round((server_cpu + pg_cpu) / a.window, 2),
+            "machine_busy": round((server_cpu + pg_cpu + bots_cpu) / a.window, 2),
         }
     finally:
         proc.send_signal(signal.SIGTERM)
@@ -383,7 +394,9 @@ def main() -> None:
             f"({out['refused']} bets refused: betting closed)\n"
             f"  server CPU {out['cpu_s_per_1000_bets']} ms per bet, "
             f"{out['cpu_ms_per_request']} ms per request ({out['requests']} requests; "
-            f"{out['cpu_busy']:.0%} of one core busy)"
+            f"{out['cpu_busy']:.0%} of one core busy)\n"
+            f"  bot clients' CPU {out['bots_cpu_ms_per_bet']} ms per bet; server + bots "
+            f"{out['machine_busy']:.2f} of the {os.cpu_count()} cores"
         )
 
 
@@ -399,7 +412,10 @@ def _report_pg(a: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
         f"{a.bots} bots in {a.clients} client processes over loopback, "
         f"{a.window:.0f} s measured each, {os.cpu_count()} CPUs"
     )
-    print(f"  {'':<44}{'bets/s':>9}{'vs 1':>7}{'p50 ms':>9}{'p99 ms':>9}{'CPU s/1000 bets':>17}")
+    print(
+        f"  {'':<44}{'bets/s':>9}{'vs 1':>7}{'p50 ms':>9}{'p99 ms':>9}"
+        f"{'CPU ms/bet: server':>20}{'PostgreSQL':>11}{'bots':>6}{'cores busy':>11}"
+    )
     for r in runs:
         if r["processes"] == 1:
             name = "1 process"
@@ -409,11 +425,14 @@ def _report_pg(a: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
             name = f"{r['processes']} processes, one port (half forwarded)"
         print(
             f"  {name:<44}{r['bets_per_s']:>9.0f}{r['bets_per_s'] / base:>6.2f}x"
-            f"{r['p50_ms']:>9.1f}{r['p99_ms']:>9.1f}{r['cpu_s_per_1000_bets'] or 0:>17.2f}"
+            f"{r['p50_ms']:>9.1f}{r['p99_ms']:>9.1f}{r['server_cpu_ms_per_bet'] or 0:>20.2f}"
+            f"{r['pg_cpu_ms_per_bet'] or 0:>11.2f}{r['bots_cpu_ms_per_bet'] or 0:>6.2f}"
+            f"{r['machine_busy']:>11.2f}"
         )
     print(
-        "  (CPU: the server processes' and PostgreSQL's, user + system; the machine's other "
-        f"load during the runs is not ours: load average {os.getloadavg()[0]:.1f})"
+        "  (CPU: user + system of the server processes, of PostgreSQL's and of the bot "
+        "clients; cores busy: all three together; the machine's other load during the runs "
+        f"is not ours: load average {os.getloadavg()[0]:.1f})"
     )
 
 
