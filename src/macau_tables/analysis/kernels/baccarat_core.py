@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from llvmlite import ir
-from numba import carray, njit, types
+from llvmlite import ir  # type: ignore[import-untyped]
+from numba import carray, njit, types  # type: ignore[attr-defined]
 from numba.core.extending import intrinsic
 
 I8 = npt.NDArray[np.int8]
@@ -37,8 +37,7 @@ HIST_SIZE = 24
 # --- raw memory: the bit generator, arrays at addresses -----------------------------------------
 
 
-@intrinsic
-def next_raw(tyctx: Any, bitgen: Any) -> Any:  # pragma: no cover - compiled
+def _next_raw(tyctx: Any, bitgen: Any) -> Any:  # pragma: no cover - compiled
     """The next raw 64-bit word of the numpy bit generator whose ``bitgen_t`` is at address
     ``bitgen``: ``bitgen->next_uint64(bitgen->state)`` (numpy's ``bitgen_t``: ``state``
     first, then ``next_uint64``; the same words as ``random_raw()`` in Python)."""
@@ -55,17 +54,21 @@ def next_raw(tyctx: Any, bitgen: Any) -> Any:  # pragma: no cover - compiled
     return sig, codegen
 
 
+next_raw: Any = intrinsic(_next_raw)
+
+
 def _pointer_cast(dtype: Any) -> Any:
-    @intrinsic
+    """An intrinsic: an integer address as a ``CPointer(dtype)`` (for ``carray``)."""
+
     def cast(tyctx: Any, address: Any) -> Any:  # pragma: no cover - compiled
-        sig = types.CPointer(dtype)(address)
+        sig = types.CPointer(dtype)(address)  # type: ignore[no-untyped-call]
 
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
 
         return sig, codegen
 
-    return cast
+    return intrinsic(cast)
 
 
 _p_i8 = _pointer_cast(types.int8)

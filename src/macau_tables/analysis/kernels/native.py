@@ -251,8 +251,8 @@ def _compile(spec: dict[str, Any]) -> None:  # pragma: no cover - runs in the ch
     exports = [Export(**e) for e in spec["exports"]]
     context = cpu_target.target_context.with_aot_codegen(out.stem, cpu_name="host")
     library = context.codegen().create_library(out.stem)
-    library.add_ir_module(nrtdynmod.create_nrt_module(context)[0])
-    flags = Flags()
+    library.add_ir_module(nrtdynmod.create_nrt_module(context)[0])  # type: ignore[no-untyped-call]
+    flags: Any = Flags()  # type: ignore[no-untyped-call]
     flags.no_compile = True
     flags.no_cpython_wrapper = True
     flags.no_cfunc_wrapper = True
@@ -261,7 +261,7 @@ def _compile(spec: dict[str, Any]) -> None:  # pragma: no cover - runs in the ch
         for e in exports:
             dispatcher = getattr(importlib.import_module(e.module), e.function)
             args = (types.int64,) * e.n_args
-            cres = compile_extra(
+            cres = compile_extra(  # type: ignore[no-untyped-call]
                 cpu_target.typing_context,
                 context,
                 dispatcher.py_func,
