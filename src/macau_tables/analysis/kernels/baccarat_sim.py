@@ -40,6 +40,12 @@ Nets are per unit, exact: BA-R5's rounding to the minor unit is a matter of stak
 not of the game's odds.
 
 Counts are int64 inside numba (no overflow below 9.2e18 hands) and Python ints outside.
+
+The compiled code is :mod:`~macau_tables.analysis.kernels.baccarat_core` (issue 14); this
+module imports without numba. :func:`simulate_chunk` runs the core's entry points from the
+shared library :mod:`~macau_tables.analysis.kernels.native` builds from them once (no numba
+in the process at all), else through numba's dispatcher; the explicit runs
+(:func:`run_shoes`, :func:`run_continuous`) always use the dispatcher.
 """
 
 from __future__ import annotations
