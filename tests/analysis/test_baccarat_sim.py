@@ -21,8 +21,9 @@ import numpy as np
 import pytest
 
 from macau_tables.analysis.baccarat import baccarat_par
+from macau_tables.analysis.kernels import baccarat_core
 from macau_tables.analysis.kernels import baccarat_sim as sim
-from macau_tables.analysis.kernels.rng import generator
+from macau_tables.analysis.kernels.rng import bitgen_address, generator
 from macau_tables.analysis.par import ParSheet
 from macau_tables.analysis.simresult import ChunkResult
 from macau_tables.core.errors import BetNotAllowed, InvalidInput
@@ -582,7 +583,7 @@ def test_shuffle_takes_the_exact_path_for_halves_near_the_threshold() -> None:
     used = np.zeros(1, dtype=np.int64)
     cards = np.arange(416, dtype=np.int8) % 52
     want = cards.tolist()
-    sim._fisher_yates(gen.bit_generator, words, used, cards)
+    baccarat_core._fisher_yates(bitgen_address(gen), words, used, cards)
     halves = [int(w) >> shift & 0xFFFFFFFF for w in crafted.tolist() for shift in (0, 32)]
     refill = _reference_draws(generator(4))
 

@@ -78,7 +78,9 @@ def source_digest(patterns: Iterable[str]) -> str:
     return _DIGESTS[key]
 
 
-def _file_name(kind: str, key: Mapping[str, object], sources: Iterable[str], ext: str) -> str:
+def file_name(kind: str, key: Mapping[str, object], sources: Iterable[str], ext: str) -> str:
+    """The stored file's name: ``kind``, then a digest of ``key``, of the ``sources``' code
+    and of :data:`FORMAT`; ``ext`` its extension."""
     h = hashlib.sha256()
     h.update(f"{FORMAT}\0{kind}\0".encode())
     h.update(json.dumps(dict(key), sort_keys=True, default=str).encode())
@@ -113,7 +115,7 @@ def arrays(
     import numpy as np
 
     sources = tuple(sources)
-    name = _file_name(kind, key, sources, "npz")
+    name = file_name(kind, key, sources, "npz")
     if name in _MEMORY:
         return dict(_MEMORY[name])
     directory = cache_dir()
@@ -139,7 +141,7 @@ def json_value(
 ) -> Any:
     """As :func:`arrays`, for a small JSON value (no numpy needed to read it back)."""
     sources = tuple(sources)
-    name = _file_name(kind, key, sources, "json")
+    name = file_name(kind, key, sources, "json")
     if name in _MEMORY:
         return _MEMORY[name]
     directory = cache_dir()
@@ -166,14 +168,15 @@ def forget_memory() -> None:
 
 
 def clear() -> int:
-    """Delete every stored table (and stray temporary files); returns how many files."""
+    """Delete every stored table, native kernel library (:mod:`.kernels.native`) and
+    stray temporary file; returns how many files."""
     directory = cache_dir()
     forget_memory()
     if directory is None or not directory.is_dir():
         return 0
     n = 0
     for path in directory.iterdir():
-        if path.is_file() and (path.suffix in (".npz", ".json", ".tmp")):
+        if path.is_file() and (path.suffix in (".npz", ".json", ".tmp", ".so", ".failed")):
             path.unlink(missing_ok=True)
             n += 1
     return n

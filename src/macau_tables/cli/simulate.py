@@ -19,14 +19,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
-from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from macau_tables.cli.common import console, handle_errors, print_json
 from macau_tables.core.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from macau_tables.analysis import sessions as ss
 
 simulate_app = typer.Typer(
     help="Monte Carlo simulation checked against the exact PAR sheets; player sessions "
@@ -192,7 +194,6 @@ def _simulate(
     program: Callable[[], Any],
     c: Common,
 ) -> None:
-    from macau_tables.analysis import sessions as ss
     from macau_tables.analysis.simulation import DEFAULT_CHUNK_ROUNDS, Job, exact_par, run
 
     _check_output("--csv", c.csv)
@@ -202,7 +203,9 @@ def _simulate(
     if c.sessions < 0:
         raise InvalidInput(f"--sessions must be 0 or more, not {c.sessions}")
     player = None
-    if c.sessions:
+    if c.sessions:  # the sessions module (and the craps rules it knows) only for sessions
+        from macau_tables.analysis import sessions as ss
+
         player = ss.Player(
             c.bankroll, c.bet, ss.system(c.system), c.stop_loss, c.stop_win,
             c.session_rounds, c.table_max,
@@ -240,6 +243,14 @@ def _run_with_progress(job: Any, c: Common, quiet: bool, run: Callable[..., Any]
     kwargs: dict[str, Any] = {"workers": c.workers, "cluster": c.cluster}
     if quiet:
         return run(job, **kwargs)
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
     columns = (
         TextColumn("{task.description}"),
         BarColumn(bar_width=20),
@@ -510,7 +521,6 @@ def simulate_baccarat(
     no_par: NoParOpt = False,
 ) -> None:
     """Simulate baccarat shoes (BA-1 … BA-18): the five bets against the exact PAR."""
-    from macau_tables.analysis import sessions as ss
     from macau_tables.analysis.kernels.baccarat_sim import rules_from_options
 
     options: dict[str, object] = {"decks": decks}
@@ -521,6 +531,8 @@ def simulate_baccarat(
     rules, _ = rules_from_options(options)  # the engine's checks (BA-1) before anything runs
 
     def program() -> ss.BaccaratBets:
+        from macau_tables.analysis import sessions as ss
+
         sel: ss.Always | ss.AfterStreak = ss.Always(bet_on)
         if after_streak is not None:
             side, _, length = after_streak.partition(":")

@@ -40,6 +40,12 @@ Nets are per unit, exact: BA-R5's rounding to the minor unit is a matter of stak
 not of the game's odds.
 
 Counts are int64 inside numba (no overflow below 9.2e18 hands) and Python ints outside.
+
+The compiled code is :mod:`~macau_tables.analysis.kernels.baccarat_core` (issue 14); this
+module imports without numba. :func:`simulate_chunk` runs the core's entry points from the
+shared library :mod:`~macau_tables.analysis.kernels.native` builds from them once (no numba
+in the process at all), else through numba's dispatcher; the explicit runs
+(:func:`run_shoes`, :func:`run_continuous`) always use the dispatcher.
 """
 
 from __future__ import annotations
@@ -52,9 +58,9 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
-from macau_tables.analysis.kernels.rng import Generator, chunk_generator, next_uint64
+from macau_tables.analysis.kernels import native
+from macau_tables.analysis.kernels.rng import Generator, bitgen_address, chunk_generator
 from macau_tables.analysis.simresult import ChunkResult
 from macau_tables.core.errors import InvalidInput
 from macau_tables.games.baccarat import (
@@ -255,497 +261,71 @@ BANKER_DRAWS: B1 = np.array(
 )
 
 #: the histogram a kernel fills: index outcome * 8 + banker_six * 4 + player_pair * 2 +
-#: banker_pair
+#: banker_pair (``baccarat_core.HIST_SIZE``)
 HIST_SIZE = 24
 
-# --- random draws: Fisher-Yates on the generator's raw words, Lemire's bounded draws --------
-
-#: raw 64-bit words fetched from the bit generator at a time (each gives two 32-bit draws)
-WORDS_PER_REFILL = 256
-_MASK32 = np.uint64(0xFFFFFFFF)
+# --- the compiled code: numba's dispatcher, or the same code built ahead of time ----------
 
 
-@njit(cache=True, nogil=True, inline="always")
-def lemire_below(x: np.uint64, s: np.uint64, bits: np.uint64) -> np.int64:  # pragma: no cover
-    """Lemire's unbiased bounded draw: a uniform ``bits``-bit ``x`` → a uniform integer in
-    ``[0, s)``, or -1 (reject: draw again). ``m = x · s``; its low ``bits`` bits below
-    ``2**bits mod s`` are rejected, leaving ``2**bits - 2**bits mod s`` values of ``x``,
-    each result ``m >> bits`` hit by exactly ``2**bits // s`` of them. ``1 <= s <= 2**bits``,
-    ``bits <= 32`` (the product must fit 64 bits). The simulations use ``bits = 32``; the
-    tests check every ``x`` of smaller widths."""
-    one = np.uint64(1)
-    m = x * s
-    low = m & ((one << bits) - one)
-    if low < s:  # only then can it be under the threshold (2**bits mod s < s)
-        threshold = ((one << bits) - s) % s
-        if low < threshold:
-            return np.int64(-1)
-    return np.int64(m >> bits)
+def _core() -> Any:
+    """:mod:`~macau_tables.analysis.kernels.baccarat_core` (imports numba: only when the
+    dispatcher runs, i.e. the explicit runs, the tests' helpers, or no native library)."""
+    from macau_tables.analysis.kernels import baccarat_core
+
+    return baccarat_core
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _below(
-    bitgen: Any, words: npt.NDArray[np.uint64], used: I64, s: int
-) -> int:  # pragma: no cover
-    """A uniform integer in ``[0, s)`` from the stream of 32-bit halves of the generator's
-    raw words (low half first), rejecting as :func:`lemire_below` says. ``words`` is a
-    buffer of raw words, ``used[0]`` the halves of it consumed (refilled when all are)."""
-    n = words.shape[0]
-    su = np.uint64(s)
-    while True:
-        h = used[0]
-        if h == 2 * n:
-            for k in range(n):
-                words[k] = next_uint64(bitgen)
-            h = 0
-        x = (words[h >> 1] >> np.uint64(32 * (h & 1))) & _MASK32
-        used[0] = h + 1
-        r = lemire_below(x, su, np.uint64(32))
-        if r >= 0:
-            return int(r)
+#: the simulation's entry points, built ahead of time by :mod:`.native` (all-integer
+#: arguments: addresses and sizes)
+_CORE_MODULE = "macau_tables.analysis.kernels.baccarat_core"
+EXPORTS = (
+    native.Export("macau_baccarat_shoes", _CORE_MODULE, "shoes_entry", 25),
+    native.Export("macau_baccarat_continuous", _CORE_MODULE, "continuous_entry", 20),
+)
+#: the code the native library is made from (globs relative to the package)
+NATIVE_SOURCES = ("analysis/kernels/baccarat_core.py",)
 
 
-@njit(cache=True, nogil=True)
-def _fisher_yates(
-    bitgen: Any, words: npt.NDArray[np.uint64], used: I64, cards: I8
-) -> None:  # pragma: no cover
-    """Shuffle ``cards`` in place as ``core.rng.Rng.permutation`` does: for ``i`` from the
-    last position down to 1, swap positions ``i`` and ``below(i + 1)``. The draws are
-    :func:`_below`'s — the same halves in the same order — made faster: when the stream is
-    at a word boundary, one word serves two positions, each half accepted at once if its
-    low product is at least ``s`` (then it is at least the threshold ``2**32 mod s``);
-    anything else (a refill, the rare half that needs the exact threshold) takes the
-    general path, one half at a time."""
-    n = words.shape[0]
-    h = used[0]
-    bits = np.uint64(32)
-    i = cards.shape[0] - 1
-    while i >= 1:
-        if (h & 1) == 0 and h + 2 <= 2 * n and i >= 2:  # two draws from one word
-            w = words[h >> 1]
-            s = np.uint64(i + 1)
-            m = (w & _MASK32) * s
-            if (m & _MASK32) >= s:
-                j = np.int64(m >> bits)
-                t = cards[i]
-                cards[i] = cards[j]
-                cards[j] = t
-                h += 1
-                i -= 1
-                s = np.uint64(i + 1)
-                m = (w >> bits) * s
-                if (m & _MASK32) >= s:
-                    j = np.int64(m >> bits)
-                    t = cards[i]
-                    cards[i] = cards[j]
-                    cards[j] = t
-                    h += 1
-                    i -= 1
-                continue
-        s = np.uint64(i + 1)
-        while True:  # _below, one half at a time
-            if h == 2 * n:
-                for k in range(n):
-                    words[k] = next_uint64(bitgen)
-                h = 0
-            x = (words[h >> 1] >> np.uint64(32 * (h & 1))) & _MASK32
-            h += 1
-            r = lemire_below(x, s, bits)
-            if r >= 0:
-                break
-        t = cards[i]
-        cards[i] = cards[r]
-        cards[r] = t
-        i -= 1
-    used[0] = h
+def _entries() -> tuple[Any, Any]:
+    """(shoes, continuous) entry points: the native library's (loaded, or built once and
+    then loaded; no numba import), else numba's dispatchers of the same functions."""
+    lib = native.load("baccarat-sim", EXPORTS, NATIVE_SOURCES)
+    if lib is not None:
+        return lib["macau_baccarat_shoes"], lib["macau_baccarat_continuous"]
+    core = _core()
+    return core.shoes_entry, core.continuous_entry
 
 
-@njit(cache=True, nogil=True)
-def _new_stream() -> tuple[npt.NDArray[np.uint64], I64]:  # pragma: no cover
-    words = np.empty(WORDS_PER_REFILL, dtype=np.uint64)
-    used = np.full(1, 2 * WORDS_PER_REFILL, dtype=np.int64)  # empty: the first draw refills
-    return words, used
+def _at(a: npt.NDArray[Any]) -> int:
+    """The address of a C-contiguous array's data, for the entry points."""
+    assert a.flags.c_contiguous
+    return int(a.ctypes.data)
 
 
-@njit(cache=True, nogil=True)
-def _shuffles(gen: Generator, base: I8, n: int) -> I8:  # pragma: no cover
-    """``n`` shuffles of ``base`` from one generator's stream (for the tests)."""
-    words, used = _new_stream()
-    out = np.empty((n, base.shape[0]), dtype=np.int8)
-    for r in range(n):
-        out[r] = base
-        _fisher_yates(gen.bit_generator, words, used, out[r])
-    return out
-
-
-@njit(cache=True, nogil=True)
-def _belows(gen: Generator, highs: I64) -> I64:  # pragma: no cover
-    """One bounded draw below each ``highs[i]``, in order, from one stream (for the tests)."""
-    words, used = _new_stream()
-    out = np.empty(highs.shape[0], dtype=np.int64)
-    for i in range(highs.shape[0]):
-        out[i] = _below(gen.bit_generator, words, used, highs[i])
-    return out
+def _checked(hands: int) -> int:
+    if hands == native.FAILED:  # the compiled code raised (see _play_shoes): never on checked input
+        raise ValueError("the baccarat kernel failed: cut card under 12 cards from the end?")
+    return int(hands)
 
 
 def shuffled_shoes(gen: Generator, cards: npt.ArrayLike, n: int) -> I8:
     """``n`` successive Fisher-Yates shuffles of ``cards`` (int8 codes) from ``gen``'s raw
     words, as :func:`simulate_chunk` shuffles its shoes."""
-    return _shuffles(gen, np.ascontiguousarray(cards, dtype=np.int8), n)
+    base = np.ascontiguousarray(cards, dtype=np.int8)
+    return _core()._shuffles(bitgen_address(gen), base, n)  # type: ignore[no-any-return]
 
 
 def bounded_draws(gen: Generator, highs: npt.ArrayLike) -> I64:
     """``below(highs[i])`` for each ``i`` in order from ``gen``'s raw words (the stream
     :func:`simulate_chunk` draws from)."""
-    return _belows(gen, np.ascontiguousarray(highs, dtype=np.int64))
+    h = np.ascontiguousarray(highs, dtype=np.int64)
+    return _core()._belows(bitgen_address(gen), h)  # type: ignore[no-any-return]
 
 
 def lemire_table(bits: int, s: int) -> I64:
-    """:func:`lemire_below` of every ``bits``-bit input (``-1``: rejected): the exhaustive
-    uniformity check's data."""
-    return _lemire_all(np.uint64(bits), np.uint64(s))
-
-
-@njit(cache=True)
-def _lemire_all(bits: np.uint64, s: np.uint64) -> I64:  # pragma: no cover
-    n = 1 << np.int64(bits)
-    out = np.empty(n, dtype=np.int64)
-    for x in range(n):
-        out[x] = lemire_below(np.uint64(x), s, bits)
-    return out
-
-
-# --- the numba cores ---
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _mod10(t: int) -> int:  # pragma: no cover
-    """``t % 10`` for a sum of two card values (0 … 18, BA-5)."""
-    return t - 10 if t >= 10 else t
-
-
-# -------------------------------------------------------------------------
-
-
-@njit(cache=True, nogil=True)
-def _play_shoes(
-    shoes: I8,
-    decks: int,
-    cut_from_end: int,
-    burn_first_card: bool,
-    one_more: bool,
-    demos: int,
-    target: int,
-    value: I64,
-    rank: I64,
-    burn_count: I64,
-    p_draws: B1,
-    b_draws: B1,
-    hist: I64,
-    s_outcome: I8,
-    s_six: B1,
-    s_ppair: B1,
-    s_bpair: B1,
-    s_shoe: I32,
-    hand_base: int,
-    shoe_base: int,
-    t_player: I8,
-    t_banker: I8,
-    t_shoe: I32,
-    t_demo: B1,
-    t_outcome: I8,
-    t_burn: I32,
-    t_hands: I32,
-) -> tuple[int, int, int]:
-    """Play whole shoes (rows of ``shoes``) until ``target`` hands; returns (hands, shoes
-    started, trace rows). ``hist`` is added to; series (if sized) are written from
-    ``hand_base``; the trace (if sized) from row 0."""
-    n_cards = shoes.shape[1]
-    cut_index = n_cards - cut_from_end  # BA-2.1: the first card behind the cut card
-    series = s_outcome.shape[0] > 0
-    trace = t_player.shape[0] > 0
-    hands = 0
-    rows = 0
-    s = 0
-    while s < shoes.shape[0] and hands < target:
-        shoe = shoes[s]
-        # BA-2.1: burn as many cards as decks, or (BA-R1) the first card turned and as many
-        # as it shows
-        pos = 1 + burn_count[shoe[0]] if burn_first_card else decks
-        cut_out = pos - 1 >= cut_index
-        if trace:
-            t_burn[s] = pos
-        demos_left = demos  # BA-2.2
-        hands_left = -1  # BA-3.1: unset until the cut card comes out
-        in_shoe = 0
-        while True:
-            if pos + 6 > n_cards:
-                raise ValueError("the shoe ran out: cut card under 12 cards from the end")
-            p1 = shoe[pos]  # BA-7.1: Player, Banker, Player, Banker
-            b1 = shoe[pos + 1]
-            p2 = shoe[pos + 2]
-            b2 = shoe[pos + 3]
-            pos += 4
-            pt = _mod10(value[p1] + value[p2])
-            bt = _mod10(value[b1] + value[b2])
-            # the third cards without branches (the draws are coin flips to a branch
-            # predictor): the next card is read whether or not it is dealt, and counted in
-            # only if BA-9 draws it (the shoe always holds 6 more cards, checked above)
-            p_draw = p_draws[pt, bt]  # BA-9.1 / BA-9.2
-            p_next = shoe[pos]
-            p_value = value[p_next] if p_draw else 0
-            third = value[p_next] + 1 if p_draw else 0
-            p3 = p_next if p_draw else -1
-            pf = _mod10(pt + p_value)
-            pos += np.int64(p_draw)
-            b_draw = b_draws[bt, pt, third]  # BA-9.3 / BA-9.4
-            b_next = shoe[pos]
-            b3 = b_next if b_draw else -1
-            bf = _mod10(bt + (value[b_next] if b_draw else 0))
-            pos += np.int64(b_draw)
-            if pos - 1 >= cut_index:
-                cut_out = True  # BA-3.1: the cut card came out in this hand
-            # BA-11 / BA-12: 0 Player (higher), 1 Banker (higher), 2 tie
-            outcome = np.int64(pf < bf) + 2 * np.int64(pf == bf)
-            demo = demos_left > 0
-            if trace:
-                t_player[rows, 0] = p1
-                t_player[rows, 1] = p2
-                t_player[rows, 2] = p3
-                t_banker[rows, 0] = b1
-                t_banker[rows, 1] = b2
-                t_banker[rows, 2] = b3
-                t_shoe[rows] = shoe_base + s + 1
-                t_demo[rows] = demo
-                t_outcome[rows] = outcome
-                rows += 1
-            if demo:  # BA-2.2: dealt with no bets
-                demos_left -= 1
-                continue
-            six = (outcome == 1) & (bf == 6)  # BA-R7
-            ppair = rank[p1] == rank[p2]  # BA-13
-            bpair = rank[b1] == rank[b2]
-            hist[outcome * 8 + six * 4 + ppair * 2 + bpair] += 1
-            if series:
-                i = hand_base + hands
-                s_outcome[i] = outcome
-                s_six[i] = six
-                s_ppair[i] = ppair
-                s_bpair[i] = bpair
-                s_shoe[i] = shoe_base + s + 1
-            hands += 1
-            in_shoe += 1
-            if hands >= target:
-                break
-            if cut_out:  # BA-3.1: this hand is the last, or one more follows
-                if hands_left < 0:
-                    hands_left = 1 if one_more else 0
-                else:
-                    hands_left -= 1
-                if hands_left <= 0:
-                    break
-        if trace:
-            t_hands[s] = in_shoe
-        s += 1
-    return hands, s, rows
-
-
-@njit(cache=True, nogil=True)
-def _machine_card(j: int, decks: int, removed: I64, codes: I64, k: int) -> int:
-    """BA-R4: the card ``sorted(full set minus the hand's first k cards)[j]``.
-
-    The full set sorted is ``decks`` copies of code 0, then of code 1, …; a card taken out
-    of it is marked by the last free slot of its code's block, kept in ``removed[:k]``
-    ascending, and the j-th free slot is found by stepping over the marked ones."""
-    p = j
-    for i in range(k):
-        if removed[i] <= p:
-            p += 1
-        else:
-            break
-    code = p // decks
-    taken = 0
-    for i in range(k):
-        if codes[i] == code:
-            taken += 1
-    slot = code * decks + decks - 1 - taken
-    i = k
-    while i > 0 and removed[i - 1] > slot:
-        removed[i] = removed[i - 1]
-        i -= 1
-    removed[i] = slot
-    codes[k] = code
-    return code
-
-
-@njit(cache=True, nogil=True)
-def _play_continuous(
-    draws: I64,
-    decks: int,
-    target: int,
-    value: I64,
-    rank: I64,
-    p_draws: B1,
-    b_draws: B1,
-    hist: I64,
-    s_outcome: I8,
-    s_six: B1,
-    s_ppair: B1,
-    s_bpair: B1,
-    s_shoe: I32,
-    hand_base: int,
-    t_player: I8,
-    t_banker: I8,
-    t_shoe: I32,
-    t_demo: B1,
-    t_outcome: I8,
-) -> int:
-    """BA-2.3 / BA-7.2 / BA-R4: ``target`` hands, each from the full set; ``draws[h, k]`` is
-    the index (below ``52 * decks - k``) of the hand's k-th card among the cards left."""
-    series = s_outcome.shape[0] > 0
-    trace = t_player.shape[0] > 0
-    removed = np.empty(6, np.int64)
-    codes = np.empty(6, np.int64)
-    for h in range(target):
-        row = draws[h]
-        p1 = _machine_card(row[0], decks, removed, codes, 0)  # BA-7.1
-        b1 = _machine_card(row[1], decks, removed, codes, 1)
-        p2 = _machine_card(row[2], decks, removed, codes, 2)
-        b2 = _machine_card(row[3], decks, removed, codes, 3)
-        k = 4
-        pt = _mod10(value[p1] + value[p2])
-        bt = _mod10(value[b1] + value[b2])
-        pf = pt
-        bf = bt
-        p3 = -1
-        b3 = -1
-        third = 0
-        if p_draws[pt, bt]:  # BA-9.1 / BA-9.2
-            p3 = _machine_card(row[k], decks, removed, codes, k)
-            k += 1
-            third = value[p3] + 1
-            pf = _mod10(pt + value[p3])
-        if b_draws[bt, pt, third]:  # BA-9.3 / BA-9.4
-            b3 = _machine_card(row[k], decks, removed, codes, k)
-            bf = _mod10(bt + value[b3])
-        if pf == bf:  # BA-11 / BA-12
-            outcome = 2
-        elif pf > bf:
-            outcome = 0
-        else:
-            outcome = 1
-        six = (outcome == 1) & (bf == 6)  # BA-R7
-        ppair = rank[p1] == rank[p2]  # BA-13
-        bpair = rank[b1] == rank[b2]
-        hist[outcome * 8 + six * 4 + ppair * 2 + bpair] += 1
-        if series:
-            i = hand_base + h
-            s_outcome[i] = outcome
-            s_six[i] = six
-            s_ppair[i] = ppair
-            s_bpair[i] = bpair
-            s_shoe[i] = 1  # the machine is loaded once (BA-2.3)
-        if trace:
-            t_player[h, 0] = p1
-            t_player[h, 1] = p2
-            t_player[h, 2] = p3
-            t_banker[h, 0] = b1
-            t_banker[h, 1] = b2
-            t_banker[h, 2] = b3
-            t_shoe[h] = 1
-            t_demo[h] = False
-            t_outcome[h] = outcome
-    return target
-
-
-@njit(cache=True, nogil=True)
-def _simulate_shoes(
-    gen: Generator,
-    base: I8,
-    target: int,
-    decks: int,
-    cut_from_end: int,
-    burn_first_card: bool,
-    one_more: bool,
-    demos: int,
-    value: I64,
-    rank: I64,
-    burn_count: I64,
-    p_draws: B1,
-    b_draws: B1,
-    hist: I64,
-    s_outcome: I8,
-    s_six: B1,
-    s_ppair: B1,
-    s_bpair: B1,
-    s_shoe: I32,
-) -> int:  # pragma: no cover - compiled; checked by the tests
-    """``target`` hands from whole shoes, all in here: each shoe is ``base`` shuffled by
-    :func:`_fisher_yates` from ``gen``'s raw words, then played by :func:`_play_shoes` (the
-    code the engine comparison checks card for card). The GIL is released throughout."""
-    words, used = _new_stream()
-    shoes = np.empty((1, base.shape[0]), dtype=np.int8)
-    no_i8 = np.empty((0, 3), dtype=np.int8)
-    no_i32 = np.empty(0, dtype=np.int32)
-    no_b1 = np.empty(0, dtype=np.bool_)
-    no_o = np.empty(0, dtype=np.int8)
-    hands = 0
-    started = 0
-    while hands < target:
-        row = shoes[0]
-        row[:] = base
-        _fisher_yates(gen.bit_generator, words, used, row)
-        played, n_shoes, _ = _play_shoes(
-            shoes, decks, cut_from_end, burn_first_card, one_more, demos, target - hands,
-            value, rank, burn_count, p_draws, b_draws, hist,
-            s_outcome, s_six, s_ppair, s_bpair, s_shoe, hands, started,
-            no_i8, no_i8, no_i32, no_b1, no_o, no_i32, no_i32,
-        )  # fmt: skip
-        hands += played
-        started += n_shoes
-    return hands
-
-
-@njit(cache=True, nogil=True)
-def _simulate_continuous(
-    gen: Generator,
-    target: int,
-    decks: int,
-    value: I64,
-    rank: I64,
-    p_draws: B1,
-    b_draws: B1,
-    hist: I64,
-    s_outcome: I8,
-    s_six: B1,
-    s_ppair: B1,
-    s_bpair: B1,
-    s_shoe: I32,
-    batch: int,
-) -> int:  # pragma: no cover - compiled; checked by the tests
-    """BA-R4: ``target`` hands from a continuous shuffler, all in here: per hand six bounded
-    draws (the k-th below ``52 * decks - k``; the unused ones are skipped over), played by
-    :func:`_play_continuous` in batches of ``batch`` hands."""
-    words, used = _new_stream()
-    draws = np.empty((batch, 6), dtype=np.int64)
-    no_i8 = np.empty((0, 3), dtype=np.int8)
-    no_i32 = np.empty(0, dtype=np.int32)
-    no_b1 = np.empty(0, dtype=np.bool_)
-    no_o = np.empty(0, dtype=np.int8)
-    n_cards = 52 * decks
-    hands = 0
-    while hands < target:
-        n = min(batch, target - hands)
-        for h in range(n):
-            for k in range(6):
-                draws[h, k] = _below(gen.bit_generator, words, used, n_cards - k)
-        _play_continuous(
-            draws, decks, n, value, rank, p_draws, b_draws, hist,
-            s_outcome, s_six, s_ppair, s_bpair, s_shoe, hands,
-            no_i8, no_i8, no_i32, no_b1, no_o,
-        )  # fmt: skip
-        hands += n
-    return hands
+    """``baccarat_core.lemire_below`` of every ``bits``-bit input (``-1``: rejected): the
+    exhaustive uniformity check's data."""
+    return _core()._lemire_all(np.uint64(bits), np.uint64(s))  # type: ignore[no-any-return]
 
 
 # --- Python side: buffers, results -----------------------------------------------------------
@@ -848,7 +428,7 @@ def _check_rounds(rounds: int) -> None:
 def _shoe_call(
     rules: BaccaratRules, shoes: I8, target: int, buf: _Buffers, hand_base: int, shoe_base: int
 ) -> tuple[int, int, int]:
-    hands, used, rows = _play_shoes(
+    hands, used, rows = _core()._play_shoes(
         shoes,
         rules.decks,
         rules.cut_from_end,
@@ -875,7 +455,7 @@ def _shoe_call(
 def _machine_call(
     rules: BaccaratRules, draws: I64, target: int, buf: _Buffers, hand_base: int
 ) -> None:
-    _play_continuous(
+    _core()._play_continuous(
         draws,
         rules.decks,
         target,
@@ -887,6 +467,7 @@ def _machine_call(
         *buf.series_args(),
         hand_base,
         *buf.trace_args(),
+        np.empty(12, dtype=np.int64),
     )
 
 
@@ -947,6 +528,8 @@ def run_continuous(
 
 #: hands drawn per batch on a machine (inside the kernel; the stream does not depend on it)
 HANDS_PER_BATCH = 16_384
+#: raw 64-bit words fetched from the bit generator at a time (each gives two 32-bit draws)
+WORDS_PER_REFILL = 256
 
 #: local workers may be threads: the kernel releases the GIL for a whole chunk
 #: (``analysis.simulation`` reads this)
@@ -972,19 +555,33 @@ def simulate_chunk(
     rounds = int(rounds)
     gen = chunk_generator(seed, chunk)
     buf = _Buffers(rounds, series)
+    shoes_entry, continuous_entry = _entries()
+    bitgen = bitgen_address(gen)
+    words = np.empty(WORDS_PER_REFILL, dtype=np.uint64)
+    used = np.full(1, 2 * WORDS_PER_REFILL, dtype=np.int64)  # empty: the first draw refills
+    n_series = buf.s_outcome.shape[0]
+    series_at = [_at(x) for x in buf.series_args()]
+    tables = (_at(VALUE), _at(RANK))
+    draw_tables = (_at(PLAYER_DRAWS), _at(BANKER_DRAWS))
+    stream = (_at(words), WORDS_PER_REFILL, _at(used))
     if rules.continuous_shuffler:
-        _simulate_continuous(
-            gen, rounds, rules.decks, VALUE, RANK, PLAYER_DRAWS, BANKER_DRAWS, buf.hist,
-            *buf.series_args(), HANDS_PER_BATCH,
+        draws = np.empty((HANDS_PER_BATCH, 6), dtype=np.int64)
+        scratch = np.empty(12, dtype=np.int64)
+        hands = continuous_entry(
+            bitgen, rounds, rules.decks, *tables, *draw_tables, _at(buf.hist), n_series,
+            *series_at, *stream, _at(draws), HANDS_PER_BATCH, _at(scratch),
         )  # fmt: skip
     else:
         base = _sorted_shoe(rules.decks)
-        _simulate_shoes(
-            gen, base, rounds, rules.decks, rules.cut_from_end,
-            rules.burn is BurnMode.FIRST_CARD, rules.last_hand is LastHand.ONE_MORE,
-            rules.demonstration_hands, VALUE, RANK, BURN_COUNT, PLAYER_DRAWS, BANKER_DRAWS,
-            buf.hist, *buf.series_args(),
+        shoe = np.empty(base.shape[0], dtype=np.int8)
+        hands = shoes_entry(
+            bitgen, rounds, rules.decks, rules.cut_from_end,
+            int(rules.burn is BurnMode.FIRST_CARD), int(rules.last_hand is LastHand.ONE_MORE),
+            rules.demonstration_hands, _at(base), base.shape[0], *tables, _at(BURN_COUNT),
+            *draw_tables, _at(buf.hist), n_series, *series_at, *stream, _at(shoe),
         )  # fmt: skip
+    if _checked(hands) != rounds:
+        raise ValueError(f"the baccarat kernel played {hands} of {rounds} hands")
     return buf.result(rules, rounds)
 
 
@@ -997,6 +594,7 @@ def _sorted_shoe(decks: int) -> I8:
 
 
 def prepare(options: Mapping[str, object]) -> None:
-    """Load (or compile) the kernels once, before workers start: forked workers and threads
-    then share them instead of each loading numba's cache again."""
+    """Load the kernels once, before workers start (the native library, built the first
+    time; else numba's dispatcher, compiled or loaded from numba's cache): forked workers
+    and threads then share them instead of each loading them again."""
     simulate_chunk(0, 0, 1, options)

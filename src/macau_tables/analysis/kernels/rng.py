@@ -9,19 +9,12 @@ seed and the chunking, never on how many workers ran the chunks.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeAlias, cast
+from typing import TypeAlias
 
 import numpy as np
-from numba.np.random.generator_core import next_uint64 as _next_uint64
 
 #: the type of the Generators made here (for the kernels' signatures)
 Generator: TypeAlias = np.random.Generator
-
-#: inside a numba kernel: the next raw 64-bit word of a Generator's bit generator
-#: (``next_uint64(gen.bit_generator)``, numba's binding of the bit generator's own
-#: ``next_uint64``; the same words as ``gen.bit_generator.random_raw()`` in Python)
-next_uint64 = cast(Callable[[Any], np.uint64], _next_uint64)
 
 
 def generator(seed: int | np.random.SeedSequence) -> np.random.Generator:
@@ -38,3 +31,12 @@ def chunk_seeds(seed: int, chunks: int) -> list[np.random.SeedSequence]:
 def chunk_generator(seed: int, chunk: int) -> np.random.Generator:
     """The Generator of chunk number ``chunk`` of the job seeded with ``seed``."""
     return generator(np.random.SeedSequence(seed, spawn_key=(chunk,)))
+
+
+def bitgen_address(gen: np.random.Generator) -> int:
+    """The address of ``gen``'s ``bitgen_t`` (numpy's C struct: the state, then its
+    ``next_uint64``), for a compiled kernel to draw the generator's raw words itself
+    (:func:`macau_tables.analysis.kernels.baccarat_core.next_raw`: the same words as
+    ``gen.bit_generator.random_raw()``). Valid while ``gen`` lives; a kernel that draws
+    from it must be its only user meanwhile (the generator's lock is not taken)."""
+    return int(gen.bit_generator.ctypes.bit_generator.value)
