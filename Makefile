@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit postgres bench coverage conformance docs-analysis clean chromium screenshots vendor-js
+.PHONY: run test lint typecheck unit postgres compiler bench coverage conformance docs-analysis clean chromium screenshots vendor-js
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/macau-tables serve
 
-test: lint typecheck chromium unit
+test: lint typecheck chromium compiler unit
 
 # The browser tests drive Debian's Chromium (and its CJK font for the Chinese pages);
 # install them with apt when they are missing.
@@ -29,6 +29,16 @@ chromium:
 	      apt-get install -y -q chromium fonts-noto-cjk >/dev/null 2>&1; }; } ; \
 	  test -x $(CHROMIUM) || { echo "error: $(CHROMIUM) is missing and 'apt-get install chromium' failed (run as root with Debian's package lists, or install it yourself)"; exit 1; }; \
 	  test -f $(CJK_FONT) || { echo "error: $(CJK_FONT) is missing and 'apt-get install fonts-noto-cjk' failed"; exit 1; }; }
+
+# simulate baccarat links its kernel once into a shared library (analysis/kernels/native.py);
+# without a C compiler it falls back to numba's dispatcher, and its tests need one: install
+# Debian's gcc with apt when there is no cc
+compiler:
+	@command -v $${CC:-cc} >/dev/null 2>&1 || { \
+	  echo "installing Debian's gcc (the native baccarat kernel is linked with it)"; \
+	  { apt-get install -y -q gcc >/dev/null 2>&1 || \
+	    { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q gcc >/dev/null 2>&1; }; } ; \
+	  command -v $${CC:-cc} >/dev/null 2>&1 || { echo "error: no C compiler and 'apt-get install gcc' failed (run as root with Debian's package lists, or install one yourself)"; exit 1; }; }
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts

@@ -10,9 +10,11 @@ imports numba, and that without a C compiler the dispatcher takes over.
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -20,9 +22,21 @@ import pytest
 from macau_tables.analysis.kernels import baccarat_sim as sim
 from macau_tables.analysis.kernels import native
 
-needs_cc = pytest.mark.skipif(
-    native.compiler() is None or not native.enabled(), reason="no C compiler to link with"
-)
+
+def needs_cc(fn: Any) -> Any:
+    """A test of the built library: it fails, not skips, without a C compiler (``make test``
+    installs Debian's gcc when there is none)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if native.compiler() is None:
+            pytest.fail("no C compiler (cc or $CC): `make test` installs Debian's gcc")
+        if not native.enabled():
+            pytest.fail(f"native kernels are off ({native.ENV} or MACAU_TABLES_CACHE=off)")
+        return fn(*args, **kwargs)
+
+    return wrapper
+
 
 RULE_SETS = [
     pytest.param({}, id="8-decks"),
