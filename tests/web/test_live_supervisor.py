@@ -77,3 +77,40 @@ def test_one_supervisor_requests_a_void_another_approves_and_the_page_shows_it_d
     assert axe_violations(approver.page) == []
     assert stack(live, "craps-sv") == before  # the Field bet refunded, its win reversed
     assert live.get("auditor", "/audit/ledger")["ok"] is True
+
+
+def test_the_limits_form_serves_every_game_and_baccarat_s_other_bets(
+    live: Live, watched: Open
+) -> None:
+    """The limits form posts to a baccarat table (its Tie limits too: the baccarat fields
+    show only for a baccarat table) and to a Pai Gow table; the engines take them (BA-13)."""
+    post(live, "supervisor", "/tables", {"id": "bac-lim", "game": "baccarat", "dealer": "live"})
+    post(live, "supervisor", "/tables", {"id": "pg-lim", "game": "paigow", "dealer": "live"})
+    w = watched()
+    log_in(w, live, "supervisor")
+    w.page.goto(live.url + "/supervisor")
+    w.page.wait_for_selector("[data-sv-table] option[value='pg-lim']", state="attached")
+    w.page.select_option("[data-sv-table]", "pg-lim")
+    assert w.page.locator("[data-bac-limits]").is_hidden()
+    w.page.fill("#lim-min", "50")
+    w.page.fill("#lim-max", "500")
+    w.page.fill("#lim-reason", "evening limits")
+    w.page.click("[data-form='limits'] button[type=submit]")
+    w.page.wait_for_selector("[data-act-done]:has-text('pg-lim')")
+    w.page.select_option("[data-sv-table]", "bac-lim")
+    assert w.page.locator("[data-bac-limits]").is_visible()
+    w.page.fill("#lim-min", "200")
+    w.page.fill("#lim-max", "5000")
+    w.page.fill("#lim-tie-min", "200")
+    w.page.fill("#lim-tie-max", "1000.50")
+    w.page.fill("#lim-reason", "high limit")
+    w.page.click("[data-form='limits'] button[type=submit]")
+    w.page.wait_for_selector("[data-act-done]:has-text('bac-lim')")
+    assert w.page.locator("[data-act-error]").inner_text() == ""
+    w.page.locator("[data-audit] td:has-text('limits')").nth(1).wait_for()
+    assert axe_violations(w.page) == []
+    rules = live.get("supervisor", "/tables/bac-lim/view")["view"]["rules"]
+    assert rules["limits"]["tie"] == [20_000, 100_050]
+    assert rules["limits"]["player"] == [20_000, 500_000]
+    pg = live.get("supervisor", "/tables/pg-lim/view")["view"]["rules"]["round"]
+    assert (pg["min_bet"], pg["max_bet"]) == (5_000, 50_000)

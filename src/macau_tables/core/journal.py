@@ -103,17 +103,27 @@ class Event:
     ``version``, is registered with :func:`event`, and has only JSON-plain fields: int, str,
     bool, None, tuples (declare sequences as tuples: they load back as tuples) and
     str-keyed dicts. Amounts are integer minor units.
+
+    A field added to an event kind later has a default (an *optional* field): it is written
+    only when its value differs from the default, and a journal written before it existed
+    reads (and hashes) exactly as it did — no new version of the kind is needed.
     """
 
     kind: ClassVar[str]
     version: ClassVar[int] = 1
 
     def to_json(self) -> dict[str, JsonValue]:
-        """``{"kind", "version", "data": {field: value}}``, JSON-plain."""
+        """``{"kind", "version", "data": {field: value}}``, JSON-plain (an optional field
+        left out when it holds its default)."""
         data = {
             f.name: _plain(getattr(self, f.name), f"{self.kind}.{f.name}")
             for f in dataclasses.fields(self)
         }
+        optional = _OPTIONAL.get(type(self))
+        if optional:
+            for name, default in optional.items():
+                if data[name] == default:
+                    del data[name]
         return {"kind": self.kind, "version": self.version, "data": data}
 
     def audience(self) -> Audience:
@@ -135,6 +145,8 @@ class Event:
 
 
 _EVENT_TYPES: dict[str, type[Event]] = {}
+#: an event class's optional fields (those with a default) → the default, JSON-plain
+_OPTIONAL: dict[type[Event], dict[str, JsonValue]] = {}
 
 E = TypeVar("E", bound=Event)
 
@@ -157,6 +169,14 @@ def event(cls: type[E]) -> type[E]:
     if kind in _EVENT_TYPES:
         raise JournalError(f"event kind {kind!r} is already registered")
     _EVENT_TYPES[kind] = cls
+    optional: dict[str, JsonValue] = {}
+    for f in dataclasses.fields(cls):
+        if f.default is not dataclasses.MISSING:
+            optional[f.name] = _plain(f.default, f"{kind}.{f.name}")
+        elif f.default_factory is not dataclasses.MISSING:
+            optional[f.name] = _plain(f.default_factory(), f"{kind}.{f.name}")
+    if optional:
+        _OPTIONAL[cls] = optional
     return cls
 
 
@@ -177,9 +197,13 @@ def event_from_json(obj: Mapping[str, Any]) -> Event:
     if not isinstance(data, dict):
         raise JournalError(f"{kind}: data must be an object")
     names = {f.name for f in dataclasses.fields(cls)}
-    if set(data) != names:
+    optional = _OPTIONAL.get(cls, {})
+    if not names - set(optional) <= set(data) <= names:
         raise JournalError(f"{kind}: fields {sorted(data)} do not match {sorted(names)}")
     values = {name: _frozen(value, f"{kind}.{name}") for name, value in data.items()}
+    for name, default in optional.items():  # an optional field left out: its default
+        if name not in values:
+            values[name] = _frozen(default, f"{kind}.{name}")
     _check_fields(cls, values)
     return cls(**values)
 

@@ -63,6 +63,7 @@ from macau_tables.games.baccarat_roads import RoadHand, Roads, roads
 from macau_tables.games.contract import (
     Actor,
     Command,
+    LimitsChanged,
     Pending,
     Role,
     RoundCorrected,
@@ -343,6 +344,11 @@ class BaccaratRules:
             raise InvalidInput("a table offers at least one tie alternative", rule="BA-R2")
         if set(self.limits) != set(BaccaratBetKind):
             raise InvalidInput("a limit for every bet", rule="BA-13")
+        for kind, lim in self.limits.items():
+            _check_limit(f"{kind} bets", lim.minimum, lim.maximum, self.currency, "BA-13")
+        if self.differential_limit is not None:
+            d = self.differential_limit
+            _check_limit("the Banker/Player difference", d, d, self.currency, "BA-14")
 
     def limit(self, kind: BaccaratBetKind) -> BetLimit:
         return self.limits[kind]
@@ -432,6 +438,20 @@ class BaccaratRules:
             raise
         except (KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as exc:
             raise InvalidInput(f"baccarat rules: malformed ({exc})") from exc
+
+
+def _check_limit(what: str, low: Money, high: Money, currency: Currency, rule: str) -> None:
+    """A table limit: positive amounts in the table's currency, the minimum not above the
+    maximum (BA-13 each bet's limits, BA-14 the differential)."""
+    for amount in (low, high):
+        if not isinstance(amount, Money) or amount.currency != currency:
+            raise InvalidInput(
+                f"{what}: limits are amounts in {currency}, not {amount!r}", rule=rule
+            )
+        if not amount.is_positive():
+            raise InvalidInput(f"{what}: a limit must be positive, not {amount}", rule=rule)
+    if low > high:
+        raise InvalidInput(f"{what}: the minimum {low} is above the maximum {high}", rule=rule)
 
 
 def _require(value: Any, kind: type, name: str) -> Any:
@@ -1139,6 +1159,10 @@ class BaccaratTable:
         self.burned_face_down = 0
         self.seen: list[Card] = []  # cards of this shoe turned face up (public)
         self.exposed: Card | None = None  # BA-4: the next card, seen before it is dealt
+        # a supervisor's new limits wait for the end of the hand under way (a bet, a change
+        # of a bet or a deal since the last hand ended): that hand keeps its bets' limits
+        self.next_limits: LimitsChanged | None = None
+        self.round_open = False
         self._emit(TableOpened(GAME, self._table_id, self.rules.to_json()), [])
 
     # --- the contract's plumbing -------------------------------------------------------------
@@ -1171,6 +1195,10 @@ class BaccaratTable:
         match ev:
             case TableOpened() | SeedCommitted() | SeedRevealed() | TimedOut():
                 pass
+            case LimitsChanged():
+                self.next_limits = ev
+                if not self.round_open:
+                    self._limits_now()
             case DealingErrorCorrected() | RoundVoided() | RoundCorrected():
                 pass  # a void or a correction: the state follows the effective history (_emit)
             case PlayerJoined():
@@ -1231,6 +1259,7 @@ class BaccaratTable:
                 )
                 self.stacks[ev.player] -= ev.amount
                 self.bets_placed += 1
+                self.round_open = True
             case BetChanged():
                 closed = [b for b in self.holds if b.id in ev.closes]
                 carried = bool(closed) and all(b.carried for b in closed)
@@ -1248,8 +1277,10 @@ class BaccaratTable:
                     )
                     self.bets_placed += 1
                 self.stacks[ev.player] += ev.old_amount - ev.amount
+                self.round_open = True
             case CardsDealt():
                 self._deal_cards(ev)
+                self.round_open = True
             case CardsRevealed():
                 assert self.hand is not None
                 self.hand.hidden[Side(ev.side)] = 0
@@ -1348,7 +1379,48 @@ class BaccaratTable:
         self.hand = hand
         self.phase = BaccaratPhase.DEALING
 
+    def _limits_now(self) -> None:
+        """New limits take effect between hands (a LimitsChanged waiting, or just made)."""
+        ev, self.next_limits = self.next_limits, None
+        if ev is not None:
+            cur = self.rules.currency
+            self.rules = self._rules_with(
+                Money(ev.min_bet, cur),
+                Money(ev.max_bet, cur),
+                {k: (Money(a, cur), Money(b, cur)) for k, (a, b) in ev.bets.items()},
+                None if ev.differential is None else Money(ev.differential, cur),
+            )
+
+    def _rules_with(
+        self,
+        min_bet: Money,
+        max_bet: Money,
+        bets: Mapping[str, tuple[Money, Money]],
+        differential: Money | None,
+    ) -> BaccaratRules:
+        """The rule set with new limits: Player and Banker ``min_bet`` – ``max_bet``, the
+        bets named in ``bets`` theirs, the others as they are (BA-13); the differential
+        (BA-14) if given. Validated by the rule set (``BaccaratRules``)."""
+        limits = dict(self.rules.limits)
+        limits[BaccaratBetKind.PLAYER] = limits[BaccaratBetKind.BANKER] = BetLimit(min_bet, max_bet)
+        for name, (low, high) in bets.items():
+            try:
+                kind = BaccaratBetKind(name)
+            except ValueError:
+                raise InvalidInput(
+                    f"no bet {name!r}: the limits of tie, banker_pair, player_pair", rule="BA-13"
+                ) from None
+            if kind in (BaccaratBetKind.PLAYER, BaccaratBetKind.BANKER):
+                raise InvalidInput(
+                    "the Player and Banker limits are min_bet and max_bet", rule="BA-13"
+                )
+            limits[kind] = BetLimit(low, high)
+        diff = self.rules.differential_limit if differential is None else differential
+        return dataclasses.replace(self.rules, limits=limits, differential_limit=diff)
+
     def _end_hand(self, result: HandOutcome) -> None:
+        self.round_open = False
+        self._limits_now()
         h = self.hand
         assert h is not None
         self.results.append(
@@ -2355,9 +2427,16 @@ class BaccaratTable:
                     raise OutOfOrder("the last hand had no bets: there is nothing to void")
                 return seq, ev
             if isinstance(
-                ev, HandVoided | BetPlaced | BetChanged | CardsDealt | CardsKeyed | PlayerLeft
+                ev,
+                HandVoided
+                | BetPlaced
+                | BetChanged
+                | CardsDealt
+                | CardsKeyed
+                | PlayerLeft
+                | LimitsChanged,
             ):
-                break
+                break  # a limits change is an operation of its own: void first, then change
         raise OutOfOrder(
             "there is no hand to void: the last hand was voided, or bets or cards came since",
             rule="BA-R3",
@@ -2495,6 +2574,66 @@ class BaccaratTable:
                 rerun=tuple(e.to_json() for e in right),
                 currency=self._cur,
                 **delta,
+            ),
+            out,
+        )
+        return tuple(out)
+
+    # --- a supervisor's new limits, from the next hand -------------------------------------
+
+    def verify_change_limits(
+        self,
+        actor: Actor,
+        min_bet: Money,
+        max_bet: Money,
+        *,
+        bets: Mapping[str, tuple[Money, Money]] | None = None,
+        differential: Money | None = None,
+    ) -> None:
+        """A supervisor sets new table limits (BA-13: Player and Banker ``min_bet`` –
+        ``max_bet``, other bets by name in ``bets``; BA-14: the differential), each a
+        positive amount in the table's currency, the minimum not above the maximum."""
+        if not isinstance(actor, Actor) or actor.role is not Role.SUPERVISOR:
+            raise OutOfOrder(f"a supervisor changes the limits, not {actor}")
+        self._rules_with(min_bet, max_bet, bets or {}, differential)  # the rule set validates
+
+    def can_change_limits(
+        self,
+        actor: Actor,
+        min_bet: Money,
+        max_bet: Money,
+        *,
+        bets: Mapping[str, tuple[Money, Money]] | None = None,
+        differential: Money | None = None,
+    ) -> bool:
+        return _can(
+            self.verify_change_limits, actor, min_bet, max_bet, bets=bets, differential=differential
+        )
+
+    def change_limits(
+        self,
+        actor: Actor,
+        min_bet: Money,
+        max_bet: Money,
+        reason: str,
+        *,
+        bets: Mapping[str, tuple[Money, Money]] | None = None,
+        differential: Money | None = None,
+    ) -> tuple[Event, ...]:
+        """New limits from the next hand: at once between hands, else when the hand under
+        way (bets placed or changed, or cards dealt) is settled or void. Its bets keep the
+        limits they were placed under; a bet a tie left on the layout (BA-12) stays as it
+        is, and a change to it meets the new limits."""
+        self.verify_change_limits(actor, min_bet, max_bet, bets=bets, differential=differential)
+        out: list[Event] = []
+        self._emit(
+            LimitsChanged(
+                min_bet.minor,
+                max_bet.minor,
+                str(actor),
+                _supervisor_reason(reason),
+                {k: (a.minor, b.minor) for k, (a, b) in sorted((bets or {}).items())},
+                None if differential is None else differential.minor,
             ),
             out,
         )
@@ -2751,6 +2890,9 @@ class BaccaratTable:
                 request=_int(a, "request"),
                 requested_by=_str(a, "requested_by"),
             )
+        if op == "change_limits":
+            a = json_args(args, ("min_bet", "max_bet", "bets", "differential", "reason"), op)
+            return self.change_limits(actor, **contract.limits_args(a, self.rules.currency))
         if op == "time_out":
             a = json_args(args, ("actor", "op"), op)
             if actor.role is not Role.SYSTEM:
@@ -2817,6 +2959,8 @@ class BaccaratTable:
                 return Command(Actor.parse(ev.by), "correct_error", {"description": ev.description})
             case HandVoided():
                 return Command(Actor.parse(ev.by), "void_hand", {"reason": ev.reason})
+            case LimitsChanged():
+                return Command(Actor.parse(ev.by), "change_limits", ev.args())
             case RoundVoided():
                 return Command(
                     Actor.supervisor(ev.approved_by),
@@ -2911,6 +3055,7 @@ class BaccaratTable:
             "last_hand": last,
             "last_settlement": settled,
             "roads": _plain(self.roads().to_json()),
+            "next_limits": None if self.next_limits is None else self.next_limits.limits_json(),
             "pending": [p.to_json() for p in self.pending()],
         }
         return out

@@ -83,6 +83,7 @@ __all__ = [
     "accounts",
     "effective_events",
     "hold_aliases",
+    "limits_args",
     "mark_rounds",
     "money_delta",
     "movement",
@@ -377,13 +378,76 @@ class RoundCorrected(Event):
 @event
 @dataclass(frozen=True)
 class LimitsChanged(Event):
-    """New table limits (minor units), taking effect at the next round boundary."""
+    """New table limits (minor units), taking effect at the next round boundary: a round
+    under way keeps the limits its bets were placed under (each engine says where its
+    rounds end).
+
+    ``min_bet`` / ``max_bet`` are the limits of the table's main bet: craps a flat bet (odds
+    have only their cap, CR-2.2); baccarat the Player and Banker bets (BA-13); Pai Gow and
+    Taiwan Pai Kao a player's bet on a place (PG-4.6, TW-2g). Two optional fields (written
+    only when given: a journal from before them reads and hashes as it did):
+
+    * ``bets``: other bets' own limits by name, ``[min, max]`` — baccarat's ``tie``,
+      ``banker_pair``, ``player_pair`` (BA-13); the bets it does not name keep theirs;
+    * ``differential``: baccarat's limit on the Banker/Player difference (BA-14); None
+      keeps the table's.
+    """
 
     kind: ClassVar[str] = "table.limits_changed"
     min_bet: int
     max_bet: int
     by: str
     reason: str
+    bets: dict[str, tuple[int, int]] = field(default_factory=dict)
+    differential: int | None = None
+
+    def args(self) -> dict[str, JsonValue]:
+        """The arguments of the ``change_limits`` operation that wrote this event (replay:
+        ``command_of``); the optional ones only when given."""
+        out: dict[str, JsonValue] = {"min_bet": self.min_bet, "max_bet": self.max_bet}
+        if self.bets:
+            out["bets"] = {name: [low, high] for name, (low, high) in self.bets.items()}
+        if self.differential is not None:
+            out["differential"] = self.differential
+        return {**out, "reason": self.reason}
+
+    def limits_json(self) -> dict[str, JsonValue]:
+        """The limits this event sets, for a view (``next_limits``): no reason, no name."""
+        out = self.args()
+        del out["reason"]
+        return out
+
+
+def limits_args(args: Mapping[str, Any], currency: Currency) -> dict[str, Any]:
+    """``change_limits``'s JSON arguments checked for their shape (amounts are whole
+    numbers of minor units; ``bets`` maps a bet's name to ``[min, max]``): the keyword
+    arguments of an engine's ``change_limits`` — ``min_bet``, ``max_bet`` as
+    :class:`Money`, ``bets`` as ``{name: (Money, Money)}``, ``differential`` as Money or
+    None, ``reason``. The rules' own checks are the engine's."""
+
+    def amount(value: object, what: str) -> Money:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidInput(f"{what} is a whole number of minor units, not {value!r}")
+        return Money(value, currency)
+
+    out: dict[str, Any] = {
+        "min_bet": amount(args.get("min_bet"), "min_bet"),
+        "max_bet": amount(args.get("max_bet"), "max_bet"),
+        "reason": args.get("reason"),
+    }
+    bets = args.get("bets")
+    if bets is not None:
+        if not isinstance(bets, Mapping):
+            raise InvalidInput("bets maps a bet's name to [min, max], e.g. {'tie': [100, 5000]}")
+        pairs: dict[str, tuple[Money, Money]] = {}
+        for name, pair in bets.items():
+            if not isinstance(pair, list | tuple) or len(pair) != 2:
+                raise InvalidInput(f"bets.{name} is [min, max], not {pair!r}")
+            pairs[str(name)] = (amount(pair[0], f"bets.{name}"), amount(pair[1], f"bets.{name}"))
+        out["bets"] = pairs
+    if args.get("differential") is not None:
+        out["differential"] = amount(args["differential"], "differential")
+    return out
 
 
 def _correction_movement(ev: RoundVoided | RoundCorrected) -> Movement | None:

@@ -63,6 +63,7 @@ from macau_tables.games.contract import (
     effective_events,
     hold_aliases,
     json_args,
+    limits_args,
     mark_rounds,
     money_delta,
     movement,
@@ -912,7 +913,7 @@ class CrapsTable:
         # limits waiting for the next round, and whether a round is under way (a bet or a
         # void throw since the last roll).
         self._aliases: dict[str, str] = {}
-        self._next_limits: tuple[int, int] | None = None
+        self._next_limits: LimitsChanged | None = None
         self._round_open = False
         self.apply(TableOpened(GAME, self._table_id, self.rules.to_json()))
         for name in players:
@@ -1083,6 +1084,7 @@ class CrapsTable:
             "seats": seats,
             "bets": [self._bet_json(b) for b in self._bets.values()],
             "last_roll": last,
+            "next_limits": None if self._next_limits is None else self._next_limits.limits_json(),
             "pending": [p.to_json() for p in self.pending()],
         }
         if viewer.role is ViewerRole.PLAYER and viewer.name in self._stacks:
@@ -1158,7 +1160,7 @@ class CrapsTable:
             case SeedRevealed():
                 self._seed_label = self._commitment = None
             case LimitsChanged():
-                self._next_limits = (ev.min_bet, ev.max_bet)
+                self._next_limits = ev
                 if not self._round_open:
                     self._limits_now()
             case ChipsBought() | TimedOut() | RoundVoided() | RoundCorrected():
@@ -1181,10 +1183,9 @@ class CrapsTable:
     def _limits_now(self) -> None:
         """New limits take effect at a round boundary (no bet since the last roll)."""
         if self._next_limits is not None:
-            low, high = self._next_limits
-            cur = self.rules.currency
+            ev, cur = self._next_limits, self.rules.currency
             self.rules = dataclasses.replace(
-                self.rules, min_bet=Money(low, cur), max_bet=Money(high, cur)
+                self.rules, min_bet=Money(ev.min_bet, cur), max_bet=Money(ev.max_bet, cur)
             )
             self._next_limits = None
 
@@ -1365,24 +1366,61 @@ class CrapsTable:
         self.apply(ev)
         return ev
 
-    def verify_change_limits(self, actor: Actor, min_bet: Money, max_bet: Money) -> None:
-        """Table limits (a rule-set option) change at the next round boundary."""
+    def verify_change_limits(
+        self,
+        actor: Actor,
+        min_bet: Money,
+        max_bet: Money,
+        *,
+        bets: Mapping[str, tuple[Money, Money]] | None = None,
+        differential: Money | None = None,
+    ) -> None:
+        """Table limits (a rule-set option) change at the next round boundary. Craps has
+        one pair, the flat bets' (odds have only the cap of CR-2.2): no ``bets`` or
+        ``differential`` (baccarat's)."""
         if not isinstance(actor, Actor) or actor.role is not Role.SUPERVISOR:
             raise OutOfOrder(f"a supervisor changes the limits, not {actor}")
+        if bets or differential is not None:
+            raise InvalidInput(
+                "craps limits are the flat bets' min_bet and max_bet (odds: the cap, CR-2.2)",
+                rule="CR-2.2",
+            )
         self._amount(min_bet)
         self._amount(max_bet)
         dataclasses.replace(self.rules, min_bet=min_bet, max_bet=max_bet)  # validates
 
-    def can_change_limits(self, actor: Actor, min_bet: Money, max_bet: Money) -> bool:
-        return _can(self.verify_change_limits, actor, min_bet, max_bet)
+    def can_change_limits(
+        self,
+        actor: Actor,
+        min_bet: Money,
+        max_bet: Money,
+        *,
+        bets: Mapping[str, tuple[Money, Money]] | None = None,
+        differential: Money | None = None,
+    ) -> bool:
+        return _can(
+            self.verify_change_limits, actor, min_bet, max_bet, bets=bets, differential=differential
+        )
 
     def change_limits(
-        self, actor: Actor, min_bet: Money, max_bet: Money, reason: str
+        self,
+        actor: Actor,
+        min_bet: Money,
+        max_bet: Money,
+        reason: str,
+        *,
+        bets: Mapping[str, tuple[Money, Money]] | None = None,
+        differential: Money | None = None,
     ) -> LimitsChanged:
-        self.verify_change_limits(actor, min_bet, max_bet)
+        self.verify_change_limits(actor, min_bet, max_bet, bets=bets, differential=differential)
         ev = LimitsChanged(min_bet.minor, max_bet.minor, str(actor), _reason(reason))
         self.apply(ev)
         return ev
+
+    @property
+    def next_limits(self) -> LimitsChanged | None:
+        """Limits changed for the next round, waiting for this one to end (or None)."""
+        return self._next_limits
 
     def _money_fields(
         self,
@@ -2078,8 +2116,7 @@ class CrapsTable:
                                    request=_int(args, "request"),
                                    requested_by=_str(args, "requested_by"))  # fmt: skip
             case "change_limits":
-                self.change_limits(actor, _money(args, "min_bet", cur),
-                                   _money(args, "max_bet", cur), _str(args, "reason"))  # fmt: skip
+                self.change_limits(actor, **limits_args(args, cur))
         return tuple(self._events[start:])
 
     def command_of(self, ev: Event) -> Command | None:
@@ -2124,9 +2161,7 @@ class CrapsTable:
                                 "request": ev.request,
                                 "requested_by": ev.requested_by})  # fmt: skip
             case LimitsChanged():
-                return Command(Actor.parse(ev.by), "change_limits",
-                               {"min_bet": ev.min_bet, "max_bet": ev.max_bet,
-                                "reason": ev.reason})  # fmt: skip
+                return Command(Actor.parse(ev.by), "change_limits", ev.args())
         return None
 
     @classmethod
@@ -2166,7 +2201,7 @@ _OPS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "time_out": ("actor", "op"),
     "void_round": ("reason", "request", "requested_by"),
     "correct_round": ("of_seq", "args", "reason", "request", "requested_by"),
-    "change_limits": ("min_bet", "max_bet", "reason"),
+    "change_limits": ("min_bet", "max_bet", "reason", "bets", "differential"),
 })  # fmt: skip
 
 

@@ -132,6 +132,16 @@ class RoundOptions:
     player_commission: Literal["round", "bet"] | None = None
     larger_stake_sets_banker: bool | None = None
 
+    def __post_init__(self) -> None:
+        """The table limits: whole numbers of minor units, 0 or positive, the minimum not
+        above the maximum (no text sets them: no rule ID)."""
+        for name in ("min_bet", "max_bet"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise InvalidInput(f"{name} is a whole number of minor units >= 0, not {value!r}")
+        if self.max_bet and self.min_bet > self.max_bet:
+            raise InvalidInput(f"min_bet {self.min_bet} is above max_bet {self.max_bet}")
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "settlement": self.settlement,

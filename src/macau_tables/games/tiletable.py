@@ -34,6 +34,7 @@ chain (a round is the run of events between two ``BankOpened``).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import inspect
 import json
 from collections import Counter
@@ -62,6 +63,7 @@ from macau_tables.games import contract
 from macau_tables.games.contract import (
     Actor,
     Command,
+    LimitsChanged,
     Pending,
     Role,
     RoundCorrected,
@@ -654,6 +656,9 @@ class TileTable:
         self._prev: Round | None = None
         self._timed_out: tuple[str, str, str] | None = None
         self._keyed_pile = False  # a physical woodpile: the hands are keyed in as dealt
+        # a supervisor's new limits, waiting for the round under way to end (its bets keep
+        # the limits of its bank's opening: Round.options)
+        self._next_limits: LimitsChanged | None = None
         self.apply(TableOpened(rules.game, table_id, rules.to_json()))
 
     # ---- the contract's properties -------------------------------------------------------
@@ -856,6 +861,10 @@ class TileTable:
                 ("of_seq", "args", "reason", "request", "requested_by"),
                 self.correct_round,
             ),
+            "change_limits": (
+                ("min_bet", "max_bet", "bets", "differential", "reason"),
+                self.change_limits,
+            ),
         }
         if not isinstance(command, Command) or command.op not in ops:
             op = getattr(command, "op", command)
@@ -866,6 +875,8 @@ class TileTable:
             return self.time_out(command.actor, args.get("actor"), args.get("op"), rng)
         if command.op in ("shuffle", "shake"):
             args["rng"] = rng
+        if command.op == "change_limits":
+            args = contract.limits_args(args, self.currency)
         try:
             inspect.signature(fn).bind(command.actor, **args)
         except TypeError as exc:  # a required argument left out
@@ -959,6 +970,10 @@ class TileTable:
                 self._settled(ev)
             case TimedOut(actor=actor, op=op, rule=rule):
                 self._timed_out = (actor, op, rule)
+            case LimitsChanged():
+                self._next_limits = ev
+                if self._round is None:
+                    self._limits_now()
             case RoundVoided() | RoundCorrected():
                 pass  # the state follows the effective history (below)
             case _:
@@ -1062,6 +1077,7 @@ class TileTable:
         self._round = None
         self._bets, self._cobank, self._holds = [], [], []
         self._phase = TilePhase.BANK
+        self._limits_now()
         places = self.rules.places
         o = self._offer
         if self._banker == HOUSE:  # the turn moves on past the seat it started at
@@ -1841,6 +1857,84 @@ class TileTable:
             out += self._emit(SeedRevealed(label, self._vault[c].hex()))
         return tuple(out)
 
+    # ---- a supervisor's new limits, from the next round (contract: LimitsChanged) -------------
+    #
+    # The limits are the round options' ``min_bet`` / ``max_bet``: a player's bet on a place
+    # (PG-4.6, TW-2g; no text sets them, so no rule ID). A round takes its options when its
+    # bank opens (``Round.open``): a change made during a round waits for its settlement,
+    # one made between rounds applies to the next bank. The bank's capital is no limit's
+    # business: the banker puts up what he will (PG-4.4, TW-5c) and the bank never wins or
+    # loses more than it (PG-4.5).
+
+    def verify_change_limits(
+        self,
+        actor: Actor,
+        min_bet: Money,
+        max_bet: Money,
+        *,
+        bets: Mapping[str, tuple[Money, Money]] | None = None,
+        differential: Money | None = None,
+    ) -> None:
+        """A supervisor's new limits of a player's bet: positive amounts in the table's
+        currency, the minimum not above the maximum."""
+        if not isinstance(actor, Actor) or actor.role is not Role.SUPERVISOR:
+            raise OutOfOrder(f"a supervisor changes the limits, not {actor}")
+        if bets or differential is not None:
+            raise InvalidInput(
+                "a tile table's limits are a player's bet on a place (min_bet, max_bet) only",
+                rule=self._r("PG-4.6"),
+            )
+        for what, amount in (("min_bet", min_bet), ("max_bet", max_bet)):
+            if not isinstance(amount, Money) or amount.currency != self.currency:
+                raise InvalidInput(f"{what} is an amount in {self.currency.code}, not {amount!r}")
+            if not amount.is_positive():
+                raise InvalidInput(f"{what} must be positive, not {amount}")
+        self._limited(min_bet.minor, max_bet.minor)  # the rule set validates
+
+    def can_change_limits(
+        self,
+        actor: Actor,
+        min_bet: Money,
+        max_bet: Money,
+        *,
+        bets: Mapping[str, tuple[Money, Money]] | None = None,
+        differential: Money | None = None,
+    ) -> bool:
+        return _can(
+            self.verify_change_limits, actor, min_bet, max_bet, bets=bets, differential=differential
+        )
+
+    def change_limits(
+        self,
+        actor: Actor,
+        min_bet: Money,
+        max_bet: Money,
+        reason: str,
+        *,
+        bets: Mapping[str, tuple[Money, Money]] | None = None,
+        differential: Money | None = None,
+    ) -> tuple[Event, ...]:
+        """New limits from the next round: at once between rounds, else when the round
+        under way is settled."""
+        self.verify_change_limits(actor, min_bet, max_bet, bets=bets, differential=differential)
+        if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
+            raise InvalidInput("a supervisor's reason is a text of 1 to 500 characters")
+        return self._emit(LimitsChanged(min_bet.minor, max_bet.minor, str(actor), reason))
+
+    @property
+    def next_limits(self) -> LimitsChanged | None:
+        """Limits changed for the next round, waiting for this one to end (or None)."""
+        return self._next_limits
+
+    def _limited(self, min_bet: int, max_bet: int) -> TileTableRules:
+        opts = dataclasses.replace(self.rules.round, min_bet=min_bet, max_bet=max_bet)
+        return dataclasses.replace(self.rules, round=opts)
+
+    def _limits_now(self) -> None:
+        ev, self._next_limits = self._next_limits, None
+        if ev is not None:
+            self.rules = self._limited(ev.min_bet, ev.max_bet)
+
     # ---- the supervisor's correction of a keyed-in deal (contract: RoundCorrected) ------------
     #
     # At a live table the dealer keys in the banker's dice and every seat's tiles as dealt
@@ -1867,9 +1961,11 @@ class TileTable:
         before ``upto`` (all of it if None): every event applied, nothing re-decided; a hold
         a correction re-issued named by its new id from the correction on."""
         events = self._journal.events
+        opening = events[0]
+        assert isinstance(opening, TableOpened)
         fresh = open_table(
-            self.rules, self._table_id, seeds=self._vault, planned=self._planned,
-            order_of=self._order_of, header=self._journal.header,
+            TileTableRules.from_json(opening.rules), self._table_id, seeds=self._vault,
+            planned=self._planned, order_of=self._order_of, header=self._journal.header,
         )  # fmt: skip
         renames = [
             (s, dict(ev.aliases))
@@ -2044,6 +2140,8 @@ class TileTable:
                 return Command(Actor.DEALER, "settle", {})
             case TimedOut(actor=a, op=o):
                 return Command(Actor.SYSTEM, "time_out", {"actor": a, "op": o})
+            case LimitsChanged():
+                return Command(Actor.parse(ev.by), "change_limits", ev.args())
             case RoundVoided():
                 return Command(
                     Actor.supervisor(ev.approved_by),
@@ -2080,6 +2178,7 @@ class TileTable:
             "phase": self._phase.value,
             "round_no": self._round_no,
             "seats": {str(s): p for s, p in sorted(self._seats.items())},
+            "next_limits": None if self._next_limits is None else self._next_limits.limits_json(),
             "pending": [p.to_json() for p in self.pending()],
             "woodpile": {
                 "label": self._label,

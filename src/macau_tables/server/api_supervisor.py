@@ -81,10 +81,33 @@ class DecisionBody(Strict):
     reason: str = Field(min_length=1, max_length=500)
 
 
+Amount = Annotated[int, Field(gt=0, le=MAX_AMOUNT)]
+
+
 class LimitsBody(Strict):
+    """New limits from the next round (integer avos). ``min_bet`` / ``max_bet``: the
+    table's main bet (craps a flat bet, baccarat Player and Banker, Pai Gow / Taiwan a
+    player's bet on a place); baccarat also takes ``bets`` (``{"tie": [min, max]}``, the
+    pairs) and ``differential`` (BA-14). The engine refuses what its game has not."""
+
     min_bet: int = Field(gt=0, le=MAX_AMOUNT, description="integer avos")
     max_bet: int = Field(gt=0, le=MAX_AMOUNT, description="integer avos")
     reason: str = Field(min_length=1, max_length=500)
+    bets: dict[str, tuple[Amount, Amount]] | None = Field(
+        default=None, max_length=8, description="baccarat: other bets' [min, max] by name"
+    )
+    differential: int | None = Field(
+        default=None, gt=0, le=MAX_AMOUNT, description="baccarat: the BA-14 limit"
+    )
+
+    def limits(self) -> dict[str, Any]:
+        """The limits as the engine's ``change_limits`` takes them (no reason)."""
+        out: dict[str, Any] = {"min_bet": self.min_bet, "max_bet": self.max_bet}
+        if self.bets:
+            out["bets"] = {name: list(pair) for name, pair in self.bets.items()}
+        if self.differential is not None:
+            out["differential"] = self.differential
+        return out
 
 
 class FreezeBody(Strict):
@@ -425,20 +448,17 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
         body: LimitsBody,
         user: Annotated[User, Depends(allowed("supervisor.limits"))],
     ) -> JSONResponse:
-        """New table limits (min / max of a bet), from the next round."""
+        """New table limits (min / max of a bet; at baccarat the other bets' and the
+        differential too), from the next round."""
         actor = floor.table(table_id)
         check_game(actor, "change_limits")
-        args = {"min_bet": body.min_bet, "max_bet": body.max_bet, "reason": body.reason}
+        args = {**body.limits(), "reason": body.reason}
 
         def extra(conn: Connection, reply: Reply) -> None:
             store.audit(
-                conn,
-                user.name,
-                "limits",
-                table_id,
-                body.reason,
-                {"min_bet": body.min_bet, "max_bet": body.max_bet, "seq": reply.body["seq"]},
-            )
+                conn, user.name, "limits", table_id, body.reason,
+                {**body.limits(), "seq": reply.body["seq"]},
+            )  # fmt: skip
 
         reply = await actor.supervise(
             Actor.supervisor(user.name), "change_limits", args, user=user.name, extra=extra

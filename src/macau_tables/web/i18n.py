@@ -271,6 +271,17 @@ UI: Final[dict[str, tuple[str, str]]] = {
     "sv.args": ("Corrected values (JSON)", "更正值（JSON）"),
     "sv.min": ("Minimum bet (MOP)", "最低投注（澳門元）"),
     "sv.max": ("Maximum bet (MOP)", "最高投注（澳門元）"),
+    "sv.bac_limits": (
+        "Baccarat: the other bets (blank: unchanged; min and max above are Player and Banker)",
+        "百家樂：其他投注（留空即不變；上列最低及最高為閒、莊）",
+    ),
+    "sv.lim_tie": ("Tie", "和"),
+    "sv.lim_banker_pair": ("Banker Pair", "莊對"),
+    "sv.lim_player_pair": ("Player Pair", "閒對"),
+    "sv.differential": (
+        "Banker/Player difference limit (MOP, blank: unchanged)",
+        "莊閒差額上限（澳門元，留空即不變）",
+    ),
     "sv.note": ("What happened", "經過"),
     "sv.evidence": (
         "Evidence (video / photo ids, comma separated)",

@@ -103,14 +103,30 @@ const avos = (text) => {
 };
 const list = (text) => String(text || "").split(",").map((s) => s.trim()).filter(Boolean);
 
+// The limits form: min / max are the table's main bet (craps flat bets, baccarat Player and
+// Banker, a tile table's bet on a place); at baccarat the other bets' limits and the BA-14
+// differential may be given too (blank: unchanged).
+const BAC_BETS = ["tie", "banker_pair", "player_pair"];
+function limitsBody(f) {
+  const body = { min_bet: avos(f.min_bet.value), max_bet: avos(f.max_bet.value), reason: f.reason.value };
+  if (f.querySelector("[data-bac-limits]").hidden) return body;
+  const bets = {};
+  for (const bet of BAC_BETS) {
+    const lo = f[`${bet}_min`].value.trim();
+    const hi = f[`${bet}_max`].value.trim();
+    if (lo || hi) bets[bet] = [avos(lo), avos(hi)];
+  }
+  if (Object.keys(bets).length) body.bets = bets;
+  if (f.differential.value.trim()) body.differential = avos(f.differential.value);
+  return body;
+}
+
 const SEND = {
   void: (t, f) => post(`/tables/${enc(t)}/requests`, { action: "void", reason: f.reason.value }),
   correct: (t, f) => post(`/tables/${enc(t)}/requests`, {
     action: "correct", of_seq: Number(f.of_seq.value), args: JSON.parse(f.args.value), reason: f.reason.value,
   }),
-  limits: (t, f) => post(`/tables/${enc(t)}/limits`, {
-    min_bet: avos(f.min_bet.value), max_bet: avos(f.max_bet.value), reason: f.reason.value,
-  }),
+  limits: (t, f) => post(`/tables/${enc(t)}/limits`, limitsBody(f)),
   freeze: (t, f) => post(`/tables/${enc(t)}/freeze`, {
     note: f.note.value, evidence: list(f.evidence.value), seqs: list(f.seqs.value).map(Number),
   }),
@@ -127,9 +143,14 @@ async function setUp() {
     for (const t of await get(PATHS.tables)) {
       const o = document.createElement("option");
       o.value = t.id;
+      o.dataset.game = t.game;
       o.textContent = `${t.id} (${t.game}, ${t.status})`;
       select.append(o);
     }
+    const bac = $("[data-bac-limits]");
+    const showBac = () => { bac.hidden = select.selectedOptions[0]?.dataset.game !== "baccarat"; };
+    select.addEventListener("change", showBac);
+    showBac();
     for (const form of document.querySelectorAll("[data-form]")) {
       form.addEventListener("submit", async (e) => {
         e.preventDefault();
