@@ -247,6 +247,9 @@ class HiLoTable:
 
     # --- state ---------------------------------------------------------------------------
 
+    def record(self, ev: Event) -> None:
+        self._emit([ev])
+
     def apply(self, ev: Event) -> None:
         match ev:
             case TableOpened(rules=rules):

@@ -1183,6 +1183,10 @@ class BaccaratTable:
             self._restate()  # the state follows the effective history
         return ev
 
+    def record(self, ev: Event) -> None:
+        """A journalled event taken as :meth:`_emit` took it (contract ``record``)."""
+        self._emit(ev, [])
+
     def _money(self, minor: int) -> Money:
         return Money(minor, self.rules.currency)
 

@@ -562,6 +562,12 @@ class TableEngine(Protocol):
 
     def apply(self, event: Event) -> None: ...
 
+    def record(self, event: Event) -> None:
+        """Take one journalled event as its operation did when it emitted it: the state
+        changes (``apply``), the event is journalled, and a void or a correction restates
+        the table (:meth:`Replay.skip_to`)."""
+        ...
+
     def command_of(self, event: Event) -> Command | None:
         """The command that starts with ``event`` in a journal (for replay), or None if
         ``event`` is derived from an earlier one and cannot start an operation."""
@@ -628,6 +634,27 @@ class Replay:
         self.engine = open_engine(journal, known)
         self.done = len(self.engine.journal)
         self.waiting: str | None = None
+
+    def skip_to(self, index: int) -> None:
+        """Take the journal's entries before ``index`` as they are journalled (the engine's
+        ``record``: its ``apply``, the only place its state changes, and its journal),
+        without re-running their operations; :meth:`steps` then re-runs from ``index`` on.
+
+        For a reader who needs the table's state at a point of a journal already verified
+        by a full replay (a recall of the last rounds: the server replays every table's
+        journal when it loads it), not for a verification. The chain of the applied
+        entries is still checked (the engine's journal re-hashes each; a different hash
+        raises :class:`ReplayMismatch`). ``index`` must start an operation (a round's
+        first entry does)."""
+        expected = self.journal.events
+        if not self.done <= index <= len(expected):
+            raise ValueError(f"skip_to({index}): the replay is at entry {self.done}")
+        journal, entries = self.engine.journal, self.journal.entries
+        for i in range(self.done, index):
+            self.engine.record(expected[i])
+            if journal.head != entries[i].hash:
+                raise ReplayMismatch(f"entry {i}: applied, it does not chain as journalled")
+        self.done = index
 
     def steps(self, *, partial: bool = False) -> Iterator[Step]:
         engine, expected = self.engine, self.journal.events

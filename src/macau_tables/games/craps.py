@@ -1111,6 +1111,11 @@ class CrapsTable:
 
     # --- apply: the only place the state changes -----------------------------------------------
 
+    def record(self, ev: Event) -> None:
+        """A journalled event taken as its operation took it (contract ``record``):
+        ``apply`` changes the state and journals it."""
+        self.apply(ev)
+
     def apply(self, ev: Event) -> None:
         """Apply one event to the state and append it to the journal."""
         match ev:

@@ -219,17 +219,30 @@ def _event_out(seq: int, event: Any) -> dict[str, Any]:
 
 
 def recall_rounds(
-    record: TableRecord, game: GameBinding, viewer: Viewer, chosen: Sequence[Round]
+    record: TableRecord,
+    game: GameBinding,
+    viewer: Viewer,
+    chosen: Sequence[Round],
+    *,
+    rerun_all: bool = False,
 ) -> list[dict[str, Any]]:
     """``chosen`` rounds of the table rebuilt for ``viewer``: each step (the operation's
     actor, its events the viewer may see, each with its seq and time) and the table's
-    view after it, the round's status and money. Oldest first."""
+    view after it, the round's status and money. Oldest first.
+
+    The entries before the first chosen round are applied as journalled
+    (:meth:`Replay.skip_to`: the table's state, without re-running the rules — the server
+    re-ran them when it loaded the table); the chosen rounds' operations are re-run
+    through the rules, step by step. ``rerun_all``: re-run the whole journal (the same
+    result, slower: what the tests compare against)."""
     if not chosen:
         return []
     wanted = sorted(chosen, key=lambda r: r.first)
     out: dict[int, dict[str, Any]] = {r.number: _round_head(record, r, viewer) for r in wanted}
     stop = max(r.last for r in wanted)
     run = Replay(record.journal, game.open, record.seeds)
+    if not rerun_all:
+        run.skip_to(max(run.done, wanted[0].first))
     for step in run.steps():
         if step.first > stop:
             break
