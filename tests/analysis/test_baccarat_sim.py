@@ -38,8 +38,10 @@ from macau_tables.games.baccarat import (
     HandResult,
     HandSettled,
     ThirdCardDealt,
+    banker_draws,
     full_set,
     play_out,
+    player_draws,
     total,
 )
 
@@ -296,6 +298,42 @@ def test_engine_tables_are_the_engines_rules() -> None:
         assert sim.BURN_COUNT[code] == card.burn_count
         assert sim.RANK[code] == card.rank
     assert sorted(full_set(1)) == [sim.code_card(c) for c in range(52)]  # the engine's order
+
+
+def test_ba_9_hand_table_is_the_engines_drawing_rules_and_comparison() -> None:
+    """The shoe kernel decides a hand by one look-up (issue 14): every (player total, banker
+    total, next value, value after) against the engine's BA-9 rules played out by hand,
+    BA-11 / BA-12 the higher total wins, BA-R7 a Banker win on 6."""
+    table = sim.HAND_TABLE
+    assert table.shape == (10, 10, 10, 10) and table.dtype == np.uint8
+    for pt in range(10):
+        for bt in range(10):
+            for v in range(10):
+                for w in range(10):
+                    p_draw = player_draws(pt, bt)
+                    pf = (pt + v) % 10 if p_draw else pt
+                    b_draw = banker_draws(bt, pt, v if p_draw else None)
+                    bf = (bt + (w if p_draw else v)) % 10 if b_draw else bt
+                    outcome = 2 if pf == bf else (0 if pf > bf else 1)
+                    six = outcome == 1 and bf == 6
+                    want = outcome * 8 + six * 4 + p_draw * 1 + b_draw * 2
+                    assert table[pt, bt, v, w] == want, (pt, bt, v, w)
+    assert sim.VALUE_U8.tolist() == sim.VALUE.tolist()
+    assert sim.RANK_U8.tolist() == sim.RANK.tolist()
+
+
+def test_seeded_figures_are_those_of_the_first_native_kernel() -> None:
+    """The random stream and the hands did not change with the kernel's speed-ups (issue 14):
+    counts recorded from the kernel before the hand table, same seed, chunk and rules."""
+    got = sim.simulate_chunk(7, 0, 200_000, {}).counts
+    assert got["banker"] == {sim.WIN: 91_748, sim.LOSE: 89_153, sim.PUSH: 19_099}
+    assert got["player_pair"][sim.WIN] == 15_112
+    assert got["banker_pair"][sim.WIN] == 14_896
+    demos = {"decks": 12, "cut_from_end": 12, "demonstration_hands": 3}
+    got = sim.simulate_chunk(7, 3, 200_000, demos).counts
+    assert got["banker"] == {sim.WIN: 91_604, sim.LOSE: 89_349, sim.PUSH: 19_047}
+    assert got["player_pair"][sim.WIN] == 15_234
+    assert got["banker_pair"][sim.WIN] == 14_951
 
 
 # --- distribution: within 4 sigma of the exact PAR ---------------------------------------------

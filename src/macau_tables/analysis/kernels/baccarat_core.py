@@ -26,6 +26,7 @@ from numba import carray, njit, types  # type: ignore[attr-defined]
 from numba.core.extending import intrinsic
 
 I8 = npt.NDArray[np.int8]
+U8 = npt.NDArray[np.uint8]
 I32 = npt.NDArray[np.int32]
 I64 = npt.NDArray[np.int64]
 B1 = npt.NDArray[np.bool_]
@@ -72,6 +73,7 @@ def _pointer_cast(dtype: Any) -> Any:
 
 
 _p_i8 = _pointer_cast(types.int8)
+_p_u8 = _pointer_cast(types.uint8)
 _p_i32 = _pointer_cast(types.int32)
 _p_i64 = _pointer_cast(types.int64)
 _p_u64 = _pointer_cast(types.uint64)
@@ -228,6 +230,24 @@ def _mod10(t: int) -> int:  # pragma: no cover
 # -------------------------------------------------------------------------
 
 
+#: bits of a :data:`~macau_tables.analysis.kernels.baccarat_sim.HAND_TABLE` entry
+HAND_PLAYER_DRAWS = 1  # BA-9.1 / BA-9.2: Player takes a third card
+HAND_BANKER_DRAWS = 2  # BA-9.3 / BA-9.4: Banker takes a third card
+HAND_HIST = 0b11100  # outcome * 8 + banker_six * 4: the hand's histogram index, pairs aside
+_U1 = np.uint64(1)
+_U2 = np.uint64(2)
+_U3 = np.uint64(3)
+_U4 = np.uint64(4)
+_U5 = np.uint64(5)
+_U10 = np.uint64(10)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _mod10u(t: np.uint64) -> np.uint64:  # pragma: no cover
+    """``t % 10`` for an unsigned sum of two card values (0 … 18, BA-5)."""
+    return t - _U10 if t >= _U10 else t
+
+
 @njit(cache=True, nogil=True)
 def _play_shoes(
     shoes: I8,
@@ -237,11 +257,10 @@ def _play_shoes(
     one_more: bool,
     demos: int,
     target: int,
-    value: I64,
-    rank: I64,
+    value: U8,
+    rank: U8,
     burn_count: I64,
-    p_draws: B1,
-    b_draws: B1,
+    hand_table: U8,
     hist: I64,
     s_outcome: I8,
     s_six: B1,
@@ -260,7 +279,17 @@ def _play_shoes(
 ) -> tuple[int, int, int]:
     """Play whole shoes (rows of ``shoes``) until ``target`` hands; returns (hands, shoes
     started, trace rows). ``hist`` is added to; series (if sized) are written from
-    ``hand_base``; the trace (if sized) from row 0."""
+    ``hand_base``; the trace (if sized) from row 0.
+
+    A hand is decided by one look-up: ``hand_table[player total, banker total, value of the
+    next card, value of the card after]`` (uint8 [10, 10, 10, 10], built from the engine's
+    BA-9 rules by ``baccarat_sim.hand_table``) holds whether each side draws
+    (:data:`HAND_PLAYER_DRAWS`, :data:`HAND_BANKER_DRAWS`) and the hand's histogram index
+    without the pairs (:data:`HAND_HIST`). The two cards after the first four are read
+    whether or not they are dealt (the shoe always holds 6 more cards, checked below): no
+    branch on the draws, which are coin flips to a branch predictor. ``value`` and
+    ``rank`` are uint8[52] and positions unsigned, so that no index needs numba's
+    negative-index wrap-around."""
     n_cards = shoes.shape[1]
     cut_index = n_cards - cut_from_end  # BA-2.1: the first card behind the cut card
     series = s_outcome.shape[0] > 0
@@ -272,50 +301,46 @@ def _play_shoes(
         shoe = shoes[s]
         # BA-2.1: burn as many cards as decks, or (BA-R1) the first card turned and as many
         # as it shows
-        pos = 1 + burn_count[shoe[0]] if burn_first_card else decks
-        cut_out = pos - 1 >= cut_index
+        start = 1 + burn_count[shoe[0]] if burn_first_card else decks
+        cut_out = start - 1 >= cut_index
+        pos = np.uint64(start)
+        last_ok = np.uint64(n_cards - 6)
+        cut_u = np.uint64(cut_index)
         if trace:
-            t_burn[s] = pos
+            t_burn[s] = start
         demos_left = demos  # BA-2.2
         hands_left = -1  # BA-3.1: unset until the cut card comes out
         in_shoe = 0
         while True:
-            if pos + 6 > n_cards:
+            if pos > last_ok:
                 raise ValueError("the shoe ran out: cut card under 12 cards from the end")
-            p1 = shoe[pos]  # BA-7.1: Player, Banker, Player, Banker
-            b1 = shoe[pos + 1]
-            p2 = shoe[pos + 2]
-            b2 = shoe[pos + 3]
-            pos += 4
-            pt = _mod10(value[p1] + value[p2])
-            bt = _mod10(value[b1] + value[b2])
-            # the third cards without branches (the draws are coin flips to a branch
-            # predictor): the next card is read whether or not it is dealt, and counted in
-            # only if BA-9 draws it (the shoe always holds 6 more cards, checked above)
-            p_draw = p_draws[pt, bt]  # BA-9.1 / BA-9.2
-            p_next = shoe[pos]
-            p_value = value[p_next] if p_draw else 0
-            third = value[p_next] + 1 if p_draw else 0
-            p3 = p_next if p_draw else -1
-            pf = _mod10(pt + p_value)
-            pos += np.int64(p_draw)
-            b_draw = b_draws[bt, pt, third]  # BA-9.3 / BA-9.4
-            b_next = shoe[pos]
-            b3 = b_next if b_draw else -1
-            bf = _mod10(bt + (value[b_next] if b_draw else 0))
-            pos += np.int64(b_draw)
-            if pos - 1 >= cut_index:
+            p1 = np.uint8(shoe[pos])  # BA-7.1: Player, Banker, Player, Banker
+            b1 = np.uint8(shoe[pos + _U1])
+            p2 = np.uint8(shoe[pos + _U2])
+            b2 = np.uint8(shoe[pos + _U3])
+            n1 = np.uint8(shoe[pos + _U4])
+            n2 = np.uint8(shoe[pos + _U5])
+            pt = _mod10u(np.uint64(value[p1]) + np.uint64(value[p2]))  # BA-5
+            bt = _mod10u(np.uint64(value[b1]) + np.uint64(value[b2]))
+            # BA-9, BA-11, BA-12, BA-R7
+            e = hand_table[pt, bt, np.uint64(value[n1]), np.uint64(value[n2])]
+            p_draw = np.uint64(e & HAND_PLAYER_DRAWS)
+            b_draw = np.uint64(e >> 1) & _U1
+            first = pos
+            pos = pos + _U4 + p_draw + b_draw
+            if pos > cut_u:
                 cut_out = True  # BA-3.1: the cut card came out in this hand
-            # BA-11 / BA-12: 0 Player (higher), 1 Banker (higher), 2 tie
-            outcome = np.int64(pf < bf) + 2 * np.int64(pf == bf)
+            ppair = rank[p1] == rank[p2]  # BA-13
+            bpair = rank[b1] == rank[b2]
             demo = demos_left > 0
             if trace:
+                outcome = np.int64(e >> 3)
                 t_player[rows, 0] = p1
                 t_player[rows, 1] = p2
-                t_player[rows, 2] = p3
+                t_player[rows, 2] = n1 if p_draw else -1
                 t_banker[rows, 0] = b1
                 t_banker[rows, 1] = b2
-                t_banker[rows, 2] = b3
+                t_banker[rows, 2] = shoe[first + _U4 + p_draw] if b_draw else -1
                 t_shoe[rows] = shoe_base + s + 1
                 t_demo[rows] = demo
                 t_outcome[rows] = outcome
@@ -323,14 +348,11 @@ def _play_shoes(
             if demo:  # BA-2.2: dealt with no bets
                 demos_left -= 1
                 continue
-            six = (outcome == 1) & (bf == 6)  # BA-R7
-            ppair = rank[p1] == rank[p2]  # BA-13
-            bpair = rank[b1] == rank[b2]
-            hist[outcome * 8 + six * 4 + ppair * 2 + bpair] += 1
+            hist[np.uint64(e & HAND_HIST) | (np.uint64(ppair) << _U1) | np.uint64(bpair)] += 1
             if series:
                 i = hand_base + hands
-                s_outcome[i] = outcome
-                s_six[i] = six
+                s_outcome[i] = e >> 3
+                s_six[i] = ((e >> 2) & 1) != 0
                 s_ppair[i] = ppair
                 s_bpair[i] = bpair
                 s_shoe[i] = shoe_base + s + 1
@@ -478,8 +500,7 @@ def shoes_entry(
     value: int,
     rank: int,
     burn_count: int,
-    p_draws: int,
-    b_draws: int,
+    hand_table: int,
     hist: int,
     n_series: int,
     s_outcome: int,
@@ -496,17 +517,16 @@ def shoes_entry(
     int8 codes) copied to ``shoe`` and shuffled by :func:`_fisher_yates` from the bit
     generator ``bitgen`` (through the ``n_words`` raw words at ``words``, ``used`` their
     halves consumed: ``2 * n_words`` when empty), then played by :func:`_play_shoes` (the
-    code the engine comparison checks card for card). Tables: ``value``, ``rank``,
-    ``burn_count`` int64[52], ``p_draws`` bool[10, 10], ``b_draws`` bool[10, 10, 11];
+    code the engine comparison checks card for card). Tables: ``value``, ``rank`` uint8[52],
+    ``burn_count`` int64[52], ``hand_table`` uint8[10, 10, 10, 10] (see :func:`_play_shoes`);
     ``hist`` int64[HIST_SIZE] is added to; with ``n_series`` > 0 the series (int8, bool,
     bool, bool, int32 [n_series]) are written from hand 0. Returns the hands played."""
     base_a = carray(_p_i8(base), (n_cards,))
     shoes = carray(_p_i8(shoe), (1, n_cards))
-    value_a = carray(_p_i64(value), (52,))
-    rank_a = carray(_p_i64(rank), (52,))
+    value_a = carray(_p_u8(value), (52,))
+    rank_a = carray(_p_u8(rank), (52,))
     burn_a = carray(_p_i64(burn_count), (52,))
-    p_draws_a = carray(_p_b1(p_draws), (10, 10))
-    b_draws_a = carray(_p_b1(b_draws), (10, 10, 11))
+    hand_a = carray(_p_u8(hand_table), (10, 10, 10, 10))
     hist_a = carray(_p_i64(hist), (HIST_SIZE,))
     s_outcome_a = carray(_p_i8(s_outcome), (n_series,))
     s_six_a = carray(_p_b1(s_six), (n_series,))
@@ -528,7 +548,7 @@ def shoes_entry(
         _fisher_yates(bitgen, words_a, used_a, row)
         played, n_shoes, _ = _play_shoes(
             shoes, decks, cut_from_end, burn_first_card != 0, one_more != 0, demos,
-            target - hands, value_a, rank_a, burn_a, p_draws_a, b_draws_a, hist_a,
+            target - hands, value_a, rank_a, burn_a, hand_a, hist_a,
             s_outcome_a, s_six_a, s_ppair_a, s_bpair_a, s_shoe_a, hands, started,
             no_i8, no_i8, no_i32, no_b1, no_o, no_i32, no_i32,
         )  # fmt: skip

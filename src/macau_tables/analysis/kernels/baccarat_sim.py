@@ -97,6 +97,7 @@ __all__ = [
 ]
 
 I8 = npt.NDArray[np.int8]
+U8 = npt.NDArray[np.uint8]
 I32 = npt.NDArray[np.int32]
 I64 = npt.NDArray[np.int64]
 B1 = npt.NDArray[np.bool_]
@@ -264,6 +265,32 @@ BANKER_DRAWS: B1 = np.array(
 #: banker_pair (``baccarat_core.HIST_SIZE``)
 HIST_SIZE = 24
 
+
+def hand_table() -> U8:
+    """The whole of a shoe hand after its first four cards, for the shoe kernel: entry
+    ``[player total, banker total, v, w]`` (``v``, ``w``: the BA-5 values of the two cards
+    that follow, dealt or not) is ``outcome * 8 + banker_six * 4`` (the histogram index
+    without the pairs) plus 1 if Player draws (the card of value ``v``) plus 2 if Banker
+    draws (the card of value ``w`` after a Player third card, else ``v``). Made from
+    :data:`PLAYER_DRAWS` / :data:`BANKER_DRAWS` (the engine's BA-9 rules): BA-11 / BA-12
+    the higher final total wins, equal ones tie; BA-R7 a Banker win on 6."""
+    pt, bt, v, w = np.indices((10, 10, 10, 10))
+    p_draw = PLAYER_DRAWS[pt, bt]
+    third = np.where(p_draw, v + 1, 0)
+    b_draw = BANKER_DRAWS[bt, pt, third]
+    pf = (pt + np.where(p_draw, v, 0)) % 10
+    bf = (bt + np.where(b_draw, np.where(p_draw, w, v), 0)) % 10
+    outcome = np.where(pf == bf, TIE, np.where(pf > bf, PLAYER_WINS, BANKER_WINS))
+    six = (outcome == BANKER_WINS) & (bf == 6)
+    table = outcome * 8 + six * 4 + p_draw * 1 + b_draw * 2
+    return np.ascontiguousarray(table, dtype=np.uint8)
+
+
+#: :func:`hand_table`, and the BA-5 values and BA-13 ranks as uint8 (the shoe kernel's)
+HAND_TABLE: U8 = hand_table()
+VALUE_U8: U8 = VALUE.astype(np.uint8)
+RANK_U8: U8 = RANK.astype(np.uint8)
+
 # --- the compiled code: numba's dispatcher, or the same code built ahead of time ----------
 
 
@@ -279,7 +306,7 @@ def _core() -> Any:
 #: arguments: addresses and sizes)
 _CORE_MODULE = "macau_tables.analysis.kernels.baccarat_core"
 EXPORTS = (
-    native.Export("macau_baccarat_shoes", _CORE_MODULE, "shoes_entry", 25),
+    native.Export("macau_baccarat_shoes", _CORE_MODULE, "shoes_entry", 24),
     native.Export("macau_baccarat_continuous", _CORE_MODULE, "continuous_entry", 20),
 )
 #: the code the native library is made from (globs relative to the package)
@@ -436,11 +463,10 @@ def _shoe_call(
         rules.last_hand is LastHand.ONE_MORE,
         rules.demonstration_hands,
         target,
-        VALUE,
-        RANK,
+        VALUE_U8,
+        RANK_U8,
         BURN_COUNT,
-        PLAYER_DRAWS,
-        BANKER_DRAWS,
+        HAND_TABLE,
         buf.hist,
         *buf.series_args(),
         hand_base,
@@ -577,8 +603,9 @@ def simulate_chunk(
         hands = shoes_entry(
             bitgen, rounds, rules.decks, rules.cut_from_end,
             int(rules.burn is BurnMode.FIRST_CARD), int(rules.last_hand is LastHand.ONE_MORE),
-            rules.demonstration_hands, _at(base), base.shape[0], *tables, _at(BURN_COUNT),
-            *draw_tables, _at(buf.hist), n_series, *series_at, *stream, _at(shoe),
+            rules.demonstration_hands, _at(base), base.shape[0], _at(VALUE_U8), _at(RANK_U8),
+            _at(BURN_COUNT), _at(HAND_TABLE), _at(buf.hist), n_series, *series_at, *stream,
+            _at(shoe),
         )  # fmt: skip
     if _checked(hands) != rounds:
         raise ValueError(f"the baccarat kernel played {hands} of {rounds} hands")
