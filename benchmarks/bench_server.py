@@ -2,12 +2,15 @@
 
 A real server process (uvicorn, SQLite by default: WAL, synchronous=FULL, group commit)
 runs TABLES Hi-Lo tables (the server's test double: one bet is one hold, one command, one
-durable transaction); BOTS bot clients in CLIENTS processes (asyncio, a minimal keep-alive
-HTTP client) sit at them; each bets at most every THINK seconds (0.4 s by default: 400
-bots offer 1,000 bets/s; ``--think 0``: as fast as the server answers, a closed loop in
-which latency is bots / throughput by Little's law) and reveals when betting is closed.
-Measured over WINDOW seconds after a warm-up: bets acknowledged per second, the p50 / p99
-latency of a bet (request sent → reply read) and the server's CPU per bet and request.
+durable transaction); BOTS bot clients in CLIENTS processes (asyncio on uvloop, a minimal
+keep-alive HTTP client) sit at them; each bets every THINK seconds on average (0.4 s by
+default: 400 bots offer 1,000 bets/s) — Poisson arrivals from a random start
+(``--arrivals poisson``, the default) or THINK after each answer (``--arrivals fixed``:
+bots waiting for the same event then act in step) — and reveals when betting is closed;
+``--think 0``: as fast as the server answers, a closed loop in which latency is bots /
+throughput by Little's law. Measured over WINDOW seconds after a warm-up: bets
+acknowledged per second, the p50 / p99 latency of a bet (request sent → reply read) and the
+CPU per bet of the server, of PostgreSQL and of the bots.
 
     python benchmarks/bench_server.py                       # 50 tables, 400 bots, SQLite
     python benchmarks/bench_server.py --think 0             # saturation
@@ -32,6 +35,7 @@ import asyncio
 import json
 import multiprocessing as mp
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -92,6 +96,7 @@ async def _bots(
     out: Any,
     think: float = 0.0,
     routes: dict[str, str] | None = None,
+    arrivals: str = "poisson",
 ) -> None:
     lat: list[float] = []
     counts = {"bets": 0, "refused": 0, "other": 0, "requests": 0}
@@ -120,6 +125,18 @@ async def _bots(
             return status
 
         await cmd("join", {"amount": 5_000_000})
+        # Poisson arrivals (the default): each bot's bets come at exponential gaps of mean
+        # THINK from its own seeded generator, starting at a random moment — 400 players
+        # do not act in step; ``fixed``: exactly THINK after each answer (bots that wait
+        # for the same event then act in step, in bursts)
+        rng = random.Random(name)
+        poisson = arrivals == "poisson" and think > 0
+
+        def gap() -> float:
+            return rng.expovariate(1.0 / think) if poisson else think
+
+        if poisson:
+            await asyncio.sleep(rng.uniform(0.0, think))
         while time.time() < stop:
             t0 = time.perf_counter()
             status = await cmd("bet", {"amount": 100})
@@ -129,14 +146,15 @@ async def _bots(
                 if start <= now <= stop:
                     counts["bets"] += 1
                     lat.append(dt)
-                if think:  # open the loop: a bot bets every `think` seconds at most
-                    await asyncio.sleep(max(0.0, think - dt))
+                if think:  # open the loop: a bot bets every `think` seconds (on average)
+                    await asyncio.sleep(max(0.0, gap() - dt))
                 continue
             counts["refused"] += 1
             # betting is closed: the cards are dealt, or about to be — reveal (the rules
-            # refuse it until the bot's card is there), else wait a little
+            # refuse it until the bot's card is there), else wait a little (poisson: until
+            # the bot's next bet is due)
             if await cmd("reveal", {}) != 200:
-                await asyncio.sleep(0.05)
+                await asyncio.sleep(gap() if poisson else 0.05)
 
     results = await asyncio.gather(
         *(one(i, n) for i, n in enumerate(names)), return_exceptions=True
@@ -154,12 +172,13 @@ def _client(
     out: Any,
     think: float,
     routes: dict[str, str] | None = None,
+    arrivals: str = "poisson",
 ) -> None:
     # uvloop, as the server runs: the bots share the machine with the server, and the less
     # CPU they take per bet the more the server gets
     import uvloop
 
-    uvloop.run(_bots(url, names, tables, start, stop, out, think, routes))
+    uvloop.run(_bots(url, names, tables, start, stop, out, think, routes, arrivals))
 
 
 async def _setup(url: str, creds: dict[str, str], names: list[str]) -> None:
@@ -275,7 +294,10 @@ def measure(
         q: Any = mp.Queue()
         per = [names[i :: a.clients] for i in range(a.clients)]
         procs = [
-            mp.Process(target=_client, args=(url, p, tables, start, stop, q, a.think, routes))
+            mp.Process(
+                target=_client,
+                args=(url, p, tables, start, stop, q, a.think, routes, a.arrivals),
+            )
             for p in per
         ]
         for p in procs:
@@ -355,6 +377,13 @@ def main() -> None:
         help="seconds between a bot's bets (0: as fast as answered; 0.4 with 400 "
         "bots offers 1,000 bets/s)",
     )
+    ap.add_argument(
+        "--arrivals",
+        choices=("poisson", "fixed"),
+        default="poisson",
+        help="poisson: each bot's bets at exponential gaps of mean THINK, from a random "
+        "start; fixed: THINK after each answer (bots waiting for the same event act in step)",
+    )
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     a.postmaster = 0  # PostgreSQL's postmaster (its CPU is counted) when we start one
@@ -387,7 +416,12 @@ def main() -> None:
         print(
             f"server on {out['database']}: {a.tables} tables, {a.bots} bots over loopback, "
             f"{a.window:.0f} s measured"
-            + (f", each bot betting at most every {a.think} s" if a.think else "")
+            + (
+                f", each bot betting every {a.think} s ({a.arrivals}"
+                + (" arrivals, on average)" if a.arrivals == "poisson" else " after each answer)")
+                if a.think
+                else ""
+            )
             + "\n"
             f"  {out['bets_per_s']:.0f} durable bets/s ({out['bets']} bets), "
             f"bet latency p50 {out['p50_ms']:.1f} ms, p99 {out['p99_ms']:.1f} ms "

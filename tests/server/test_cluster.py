@@ -343,9 +343,11 @@ def test_workers_share_one_port_and_a_killed_worker_is_started_again(tmp_path: P
             for _ in range(40)
         }
         assert answering == set(owners().values())  # the kernel spreads the connections
-        victim = owners()["hilo-1"]
+        before = owners()
+        victim = before["hilo-1"]
         os.kill(int(victim.split("-")[0]), signal.SIGKILL)
         wait_for(lambda: two_owners() and victim not in owners().values(), 60, 0.2)
+        after = owners()
         assert proc.poll() is None
     finally:
         proc.send_signal(signal.SIGTERM)
@@ -355,7 +357,8 @@ def test_workers_share_one_port_and_a_killed_worker_is_started_again(tmp_path: P
             if proc.poll() is None:
                 proc.kill()
             log.close()
-    assert "exited with -9; starting it again" in (tmp_path / "workers.log").read_text()
+    text = (tmp_path / "workers.log").read_text()
+    assert "exited with -9; starting it again" in text, (before, after, text)
 
 
 ACTIONS = st.sampled_from(

@@ -25,6 +25,7 @@ The schema exists only through the Alembic migrations in ``server/migrations``
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -97,8 +98,24 @@ class LoopCommitter:
         self.pending: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]] = []
         self.task: asyncio.Task[None] | None = None
         self.fsync = ThreadPoolExecutor(1, thread_name_prefix="db-commit")
+        self.conn: Connection | None = None
         self.batches = 0
         self.units = 0
+
+    def _connection(self) -> Connection:
+        """The committer's own connection, kept from batch to batch: in WAL mode a
+        connection that finds the database changed by another connection since its last
+        transaction drops its whole page cache, so the batches always use the same one
+        (one writer) and keep theirs warm."""
+        if self.conn is None or self.conn.closed or self.conn.invalidated:
+            self.conn = self.engine.connect()
+        return self.conn
+
+    def _drop(self) -> None:
+        if self.conn is not None:
+            with contextlib.suppress(Exception):
+                self.conn.close()
+        self.conn = None
 
     async def write(self, fn: Callable[[Connection], T]) -> T:
         loop = asyncio.get_running_loop()
@@ -114,7 +131,7 @@ class LoopCommitter:
             batch, self.pending = self.pending, []
             done: list[tuple[asyncio.Future[Any], Any, BaseException | None]] = []
             try:
-                conn = self.engine.connect()
+                conn = self._connection()
                 try:
                     tx = conn.begin()
                     # the savepoints straight on the driver's cursor: SQLAlchemy's
@@ -134,8 +151,9 @@ class LoopCommitter:
                             done.append((fut, result, None))
                     cur.close()
                     await loop.run_in_executor(self.fsync, tx.commit)
-                finally:
-                    conn.close()
+                except BaseException:
+                    self._drop()  # a fresh connection for the next batch
+                    raise
             except Exception as exc:  # the commit failed: nothing of the batch is recorded
                 for _, fut in batch:
                     if not fut.done():
@@ -153,6 +171,7 @@ class LoopCommitter:
 
     def close(self) -> None:
         self.fsync.shutdown(wait=True)
+        self._drop()
 
 
 # a unit of PgCommitter: the work, its on_retry, its future, the attempts made so far
