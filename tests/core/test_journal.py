@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from macau_tables.core.errors import JournalError, JournalTampered
 from macau_tables.core.journal import (
@@ -339,3 +341,28 @@ def test_a_second_replayer_for_a_game_is_refused() -> None:
     register_replayer("test.counter", replay_counter)  # the same one again is harmless
     with pytest.raises(JournalError, match="already registered"):
         register_replayer("test.counter", lambda journal: None)
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@given(
+    seq=st.integers(min_value=0, max_value=10**12),
+    event=st.dictionaries(st.text(max_size=6), _JSON, max_size=5),
+    prev=st.text(alphabet="0123456789abcdef", min_size=64, max_size=64),
+)
+def test_the_hash_put_together_from_the_events_text_is_the_canonical_one(
+    seq: int, event: dict[str, Any], prev: str
+) -> None:
+    """``Entry.compute_hash`` builds the hashed body from the event's canonical JSON; the
+    bytes must be those of ``canonical_json({"seq": seq, "event": event})``."""
+    want = hashlib.sha256(prev.encode() + canonical_json({"seq": seq, "event": event}))
+    dummy: Any = None
+    assert Entry.compute_hash(seq, dummy, prev, event) == want.hexdigest()
+    assert Entry.compute_hash(seq, dummy, prev, None, canonical_json(event)) == want.hexdigest()

@@ -256,19 +256,36 @@ class Entry:
     #: ``event.to_json()`` as hashed, kept by :meth:`Journal.append` so that whoever stores
     #: or sends the entry does not work it out again (read it through :meth:`event_json`)
     cached_json: dict[str, JsonValue] | None = field(default=None, compare=False, repr=False)
+    #: ``canonical_json(event_json())``, kept likewise (read it through :meth:`event_text`)
+    cached_text: bytes | None = field(default=None, compare=False, repr=False)
 
     @staticmethod
     def compute_hash(
-        seq: int, event: Event, prev_hash: str, event_json: dict[str, JsonValue] | None = None
+        seq: int,
+        event: Event,
+        prev_hash: str,
+        event_json: dict[str, JsonValue] | None = None,
+        event_text: bytes | None = None,
     ) -> str:
-        ej = event.to_json() if event_json is None else event_json
-        body = canonical_json({"seq": seq, "event": ej})
+        """``sha256(prev_hash + canonical_json({"seq": seq, "event": event_json}))``; given
+        the event's own canonical JSON (``event_text``), the body is put together from it:
+        the same bytes, since the keys sort as ``event``, ``seq``."""
+        if event_text is None:
+            ej = event.to_json() if event_json is None else event_json
+            event_text = canonical_json(ej)
+        body = b'{"event":' + event_text + b',"seq":' + str(int(seq)).encode() + b"}"
         return _sha256_hex(prev_hash.encode() + body)
 
     def event_json(self) -> dict[str, JsonValue]:
         """``event.to_json()`` (the one worked out for the hash when there is one). The
         dict is shared: read it, do not change it."""
         return self.cached_json if self.cached_json is not None else self.event.to_json()
+
+    def event_text(self) -> bytes:
+        """``canonical_json(event_json())``: the event as stored and hashed."""
+        if self.cached_text is not None:
+            return self.cached_text
+        return canonical_json(self.event_json())
 
     def to_json(self) -> dict[str, JsonValue]:
         return {
@@ -324,7 +341,8 @@ class Journal:
             raise JournalError(f"{type(ev).__name__} is not a registered event (@event)")
         seq, prev = len(self._entries), self.head
         ej = ev.to_json()
-        entry = Entry(seq, ev, prev, Entry.compute_hash(seq, ev, prev, ej), ej)
+        text = canonical_json(ej)
+        entry = Entry(seq, ev, prev, Entry.compute_hash(seq, ev, prev, ej, text), ej, text)
         self._entries.append(entry)
         return entry
 

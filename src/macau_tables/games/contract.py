@@ -42,6 +42,7 @@ Account scheme (one for all games; the table id is in every table account)::
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -135,6 +136,8 @@ class Actor:
 
     @classmethod
     def player(cls, name: str) -> Actor:
+        if cls is Actor and type(name) is str:  # anything else: refused by check_name
+            return _player(name)
         return cls(Role.PLAYER, name)
 
     @classmethod
@@ -164,6 +167,14 @@ class Actor:
 
 Actor.DEALER = Actor(Role.DEALER)
 Actor.SYSTEM = Actor(Role.SYSTEM)
+
+
+@functools.lru_cache(maxsize=4096)
+def _player(name: str) -> Actor:
+    """``Actor.player(name)``, validated and built once per name (an actor is frozen: the
+    same one serves every call; ``pending()`` asks for every seated player's after every
+    event)."""
+    return Actor(Role.PLAYER, name)
 
 
 # --- commands and what is pending ----------------------------------------------------

@@ -562,7 +562,7 @@ def append_entries(conn: Connection, table_id: str, entries: Sequence[Entry]) ->
                 "table_id": table_id,
                 "seq": e.seq,
                 "kind": e.event.kind,
-                "event": dumps(e.event_json()),
+                "event": e.event_text().decode(),  # store.dumps, as hashed
                 "prev_hash": e.prev_hash,
                 "hash": e.hash,
                 "created_at": at,
