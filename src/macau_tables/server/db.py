@@ -240,31 +240,47 @@ class PgCommitter:
         done: list[tuple[asyncio.Future[Any], Any, BaseException | None]] = []
         again: list[_Unit] = []
         with self.engine.connect() as conn:
-            tx = conn.begin()
+            # the engine's connections are in autocommit (no pool ping either): the
+            # transaction's BEGIN is queued with the first unit's SAVEPOINT and goes with
+            # its first statement, and COMMIT is sent here — a round trip each saved, of
+            # the eight a batch of one command takes
             # the savepoints straight on the driver's cursor, as SQLite's LoopCommitter
             # (queued: each goes with the unit's first statement, and each RELEASE with the
             # unit's last writes: one message, store.flush)
             cur = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-            for fn, on_retry, fut, attempt in batch:
-                store.defer(conn, "SAVEPOINT unit")
-                try:
-                    result = fn(conn)
-                    store.flush(conn, ("RELEASE SAVEPOINT unit", None))
-                except Exception as exc:
-                    sent = not store.still_queued(conn, "SAVEPOINT unit")
-                    store.discard_deferred(conn)
-                    if sent:
-                        cur.execute("ROLLBACK TO SAVEPOINT unit")
-                    if is_retryable(exc) and attempt < 7:
-                        if on_retry is not None:
-                            on_retry()
-                        again.append((fn, on_retry, fut, attempt + 1))
+            begun = False
+            try:
+                for fn, on_retry, fut, attempt in batch:
+                    savepoint = "SAVEPOINT unit" if begun else "BEGIN;\nSAVEPOINT unit"
+                    store.defer(conn, savepoint)
+                    try:
+                        result = fn(conn)
+                        store.flush(conn, ("RELEASE SAVEPOINT unit", None))
+                        begun = True
+                    except Exception as exc:
+                        sent = not store.still_queued(conn, savepoint)
+                        store.discard_deferred(conn)
+                        if sent:
+                            begun = True
+                            cur.execute("ROLLBACK TO SAVEPOINT unit")
+                        if is_retryable(exc) and attempt < 7:
+                            if on_retry is not None:
+                                on_retry()
+                            again.append((fn, on_retry, fut, attempt + 1))
+                        else:
+                            done.append((fut, None, exc))
                     else:
-                        done.append((fut, None, exc))
-                else:
-                    done.append((fut, result, None))
-            cur.close()
-            tx.commit()
+                        done.append((fut, result, None))
+                if begun:
+                    cur.execute("COMMIT")
+            except BaseException:
+                if begun:  # the batch's transaction is left: end it, whatever its state
+                    with contextlib.suppress(Exception):
+                        cur.execute("ROLLBACK")
+                raise
+            finally:
+                cur.close()
+                conn.commit()  # SQLAlchemy's own transaction marker (autocommit: no SQL)
         return done, again
 
     def close(self) -> None:
@@ -277,6 +293,7 @@ class Database:
     def __init__(self, url: str | None = None, *, pg_writers: int = 8, pg_batches: int = 2) -> None:
         self.url = normalise_url(url)
         self.pg_group: PgCommitter | None = None
+        self.group_writer: Engine | None = None
         self.dialect = sa.engine.make_url(self.url).get_backend_name()
         if self.dialect == "sqlite":
             self.writer = _sqlite_engine(self.url, immediate=True)
@@ -298,9 +315,20 @@ class Database:
                 isolation_level="AUTOCOMMIT",
             )
             store.install_deferral(self.writer)
+            # the tables' group commit: connections of its own, in autocommit (it sends
+            # BEGIN and COMMIT itself, with its statements) and without the pool's ping
+            # (a connection PostgreSQL dropped fails its batch, is invalidated and replaced)
+            self.group_writer = sa.create_engine(
+                self.url,
+                pool_size=pg_batches,
+                max_overflow=2,
+                pool_pre_ping=False,
+                isolation_level="AUTOCOMMIT",
+            )
+            store.install_deferral(self.group_writer)
             writers = pg_writers
             self.group = None
-            self.pg_group = PgCommitter(self.writer, pg_batches)
+            self.pg_group = PgCommitter(self.group_writer, pg_batches)
         else:
             raise ValueError(f"unsupported database {self.dialect!r}: use SQLite or PostgreSQL")
         self._writes = ThreadPoolExecutor(writers, thread_name_prefix="db-write")
@@ -386,6 +414,8 @@ class Database:
         self.writer.dispose()
         if self.reader is not self.writer:
             self.reader.dispose()
+        if self.group_writer is not None:
+            self.group_writer.dispose()
 
 
 def alembic_config(db: Database) -> Any:
