@@ -273,18 +273,46 @@ class PgCommitter:
                         done.append((fut, result, None))
                 if begun:
                     cur.execute("COMMIT")
-            except BaseException:
+            except Exception as exc:
+                if _lost(conn):  # nothing of the batch committed: all of it again, anew
+                    return _again_after(batch, exc)
                 if begun:  # the batch's transaction is left: end it, whatever its state
                     with contextlib.suppress(Exception):
                         cur.execute("ROLLBACK")
                 raise
             finally:
-                cur.close()
-                conn.commit()  # SQLAlchemy's own transaction marker (autocommit: no SQL)
+                if _lost(conn):
+                    conn.invalidate()  # PostgreSQL dropped it: the pool opens a new one
+                else:
+                    cur.close()
+                    conn.commit()  # SQLAlchemy's own transaction marker (autocommit: no SQL)
         return done, again
 
     def close(self) -> None:
         self.threads.shutdown(wait=True)
+
+
+def _lost(conn: Connection) -> bool:
+    """The connection's DB-API connection is gone (PostgreSQL ended it, or the network)."""
+    dbapi: Any = conn.connection.dbapi_connection
+    return dbapi is None or bool(dbapi.closed) or bool(dbapi.broken)
+
+
+def _again_after(
+    batch: list[_Unit], exc: BaseException
+) -> tuple[list[tuple[asyncio.Future[Any], Any, BaseException | None]], list[_Unit]]:
+    """A batch whose connection was lost before its commit: every unit is run again in the
+    next batch (its table rebuilt first, ``on_retry``), up to 8 attempts."""
+    done: list[tuple[asyncio.Future[Any], Any, BaseException | None]] = []
+    again: list[_Unit] = []
+    for fn, on_retry, fut, attempt in batch:
+        if attempt >= 7:
+            done.append((fut, None, exc))
+            continue
+        if on_retry is not None:
+            on_retry()
+        again.append((fn, on_retry, fut, attempt + 1))
+    return done, again
 
 
 class Database:
