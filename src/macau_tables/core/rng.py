@@ -48,6 +48,7 @@ __all__ = [
     "SystemSource",
     "commitment",
     "new_server_seed",
+    "random_hex",
     "scale_below",
     "verify_reveal",
 ]
@@ -265,6 +266,12 @@ class Rng:
 
 
 # --- Commit–reveal -------------------------------------------------------------------
+
+
+def random_hex(nbytes: int) -> str:
+    """``nbytes`` random bytes as hex, from the operating system's CSPRNG: for identifiers
+    (a ledger transaction's id), never for an outcome of play."""
+    return secrets.token_hex(nbytes)
 
 
 def new_server_seed() -> bytes:

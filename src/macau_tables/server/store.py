@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import secrets
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -26,6 +25,7 @@ from macau_tables.core.errors import HoldError, InsufficientFunds, InvalidInput
 from macau_tables.core.journal import Entry, Journal, event_from_json
 from macau_tables.core.ledger import GUARDED, Movement
 from macau_tables.core.money import MOP, Money
+from macau_tables.core.rng import random_hex
 
 md = sa.MetaData()
 tables_t = sa.Table(
@@ -233,7 +233,7 @@ def new_tx_id() -> str:
     (as UUIDv7). Ids that grow with time go in at the end of the primary key's and
     ``postings_tx``'s B-trees — one page written per commit, where random ids (uuid4) land
     on a different page of each index for every transaction."""
-    return f"{now_ms():012x}{secrets.token_hex(10)}"
+    return f"{now_ms():012x}{random_hex(10)}"
 
 
 def dumps(obj: Any) -> str:
