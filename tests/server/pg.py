@@ -64,7 +64,9 @@ def _start() -> dict[str, Any]:
     )
     opts = (
         f"-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={sock} "
-        "-c max_connections=200 -c shared_buffers=32MB"
+        "-c max_connections=200 -c shared_buffers=32MB "
+        # more settings for a measurement (e.g. pg_stat_statements): a benchmark's option
+        + os.environ.get("MACAU_TEST_PG_OPTIONS", "")
     )
     subprocess.run(
         _as_postgres(

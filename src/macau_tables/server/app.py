@@ -30,7 +30,7 @@ from macau_tables.server.api_meters import install as install_meters
 from macau_tables.server.auth import PERMISSIONS, StaffRole, User, require
 from macau_tables.server.cluster import FORWARDED, ForwardMiddleware
 from macau_tables.server.errors import ApiError, from_domain, not_found
-from macau_tables.server.fastpath import CommandFastPath, render
+from macau_tables.server.fastpath import CommandFastPath
 from macau_tables.server.floor import Floor, Settings, verify_ledger
 from macau_tables.server.games import games
 from macau_tables.server.tables import Reply
@@ -275,7 +275,7 @@ def create_app(
             req_hash=store.request_hash("POST", path, payload),
             expect_seq=body.expect_seq,
         )
-        return reply.status, render(reply.body)
+        return reply.status, reply.content()
 
     async def _command(
         table_id: str, body: S.CommandBody, user: User, key: str | None, path: str

@@ -27,6 +27,7 @@ from macau_tables.core.errors import MacauTablesError
 from macau_tables.server import schemas as S
 from macau_tables.server.auth import User, require
 from macau_tables.server.errors import ApiError, from_domain
+from macau_tables.server.store import render
 
 #: a command's body is a few hundred bytes; anything near this is not a command
 MAX_BODY = 256 * 1024
@@ -132,10 +133,3 @@ async def _read_body(receive: Receive) -> bytes:
         chunks.append(chunk)
         if not msg.get("more_body", False):
             return b"".join(chunks)
-
-
-def render(obj: Any) -> bytes:
-    """JSON as Starlette's ``JSONResponse`` renders it."""
-    return json.dumps(
-        obj, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")
-    ).encode("utf-8")

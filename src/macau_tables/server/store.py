@@ -240,6 +240,13 @@ def dumps(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def render(obj: Any) -> bytes:
+    """JSON as Starlette's ``JSONResponse`` renders it: the bytes a client receives."""
+    return json.dumps(
+        obj, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")
+    ).encode("utf-8")
+
+
 # --- accounts and postings -------------------------------------------------------------
 
 
@@ -628,11 +635,16 @@ def table_seeds(conn: Connection, table_id: str) -> dict[str, bytes]:
 
 @dataclass(frozen=True)
 class Stored:
-    """A response kept under an idempotency key."""
+    """A response kept under an idempotency key: its JSON as first sent (records written
+    before 2026-11-26 hold the same value as canonical JSON)."""
 
     request_hash: str
     status: int
-    body: Any
+    text: str
+
+    @property
+    def body(self) -> Any:
+        return json.loads(self.text)
 
 
 def request_hash(method: str, path: str, body: Any) -> str:
@@ -641,12 +653,21 @@ def request_hash(method: str, path: str, body: Any) -> str:
 
 def get_idempotent(conn: Connection, user: str, key: str) -> Stored | None:
     row = run(conn, "idem_get", {"user_name": user, "key": key}).first()
-    return Stored(row[0], int(row[1]), json.loads(row[2])) if row else None
+    return Stored(row[0], int(row[1]), row[2]) if row else None
 
 
 def put_idempotent(
-    conn: Connection, user: str, key: str, req_hash: str, status: int, body: Any
+    conn: Connection,
+    user: str,
+    key: str,
+    req_hash: str,
+    status: int,
+    body: Any,
+    *,
+    raw: bytes | None = None,
 ) -> None:
+    """Keep the response to ``key``: ``raw``, the bytes sent (:func:`render` of ``body``
+    when not given), so that a replay answers byte for byte the same."""
     run(
         conn,
         "idem_put",
@@ -655,7 +676,7 @@ def put_idempotent(
             "key": key,
             "request_hash": req_hash,
             "status": status,
-            "response": dumps(body),
+            "response": (render(body) if raw is None else raw).decode(),
             "created_at": now_ms(),
         },
     )

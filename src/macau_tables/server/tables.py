@@ -68,6 +68,13 @@ class LeaseLost(Exception):
 class Reply:
     status: int
     body: dict[str, Any]
+    raw: bytes | None = None  # the body's JSON, rendered once (:meth:`content`)
+
+    def content(self) -> bytes:
+        """The body as sent: rendered once, kept under the idempotency key and answered."""
+        if self.raw is None:
+            self.raw = store.render(self.body)
+        return self.raw
 
 
 #: more writes in a supervisor operation's transaction (after the engine's events)
@@ -434,12 +441,14 @@ class TableActor:
                                 "SRV-IDEM",
                             )
                         )
-                    return Reply(stored.status, stored.body)
+                    return Reply(stored.status, stored.body, stored.text.encode())
             reply = self._execute(conn, command, user, viewer, expect_seq, new, supervised)
             if extra is not None and reply.status == 200:
                 extra(conn, reply)
             if key is not None:
-                store.put_idempotent(conn, user, key, req_hash, reply.status, reply.body)
+                store.put_idempotent(
+                    conn, user, key, req_hash, reply.status, reply.body, raw=reply.content()
+                )
             return reply
 
         if not self.owned:
