@@ -19,7 +19,7 @@ CPU per bet of the server, of PostgreSQL and of the bots.
     python benchmarks/bench_server.py --think 0             # saturation
     python benchmarks/bench_server.py --tables 10 --bots 80 --window 10
     python benchmarks/bench_server.py --database-url postgresql+psycopg://…  (an empty database)
-    python benchmarks/bench_server.py --database postgresql --processes 2
+    python benchmarks/bench_server.py --database postgresql --processes 2 [--repeat 3]
 
 Target (issue 15) on SQLite on a 2-core machine: >= 1,000 durable bets/s, p99 <= 50 ms
 with 50 tables and 400 bots.
@@ -430,6 +430,13 @@ def main() -> None:
         "start; fixed: THINK after each answer (bots waiting for the same event act in step)",
     )
     ap.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="PostgreSQL: measure the configurations in turn this many times and print the "
+        "medians beside each run (e.g. --processes 2 --repeat 3)",
+    )
+    ap.add_argument(
         "--opening",
         choices=("spread", "together"),
         default="spread",
@@ -448,10 +455,15 @@ def main() -> None:
 
         pid_file = Path(cluster()["data"]) / "postmaster.pid"
         a.postmaster = int(pid_file.read_text().split()[0]) if pid_file.exists() else 0
-        runs = [measure(a, new_database(), tmp)]
-        if a.processes > 1:
-            runs.append(measure(a, new_database(), tmp, workers=a.processes))
-            runs.append(measure(a, new_database(), tmp, workers=a.processes, routed=True))
+        runs: list[dict[str, Any]] = []
+        # REPEAT rounds of the configurations in turn (1, 2, 2 routed, 1, 2, …): a drift of
+        # the machine's speed over the minutes falls on each of them alike
+        for i in range(a.repeat):
+            for workers, routed in [(1, False)] + (
+                [(a.processes, False), (a.processes, True)] if a.processes > 1 else []
+            ):
+                run = measure(a, new_database(), tmp, workers=workers, routed=routed)
+                runs.append({**run, "round": i + 1})
         _report_pg(a, runs)
         return
     out = measure(a, a.database_url or str(tmp / "bench.db"), tmp)
@@ -488,8 +500,17 @@ def main() -> None:
         )
 
 
+def _config(r: dict[str, Any]) -> str:
+    if r["processes"] == 1:
+        return "1 process"
+    if r["routed"]:
+        return f"{r['processes']} processes, each bot at its table's owner"
+    return f"{r['processes']} processes, one port (half forwarded)"
+
+
 def _report_pg(a: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
-    base = runs[0]["bets_per_s"] or 1.0
+    import statistics
+
     if a.json:
         print(
             json.dumps({"tables": a.tables, "bots": a.bots, "cpus": os.cpu_count(), "runs": runs})
@@ -501,22 +522,28 @@ def _report_pg(a: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
         f"{a.window:.0f} s measured each, {os.cpu_count()} CPUs"
     )
     print(
-        f"  {'':<44}{'bets/s':>9}{'vs 1':>7}{'p50 ms':>9}{'p99 ms':>9}"
+        f"  {'':<58}{'bets/s':>9}{'vs 1':>7}{'p50 ms':>9}{'p99 ms':>9}"
         f"{'CPU ms/bet: server':>20}{'PostgreSQL':>11}{'bots':>6}{'cores busy':>11}"
     )
+    base = 1.0
     for r in runs:
+        name = _config(r) + (f", round {r['round']}" if a.repeat > 1 else "")
         if r["processes"] == 1:
-            name = "1 process"
-        elif r["routed"]:
-            name = f"{r['processes']} processes, each bot at its table's owner"
-        else:
-            name = f"{r['processes']} processes, one port (half forwarded)"
+            base = r["bets_per_s"] or 1.0  # each round against its own 1-process run
         print(
-            f"  {name:<44}{r['bets_per_s']:>9.0f}{r['bets_per_s'] / base:>6.2f}x"
+            f"  {name:<58}{r['bets_per_s']:>9.0f}{r['bets_per_s'] / base:>6.2f}x"
             f"{r['p50_ms']:>9.1f}{r['p99_ms']:>9.1f}{r['server_cpu_ms_per_bet'] or 0:>20.2f}"
             f"{r['pg_cpu_ms_per_bet'] or 0:>11.2f}{r['bots_cpu_ms_per_bet'] or 0:>6.2f}"
             f"{r['machine_busy']:>11.2f}"
         )
+    if a.repeat > 1:
+        medians = {
+            name: statistics.median(r["bets_per_s"] for r in runs if _config(r) == name)
+            for name in dict.fromkeys(_config(r) for r in runs)
+        }
+        one = medians["1 process"] or 1.0
+        for name, m in medians.items():
+            print(f"  {'median of ' + str(a.repeat) + ': ' + name:<58}{m:>9.0f}{m / one:>6.2f}x")
     print(
         "  (CPU: user + system of the server processes, of PostgreSQL's and of the bot "
         "clients; cores busy: all three together; the machine's other load during the runs "
