@@ -193,3 +193,43 @@ def test_postgresql_group_commit_and_queued_writes() -> None:
         assert rows == [1, 2, 3]
     finally:
         db.close()
+
+
+def test_one_commands_movements_are_checked_together_and_their_balances_written_once(
+    srv: Srv,
+) -> None:
+    """A command's movements (``store.post(..., balances=…)``) add their balance changes
+    up and write them once (``store.add_balances``): each check of a stack counts what the
+    command's earlier movements took from it, and the balances end as the postings say."""
+    from macau_tables.core.errors import InsufficientFunds
+    from macau_tables.core.ledger import Movement, Transaction
+    from macau_tables.core.money import MOP, Money
+    from macau_tables.server import store
+
+    srv.ok("alice", "hilo-1", "join", {"amount": 5_000})
+    stack, wagers = "stack:hilo-1:alice", "wagers:hilo-1"
+
+    def take(amount: int) -> Movement:
+        return Movement(Transaction.transfer(stack, wagers, Money(amount, MOP), "test"))
+
+    def balance(c: Connection, name: str) -> int:
+        return int(
+            c.execute(sa.text(f"SELECT balance FROM accounts WHERE name = '{name}'")).one()[0]
+        )
+
+    def two_takes(c: Connection) -> None:
+        pending: dict[str, int] = {}
+        store.post(c, srv.floor.accounts, take(3_000), table_id="hilo-1", balances=pending)
+        assert pending == {stack: -3_000, wagers: 3_000}
+        assert balance(c, stack) == 5_000  # not written yet
+        # 3,000 of the 5,000 are taken by this command already: 3,000 more are refused
+        with pytest.raises(InsufficientFunds):
+            store.post(c, srv.floor.accounts, take(3_000), table_id="hilo-1", balances=pending)
+        store.post(c, srv.floor.accounts, take(2_000), table_id="hilo-1", balances=pending)
+        store.add_balances(c, pending)
+        assert balance(c, stack) == 0
+        assert balance(c, wagers) == 5_000
+
+    srv.floor.db.write_sync(two_takes)
+    audit = srv.client.get("/audit/ledger", headers=srv.headers("auditor")).json()
+    assert audit["ok"], audit

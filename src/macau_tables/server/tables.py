@@ -543,6 +543,7 @@ class TableActor:
         if entries and entries[0].seq != before:
             raise RuntimeError("journal out of step with the database")
         store.append_entries(conn, self.table_id, entries)
+        balances: dict[str, int] = {}  # the command's balance changes, written once
         for entry in entries:
             mv = entry.event.movement()
             if mv is not None and (mv.transaction.postings or mv.opens or mv.closes):
@@ -553,6 +554,7 @@ class TableActor:
                     table_id=self.table_id,
                     seq=entry.seq,
                     by_user=user,
+                    balances=balances,
                 )
             if isinstance(entry.event, SeedCommitted):
                 c = entry.event.commitment
@@ -562,6 +564,7 @@ class TableActor:
                 if secret is None or commitment(secret) != c:
                     raise RuntimeError(f"no server seed behind commitment {c[:12]}…")
                 store.put_seed(conn, self.table_id, c, entry.event.label, secret)
+        store.add_balances(conn, balances)
         new.extend(entries)
         return Reply(
             200,
