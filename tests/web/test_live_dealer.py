@@ -1,7 +1,16 @@
-"""The dealer's console in Chromium against the live server (issue #16): at a live craps
-table the dealer keys in the dice from the page — a die out of 1-6 shows the engine's
-refusal and rule (CR-1) and records nothing; the dice 5 and 6 settle the Pass Line in the
-ledger; the dealer applies the waiting shooter's default (CR-R7), in the audit log."""
+"""The dealer's console in Chromium against the live server (issue #16): at live
+(dealer-operated) tables the dealer keys in from the page what the physical table shows,
+and the engine refuses what the table cannot hold, naming the rule, recording nothing (the
+journal's head and every balance unchanged):
+
+* craps: a die out of 1-6 is refused (CR-1); the dice 5 and 6 settle the Pass Line in the
+  ledger; the dealer applies the waiting shooter's default (CR-R7), in the audit log;
+* baccarat from a physical 6-deck shoe: a seventh ace of spades and a malformed card are
+  refused (BA-1); a valid deal and the third cards BA-9.1 and BA-9.3 call for settle the
+  bets in the ledger and the page's log;
+* Pai Gow from a physical woodpile: a tile dealt twice and a tile that is none of the 32 are
+  refused (T-1); a valid keying deals the hands, the players set them, the dealer settles.
+"""
 
 from __future__ import annotations
 
@@ -18,9 +27,9 @@ Open = Callable[..., Watched]
 TABLE = "cr-dealer"
 
 
-def command(live: Live, who: str, op: str, args: dict[str, Any]) -> Any:
+def command(live: Live, who: str, op: str, args: dict[str, Any], table: str = TABLE) -> Any:
     r = httpx.post(
-        f"{live.url}/tables/{TABLE}/commands",
+        f"{live.url}/tables/{table}/commands",
         json={"op": op, "args": args},
         headers={
             "Authorization": f"Bearer {live.token(who)}",
@@ -65,5 +74,111 @@ def test_the_dealer_keys_in_a_live_craps_round(live: Live, watched: Open) -> Non
     w.page.wait_for_selector("[data-log] li:has-text('table.timed_out')")
     entry = live.get("auditor", "/audit/log")[0]
     assert (entry["user"], entry["action"]) == ("dealer", "apply_default")
+    assert live.get("auditor", "/audit/ledger") == {"ok": True, "problems": []}
+    assert axe_violations(w.page) == []
+
+
+def money(live: Live, table: str, *players: str) -> dict[str, int]:
+    """Every balance a round at ``table`` moves (the players' wallets and stacks, the
+    table's wagers, bank, house and commission accounts), as the auditor reads the ledger."""
+    names = [f"player:{p}" for p in players] + [f"stack:{table}:{p}" for p in players]
+    names += [f"{a}:{table}" for a in ("wagers", "bank", "house", "commission")]
+    out = {}
+    for name in names:
+        r = httpx.get(
+            f"{live.url}/accounts/{name}",
+            headers={"Authorization": f"Bearer {live.token('auditor')}"},
+        )
+        if r.status_code != 404:  # an account nobody has posted to yet
+            r.raise_for_status()
+            out[name] = int(r.json()["balance"])
+    return out
+
+
+def head(live: Live, table: str) -> tuple[int, str]:
+    """The table's journal head: its last seq and hash."""
+    info = live.get("dealer", f"/tables/{table}")
+    return int(info["seq"]), str(info["head"])
+
+
+def key_in(w: Watched, form: str, fields: dict[str, str]) -> None:
+    """The dealer fills a key-in form by its fields' labels (their accessible names) and
+    submits it."""
+    box = w.page.locator(f"[data-form={form}]")
+    box.wait_for()
+    for label, value in fields.items():
+        box.get_by_label(label, exact=True).fill(value)
+    box.get_by_role("button").click()
+
+
+def refused_in_page(w: Watched, rule: str, *words: str) -> None:
+    """The page shows the engine's refusal and its rule."""
+    w.page.wait_for_selector(f"[data-error]:not([hidden]) [data-error-rule]:has-text('({rule})')")
+    message = w.page.inner_text("[data-error-message]")
+    assert all(word in message for word in words), message
+
+
+BA = "ba-dealer"
+SLOTS = ("Player's first card", "Banker's first card", "Player's second card",
+         "Banker's second card")  # fmt: skip
+
+
+def cards(*dealt: str) -> dict[str, str]:
+    """The deal form's fields: the four cards in dealing order (BA-7.1)."""
+    return dict(zip(SLOTS, dealt, strict=True))
+
+
+def test_the_dealer_keys_in_a_live_baccarat_hand_card_by_card(live: Live, watched: Open) -> None:
+    fund(live, "alice", "bob")
+    post(live, "supervisor", "/tables",
+         {"id": BA, "game": "baccarat", "dealer": "live", "options": {"decks": 6}})  # fmt: skip
+    for who in ("alice", "bob"):
+        command(live, who, "join", {"buy_in": 100_000}, BA)
+    w = watched()
+    log_in(w, live, "dealer")
+    w.page.goto(f"{live.url}/dealer/{BA}")
+    # BA-1 / BA-2.1: a physical shoe, shuffled at the table; the dealer cuts (burning by decks)
+    w.page.click("[data-ops] button[data-op=open_shoe]")
+    w.page.click("[data-ops] button[data-op=cut]")
+    w.page.wait_for_selector("[data-log] li:has-text('baccarat.cards_burned')")
+    # a hand of aces of spades: Player's 2 draws (BA-9.1), then Banker's 2 (BA-9.3)
+    key_in(w, "deal", cards("As", "As", "As", "As"))
+    w.page.wait_for_selector("[data-third-side]:has-text('player')")
+    key_in(w, "draw", {"Card": "As"})
+    w.page.wait_for_selector("[data-third-side]:has-text('banker')")
+    key_in(w, "draw", {"Card": "As"})  # the six aces of spades of six decks are out
+    w.page.wait_for_selector("[data-log] li:has-text('baccarat.hand_settled'):has-text('hand 1')")
+    command(live, "alice", "place_bet", {"bet": "player", "amount": 10_000}, BA)
+    command(live, "bob", "place_bet", {"bet": "banker", "amount": 10_000}, BA)
+    w.page.wait_for_selector("[data-log] li:has-text('baccarat.bet_placed'):has-text('bob')")
+    before, at = money(live, BA, "alice", "bob"), head(live, BA)
+    assert before[f"stack:{BA}:alice"] == before[f"stack:{BA}:bob"] == 90_000  # staked
+    assert before[f"wagers:{BA}"] == 20_000
+    # BA-1: a seventh ace of spades is more than the shoe holds: refused, nothing recorded
+    w.expect_refusal(f"/tables/{BA}/commands", 422)
+    key_in(w, "deal", cards("As", "Kh", "3d", "Qs"))
+    refused_in_page(w, "BA-1", "As", "6 decks")
+    assert (head(live, BA), money(live, BA, "alice", "bob")) == (at, before)
+    # BA-1: a card that is none of the 52 (a mistyped rank) is refused the same way
+    key_in(w, "deal", cards("2c", "Kh", "1d", "Qs"))
+    refused_in_page(w, "BA-1", "1d")
+    assert (head(live, BA), money(live, BA, "alice", "bob")) == (at, before)
+    # the cards as dealt: Player 2c 3d (5), Banker Kh Qs (0)
+    key_in(w, "deal", cards("2c", "Kh", "3d", "Qs"))
+    w.page.wait_for_selector("[data-error]", state="hidden")
+    w.page.wait_for_selector("[data-third-side]:has-text('player')")
+    assert "BA-9.1" in w.page.inner_text("[data-pending-rules]")  # Player's 5 draws
+    key_in(w, "draw", {"Card": "4h"})
+    w.page.wait_for_selector("[data-third-side]:has-text('banker')")
+    assert "BA-9.3" in w.page.inner_text("[data-pending-rules]")  # Banker's 0 draws
+    key_in(w, "draw", {"Card": "5d"})
+    settled = w.page.locator("[data-log] li:has-text('baccarat.hand_settled'):has-text('hand 2')")
+    settled.wait_for()
+    shown = settled.inner_text()
+    assert "outcome P, player_total 9, banker_total 5" in shown  # BA-11
+    assert "player alice bet player" in shown and "result win won 10000" in shown
+    assert "player bob bet banker" in shown and "result lose" in shown
+    after = money(live, BA, "alice", "bob")
+    assert after == {**before, f"stack:{BA}:alice": 110_000, f"wagers:{BA}": 0}  # BA-17 1:1
     assert live.get("auditor", "/audit/ledger") == {"ok": True, "problems": []}
     assert axe_violations(w.page) == []

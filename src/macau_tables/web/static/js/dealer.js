@@ -126,12 +126,25 @@ function hands(text) {
   return out;
 }
 
+// an event's value as the log shows it: ["2c", "3d"] -> "2c 3d"; rows (a settlement's
+// results, postings) -> "player alice bet player … won 10000; player bob …"
+function plain(v) {
+  if (Array.isArray(v)) {
+    const rows = v.some((x) => x !== null && typeof x === "object");
+    return v.map(plain).join(rows ? "; " : " ");
+  }
+  if (v !== null && typeof v === "object") {
+    return Object.entries(v).filter(([, x]) => x !== null).map(([k, x]) => `${k} ${plain(x)}`).join(" ");
+  }
+  return String(v);
+}
+
 function logEvent(seq, ev) {
   const log = q("[data-log]");
   const li = document.createElement("li");
   const detail = Object.entries(ev.data || {})
     .filter(([k, v]) => v !== null && k !== "table_id" && (typeof v !== "object" || Array.isArray(v)))
-    .map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(" ") : v}`).join(", ");
+    .map(([k, v]) => `${k} ${plain(v)}`).join(", ");
   li.textContent = `#${seq} ${ev.kind}${detail ? ": " + detail : ""}`;
   log.prepend(li);
   while (log.children.length > 80) log.lastChild.remove();
