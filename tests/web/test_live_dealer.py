@@ -20,6 +20,7 @@ from typing import Any
 
 import httpx
 
+from macau_tables.tiles import FULL_SET
 from tests.web.conftest import Live, fund, log_in, post
 from tests.web.harness import Watched, axe_violations
 
@@ -101,21 +102,24 @@ def head(live: Live, table: str) -> tuple[int, str]:
     return int(info["seq"]), str(info["head"])
 
 
-def key_in(w: Watched, form: str, fields: dict[str, str]) -> None:
+def key_in(w: Watched, form: str, fields: dict[str, str], status: int = 200) -> None:
     """The dealer fills a key-in form by its fields' labels (their accessible names) and
-    submits it."""
+    submits it; the server answers ``status``."""
     box = w.page.locator(f"[data-form={form}]")
     box.wait_for()
     for label, value in fields.items():
         box.get_by_label(label, exact=True).fill(value)
-    box.get_by_role("button").click()
+    with w.page.expect_response(lambda r: r.url.endswith("/commands")) as answer:
+        box.get_by_role("button").click()
+    assert answer.value.status == status, answer.value.text()
 
 
 def refused_in_page(w: Watched, rule: str, *words: str) -> None:
-    """The page shows the engine's refusal and its rule."""
-    w.page.wait_for_selector(f"[data-error]:not([hidden]) [data-error-rule]:has-text('({rule})')")
-    message = w.page.inner_text("[data-error-message]")
-    assert all(word in message for word in words), message
+    """The page shows the engine's refusal (with ``words``) and its rule."""
+    message = "[data-error]:not([hidden]) [data-error-message]"
+    for word in words:
+        w.page.locator(message, has_text=word).wait_for()
+    assert w.page.inner_text("[data-error-rule]") == f"({rule})"
 
 
 BA = "ba-dealer"
@@ -156,11 +160,11 @@ def test_the_dealer_keys_in_a_live_baccarat_hand_card_by_card(live: Live, watche
     assert before[f"wagers:{BA}"] == 20_000
     # BA-1: a seventh ace of spades is more than the shoe holds: refused, nothing recorded
     w.expect_refusal(f"/tables/{BA}/commands", 422)
-    key_in(w, "deal", cards("As", "Kh", "3d", "Qs"))
+    key_in(w, "deal", cards("As", "Kh", "3d", "Qs"), 422)
     refused_in_page(w, "BA-1", "As", "6 decks")
     assert (head(live, BA), money(live, BA, "alice", "bob")) == (at, before)
     # BA-1: a card that is none of the 52 (a mistyped rank) is refused the same way
-    key_in(w, "deal", cards("2c", "Kh", "1d", "Qs"))
+    key_in(w, "deal", cards("2c", "Kh", "1d", "Qs"), 422)
     refused_in_page(w, "BA-1", "1d")
     assert (head(live, BA), money(live, BA, "alice", "bob")) == (at, before)
     # the cards as dealt: Player 2c 3d (5), Banker Kh Qs (0)
@@ -180,5 +184,76 @@ def test_the_dealer_keys_in_a_live_baccarat_hand_card_by_card(live: Live, watche
     assert "player bob bet banker" in shown and "result lose" in shown
     after = money(live, BA, "alice", "bob")
     assert after == {**before, f"stack:{BA}:alice": 110_000, f"wagers:{BA}": 0}  # BA-17 1:1
+    assert live.get("auditor", "/audit/ledger") == {"ok": True, "problems": []}
+    assert axe_violations(w.page) == []
+
+
+PG = "pg-dealer"
+TILES = [str(t) for t in FULL_SET]  # T-1: the 32 tiles
+# the hands as dealt: the banker (seat 1) gets the Yun and Gor pairs, bob (seat 2) the Teen
+# and Day pairs, the six empty seats the rest (PG-1.4: every stack is dealt)
+DEALT = {1: TILES[4:8], 2: TILES[0:4], **{s: TILES[4 * (s - 1) : 4 * s] for s in range(3, 9)}}
+
+
+def hands(dealt: dict[int, list[str]]) -> str:
+    """The shake form's hands, a line a seat: ``1: 4-4 4-4 1-3 1-3``."""
+    return "\n".join(f"{seat}: {' '.join(tiles)}" for seat, tiles in dealt.items())
+
+
+def shake(w: Watched, dealt: dict[int, list[str]], status: int = 200) -> None:
+    dice = {str(n): str(n) for n in range(1, 5)}  # the banker's dice as they lie (PG-1.2)
+    key_in(w, "shake", {**dice, "Hands (seat: four tiles)": hands(dealt)}, status)
+
+
+def test_the_dealer_keys_in_a_live_pai_gow_deal(live: Live, watched: Open) -> None:
+    fund(live, "alice", "bob")
+    post(live, "supervisor", "/tables", {"id": PG, "game": "paigow", "dealer": "live"})
+    for seat, who in ((1, "alice"), (2, "bob")):
+        command(live, who, "sit", {"seat": seat}, PG)
+        command(live, who, "buy_in", {"amount": 100_000}, PG)
+    command(live, "alice", "open_bank", {"capital": 50_000}, PG)
+    w = watched()
+    log_in(w, live, "dealer")
+    w.page.goto(f"{live.url}/dealer/{PG}")
+    w.page.click("[data-ops] button[data-op=build_woodpile]")  # a physical woodpile (T-1)
+    w.page.wait_for_selector("[data-form=shake]:not([hidden])")
+    command(live, "bob", "place_bet", {"seat": 2, "amount": 10_000}, PG)
+    w.page.wait_for_selector("[data-log] li:has-text('tiletable.bet_placed')")
+    before, at = money(live, PG, "alice", "bob"), head(live, PG)
+    # T-1: seat 2's tiles dealt again at seat 3 — the set has two Teen, not four
+    w.expect_refusal(f"/tables/{PG}/commands", 422)
+    shake(w, {**DEALT, 3: DEALT[2]}, 422)
+    refused_in_page(w, "T-1", "seat 3", "6-6")
+    assert (head(live, PG), money(live, PG, "alice", "bob")) == (at, before)
+    # T-1: a tile that is none of the 32
+    shake(w, {**DEALT, 3: ["7-7", *DEALT[3][1:]]}, 422)
+    refused_in_page(w, "T-1", "7-7")
+    assert (head(live, PG), money(live, PG, "alice", "bob")) == (at, before)
+    shake(w, DEALT)
+    w.page.wait_for_selector("[data-log] li:has-text('tiletable.hands_keyed')")
+    w.page.wait_for_selector("[data-error]", state="hidden")
+    view = live.get("bob", f"/tables/{PG}/view")["view"]
+    assert view["hands"] == {"2": DEALT[2]}  # bob sees his seat's tiles only
+    # the players set their hands, the banker last (PG-5.1, PG-8.1)
+    w.page.wait_for_selector("[data-waiting] [data-default-actor='player:bob']")
+    command(live, "bob", "set_tiles", {"seat": 2, "front": ["1-1", "1-1"]}, PG)
+    command(live, "alice", "set_tiles", {"seat": 1, "front": ["1-3", "1-3"]}, PG)
+    w.page.click("[data-ops] button[data-op=settle]")  # PG-8.3: the dealer turns the hands
+    settled = w.page.locator("[data-log] li:has-text('tiletable.round_settled')")
+    settled.wait_for()
+    shown = settled.inner_text()
+    assert "settings 1 [1-3 1-3] [4-4 4-4]; 2 [1-1 1-1] [6-6 6-6]" in shown
+    # bob's Day and Teen pairs beat the banker's Gor and Yun pairs; 4% of the win (PG-4.2)
+    assert "player bob seat 2 amount 10000 outcome win" in shown
+    assert "net 9600 commission 400" in shown and "bank_shares alice -10000" in shown
+    after = money(live, PG, "alice", "bob")
+    assert after == {
+        **before,
+        f"stack:{PG}:bob": 109_600,  # 90,000 + the stake back + 9,600
+        f"stack:{PG}:alice": 90_000,  # the bank's 40,000 back to her chips
+        f"wagers:{PG}": 0,
+        f"bank:{PG}": 0,
+        f"commission:{PG}": 400,
+    }
     assert live.get("auditor", "/audit/ledger") == {"ok": True, "problems": []}
     assert axe_violations(w.page) == []

@@ -127,14 +127,16 @@ function hands(text) {
 }
 
 // an event's value as the log shows it: ["2c", "3d"] -> "2c 3d"; rows (a settlement's
-// results, postings) -> "player alice bet player … won 10000; player bob …"
-function plain(v) {
+// results, postings, hands) -> "player bob seat 2 … net 9600; …", "1 [4-4 4-4 1-3 1-3]; …"
+function plain(v, nested = false) {
   if (Array.isArray(v)) {
-    const rows = v.some((x) => x !== null && typeof x === "object");
-    return v.map(plain).join(rows ? "; " : " ");
+    const rows = v.length > 0 && v.every((x) => x !== null && typeof x === "object");
+    if (rows) return v.map((x) => plain(x)).join("; ");
+    const text = v.map((x) => plain(x, true)).join(" ");
+    return nested ? `[${text}]` : text;
   }
   if (v !== null && typeof v === "object") {
-    return Object.entries(v).filter(([, x]) => x !== null).map(([k, x]) => `${k} ${plain(x)}`).join(" ");
+    return Object.entries(v).filter(([, x]) => x !== null).map(([k, x]) => `${k} ${plain(x, true)}`).join(" ");
   }
   return String(v);
 }
