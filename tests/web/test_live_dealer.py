@@ -9,7 +9,10 @@ journal's head and every balance unchanged):
   refused (BA-1); a valid deal and the third cards BA-9.1 and BA-9.3 call for settle the
   bets in the ledger and the page's log;
 * Pai Gow from a physical woodpile: a tile dealt twice and a tile that is none of the 32 are
-  refused (T-1); a valid keying deals the hands, the players set them, the dealer settles.
+  refused (T-1); a valid keying deals the hands, the players set them, the dealer settles;
+* Taiwan Pai Kao at 4 places: one woodpile serves two rounds (TW-2d); the dealer applies the
+  waiting setters' defaults (TW-6b, TW-R1); in the second round a tile the first used up is
+  refused (T-1); the woodpile ends after it.
 """
 
 from __future__ import annotations
@@ -255,5 +258,83 @@ def test_the_dealer_keys_in_a_live_pai_gow_deal(live: Live, watched: Open) -> No
         f"bank:{PG}": 0,
         f"commission:{PG}": 400,
     }
+    assert live.get("auditor", "/audit/ledger") == {"ok": True, "problems": []}
+    assert axe_violations(w.page) == []
+
+
+TW = "tw-dealer"
+
+
+def test_the_dealer_keys_in_two_taiwan_rounds_from_one_woodpile(live: Live, watched: Open) -> None:
+    """TW-2d: at 4 places one woodpile serves two rounds; the second round's hands come from
+    the 16 tiles the first left, and a tile the first used up is refused (T-1)."""
+    fund(live, "alice", "bob")
+    post(live, "supervisor", "/tables",
+         {"id": TW, "game": "taiwan", "dealer": "live", "options": {"places": 4}})  # fmt: skip
+    for seat, who in ((1, "alice"), (2, "bob")):
+        command(live, who, "sit", {"seat": seat}, TW)
+        command(live, who, "buy_in", {"amount": 100_000}, TW)
+    command(live, "alice", "open_bank", {"capital": 50_000}, TW)
+    w = watched()
+    log_in(w, live, "dealer")
+    w.page.goto(f"{live.url}/dealer/{TW}")
+    w.page.click("[data-ops] button[data-op=build_woodpile]")
+    command(live, "bob", "place_bet", {"seat": 2, "amount": 10_000}, TW)
+    w.page.wait_for_selector("[data-log] li:has-text('tiletable.bet_placed')")
+    # round 1: the banker (seat 1) gets the Teen and Day pairs, bob the Yun and Gor pairs
+    shake(w, {s: TILES[4 * (s - 1) : 4 * s] for s in range(1, 5)})
+    w.page.wait_for_selector("[data-log] li:has-text('tiletable.hands_keyed')")
+    # nobody is timed out at a live table: the dealer applies each waiting setter's default
+    # from the page (TW-6b's forced setting for bob, then the banker's, TW-R1)
+    for actor, rule in (("player:bob", "TW-6b"), ("player:alice", "TW-R1")):
+        button = w.page.locator(f"[data-waiting] [data-default-actor='{actor}']")
+        button.click()
+        w.page.wait_for_selector(f"[data-log] li:has-text('{actor}'):has-text('rule {rule}')")
+    w.page.click("[data-ops] button[data-op=settle]")
+    done = "[data-log] li:has-text('tiletable.round_settled')"
+    w.page.locator(done, has_text="round_no 1").wait_for()
+    # round 2 from the same woodpile: the banker keeps the bank, bob bets again
+    command(live, "alice", "open_bank", {"capital": 59_500}, TW)  # TW-5b: keeping it whole
+    command(live, "bob", "place_bet", {"seat": 2, "amount": 10_000}, TW)
+    w.page.wait_for_selector("[data-log] li:has-text('tiletable.bet_placed'):has-text('bet-2')")
+    assert w.page.locator("[data-ops] button[data-op=build_woodpile]").count() == 0  # TW-2d
+    second = {
+        1: ["1-5", "1-5", "4-5", "3-6"],  # the banker: the Look and mixed-nine pairs
+        2: ["4-6", "4-6", "1-6", "1-6"],  # bob: the Ping and Tit pairs
+        3: ["3-5", "2-6", "3-4", "2-5"],
+        4: ["2-4", "1-4", "2-3", "1-2"],
+    }
+    assert sorted(t for h in second.values() for t in h) == sorted(TILES[16:])
+    before, at = money(live, TW, "alice", "bob"), head(live, TW)
+    # T-1: a Teen at seat 3 — round 1 dealt both Teen from this woodpile
+    w.expect_refusal(f"/tables/{TW}/commands", 422)
+    shake(w, {**second, 3: ["6-6", *second[3][1:]]}, 422)
+    refused_in_page(w, "T-1", "seat 3", "6-6")
+    assert (head(live, TW), money(live, TW, "alice", "bob")) == (at, before)
+    shake(w, second)
+    w.page.wait_for_selector("[data-error]", state="hidden")
+    # the players set their hands (bob's back the highest, as TW-6b wants), the banker last
+    command(live, "bob", "set_tiles", {"seat": 2, "front": ["1-6", "1-6"]}, TW)
+    command(live, "alice", "set_tiles", {"seat": 1, "front": ["4-5", "3-6"]}, TW)
+    w.page.click("[data-ops] button[data-op=settle]")
+    settled = w.page.locator(done, has_text="round_no 2")
+    settled.wait_for()
+    shown = settled.inner_text()
+    assert "resets ," in shown  # bob's setting stood: nothing re-set
+    assert "player bob seat 2 amount 10000 outcome win" in shown
+    assert "net 9500 commission 500" in shown  # TW-8, TW-R3: 5% of the win
+    after = money(live, TW, "alice", "bob")
+    assert after == {
+        **before,
+        f"stack:{TW}:bob": before[f"stack:{TW}:bob"] + 19_500,
+        f"stack:{TW}:alice": before[f"stack:{TW}:alice"] + 49_500,
+        f"wagers:{TW}": 0,
+        f"bank:{TW}": 0,
+        f"commission:{TW}": before[f"commission:{TW}"] + 500,
+    }
+    # TW-2d / TW-R2: the woodpile is used up after its second round (not after its first)
+    w.page.wait_for_selector("[data-log] li:has-text('tiletable.woodpile_ended')")
+    kinds = [e["kind"] for e in live.get("dealer", f"/tables/{TW}/events")]
+    assert kinds.count("tiletable.woodpile_ended") == 1 and kinds[-1] == "tiletable.woodpile_ended"
     assert live.get("auditor", "/audit/ledger") == {"ok": True, "problems": []}
     assert axe_violations(w.page) == []
