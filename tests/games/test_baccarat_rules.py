@@ -47,8 +47,12 @@ def test_card_parse_str_round_trip() -> None:
     for card in set(full_set(6)):
         assert Card.parse(str(card)) == card
     assert str(Card.parse("10d")) == "Td"
-    with pytest.raises(InvalidInput):
-        Card.parse("1x")
+    for text in ("1x", "", "Zs", "A", "Asd"):  # BA-1: none of the 52 cards
+        with pytest.raises(InvalidInput, match="BA-1") as info:
+            Card.parse(text)
+        assert info.value.rule == "BA-1"
+    with pytest.raises(InvalidInput, match="BA-1"):
+        Card(14, "s")
 
 
 def test_ba_1_six_to_twelve_decks_and_seven_seats() -> None:

@@ -100,7 +100,7 @@ class Card:
 
     def __post_init__(self) -> None:
         if not (isinstance(self.rank, int) and 1 <= self.rank <= 13) or self.suit not in SUITS:
-            raise InvalidInput(f"not a card: rank {self.rank!r}, suit {self.suit!r}")
+            raise InvalidInput(f"not a card: rank {self.rank!r}, suit {self.suit!r}", rule="BA-1")
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -108,7 +108,8 @@ class Card:
         if t[:2] == "10":
             t = "T" + t[2:]
         if len(t) != 2 or t[0].upper() not in RANKS or t[1].lower() not in SUITS:
-            raise InvalidInput(f"not a card: {text!r} (try 'Td', 'As', '9h')")
+            # BA-1: the shoe holds packs of 52 cards; anything else is none of them
+            raise InvalidInput(f"not a card: {text!r} (try 'Td', 'As', '9h')", rule="BA-1")
         return cls(RANKS.index(t[0].upper()) + 1, t[1].lower())
 
     def __str__(self) -> str:

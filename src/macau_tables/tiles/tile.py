@@ -171,7 +171,9 @@ def parse_tile(text: str) -> Tile:
         return Tile(a, b)
     found = _NAMES.get(_norm(text))
     if not found:
-        raise InvalidInput(f"unknown tile {text!r}: use pips such as 6-6 or a name such as 天")
+        raise InvalidInput(  # T-1: none of the 32 tiles
+            f"unknown tile {text!r}: use pips such as 6-6 or a name such as 天", rule="T-1"
+        )
     if len(found) > 1:
         raise AmbiguousName(text, [str(t) for t in found], rule="T-1")
     return found[0]

@@ -71,6 +71,11 @@ UI: Final[dict[str, tuple[str, str]]] = {
     "keyin_dice": ("The dice as they lie", "骰子點數"),
     "keyin_deal": ("The four cards as dealt", "所派四張牌"),
     "keyin_third": ("The third card", "第三張牌"),
+    # BA-7.1: the four cards in dealing order, Player first
+    "keyin_p1": ("Player's first card", "閒第一張"),
+    "keyin_b1": ("Banker's first card", "莊第一張"),
+    "keyin_p2": ("Player's second card", "閒第二張"),
+    "keyin_b2": ("Banker's second card", "莊第二張"),
     "keyin_tiles": ("The banker's dice and the hands as dealt", "莊家骰子及所派牌"),
     "keyin_hands": ("Hands (seat: four tiles)", "牌（門：四隻牌）"),
     "card": ("Card", "牌"),

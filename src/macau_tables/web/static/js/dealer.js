@@ -126,12 +126,27 @@ function hands(text) {
   return out;
 }
 
+// an event's value as the log shows it: ["2c", "3d"] -> "2c 3d"; rows (a settlement's
+// results, postings, hands) -> "player bob seat 2 … net 9600; …", "1 [4-4 4-4 1-3 1-3]; …"
+function plain(v, nested = false) {
+  if (Array.isArray(v)) {
+    const rows = v.length > 0 && v.every((x) => x !== null && typeof x === "object");
+    if (rows) return v.map((x) => plain(x)).join("; ");
+    const text = v.map((x) => plain(x, true)).join(" ");
+    return nested ? `[${text}]` : text;
+  }
+  if (v !== null && typeof v === "object") {
+    return Object.entries(v).filter(([, x]) => x !== null).map(([k, x]) => `${k} ${plain(x, true)}`).join(" ");
+  }
+  return String(v);
+}
+
 function logEvent(seq, ev) {
   const log = q("[data-log]");
   const li = document.createElement("li");
   const detail = Object.entries(ev.data || {})
     .filter(([k, v]) => v !== null && k !== "table_id" && (typeof v !== "object" || Array.isArray(v)))
-    .map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(" ") : v}`).join(", ");
+    .map(([k, v]) => `${k} ${plain(v)}`).join(", ");
   li.textContent = `#${seq} ${ev.kind}${detail ? ": " + detail : ""}`;
   log.prepend(li);
   while (log.children.length > 80) log.lastChild.remove();
