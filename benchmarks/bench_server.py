@@ -86,6 +86,11 @@ class _Conn(asyncio.Protocol):
             return
         head = bytes(self.buf[:end]).lower()
         at = head.find(b"content-length:")
+        if (at < 0 and b"transfer-encoding" in head) or not head.startswith(b"http/1.1 "):
+            # not read here (chunks) or not an answer's start: stop rather than misread
+            self.waiting.set_exception(ConnectionError(f"cannot read the answer {head[:200]!r}"))
+            self.transport.close()
+            return
         stop = head.find(b"\r\n", at)
         length = int(head[at + 15 : stop if stop >= 0 else None]) if at >= 0 else 0
         if len(self.buf) < end + 4 + length:
@@ -198,12 +203,9 @@ async def _bots(
     results = await asyncio.gather(
         *(one(i, n) for i, n in enumerate(names)), return_exceptions=True
     )
-    counts["other"] = sum(isinstance(r, BaseException) for r in results)
-    for r in results:
-        if isinstance(r, BaseException):
-            print(f"a bot failed: {r!r}", file=sys.stderr)
-            break
-    out.put({"lat": lat, **counts})
+    failed = [r for r in results if isinstance(r, BaseException)]
+    counts["other"] = len(failed)  # bots that stopped on an error: printed by the report
+    out.put({"lat": lat, **counts, "error": repr(failed[0]) if failed else None})
 
 
 def _client(
@@ -371,6 +373,9 @@ def measure(
             "p50_ms": round(pct(0.5), 1),
             "p99_ms": round(pct(0.99), 1),
             "refused": sum(r["refused"] for r in results),
+            # bots that stopped on an error (none expected): a run with any is not valid
+            "bots_failed": sum(r["other"] for r in results),
+            "bot_error": next((r["error"] for r in results if r["error"]), None),
             # CPU seconds the server processes (and PostgreSQL's) used per 1,000 bets: the
             # figure a loaded machine does not change much
             "cpu_s_per_1000_bets": round((server_cpu + pg_cpu) / bets * 1000, 2) if bets else None,
@@ -492,7 +497,13 @@ def main() -> None:
             f"  {out['bets_per_s']:.0f} durable bets/s ({out['bets']} bets), "
             f"bet latency p50 {out['p50_ms']:.1f} ms, p99 {out['p99_ms']:.1f} ms "
             f"({out['refused']} bets refused: betting closed)\n"
-            f"  server CPU {out['cpu_s_per_1000_bets']} ms per bet, "
+            + (
+                f"  ** {out['bots_failed']} bots stopped on an error, e.g. {out['bot_error']}: "
+                "this run is not valid **\n"
+                if out["bots_failed"]
+                else ""
+            )
+            + f"  server CPU {out['cpu_s_per_1000_bets']} ms per bet, "
             f"{out['cpu_ms_per_request']} ms per request ({out['requests']} requests; "
             f"{out['cpu_busy']:.0%} of one core busy)\n"
             f"  bot clients' CPU {out['bots_cpu_ms_per_bet']} ms per bet; server + bots "
@@ -536,6 +547,11 @@ def _report_pg(a: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
             f"{r['pg_cpu_ms_per_bet'] or 0:>11.2f}{r['bots_cpu_ms_per_bet'] or 0:>6.2f}"
             f"{r['machine_busy']:>11.2f}"
         )
+        if r["bots_failed"]:
+            print(
+                f"    ** {r['bots_failed']} bots stopped on an error, e.g. {r['bot_error']}: "
+                "this run is not valid **"
+            )
     if a.repeat > 1:
         medians = {
             name: statistics.median(r["bets_per_s"] for r in runs if _config(r) == name)

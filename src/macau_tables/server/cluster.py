@@ -607,14 +607,7 @@ class ForwardMiddleware:
             await _run_unless_421(self.app, scope, body, receive, send, intercept=False)
             return
         status, content = answer
-        await send(
-            {
-                "type": "http.response.start",
-                "status": status,
-                "headers": [(b"content-type", b"application/json")],
-            }
-        )
-        await send({"type": "http.response.body", "body": content})
+        await _send_bytes(send, status, content)
 
 
 async def _read_body(receive: Receive) -> bytes:
@@ -662,11 +655,20 @@ async def _run_unless_421(
 
 
 async def _send_json(send: Send, status: int, body: dict[str, Any]) -> None:
+    await _send_bytes(send, status, json.dumps(body).encode())
+
+
+async def _send_bytes(send: Send, status: int, content: bytes) -> None:
+    """A JSON answer framed as the app's own are: with its ``Content-Length`` (without it
+    the server would send a relayed answer in chunks)."""
     await send(
         {
             "type": "http.response.start",
             "status": status,
-            "headers": [(b"content-type", b"application/json")],
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(content)).encode()),
+            ],
         }
     )
-    await send({"type": "http.response.body", "body": json.dumps(body).encode()})
+    await send({"type": "http.response.body", "body": content})
