@@ -70,9 +70,13 @@ def _sqlite_engine(url: str, *, immediate: bool) -> Engine:
         cur.execute("PRAGMA busy_timeout=30000")
         cur.close()
 
+    begin = "BEGIN IMMEDIATE" if immediate else "BEGIN"
+
     @sa_event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        # straight on the driver: through exec_driver_sql, SQLAlchemy's execution machinery
+        # cost ~0.15 ms per transaction, paid by every group commit's batch
+        conn.connection.dbapi_connection.execute(begin)  # type: ignore[union-attr]
 
     return engine
 
