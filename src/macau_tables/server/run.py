@@ -165,9 +165,13 @@ def _supervise(
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    from multiprocessing.connection import wait
+
     try:
         while not stopping:
-            time.sleep(0.5)
+            # woken at once by a worker's death (its sentinel), else every 0.5 s to see
+            # whether a signal asked us to stop
+            wait([proc.sentinel for proc in procs.values()], timeout=0.5)
             for i, proc in list(procs.items()):
                 if proc.is_alive() or stopping:
                     continue
