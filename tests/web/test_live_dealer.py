@@ -208,18 +208,32 @@ def shake(w: Watched, dealt: dict[int, list[str]], status: int = 200) -> None:
     key_in(w, "shake", {**dice, "Hands (seat: four tiles)": hands(dealt)}, status)
 
 
-def test_the_dealer_keys_in_a_live_pai_gow_deal(live: Live, watched: Open) -> None:
+def open_tile_table(
+    live: Live, watched: Open, table: str, game: str, options: dict[str, Any] | None = None
+) -> Watched:
+    """A live tile table: alice (seat 1) banks 50,000 of her 100,000 chips, bob sits at
+    seat 2; the dealer's page open, the physical woodpile built from it (T-1)."""
     fund(live, "alice", "bob")
-    post(live, "supervisor", "/tables", {"id": PG, "game": "paigow", "dealer": "live"})
+    post(
+        live,
+        "supervisor",
+        "/tables",
+        {"id": table, "game": game, "dealer": "live", "options": options or {}},
+    )
     for seat, who in ((1, "alice"), (2, "bob")):
-        command(live, who, "sit", {"seat": seat}, PG)
-        command(live, who, "buy_in", {"amount": 100_000}, PG)
-    command(live, "alice", "open_bank", {"capital": 50_000}, PG)
+        command(live, who, "sit", {"seat": seat}, table)
+        command(live, who, "buy_in", {"amount": 100_000}, table)
+    command(live, "alice", "open_bank", {"capital": 50_000}, table)
     w = watched()
     log_in(w, live, "dealer")
-    w.page.goto(f"{live.url}/dealer/{PG}")
-    w.page.click("[data-ops] button[data-op=build_woodpile]")  # a physical woodpile (T-1)
+    w.page.goto(f"{live.url}/dealer/{table}")
+    w.page.click("[data-ops] button[data-op=build_woodpile]")
     w.page.wait_for_selector("[data-form=shake]:not([hidden])")
+    return w
+
+
+def test_the_dealer_keys_in_a_live_pai_gow_deal(live: Live, watched: Open) -> None:
+    w = open_tile_table(live, watched, PG, "paigow")
     command(live, "bob", "place_bet", {"seat": 2, "amount": 10_000}, PG)
     w.page.wait_for_selector("[data-log] li:has-text('tiletable.bet_placed')")
     before, at = money(live, PG, "alice", "bob"), head(live, PG)
@@ -268,17 +282,7 @@ TW = "tw-dealer"
 def test_the_dealer_keys_in_two_taiwan_rounds_from_one_woodpile(live: Live, watched: Open) -> None:
     """TW-2d: at 4 places one woodpile serves two rounds; the second round's hands come from
     the 16 tiles the first left, and a tile the first used up is refused (T-1)."""
-    fund(live, "alice", "bob")
-    post(live, "supervisor", "/tables",
-         {"id": TW, "game": "taiwan", "dealer": "live", "options": {"places": 4}})  # fmt: skip
-    for seat, who in ((1, "alice"), (2, "bob")):
-        command(live, who, "sit", {"seat": seat}, TW)
-        command(live, who, "buy_in", {"amount": 100_000}, TW)
-    command(live, "alice", "open_bank", {"capital": 50_000}, TW)
-    w = watched()
-    log_in(w, live, "dealer")
-    w.page.goto(f"{live.url}/dealer/{TW}")
-    w.page.click("[data-ops] button[data-op=build_woodpile]")
+    w = open_tile_table(live, watched, TW, "taiwan", {"places": 4})
     command(live, "bob", "place_bet", {"seat": 2, "amount": 10_000}, TW)
     w.page.wait_for_selector("[data-log] li:has-text('tiletable.bet_placed')")
     # round 1: the banker (seat 1) gets the Teen and Day pairs, bob the Yun and Gor pairs
