@@ -547,6 +547,14 @@ def post(
     return tx_id
 
 
+def add_balances(conn: Connection, deltas: Mapping[str, int]) -> None:
+    """Move the cached balances by ``deltas`` (the database's CHECK keeps wallets and
+    stacks at zero or more)."""
+    for name in sorted(deltas):  # one order everywhere: no deadlock between two tables
+        if deltas[name]:
+            run(conn, "add", {"delta": deltas[name], "name": name})
+
+
 def balance(conn: Connection, account: str) -> int:
     row = conn.execute(sa.select(accounts_t.c.balance).where(accounts_t.c.name == account)).first()
     return int(row[0]) if row else 0
@@ -562,14 +570,6 @@ def balances_like(conn: Connection, prefix: str) -> dict[str, int]:
 
 
 # --- the journal ----------------------------------------------------------------------
-
-
-def add_balances(conn: Connection, deltas: Mapping[str, int]) -> None:
-    """Move the cached balances by ``deltas`` (the database's CHECK keeps wallets and
-    stacks at zero or more)."""
-    for name in sorted(deltas):  # one order everywhere: no deadlock between two tables
-        if deltas[name]:
-            run(conn, "add", {"delta": deltas[name], "name": name})
 
 
 def append_entries(conn: Connection, table_id: str, entries: Sequence[Entry]) -> None:
