@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -37,6 +38,8 @@ from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Connection, Engine
 
 from macau_tables.server import store
+
+log = logging.getLogger("macau_tables.server")
 
 T = TypeVar("T")
 
@@ -94,12 +97,20 @@ class LoopCommitter:
     one ``BEGIN IMMEDIATE`` transaction, on the loop's thread (they are short and CPU-only:
     no other thread competes for the GIL), then commits in a worker thread — the fsync —
     while the loop serves requests and gathers the next batch. Each unit's result (or
-    error) is handed back only after the commit.
+    error) is handed back only after the commit, and the flusher lets the woken callers run
+    (their fan-out) before it runs the next batch: what they publish is what was committed.
+
+    A unit may change memory before it fails (a table's engine: server/tables.py), and a
+    table's commands may follow each other in one batch or in consecutive ones (they are
+    pipelined): so a unit that fails is repaired at once, before the next unit runs —
+    ``on_error(conn)`` right after its savepoint rolled back, on the batch's connection
+    (what was committed and the batch's earlier units), and ``on_fail()`` for every unit
+    of a batch whose commit failed, before the next batch.
     """
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.pending: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]] = []
+        self.pending: list[_LoopUnit] = []
         self.task: asyncio.Task[None] | None = None
         self.fsync = ThreadPoolExecutor(1, thread_name_prefix="db-commit")
         self.conn: Connection | None = None
@@ -116,15 +127,26 @@ class LoopCommitter:
         return self.conn
 
     def _drop(self) -> None:
+        """After a failed batch: the connection is discarded, not handed back to the pool —
+        a COMMIT that failed (a deferred foreign key, a full disk) leaves SQLite's
+        transaction open, and the pool, which saw a commit attempted, would not roll it
+        back: the next batch's ``BEGIN`` failed on it."""
         if self.conn is not None:
+            with contextlib.suppress(Exception):
+                self.conn.invalidate()
             with contextlib.suppress(Exception):
                 self.conn.close()
         self.conn = None
 
-    async def write(self, fn: Callable[[Connection], T]) -> T:
+    async def write(
+        self,
+        fn: Callable[[Connection], T],
+        on_error: Callable[[Connection], None] | None = None,
+        on_fail: Callable[[], None] | None = None,
+    ) -> T:
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[T] = loop.create_future()
-        self.pending.append((fn, fut))
+        self.pending.append((fn, fut, on_error, on_fail))
         if self.task is None or self.task.done():
             self.task = loop.create_task(self._flush())
         return await fut
@@ -142,13 +164,18 @@ class LoopCommitter:
                     # begin_nested compiles a new SAVEPOINT clause for every unit, which
                     # cost a tenth of the server's time under load
                     cur = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-                    for fn, fut in batch:
+                    for fn, fut, on_error, _ in batch:
                         cur.execute("SAVEPOINT unit")
                         try:
                             result = fn(conn)
                         except Exception as exc:
                             cur.execute("ROLLBACK TO unit")
                             cur.execute("RELEASE unit")
+                            if on_error is not None:
+                                try:
+                                    on_error(conn)
+                                except Exception:
+                                    log.exception("repairing a failed unit failed")
                             done.append((fut, None, exc))
                         else:
                             cur.execute("RELEASE unit")
@@ -159,9 +186,15 @@ class LoopCommitter:
                     self._drop()  # a fresh connection for the next batch
                     raise
             except Exception as exc:  # the commit failed: nothing of the batch is recorded
-                for _, fut in batch:
+                for _, fut, _, on_fail in batch:
+                    if on_fail is not None:
+                        try:
+                            on_fail()
+                        except Exception:
+                            log.exception("repairing a unit of a failed batch failed")
                     if not fut.done():
                         fut.set_exception(exc)
+                await asyncio.sleep(0)
                 continue
             self.batches += 1
             self.units += len(done)
@@ -172,11 +205,20 @@ class LoopCommitter:
                     fut.set_exception(error)
                 else:
                     fut.set_result(result)
+            await asyncio.sleep(0)  # the callers' fan-out, before the next batch runs
 
     def close(self) -> None:
         self.fsync.shutdown(wait=True)
         self._drop()
 
+
+# a unit of LoopCommitter: the work, its future, its on_error and on_fail
+_LoopUnit = tuple[
+    Callable[[Connection], Any],
+    "asyncio.Future[Any]",
+    Callable[[Connection], None] | None,
+    Callable[[], None] | None,
+]
 
 # a unit of PgCommitter: the work, its on_retry, its future, the attempts made so far
 _Unit = tuple[Callable[[Connection], Any], Callable[[], None] | None, asyncio.Future[Any], int]
@@ -237,6 +279,7 @@ class PgCommitter:
                     fut.set_exception(error)
                 else:
                     fut.set_result(result)
+            await asyncio.sleep(0)  # the callers' fan-out, before the next batch runs
 
     def _run_batch(
         self, batch: list[_Unit]
@@ -418,13 +461,15 @@ class Database:
         *,
         on_retry: Callable[[], None] | None = None,
         batch: bool = False,
+        on_error: Callable[[Connection], None] | None = None,
+        on_fail: Callable[[], None] | None = None,
     ) -> T:
         """Run ``fn`` in a write transaction; its result once committed. SQLite: always in
         the next group commit. PostgreSQL: with ``batch`` (a table's command: short, its
         table's row locked first, its rebuild in ``on_retry``) in the next group commit
         (:class:`PgCommitter`), otherwise in a transaction of its own."""
         if self.group is not None:
-            return await self.group.write(fn)
+            return await self.group.write(fn, on_error, on_fail)
         if batch and self.pg_group is not None:
             return await self.pg_group.write(fn, on_retry)
         loop = asyncio.get_running_loop()

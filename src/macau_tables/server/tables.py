@@ -1,13 +1,22 @@
 """One actor per table: the only writer of its engine and of its rows (STYLE §9).
 
-A :class:`TableActor` holds the table's engine in memory and an :class:`asyncio.Lock`;
-every command, every auto-dealer step and every subscription runs under it, so the engine
-is never touched by two things at once. A command runs in one database transaction: the
+A :class:`TableActor` holds the table's engine in memory and a :class:`TableLock`; every
+auto-dealer step, supervisor's operation and subscription runs under it, so the engine is
+never touched by two things at once. On SQLite the players' and dealers' commands are
+*pipelined*: each goes straight into the group commit's queue, in arrival order, and the
+group commit runs the queued units one after another on the loop's thread — several
+commands of one table may share a batch, and a command need not wait for the commit of
+the one before. Whoever takes the lock first waits until every pipelined command is
+committed and published (:meth:`TableLock.__aenter__`), and commands that arrive while the
+lock is held wait for it. A command runs in one database transaction: the
 idempotency check, ``engine.execute``, the journal entries (already hash-chained by the
 engine's journal), the postings and holds of their movements, the server seeds the command
 drew, and the idempotency record. If anything fails after the engine changed, the
 transaction rolls back and the engine is rebuilt from the database with
-``contract.replay`` — memory never runs ahead of the database.
+``contract.replay`` — memory never runs ahead of the database: on SQLite at once, by the
+group commit (``on_error``: on the batch's own connection, before the next unit runs;
+``on_fail``: if the batch's commit failed, before the next batch), so a pipelined command
+never runs on a state that will not be committed.
 
 The auto-dealer (the table's clock) reads ``pending()``: a required player who does not act
 within ``action_seconds`` gets the rules' default (``contract.time_out``); the dealer's
@@ -138,6 +147,51 @@ def event_out(entry: Entry) -> dict[str, Any]:
     return {"seq": entry.seq, "kind": js["kind"], "version": js["version"], "data": js["data"]}
 
 
+class TableLock:
+    """The table's :class:`asyncio.Lock`, which also waits for the pipelined commands.
+
+    ``async with lock`` takes the lock, then waits until no pipelined command is in flight
+    (each is counted from the moment it joins the group commit's queue until its answer is
+    published: :meth:`begin`, :meth:`end`). A pipelined command does not take the lock; it
+    only waits while somebody holds it (:meth:`wait_turn`).
+    """
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self.inflight = 0
+        self._drained = asyncio.Event()
+        self._drained.set()
+
+    def locked(self) -> bool:
+        return self._lock.locked()
+
+    async def __aenter__(self) -> None:
+        await self._lock.acquire()
+        try:
+            await self._drained.wait()
+        except BaseException:
+            self._lock.release()
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._lock.release()
+
+    async def wait_turn(self) -> None:
+        """Wait while the lock is held (not for the pipelined commands in flight)."""
+        if self._lock.locked():
+            async with self._lock:
+                pass
+
+    def begin(self) -> None:
+        self.inflight += 1
+        self._drained.clear()
+
+    def end(self) -> None:
+        self.inflight -= 1
+        if self.inflight == 0:
+            self._drained.set()
+
+
 class TableActor:
     """The single writer of one table (see the module docstring)."""
 
@@ -163,7 +217,8 @@ class TableActor:
         self.lock_reason = lock_reason
         self.header = dict(header)
         self.engine = engine
-        self.lock = asyncio.Lock()
+        self.lock = TableLock()
+        self._published = -1  # the last seq sent to the watchers (see _publish_committed)
         self.subscribers: set[Subscriber] = set()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -301,8 +356,26 @@ class TableActor:
                 ApiError(422, "invalid_input", "the server draws the seed", "SRV-SEED")
             )
         return await asyncio.shield(
-            self._locked_run(Command(actor, op, args), user, viewer, key, req_hash, expect_seq)
+            self._pipelined(Command(actor, op, args), user, viewer, key, req_hash, expect_seq)
         )
+
+    async def _pipelined(
+        self,
+        command: Command,
+        user: str,
+        viewer: Viewer,
+        key: str | None,
+        req_hash: str,
+        expect_seq: int | None,
+    ) -> Reply:
+        """A command, pipelined where the group commit can repair a failed unit at once
+        (SQLite: module docstring); under the lock otherwise (PostgreSQL)."""
+        if self.floor.db.group is None:
+            return await self._locked_run(command, user, viewer, key, req_hash, expect_seq)
+        await self.lock.wait_turn()
+        # no await from here until the unit is in the group commit's queue: the order of
+        # the queue is the order in which the commands got their turn
+        return await self._run(command, user, viewer, key, req_hash, expect_seq, pipelined=True)
 
     async def _locked_run(
         self,
@@ -416,11 +489,34 @@ class TableActor:
         expect_seq: int | None,
         extra: Extra | None = None,
         supervised: bool = False,
+        pipelined: bool = False,
     ) -> Reply:
-        """Under the lock: the transaction, the rebuild if it failed, the fan-out.
-        ``extra(conn, reply)`` writes what else the transaction holds if the command is
-        recorded (an audit entry, a supervisor's decision); ``supervised``: a supervisor's
-        correction, which a paused or frozen table takes."""
+        """Under the lock (or ``pipelined``: module docstring): the transaction, the
+        rebuild if it failed, the fan-out. ``extra(conn, reply)`` writes what else the
+        transaction holds if the command is recorded (an audit entry, a supervisor's
+        decision); ``supervised``: a supervisor's correction, which a paused or frozen
+        table takes."""
+        if not pipelined:
+            return await self._run_once(
+                command, user, viewer, key, req_hash, expect_seq, extra, supervised
+            )
+        self.lock.begin()
+        try:
+            return await self._run_once(command, user, viewer, key, req_hash, expect_seq)
+        finally:
+            self.lock.end()
+
+    async def _run_once(
+        self,
+        command: Command,
+        user: str,
+        viewer: Viewer,
+        key: str | None,
+        req_hash: str,
+        expect_seq: int | None,
+        extra: Extra | None = None,
+        supervised: bool = False,
+    ) -> Reply:
         floor = self.floor
         new: list[Entry] = []
 
@@ -428,6 +524,8 @@ class TableActor:
 
         def unit(conn: Connection) -> Reply:
             new.clear()
+            if self.engine is None:  # a unit before this one failed and its rebuild too
+                return self._refusal(ApiError(409, "table_locked", "table is locked", "SRV-STATUS"))
             self.lock_row(conn)
             if key is not None:
                 stored = store.get_idempotent(conn, user, key)
@@ -468,8 +566,16 @@ class TableActor:
                     "SRV-FROZEN",
                 )
             )
+        # SQLite: a failed unit is repaired by the group commit itself (module docstring)
+        repaired = floor.db.group is not None
         try:
-            reply = await floor.db.write(unit, on_retry=self._rebuild_sync, batch=True)
+            reply = await floor.db.write(
+                unit,
+                on_retry=self._rebuild_sync,
+                batch=True,
+                on_error=self._rebuild_in,
+                on_fail=self._rebuild_committed,
+            )
         except LeaseLost:
             log.error("table %s: the lease row names another process: dropping it", self.table_id)
             self.owned = False
@@ -478,19 +584,22 @@ class TableActor:
             asyncio.get_running_loop().create_task(floor.release(self.table_id, unlock=True))
             return self._refusal(not_owner(self.table_id))
         except MacauTablesError as exc:
-            await self._rebuild()
+            if not repaired:
+                await self._rebuild()
             return self._refusal(from_domain(exc))
         except ApiError as exc:
-            await self._rebuild()
+            if not repaired:
+                await self._rebuild()
             return self._refusal(exc)
         except Exception:
             log.exception("table %s: command %s failed", self.table_id, command.op)
-            await self._rebuild()
+            if not repaired:
+                await self._rebuild()
             return self._refusal(
                 ApiError(503, "unavailable", "the command was not recorded; retry", "SRV-DB")
             )
         if new:
-            self._publish(new)
+            self._publish_committed(new)
             if cluster is not None:
                 cluster.announce(self.table_id, new[-1].seq)
         return reply
@@ -582,6 +691,29 @@ class TableActor:
         self.floor.accounts.forget()
         self.engine = self.floor.db.read_sync(self.load)
 
+    def _rebuild_in(self, conn: Connection) -> None:
+        """The group commit, after a unit of this table failed and its savepoint rolled
+        back: the engine again from the batch's connection — what was committed and the
+        batch's earlier units — before the next unit runs."""
+        self.floor.accounts.forget()
+        try:
+            self.engine = self.load(conn)
+        except MacauTablesError as exc:
+            self._lost(f"rebuild failed: {exc}")
+
+    def _rebuild_committed(self) -> None:
+        """The group commit, after a batch with a unit of this table failed to commit:
+        the engine again from what is committed, before the next batch runs."""
+        self.floor.accounts.forget()
+        try:
+            self.engine = self.floor.db.read_sync(self.load)
+        except MacauTablesError as exc:
+            self._lost(f"rebuild failed: {exc}")
+
+    def _lost(self, reason: str) -> None:
+        self.engine = None
+        asyncio.get_running_loop().create_task(self.floor.lock_table(self, reason))
+
     async def _rebuild(self) -> None:
         self.floor.accounts.forget()
         try:
@@ -607,7 +739,21 @@ class TableActor:
 
     # --- fan-out ------------------------------------------------------------------------
 
+    def _publish_committed(self, new: list[Entry]) -> None:
+        """Fan out a command's entries once committed. Pipelined commands of one batch are
+        answered one after another, all after the commit: the first sends the entries of
+        all of them (the engine holds no more than the batch: the group commit runs the
+        next batch only after this fan-out) and the state after the last; the others
+        find theirs sent — every watcher gets each event once, in order, and then a state
+        as recent as its last event."""
+        if new[-1].seq <= self._published or self.engine is None:
+            return
+        entries = _entries_since(self.engine.journal, max(new[0].seq, self._published + 1))
+        self._publish(entries)
+
     def _publish(self, entries: list[Entry]) -> None:
+        if entries:
+            self._published = max(self._published, entries[-1].seq)
         before = self._deadline
         self._plan_countdown()
         for sub in list(self.subscribers):

@@ -1,0 +1,229 @@
+"""Pipelined commands on SQLite (server/tables.py): a table's commands join the group
+commit's queue without waiting for each other's commit, several in one batch; a unit that
+fails after its engine changed is repaired before the next unit runs; a lock holder sees
+every command queued before it, committed; watchers get each event once, in order."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+from sqlalchemy.engine import Connection
+
+from macau_tables.core.visibility import Viewer
+from macau_tables.games.contract import Actor
+from macau_tables.server import store
+from macau_tables.server.app import create_app
+from macau_tables.server.floor import DEMO_DEPOSIT, Floor, verify_ledger
+from macau_tables.server.tables import Reply, TableActor
+from tests.server.conftest import Srv, make_settings, new_key
+
+TABLE = "hilo-1"
+
+
+@pytest.fixture
+def lite(tmp_path: Path) -> Iterator[Srv]:
+    floor = Floor(make_settings(str(tmp_path / "floor.db")))
+    with TestClient(create_app(floor=floor)) as client:
+        yield Srv(client, floor, dict(floor.demo_credentials))
+
+
+def _call(srv: Srv, fn: Callable[[], Awaitable[Any]]) -> Any:
+    return srv.client.portal.call(fn)  # type: ignore[union-attr]
+
+
+def _command(actor: TableActor, who: str, op: str, args: dict[str, Any]) -> Awaitable[Reply]:
+    return actor.command(
+        Actor.player(who), op, args, user=who, viewer=Viewer.player(who), key=new_key()
+    )
+
+
+def _together(srv: Srv, calls: list[tuple[str, str, dict[str, Any]]]) -> tuple[list[Reply], int]:
+    """Send ``calls`` (player, op, args) to the table at once; their replies and the
+    number of group-commit batches they took."""
+    actor = srv.floor.tables[TABLE]
+    group = srv.floor.db.group
+    assert group is not None
+
+    async def go() -> tuple[list[Reply], int]:
+        before = group.batches
+        replies = await asyncio.gather(*(_command(actor, w, op, a) for w, op, a in calls))
+        return list(replies), group.batches - before
+
+    result: tuple[list[Reply], int] = _call(srv, go)
+    return result
+
+
+def _check_consistent(srv: Srv) -> None:
+    """The engine in memory is the engine the database rebuilds, its chain verifies at the
+    head the database names, and the ledger balances."""
+    actor = srv.floor.tables[TABLE]
+    assert actor.engine is not None
+    rebuilt = srv.floor.db.read_sync(actor.load)  # verifies the chain against the head
+    assert [e.hash for e in rebuilt.journal.entries] == [
+        e.hash for e in actor.engine.journal.entries
+    ]
+    assert srv.floor.db.read_sync(verify_ledger) == []
+
+
+def _wallet(srv: Srv, who: str) -> int:
+    return srv.floor.db.read_sync(lambda c: store.balance(c, f"player:{who}"))
+
+
+def test_a_tables_commands_share_a_batch(lite: Srv) -> None:
+    """Three players join one table at once: one batch (under the lock each command
+    waited for the commit of the one before: at least three)."""
+    replies, batches = _together(
+        lite, [(p, "join", {"amount": 1_000}) for p in ("alice", "bob", "carol")]
+    )
+    assert [r.status for r in replies] == [200, 200, 200]
+    assert batches == 1
+    seqs = [r.body["seq"] for r in replies]
+    assert seqs == sorted(seqs) and len(set(seqs)) == 3  # in the order they were sent
+    for p in ("alice", "bob", "carol"):
+        assert _wallet(lite, p) == DEMO_DEPOSIT - 1_000
+    _check_consistent(lite)
+
+
+def test_a_unit_that_fails_after_its_engine_changed_is_repaired_before_the_next(
+    lite: Srv,
+) -> None:
+    """Bob's join needs more than his wallet holds: the engine seats him, then the ledger
+    refuses (SRV-FUNDS). Carol's join, next in the same batch, must run on the engine
+    without Bob — else her entry would chain onto Bob's, which was never recorded."""
+    replies, batches = _together(
+        lite,
+        [
+            ("alice", "join", {"amount": 1_000}),
+            ("bob", "join", {"amount": DEMO_DEPOSIT + 1}),
+            ("carol", "join", {"amount": 2_000}),
+        ],
+    )
+    assert batches == 1
+    assert [r.status for r in replies] == [200, 409, 200]
+    assert replies[1].body["rule"] == "SRV-FUNDS"
+    assert replies[2].body["events"][0]["seq"] == replies[0].body["seq"] + 1
+    assert _wallet(lite, "bob") == DEMO_DEPOSIT
+    assert _wallet(lite, "carol") == DEMO_DEPOSIT - 2_000
+    _check_consistent(lite)
+    # and the table goes on
+    again = lite.ok("bob", TABLE, "join", {"amount": 500})
+    assert again["events"][0]["seq"] == replies[2].body["seq"] + 1
+    _check_consistent(lite)
+
+
+def test_a_batch_whose_commit_fails_leaves_its_tables_as_committed(lite: Srv) -> None:
+    """A batch's commit fails (here: a deferred foreign key another unit of the batch
+    broke): nothing of it is recorded, the table's engine is rebuilt from what was
+    committed before the next batch runs, and the commands after it are recorded."""
+    lite.ok("alice", TABLE, "join", {"amount": 1_000})
+    actor = lite.floor.tables[TABLE]
+    before = actor.seq
+
+    def breaks_the_commit(conn: Connection) -> None:
+        dbapi: Any = conn.connection.dbapi_connection
+        dbapi.execute("PRAGMA defer_foreign_keys = ON")
+        dbapi.execute(
+            "INSERT INTO postings (tx_id, account, amount) VALUES ('no-such-tx', 'player:alice', 1)"
+        )
+
+    group = lite.floor.db.group
+    assert group is not None
+
+    async def go() -> tuple[list[Any], int]:
+        before = group.batches
+        bob = asyncio.ensure_future(_command(actor, "bob", "join", {"amount": 1_000}))
+        carol = asyncio.ensure_future(_command(actor, "carol", "join", {"amount": 1_000}))
+        await asyncio.sleep(0)  # (their units go first into the queue, then this one)
+        broke = asyncio.ensure_future(lite.floor.db.write(breaks_the_commit))
+        done = await asyncio.gather(bob, broke, carol, return_exceptions=True)
+        return list(done), group.batches - before
+
+    (bob, broke, carol), batches = _call(lite, go)
+    assert batches == 0  # the one batch did not commit
+    assert isinstance(broke, Exception) and "FOREIGN KEY" in str(broke)
+    assert (bob.status, carol.status) == (503, 503)
+    assert actor.seq == before  # the engine is what was committed
+    assert _wallet(lite, "bob") == DEMO_DEPOSIT
+    _check_consistent(lite)
+    replies, _ = _together(lite, [(p, "join", {"amount": 700}) for p in ("bob", "carol")])
+    assert [r.status for r in replies] == [200, 200]
+    assert replies[0].body["events"][0]["seq"] == before + 1
+    _check_consistent(lite)
+
+
+def test_a_lock_holder_sees_every_command_queued_before_it(lite: Srv) -> None:
+    """A snapshot asked for after three commands were sent (and before any was
+    committed) waits for them: its state is the state after all three."""
+    actor = lite.floor.tables[TABLE]
+    start = actor.seq
+
+    async def go() -> tuple[list[Reply], dict[str, Any]]:
+        sent = [
+            asyncio.ensure_future(_command(actor, p, "join", {"amount": 1_000}))
+            for p in ("alice", "bob", "carol")
+        ]
+        for _ in range(5):  # until the three are in the group commit's queue
+            await asyncio.sleep(0)
+        assert actor.lock.inflight == 3
+        snap = await actor.snapshot(Viewer.SUPERVISOR)
+        return list(await asyncio.gather(*sent)), snap
+
+    replies, snap = _call(lite, go)
+    assert [r.status for r in replies] == [200, 200, 200]
+    assert snap["seq"] == max(r.body["seq"] for r in replies) > start
+
+
+def test_watchers_get_each_event_once_in_order_then_the_state(lite: Srv) -> None:
+    """Commands answered one after another from one batch: the watcher gets every new
+    event once, in seq order, and a state whose seq is the last event's."""
+    actor = lite.floor.tables[TABLE]
+
+    async def go() -> tuple[list[Reply], list[dict[str, Any]]]:
+        sub = await actor.subscribe(Viewer.SUPERVISOR, None)
+        while not sub.queue.empty():  # the snapshot
+            sub.queue.get_nowait()
+        replies = await asyncio.gather(
+            *(_command(actor, p, "join", {"amount": 1_000}) for p in ("alice", "bob", "carol"))
+        )
+        msgs = []
+        while not sub.queue.empty():
+            msg = sub.queue.get_nowait()
+            assert msg is not None
+            msgs.append(msg)
+        actor.unsubscribe(sub)
+        return list(replies), msgs
+
+    replies, msgs = _call(lite, go)
+    assert [r.status for r in replies] == [200, 200, 200]
+    events = [m["seq"] for m in msgs if m["type"] == "event"]
+    last = max(r.body["seq"] for r in replies)
+    assert events == list(range(events[0], last + 1))  # once each, in order
+    states = [m for m in msgs if m["type"] != "event"]
+    assert states and states[-1]["seq"] == last
+    # no state older than an event already sent, no event older than a state sent
+    seen, stated = -1, -1
+    for m in msgs:
+        if m["type"] == "event":
+            assert m["seq"] > stated
+            seen = m["seq"]
+        else:
+            assert m["seq"] >= seen
+            stated = m["seq"]
+
+
+def test_postings_of_the_pipelined_commands_are_in_the_database(lite: Srv) -> None:
+    """Each recorded command is one transaction in the ledger, tied to its journal seq."""
+    replies, _ = _together(lite, [(p, "join", {"amount": 1_000}) for p in ("alice", "bob")])
+    rows = lite.floor.db.read_sync(
+        lambda c: c.execute(
+            sa.select(store.transactions_t.c.seq).where(store.transactions_t.c.table_id == TABLE)
+        ).all()
+    )
+    joined = {e["seq"] for r in replies for e in r.body["events"] if e["kind"] == "hilo.joined"}
+    assert len(joined) == 2 and joined <= {int(r[0]) for r in rows}
