@@ -1,4 +1,5 @@
-"""Pipelined commands on SQLite (server/tables.py): a table's commands join the group
+"""Pipelined commands on SQLite (server/tables.py) and the batch's writes executed together
+(store.WriteBatch). A table's commands join the group
 commit's queue without waiting for each other's commit, several in one batch; a unit that
 fails after its engine changed is repaired before the next unit runs; a lock holder sees
 every command queued before it, committed; watchers get each event once, in order."""
@@ -227,3 +228,131 @@ def test_postings_of_the_pipelined_commands_are_in_the_database(lite: Srv) -> No
     )
     joined = {e["seq"] for r in replies for e in r.body["events"] if e["kind"] == "hilo.joined"}
     assert len(joined) == 2 and joined <= {int(r[0]) for r in rows}
+
+
+# --- the batch's writes, executed together at its end (store.WriteBatch) --------------
+
+
+def test_a_batchs_writes_are_executed_together(lite: Srv) -> None:
+    """Three bets in one batch: each statement once for all (postings, transactions,
+    holds, journal, head, balances, idempotency records), not once per command. (The
+    first bets create the accounts: a statement of its own, which splits a batch.)"""
+    group = lite.floor.db.group
+    assert group is not None
+    players = ("alice", "bob", "carol")
+    _together(lite, [(p, "join", {"amount": 10_000}) for p in players])
+    assert lite.step(TABLE)  # the shuffle: betting opens
+    _together(lite, [(p, "bet", {"amount": 100}) for p in players])
+    before = group.statements
+    replies, batches = _together(lite, [(p, "bet", {"amount": 200}) for p in players])
+    assert batches == 1 and [r.status for r in replies] == [200, 200, 200]
+    assert group.statements - before <= len(store.WriteBatch.ORDER)
+    for p in players:
+        assert (
+            lite.floor.db.read_sync(lambda c, p=p: store.balance(c, f"stack:{TABLE}:{p}"))
+            == 10_000 - 300
+        )
+    _check_consistent(lite)
+
+
+def test_a_unit_reads_the_balances_the_batch_has_not_written_yet(lite: Srv) -> None:
+    """Alice joins two tables in one batch with more than her wallet holds for both: the
+    second join counts the first's debit, still waiting in the batch (SRV-FUNDS), and
+    the first is recorded."""
+    lite.client.portal.call(lite.floor.create_table, "hilo-2", "hilo", {})  # type: ignore[union-attr]
+    one, two = lite.floor.tables["hilo-1"], lite.floor.tables["hilo-2"]
+
+    async def go() -> list[Reply]:
+        return list(
+            await asyncio.gather(
+                _command(one, "alice", "join", {"amount": 600_000}),
+                _command(two, "alice", "join", {"amount": 600_000}),
+            )
+        )
+
+    first, second = _call(lite, go)
+    assert first.status == 200
+    assert (second.status, second.body["rule"]) == (409, "SRV-FUNDS")
+    assert _wallet(lite, "alice") == DEMO_DEPOSIT - 600_000
+    assert lite.floor.db.read_sync(verify_ledger) == []
+
+
+def test_a_key_sent_twice_in_one_batch_gets_the_first_answer(lite: Srv) -> None:
+    """The same Idempotency-Key twice in one batch: the second answer is the first's,
+    byte for byte (its record still waits in the batch), and the join is recorded once."""
+    actor = lite.floor.tables[TABLE]
+
+    def join() -> Awaitable[Reply]:
+        return actor.command(
+            Actor.player("bob"),
+            "join",
+            {"amount": 1_000},
+            user="bob",
+            viewer=Viewer.player("bob"),
+            key="twice",
+            req_hash="h",
+        )
+
+    async def go() -> list[Reply]:
+        return list(await asyncio.gather(join(), join()))
+
+    first, second = _call(lite, go)
+    assert first.status == 200
+    assert second.content() == first.content()
+    assert _wallet(lite, "bob") == DEMO_DEPOSIT - 1_000
+    _check_consistent(lite)
+
+
+def test_a_unit_with_a_statement_of_its_own_fails_alone(tmp_path: Path) -> None:
+    """A unit that runs a statement at once (through SQLAlchemy) and then fails: the
+    writes the units before it left waiting are executed before its savepoint and kept;
+    its own statement is rolled back; the unit after it is kept."""
+    from macau_tables.server.db import Database
+
+    db = Database(str(tmp_path / "w.db"))
+    try:
+        db.write_sync(lambda c: c.execute(sa.text("CREATE TABLE t (v INTEGER)")))
+        from macau_tables.server.db import upgrade
+
+        upgrade(db)
+        db.write_sync(
+            lambda c: c.execute(
+                sa.text(
+                    "INSERT INTO users (name, role, password_hash, active, created_at) "
+                    "VALUES ('u', 'player', 'x', 1, 0)"
+                )
+            )
+        )
+
+        def waits(key: str) -> Callable[[Connection], str]:
+            def unit(c: Connection) -> str:
+                store.put_idempotent(c, "u", key, "h", 200, {"k": key})
+                return key
+
+            return unit
+
+        def direct_then_fails(c: Connection) -> None:
+            store.put_idempotent(c, "u", "mine", "h", 200, {})
+            c.execute(sa.text("INSERT INTO t VALUES (1)"))
+            raise ValueError("refused after writing")
+
+        async def go() -> list[object]:
+            return list(
+                await asyncio.gather(
+                    db.write(waits("a")),
+                    db.write(direct_then_fails),
+                    db.write(waits("b")),
+                    return_exceptions=True,
+                )
+            )
+
+        a, failed, b = asyncio.run(go())
+        assert (a, b) == ("a", "b") and isinstance(failed, ValueError)
+        assert db.group is not None and db.group.batches == 1
+        keys = db.read_sync(
+            lambda c: sorted(r[0] for r in c.execute(sa.text("SELECT key FROM idempotency")))
+        )
+        assert keys == ["a", "b"]
+        assert db.read_sync(lambda c: c.execute(sa.text("SELECT COUNT(*) FROM t")).scalar()) == 0
+    finally:
+        db.close()

@@ -81,6 +81,19 @@ def _plain(value: object, where: str) -> JsonValue:
     raise JournalError(f"{where}: {type(value).__name__} is not JSON-plain (int, str, bool, None)")
 
 
+_SCALARS = frozenset({int, str, bool, type(None)})
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The dataclass's field names, worked out once per class (``dataclasses.fields``
+    filters every attribute of the class on each call: a hot path's cost per event)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
 def _frozen(value: object, where: str) -> Any:
     """Loaded JSON back to event field values: lists become tuples; floats are refused."""
     if value is None or isinstance(value, bool | int | str):
@@ -115,10 +128,11 @@ class Event:
     def to_json(self) -> dict[str, JsonValue]:
         """``{"kind", "version", "data": {field: value}}``, JSON-plain (an optional field
         left out when it holds its default)."""
-        data = {
-            f.name: _plain(getattr(self, f.name), f"{self.kind}.{f.name}")
-            for f in dataclasses.fields(self)
-        }
+        data: dict[str, JsonValue] = {}
+        for name in _field_names(type(self)):
+            value = getattr(self, name)
+            # (scalars as they are: the common case, without _plain's message built)
+            data[name] = value if type(value) in _SCALARS else _plain(value, f"{self.kind}.{name}")
         optional = _OPTIONAL.get(type(self))
         if optional:
             for name, default in optional.items():

@@ -154,7 +154,9 @@ class Actor:
             raise InvalidInput(f"bad actor {text!r} (try 'player:alice' or 'dealer')") from exc
 
     def __str__(self) -> str:
-        return f"{self.role}:{self.name}" if self.name else str(self.role)
+        # (str concatenation: a StrEnum member is a str; an f-string formats it through
+        # Enum.__format__, a hot path's cost — names are built per event and posting)
+        return self.role + ":" + self.name if self.name else str(self.role)
 
     def viewer(self) -> Viewer:
         """What this actor may see."""

@@ -71,9 +71,17 @@ def _sqlite_engine(url: str, *, immediate: bool) -> Engine:
         cur.execute("PRAGMA synchronous=FULL")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute("PRAGMA busy_timeout=30000")
+        cur.execute("PRAGMA cache_size=-262144")
         cur.close()
 
     begin = "BEGIN IMMEDIATE" if immediate else "BEGIN"
+
+    @sa_event.listens_for(engine, "before_cursor_execute")
+    def _before(conn: Connection, *_: Any) -> None:
+        # a statement in a group commit's batch: what waits in it goes first
+        writes = conn.info.get(store.BATCH)
+        if writes is not None:
+            writes.before_direct()
 
     @sa_event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
@@ -116,6 +124,7 @@ class LoopCommitter:
         self.conn: Connection | None = None
         self.batches = 0
         self.units = 0
+        self.statements = 0  # the batches' grouped writes (store.WriteBatch)
 
     def _connection(self) -> Connection:
         """The committer's own connection, kept from batch to batch: in WAL mode a
@@ -164,22 +173,31 @@ class LoopCommitter:
                     # begin_nested compiles a new SAVEPOINT clause for every unit, which
                     # cost a tenth of the server's time under load
                     cur = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-                    for fn, fut, on_error, _ in batch:
-                        cur.execute("SAVEPOINT unit")
-                        try:
-                            result = fn(conn)
-                        except Exception as exc:
-                            cur.execute("ROLLBACK TO unit")
-                            cur.execute("RELEASE unit")
-                            if on_error is not None:
-                                try:
-                                    on_error(conn)
-                                except Exception:
-                                    log.exception("repairing a failed unit failed")
-                            done.append((fut, None, exc))
-                        else:
-                            cur.execute("RELEASE unit")
-                            done.append((fut, result, None))
+                    # the units' hot writes wait in the batch and are executed together
+                    # at its end; a unit's savepoint is opened only if it needs one
+                    # (store.WriteBatch)
+                    writes = store.WriteBatch(cur)
+                    conn.info[store.BATCH] = writes
+                    try:
+                        for fn, fut, on_error, _ in batch:
+                            writes.begin_unit()
+                            try:
+                                result = fn(conn)
+                            except Exception as exc:
+                                writes.fail_unit()
+                                if on_error is not None:
+                                    try:
+                                        on_error(conn)
+                                    except Exception:
+                                        log.exception("repairing a failed unit failed")
+                                done.append((fut, None, exc))
+                            else:
+                                writes.end_unit()
+                                done.append((fut, result, None))
+                        writes.flush()
+                    finally:
+                        conn.info.pop(store.BATCH, None)
+                    self.statements += writes.executed
                     cur.close()
                     await loop.run_in_executor(self.fsync, tx.commit)
                 except BaseException:

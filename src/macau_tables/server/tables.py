@@ -225,7 +225,9 @@ class TableActor:
         self._deadline: tuple[tuple[Any, ...], float] | None = None
         self._refused: tuple[int, str] | None = None
         self.countdown: dict[str, Any] | None = None
-        self._pending_memo: tuple[TableEngine, int, tuple[Pending, ...]] | None = None
+        self._pending_memo: (
+            tuple[TableEngine, int, tuple[Pending, ...], list[dict[str, Any]] | None] | None
+        ) = None
         # several processes (server/cluster.py): only the owner runs the table; the others
         # keep a replica for their WebSockets, brought up to date from the database
         self.owned = True
@@ -270,8 +272,17 @@ class TableActor:
         with its journal (the reply, the clock and every subscriber's state ask)."""
         memo = self._pending_memo
         if memo is None or memo[0] is not engine or memo[1] != len(engine.journal):
-            memo = self._pending_memo = (engine, len(engine.journal), engine.pending())
+            memo = self._pending_memo = (engine, len(engine.journal), engine.pending(), None)
         return memo[2]
+
+    def _pending_json(self, engine: TableEngine) -> list[dict[str, Any]]:
+        """The replies' ``pending``, as JSON, also once per state (never changed after)."""
+        pending = self._engine_pending(engine)
+        memo = self._pending_memo
+        assert memo is not None
+        if memo[3] is None:
+            memo = self._pending_memo = (*memo[:3], [p.to_json() for p in pending])
+        return memo[3]  # type: ignore[return-value]
 
     def info(self) -> dict[str, Any]:
         view = self.engine.view(Viewer.PUBLIC) if self.engine is not None else {}
@@ -297,7 +308,11 @@ class TableActor:
             "seq": self.seq,
             "status": self.status,
             "view": view,
-            "pending": [p.to_json() for p in self.pending()],
+            "pending": (
+                self._pending_json(self.engine)
+                if self.engine is not None and self.status == "open"
+                else []
+            ),
             "countdown": self.countdown,
         }
 
@@ -681,7 +696,7 @@ class TableActor:
                 "table_id": self.table_id,
                 "seq": self.seq,
                 "events": [event_out(e) for e in entries if e.event.audience().admits(viewer)],
-                "pending": [p.to_json() for p in self._engine_pending(engine)],
+                "pending": self._pending_json(engine),
             },
         )
 
