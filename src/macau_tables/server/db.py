@@ -71,7 +71,7 @@ def _sqlite_engine(url: str, *, immediate: bool) -> Engine:
         cur.execute("PRAGMA synchronous=FULL")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute("PRAGMA busy_timeout=30000")
-        cur.execute("PRAGMA cache_size=-262144")
+        cur.execute("PRAGMA cache_size=-65536")
         cur.close()
 
     begin = "BEGIN IMMEDIATE" if immediate else "BEGIN"
