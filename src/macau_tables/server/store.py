@@ -299,6 +299,8 @@ _SQL = {
     "journal": "INSERT INTO journal (table_id, seq, kind, event, prev_hash, hash, created_at) "
     "VALUES (:table_id, :seq, :kind, :event, :prev_hash, :hash, :created_at)",
     "head": "UPDATE tables SET head_seq = :seq, head_hash = :hash WHERE id = :id",
+    "seed": "INSERT INTO seeds (table_id, commitment, label, seed, created_at) "
+    "VALUES (:table_id, :commitment, :label, :seed, :created_at)",
     # a table's command, first statement (PostgreSQL): its row locked; with several
     # processes, the fence (the lease row's owner)
     "lock": "SELECT id FROM tables WHERE id = :id FOR UPDATE",
@@ -327,7 +329,7 @@ class _Rows:
 # statements whose result nobody reads: on PostgreSQL they wait (:func:`run`) and go to the
 # server together, in one message, with the next statement that needs an answer
 _DEFERRABLE = frozenset(
-    {"posting", "transaction", "add", "open", "close", "journal", "head", "idem_put"}
+    {"posting", "transaction", "add", "open", "close", "journal", "head", "seed", "idem_put"}
 )
 _DEFERRED = "macau_tables.deferred"
 
@@ -349,13 +351,23 @@ class WriteBatch:
     the database as if each write had been executed at once.
 
     A unit's writes stay apart until the unit ends: a unit that fails drops them. A unit
-    whose statement must run at once (a new account, a seed, an audit row) first executes
+    whose statement must run at once (a new account, an audit row) first executes
     the writes of the units before it, then opens its SAVEPOINT — so a failure rolls back
     its own writes only. The order of the final execution suits the schema: postings
     before their transaction (its triggers check them), holds opened before closed.
     """
 
-    ORDER = ("posting", "transaction", "open", "close", "journal", "head", "add", "idem_put")
+    ORDER = (
+        "posting",
+        "transaction",
+        "open",
+        "close",
+        "journal",
+        "head",
+        "seed",
+        "add",
+        "idem_put",
+    )
 
     def __init__(self, cursor: Any) -> None:
         self.cursor = cursor
@@ -780,14 +792,16 @@ def events_after(conn: Connection, table_id: str, after: int) -> list[tuple[int,
 
 
 def put_seed(conn: Connection, table_id: str, commitment: str, label: str, seed: bytes) -> None:
-    conn.execute(
-        seeds_t.insert().values(
-            table_id=table_id,
-            commitment=commitment,
-            label=label,
-            seed=seed.hex(),
-            created_at=now_ms(),
-        )
+    run(
+        conn,
+        "seed",
+        {
+            "table_id": table_id,
+            "commitment": commitment,
+            "label": label,
+            "seed": seed.hex(),
+            "created_at": now_ms(),
+        },
     )
 
 
