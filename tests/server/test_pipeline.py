@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy.engine import Connection
 
 from macau_tables.core.visibility import Viewer
@@ -356,3 +358,95 @@ def test_a_unit_with_a_statement_of_its_own_fails_alone(tmp_path: Path) -> None:
         assert db.read_sync(lambda c: c.execute(sa.text("SELECT COUNT(*) FROM t")).scalar()) == 0
     finally:
         db.close()
+
+
+# --- a batch of concurrent commands is the same commands one after another ------------
+
+_PLAYERS = ("alice", "bob", "carol")
+_OPS = st.one_of(
+    st.tuples(
+        st.sampled_from(_PLAYERS),
+        st.just("join"),
+        st.fixed_dictionaries(
+            {"amount": st.sampled_from([1_000, 400_000, 700_000, DEMO_DEPOSIT + 1])}
+        ),
+    ),
+    st.tuples(
+        st.sampled_from(_PLAYERS),
+        st.just("bet"),
+        st.fixed_dictionaries({"amount": st.sampled_from([100, 5_000, 2_000_000])}),
+    ),
+    st.tuples(
+        st.sampled_from(_PLAYERS),
+        st.just("withdraw"),
+        st.fixed_dictionaries({"bet_id": st.sampled_from(["b0", "b1", "b2"])}),
+    ),
+    st.tuples(st.sampled_from(_PLAYERS), st.just("leave"), st.just({})),
+)
+
+
+def _tables(floor: Floor) -> list[TableActor]:
+    return [floor.tables["hilo-1"], floor.tables["hilo-2"]]
+
+
+def _run_floor(
+    tmp: Path, rounds: list[list[tuple[int, str, str, dict[str, Any]]]], *, together: bool
+) -> tuple[list[list[int]], list[list[Any]], dict[str, int]]:
+    """``rounds`` of (table, player, op, args) on a new floor with two tables, betting
+    open at both: each round sent at once (``together``) or one command after another.
+    The statuses, each table's events after the shuffle, and every account's balance."""
+    floor = Floor(make_settings(str(tmp / "f.db")))
+    with TestClient(create_app(floor=floor)) as client:
+        srv = Srv(client, floor, dict(floor.demo_credentials))
+        srv.client.portal.call(floor.create_table, "hilo-2", "hilo", {})  # type: ignore[union-attr]
+        statuses: list[list[int]] = []
+        for t in ("hilo-1", "hilo-2"):
+            srv.ok("alice", t, "join", {"amount": 10_000})
+            assert srv.step(t)  # the shuffle: betting opens
+        start = [a.seq for a in _tables(floor)]
+
+        async def send(batch: list[tuple[int, str, str, dict[str, Any]]]) -> list[int]:
+            actors = _tables(floor)
+            calls = [_command(actors[t], who, op, args) for t, who, op, args in batch]
+            if together:
+                return [r.status for r in await asyncio.gather(*calls)]
+            return [(await c).status for c in calls]
+
+        for batch in rounds:
+            statuses.append(srv.client.portal.call(send, batch))  # type: ignore[union-attr]
+        for actor in _tables(floor):
+            rebuilt = floor.db.read_sync(actor.load)
+            assert actor.engine is not None
+            assert rebuilt.journal.head == actor.engine.journal.head
+        assert floor.db.read_sync(verify_ledger) == []
+        events = [
+            [e.event.to_json() for e in a.engine.journal.entries[s + 1 :]]  # type: ignore[union-attr]
+            for a, s in zip(_tables(floor), start, strict=True)
+        ]
+        balances = floor.db.read_sync(lambda c: store.balances_like(c, ""))
+    return statuses, events, balances
+
+
+@settings(
+    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    rounds=st.lists(
+        st.lists(st.tuples(st.integers(0, 1), _OPS), min_size=1, max_size=8),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_commands_sent_together_end_as_sent_one_by_one(
+    tmp_path_factory: pytest.TempPathFactory,
+    rounds: list[list[tuple[int, tuple[str, str, dict[str, Any]]]]],
+) -> None:
+    """Whatever mix of joins, bets, withdrawals and leaves at two tables — some refused by
+    the rules, some by the ledger after the engine changed (a join or a bet the wallet or
+    the stack cannot pay) — sending each round's commands at once (pipelined, in one
+    batch) ends exactly as sending them one after another: the same answers, the same
+    events, the same balances; the ledger verifies and each engine is its journal."""
+    plain = [[(t, *op) for t, op in batch] for batch in rounds]
+    together = _run_floor(tmp_path_factory.mktemp("together"), plain, together=True)
+    one_by_one = _run_floor(tmp_path_factory.mktemp("one"), plain, together=False)
+    assert together == one_by_one
