@@ -109,22 +109,35 @@ class _Conn(asyncio.Protocol):
     async def raw(
         self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
     ) -> tuple[int, bytes]:
-        """One exchange; the answer's body as bytes (not parsed: the bots read statuses)."""
+        """One exchange; the answer's body as bytes (not parsed: the bots read statuses).
+
+        A kept-alive connection the server closed meanwhile (uvicorn closes one idle for
+        5 s) fails at once: the request goes again, once, on a new connection, as HTTP
+        clients do (the same bytes: its ``Idempotency-Key`` makes it safe)."""
         loop = asyncio.get_running_loop()
-        if self.transport is None:
-            await loop.create_connection(lambda: self, self.host, self.port)
-        assert self.transport is not None
         data = b"" if body is None else json.dumps(body).encode()
         head = [f"{method} {path} HTTP/1.1", f"Host: {self.host}", f"Content-Length: {len(data)}"]
         if body is not None:
             head.append("Content-Type: application/json")
         head += [f"{k}: {v}" for k, v in (headers or {}).items()]
-        self.waiting = loop.create_future()
-        self.transport.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
-        try:
-            return await self.waiting
-        finally:
-            self.waiting = None
+        message = ("\r\n".join(head) + "\r\n\r\n").encode() + data
+        for again in (False, True):
+            fresh = self.transport is None
+            if fresh:
+                self.buf.clear()
+                await loop.create_connection(lambda: self, self.host, self.port)
+            assert self.transport is not None
+            self.waiting = loop.create_future()
+            self.transport.write(message)
+            try:
+                return await self.waiting
+            except (ConnectionError, OSError):
+                if fresh or again:
+                    raise
+                self.transport = None  # closed by the server while idle: once more
+            finally:
+                self.waiting = None
+        raise AssertionError("unreachable")
 
 
 async def _bots(
