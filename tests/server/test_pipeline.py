@@ -450,3 +450,25 @@ def test_commands_sent_together_end_as_sent_one_by_one(
     together = _run_floor(tmp_path_factory.mktemp("together"), plain, together=True)
     one_by_one = _run_floor(tmp_path_factory.mktemp("one"), plain, together=False)
     assert together == one_by_one
+
+
+def test_a_serving_process_freezes_what_it_loaded_and_collects_young_objects_less_often() -> None:
+    """``serve`` calls ``tune_gc`` once the floor is up (run.py's announce): what exists
+    then is out of the cyclic collector's walks, and the youngest generation waits for
+    GC_YOUNG allocations. (In a child process: the collector's settings are global.)"""
+    import subprocess
+    import sys
+
+    code = (
+        "import gc\n"
+        "from macau_tables.server.run import GC_YOUNG, tune_gc\n"
+        "before = gc.get_freeze_count()\n"
+        "tune_gc()\n"
+        "assert gc.get_threshold()[0] == GC_YOUNG > 700, gc.get_threshold()\n"
+        "assert gc.get_freeze_count() > before + 10_000, gc.get_freeze_count()\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert out.stdout.strip() == "ok", out.stderr
