@@ -390,7 +390,11 @@ class TableActor:
         await self.lock.wait_turn()
         # no await from here until the unit is in the group commit's queue: the order of
         # the queue is the order in which the commands got their turn
-        return await self._run(command, user, viewer, key, req_hash, expect_seq, pipelined=True)
+        self.lock.begin()
+        try:
+            return await self._run(command, user, viewer, key, req_hash, expect_seq)
+        finally:
+            self.lock.end()
 
     async def _locked_run(
         self,
@@ -504,34 +508,11 @@ class TableActor:
         expect_seq: int | None,
         extra: Extra | None = None,
         supervised: bool = False,
-        pipelined: bool = False,
     ) -> Reply:
-        """Under the lock (or ``pipelined``: module docstring): the transaction, the
-        rebuild if it failed, the fan-out. ``extra(conn, reply)`` writes what else the
-        transaction holds if the command is recorded (an audit entry, a supervisor's
-        decision); ``supervised``: a supervisor's correction, which a paused or frozen
-        table takes."""
-        if not pipelined:
-            return await self._run_once(
-                command, user, viewer, key, req_hash, expect_seq, extra, supervised
-            )
-        self.lock.begin()
-        try:
-            return await self._run_once(command, user, viewer, key, req_hash, expect_seq)
-        finally:
-            self.lock.end()
-
-    async def _run_once(
-        self,
-        command: Command,
-        user: str,
-        viewer: Viewer,
-        key: str | None,
-        req_hash: str,
-        expect_seq: int | None,
-        extra: Extra | None = None,
-        supervised: bool = False,
-    ) -> Reply:
+        """Under the lock, or pipelined (module docstring): the transaction, the rebuild
+        if it failed, the fan-out. ``extra(conn, reply)`` writes what else the transaction
+        holds if the command is recorded (an audit entry, a supervisor's decision);
+        ``supervised``: a supervisor's correction, which a paused or frozen table takes."""
         floor = self.floor
         new: list[Entry] = []
 
