@@ -3,10 +3,12 @@
 * SQLite: WAL, ``synchronous=FULL``, foreign keys on, ``BEGIN IMMEDIATE`` for every write
   (a separate reader engine uses plain deferred ``BEGIN``), with **group commit**
   (:class:`LoopCommitter`): every unit of work waiting (commands of different tables)
-  runs in its own SAVEPOINT inside one ``BEGIN IMMEDIATE`` transaction, committed once —
-  one fsync for many commands. A unit that fails rolls back to its
-  savepoint alone; no reply is sent before the commit, so each command is still atomic
-  and durable when it is acknowledged.
+  runs inside one ``BEGIN IMMEDIATE`` transaction, committed once — one fsync for many
+  commands. The units' writes wait and are executed together at the end of the batch
+  (``store.WriteBatch``); a unit that fails is undone alone (its waiting writes dropped,
+  its own SAVEPOINT rolled back if it had to run a statement at once); no reply is sent
+  before the commit, so each command is still atomic and durable when it is
+  acknowledged.
 * PostgreSQL (``postgresql+psycopg://…``): READ COMMITTED with row locks — a table's
   command first locks its ``tables`` row (``SELECT … FOR UPDATE``), so one writer per table
   even across processes; serialization failures and deadlocks (40001, 40P01) are retried.
@@ -101,9 +103,10 @@ def is_retryable(exc: BaseException) -> bool:
 class LoopCommitter:
     """SQLite's group commit, on the event loop (see the module docstring).
 
-    Units of work wait in a list; one flusher task runs them, each in its own SAVEPOINT of
-    one ``BEGIN IMMEDIATE`` transaction, on the loop's thread (they are short and CPU-only:
-    no other thread competes for the GIL), then commits in a worker thread — the fsync —
+    Units of work wait in a list; one flusher task runs them, each a unit of one ``BEGIN
+    IMMEDIATE`` transaction (its writes kept in a ``store.WriteBatch`` until the end of the
+    batch), on the loop's thread (they are short and CPU-only: no other thread competes
+    for the GIL), then commits in a worker thread — the fsync —
     while the loop serves requests and gathers the next batch. Each unit's result (or
     error) is handed back only after the commit, and the flusher lets the woken callers run
     (their fan-out) before it runs the next batch: what they publish is what was committed.
