@@ -371,30 +371,10 @@ class TableActor:
                 ApiError(422, "invalid_input", "the server draws the seed", "SRV-SEED")
             )
         return await asyncio.shield(
-            self._pipelined(Command(actor, op, args), user, viewer, key, req_hash, expect_seq)
+            self._locked_run(
+                Command(actor, op, args), user, viewer, key, req_hash, expect_seq, pipelined=True
+            )
         )
-
-    async def _pipelined(
-        self,
-        command: Command,
-        user: str,
-        viewer: Viewer,
-        key: str | None,
-        req_hash: str,
-        expect_seq: int | None,
-    ) -> Reply:
-        """A command, pipelined where the group commit can repair a failed unit at once
-        (SQLite: module docstring); under the lock otherwise (PostgreSQL)."""
-        if self.floor.db.group is None:
-            return await self._locked_run(command, user, viewer, key, req_hash, expect_seq)
-        await self.lock.wait_turn()
-        # no await from here until the unit is in the group commit's queue: the order of
-        # the queue is the order in which the commands got their turn
-        self.lock.begin()
-        try:
-            return await self._run(command, user, viewer, key, req_hash, expect_seq)
-        finally:
-            self.lock.end()
 
     async def _locked_run(
         self,
@@ -406,13 +386,27 @@ class TableActor:
         expect_seq: int | None,
         extra: Extra | None = None,
         supervised: bool = False,
+        *,
+        pipelined: bool = False,
     ) -> Reply:
+        """Under the lock; or, a player's or dealer's command (``pipelined``) where the
+        group commit repairs a failed unit at once (SQLite: module docstring), only after
+        whoever holds the lock, counted in flight instead."""
         # shielded: a caller who goes away does not cut a command between its commit and
         # its fan-out (or its rebuild, if the commit failed)
-        async with self.lock:
-            return await self._run(
-                command, user, viewer, key, req_hash, expect_seq, extra, supervised
-            )
+        if not (pipelined and self.floor.db.group is not None):
+            async with self.lock:
+                return await self._run(
+                    command, user, viewer, key, req_hash, expect_seq, extra, supervised
+                )
+        await self.lock.wait_turn()
+        # no await from here until the unit is in the group commit's queue: the order of
+        # the queue is the order in which the commands got their turn
+        self.lock.begin()
+        try:
+            return await self._run(command, user, viewer, key, req_hash, expect_seq)
+        finally:
+            self.lock.end()
 
     async def apply_default(
         self,
