@@ -33,6 +33,7 @@ from macau_tables.server.errors import ApiError, from_domain, not_found
 from macau_tables.server.fastpath import CommandFastPath
 from macau_tables.server.floor import Floor, Settings, verify_ledger
 from macau_tables.server.games import games
+from macau_tables.server.latency import Latencies
 from macau_tables.server.tables import Reply
 
 log = logging.getLogger("macau_tables.server")
@@ -285,10 +286,27 @@ def create_app(
 
     # the hot path: POST /tables/{id}/commands answered without FastAPI's per-request
     # machinery, by the same steps as table_command below (server/fastpath.py)
+    latencies = Latencies()
     if fast_path:
         app.add_middleware(
-            CommandFastPath, authenticate=the_floor.authenticate, handle=_run_command
+            CommandFastPath,
+            authenticate=the_floor.authenticate,
+            handle=_run_command,
+            latencies=latencies,
         )
+
+    @app.get("/server/latency", tags=["floor"], **perm("server.stats"))
+    async def server_latency(
+        user: Annotated[User, Depends(allowed("server.stats"))],
+    ) -> dict[str, Any]:
+        """How long this server process took over the table commands since it started, per
+        operation (``refused``: answered 4xx; ``error``: 5xx): counts in buckets 25 % apart
+        and the p50 / p90 / p99 / max they imply (each "at most"), timed from the request
+        parsed to the reply handed to the socket — the group commit's fsync included, the
+        network and the wait in the socket before the server read the request not. Two
+        readings subtracted give the counts between them (``bounds_ms``: the buckets)."""
+        return latencies.report()
+
     # several processes (cluster.py): a request for a table another process owns goes to
     # its owner before anything else (the fast path included) looks at it: added last, so
     # it is the outermost of our middleware

@@ -71,6 +71,8 @@ PERMISSIONS: dict[str, frozenset[StaffRole]] = {
     "supervisor.read": frozenset({R.SUPERVISOR, R.AUDITOR}),
     "supervisor.limits": frozenset({R.SUPERVISOR}),
     "supervisor.freeze": frozenset({R.SUPERVISOR}),
+    # the server's own figures: its commands' latency (server/latency.py)
+    "server.stats": frozenset({R.SUPERVISOR, R.AUDITOR}),
 }
 
 

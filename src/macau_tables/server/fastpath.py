@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -27,6 +28,7 @@ from macau_tables.core.errors import MacauTablesError
 from macau_tables.server import schemas as S
 from macau_tables.server.auth import User, require
 from macau_tables.server.errors import ApiError, from_domain
+from macau_tables.server.latency import Latencies, label_for
 from macau_tables.server.store import render
 
 #: a command's body is a few hundred bytes; anything near this is not a command
@@ -67,10 +69,12 @@ class CommandFastPath:
         *,
         authenticate: Callable[[str], Awaitable[User]],
         handle: Handler,
+        latencies: Latencies | None = None,
     ) -> None:
         self.app = app
         self.authenticate = authenticate
         self.handle = handle
+        self.latencies = latencies  # each command's time here (server/latency.py)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] != "POST":
@@ -80,7 +84,8 @@ class CommandFastPath:
         if m is None:
             await self.app(scope, receive, send)
             return
-        status, body = await self._answer(m.group(1), scope, receive)
+        started = time.perf_counter()
+        status, body, op = await self._answer(m.group(1), scope, receive)
         await send(
             {
                 "type": "http.response.start",
@@ -92,22 +97,30 @@ class CommandFastPath:
             }
         )
         await send({"type": "http.response.body", "body": body})
+        if self.latencies is not None:
+            self.latencies.observe(label_for(op, status), time.perf_counter() - started)
 
-    async def _answer(self, table_id: str, scope: Scope, receive: Receive) -> tuple[int, bytes]:
+    async def _answer(
+        self, table_id: str, scope: Scope, receive: Receive
+    ) -> tuple[int, bytes, str]:
+        """The status and body of the answer, and the command's op ("" if unread)."""
+        op = ""
         try:
             raw = await _read_body(receive)
             headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
             user = await self.authenticate(_bearer(headers.get("authorization")))
             require(user, "tables.command")
             body = parse_body(raw)
-            return await self.handle(
+            op = body.op
+            status, content = await self.handle(
                 table_id, body, user, headers.get("idempotency-key"), scope["path"]
             )
+            return status, content, op
         except ApiError as exc:
-            return exc.status, render(exc.body())
+            return exc.status, render(exc.body()), op
         except MacauTablesError as exc:
             err = from_domain(exc)
-            return err.status, render(err.body())
+            return err.status, render(err.body()), op
 
 
 def _bearer(value: str | None) -> str:
