@@ -472,3 +472,39 @@ def test_a_serving_process_freezes_what_it_loaded_and_collects_young_objects_les
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
     )
     assert out.stdout.strip() == "ok", out.stderr
+
+
+def test_a_batchs_replies_go_out_before_the_next_batchs_units_run(tmp_path: Path) -> None:
+    """A command's reply is three callbacks from its result (the actor's task, the shield
+    around it, the request's task): they all run before the group commit runs the next
+    batch's units — with one yield, every reply of a batch waited behind the next batch."""
+    from macau_tables.server.db import Database
+
+    db = Database(str(tmp_path / "r.db"))
+    order: list[str] = []
+
+    async def go() -> None:
+        loop = asyncio.get_running_loop()
+        later: list[asyncio.Task[str]] = []
+
+        def second(_: Connection) -> str:
+            order.append("the next batch's unit runs")
+            return "second"
+
+        def first(_: Connection) -> str:
+            # sent while this batch commits: it is the next batch
+            later.append(loop.create_task(db.write(second)))
+            return "first"
+
+        async def actor() -> str:  # as TableActor.command: a task, shielded
+            return await db.write(first)
+
+        reply = await asyncio.shield(actor())  # as the request's task
+        order.append(f"the {reply} reply goes out")
+        assert await later[0] == "second"
+
+    try:
+        asyncio.run(go())
+    finally:
+        db.close()
+    assert order == ["the first reply goes out", "the next batch's unit runs"]

@@ -226,12 +226,21 @@ class LoopCommitter:
                     fut.set_exception(error)
                 else:
                     fut.set_result(result)
-            await asyncio.sleep(0)  # the callers' fan-out, before the next batch runs
+            # the callers' fan-out and their replies, before the next batch's units run
+            for _ in range(REPLY_HOPS):
+                await asyncio.sleep(0)
 
     def close(self) -> None:
         self.fsync.shutdown(wait=True)
         self._drop()
 
+
+#: loop iterations the group commit yields after handing out a batch's results, before it
+#: runs the next batch's units. A command's reply is three callbacks away from its
+#: result: the table actor's task wakes (and fans the entries out), the ``asyncio.shield``
+#: around it completes, the request's task wakes and sends the reply. With one yield the
+#: replies waited behind the whole next batch's units (tests/server/test_pipeline.py).
+REPLY_HOPS = 3
 
 # a unit of LoopCommitter: the work, its future, its on_error and on_fail
 _LoopUnit = tuple[
