@@ -105,3 +105,11 @@ def srv(database_url: str) -> Iterator[Srv]:
     app = create_app(floor=floor)
     with TestClient(app) as client:
         yield Srv(client, floor, dict(floor.demo_credentials))
+
+
+@pytest.fixture
+def lite(tmp_path: Any) -> Iterator[Srv]:
+    """A running app on SQLite only (a file in the test's directory)."""
+    floor = Floor(make_settings(str(tmp_path / "floor.db")))
+    with TestClient(create_app(floor=floor)) as client:
+        yield Srv(client, floor, dict(floor.demo_credentials))

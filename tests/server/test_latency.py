@@ -5,18 +5,12 @@ command on the hot path is counted under its op, a refused one under ``refused``
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
-from fastapi.testclient import TestClient
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from macau_tables.server.app import create_app
-from macau_tables.server.floor import Floor
 from macau_tables.server.latency import BOUNDS_MS, Latencies, difference, quantile
-from tests.server.conftest import Srv, make_settings
+from tests.server.conftest import Srv
 
 TABLE = "hilo-1"
 
@@ -48,13 +42,6 @@ def test_quantiles_of_nothing_and_beyond_the_last_bucket() -> None:
     lat.observe("bet", 70.0)
     assert quantile(lat.counts["bet"], 0.5) == math.inf
     assert lat.report()["commands"]["bet"]["p99_ms"] == f"> {BOUNDS_MS[-1]:.0f}"
-
-
-@pytest.fixture
-def lite(tmp_path: Path) -> Iterator[Srv]:
-    floor = Floor(make_settings(str(tmp_path / "floor.db")))
-    with TestClient(create_app(floor=floor)) as client:
-        yield Srv(client, floor, dict(floor.demo_credentials))
 
 
 def _reading(srv: Srv) -> dict[str, list[int]]:

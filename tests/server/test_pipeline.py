@@ -7,7 +7,7 @@ every command queued before it, committed; watchers get each event once, in orde
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,13 +27,6 @@ from macau_tables.server.tables import Reply, TableActor
 from tests.server.conftest import Srv, make_settings, new_key
 
 TABLE = "hilo-1"
-
-
-@pytest.fixture
-def lite(tmp_path: Path) -> Iterator[Srv]:
-    floor = Floor(make_settings(str(tmp_path / "floor.db")))
-    with TestClient(create_app(floor=floor)) as client:
-        yield Srv(client, floor, dict(floor.demo_credentials))
 
 
 def _call(srv: Srv, fn: Callable[[], Awaitable[Any]]) -> Any:
