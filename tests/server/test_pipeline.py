@@ -402,8 +402,17 @@ def _run_floor(
             actors = _tables(floor)
             calls = [_command(actors[t], who, op, args) for t, who, op, args in batch]
             if together:
-                return [r.status for r in await asyncio.gather(*calls)]
-            return [(await c).status for c in calls]
+                replies = list(await asyncio.gather(*calls))
+            else:
+                replies = []
+                for (t, *_), c in zip(batch, calls, strict=True):
+                    replies.append(r := await c)
+                    engine = actors[t].engine
+                    if r.status == 200 and engine is not None:  # its pending: the engine's now
+                        assert r.body["pending"] == [p.to_json() for p in engine.pending()]
+            for r in replies:  # the bytes sent are the body rendered (its pending spliced in)
+                assert r.content() == store.render(r.body)
+            return [r.status for r in replies]
 
         for batch in rounds:
             statuses.append(srv.client.portal.call(send, batch))  # type: ignore[union-attr]

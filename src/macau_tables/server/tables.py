@@ -78,11 +78,19 @@ class Reply:
     status: int
     body: dict[str, Any]
     raw: bytes | None = None  # the body's JSON, rendered once (:meth:`content`)
+    # the body's last value, ``pending``, as rendered already (TableActor._pending_json)
+    pending_raw: bytes | None = None
 
     def content(self) -> bytes:
-        """The body as sent: rendered once, kept under the idempotency key and answered."""
+        """The body as sent: rendered once, kept under the idempotency key and answered —
+        ``store.render(body)`` byte for byte, its ``pending`` (the last key) spliced in as
+        already rendered."""
         if self.raw is None:
-            self.raw = store.render(self.body)
+            if self.pending_raw is None:
+                self.raw = store.render(self.body)
+            else:
+                head = {k: v for k, v in self.body.items() if k != "pending"}
+                self.raw = store.render(head)[:-1] + b',"pending":' + self.pending_raw + b"}"
         return self.raw
 
 
@@ -226,7 +234,13 @@ class TableActor:
         self._refused: tuple[int, str] | None = None
         self.countdown: dict[str, Any] | None = None
         self._pending_memo: (
-            tuple[TableEngine, int, tuple[Pending, ...], list[dict[str, Any]] | None] | None
+            tuple[
+                TableEngine,
+                int,
+                tuple[Pending, ...],
+                tuple[list[dict[str, Any]], bytes] | None,
+            ]
+            | None
         ) = None
         # several processes (server/cluster.py): only the owner runs the table; the others
         # keep a replica for their WebSockets, brought up to date from the database
@@ -269,19 +283,26 @@ class TableActor:
 
     def _engine_pending(self, engine: TableEngine) -> tuple[Pending, ...]:
         """``engine.pending()``, worked out once per state: an engine's state changes only
-        with its journal (the reply, the clock and every subscriber's state ask)."""
+        with its journal (the reply, the clock and every subscriber's state ask). Its JSON
+        (:meth:`_pending_json`) is kept while it stays the same — a bet leaves everyone's
+        options as they were."""
         memo = self._pending_memo
         if memo is None or memo[0] is not engine or memo[1] != len(engine.journal):
-            memo = self._pending_memo = (engine, len(engine.journal), engine.pending(), None)
+            pending = engine.pending()
+            same = memo is not None and memo[0] is engine and memo[2] == pending
+            rendered = memo[3] if same and memo is not None else None
+            memo = self._pending_memo = (engine, len(engine.journal), pending, rendered)
         return memo[2]
 
-    def _pending_json(self, engine: TableEngine) -> list[dict[str, Any]]:
-        """The replies' ``pending``, as JSON, also once per state (never changed after)."""
+    def _pending_json(self, engine: TableEngine) -> tuple[list[dict[str, Any]], bytes]:
+        """The replies' ``pending``, as JSON and as rendered (``store.render``), once per
+        value (never changed after)."""
         pending = self._engine_pending(engine)
         memo = self._pending_memo
         assert memo is not None
         if memo[3] is None:
-            memo = self._pending_memo = (*memo[:3], [p.to_json() for p in pending])
+            as_json = [p.to_json() for p in pending]
+            memo = self._pending_memo = (*memo[:3], (as_json, store.render(as_json)))
         return memo[3]  # type: ignore[return-value]
 
     def info(self) -> dict[str, Any]:
@@ -309,7 +330,7 @@ class TableActor:
             "status": self.status,
             "view": view,
             "pending": (
-                self._pending_json(self.engine)
+                self._pending_json(self.engine)[0]
                 if self.engine is not None and self.status == "open"
                 else []
             ),
@@ -665,14 +686,16 @@ class TableActor:
                 store.put_seed(conn, self.table_id, c, entry.event.label, secret)
         store.add_balances(conn, balances)
         new.extend(entries)
+        pending, rendered = self._pending_json(engine)
         return Reply(
             200,
             {
                 "table_id": self.table_id,
                 "seq": self.seq,
                 "events": [event_out(e) for e in entries if e.event.audience().admits(viewer)],
-                "pending": self._pending_json(engine),
+                "pending": pending,
             },
+            pending_raw=rendered,
         )
 
     # --- rebuild ------------------------------------------------------------------------
