@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import os
 import signal
 import socket
 import sys
@@ -92,21 +93,39 @@ def _announce(host: str, port: int) -> Callable[[Floor], None]:
     return announce
 
 
-#: the youngest generation's threshold (CPython's default: 700 allocations)
-GC_YOUNG = 20_000
+#: the youngest generation's threshold (CPython's default): a young collection walks about
+#: this many objects, a pause of well under a millisecond
+GC_YOUNG = 700
 
 
 def tune_gc() -> None:
-    """Once the floor is up: what it loaded (the libraries, every table's engine) moves
-    out of the collector's reach (``gc.freeze``) and the youngest generation is collected
-    after 20,000 allocations instead of 700. A server's objects are mostly long-lived
-    (journals, engines); with CPython's defaults, at saturation, its full collections
-    — each a walk over every object — took 2.1 s of every 20 s, up to 199 ms each, a pause
-    every command in flight waits out (in-process measurement, docs/benchmarks.md).
-    Reference counting still frees what is not in a cycle, frozen or not."""
+    """Once the floor is up, every object that survives a collection leaves the cyclic
+    collector's reach (``gc.freeze``): first what the floor loaded (the libraries, every
+    table's engine), then, after each young collection, what outlived it — mostly journal
+    entries and their events, which a table keeps as long as it runs. So a collection
+    only ever walks the objects made since the last one (about ``GC_YOUNG``): pauses of
+    0.1–0.3 ms instead of walks over every journal in memory. With CPython's defaults a
+    full collection at saturation took up to 199 ms; with the youngest generation at
+    20,000 allocations and survivors left in the older generations (stop 22's setting),
+    each young collection took 20–30 ms in the benchmark (docs/benchmarks.md, stop 24).
+
+    The price: an object in a reference cycle that outlives a young collection and later
+    becomes garbage is never freed (reference counting frees everything else, frozen or
+    not). Measured in mixed traffic (the four games' bots and WebSocket connections
+    opened and closed): uvicorn's objects of a closed keep-alive HTTP connection, about
+    17 per connection. ``MACAU_TABLES_GC=python`` keeps CPython's collector as it is."""
+    if os.environ.get("MACAU_TABLES_GC", "").strip().lower() == "python":
+        return
     gc.collect()
     gc.freeze()
-    gc.set_threshold(GC_YOUNG, 20, 100)
+    gc.set_threshold(GC_YOUNG, 10, 10)
+    if _freeze_survivors not in gc.callbacks:
+        gc.callbacks.append(_freeze_survivors)
+
+
+def _freeze_survivors(phase: str, info: dict[str, int]) -> None:
+    if phase == "stop":
+        gc.freeze()
 
 
 def _serve_one(host: str, port: int, settings: Settings, log_level: str) -> None:
