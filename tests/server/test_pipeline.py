@@ -7,7 +7,6 @@ every command queued before it, committed; watchers get each event once, in orde
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -453,52 +452,6 @@ def test_commands_sent_together_end_as_sent_one_by_one(
     together = _run_floor(tmp_path_factory.mktemp("together"), plain, together=True)
     one_by_one = _run_floor(tmp_path_factory.mktemp("one"), plain, together=False)
     assert together == one_by_one
-
-
-def test_a_serving_process_freezes_what_survives_each_collection() -> None:
-    """``serve`` calls ``tune_gc`` once the floor is up (run.py's announce): what exists
-    then leaves the cyclic collector's reach, and so does whatever outlives a young
-    collection afterwards (a journal's entries), so a collection never walks more than
-    what was made since the last one; a cycle dropped before a collection is still freed.
-    ``MACAU_TABLES_GC=python`` leaves CPython's collector alone. (In child processes: the
-    collector's settings are global.)"""
-    import subprocess
-    import sys
-
-    code = (
-        "import gc, os\n"
-        "from macau_tables.server.run import GC_YOUNG, tune_gc\n"
-        "before, threshold = gc.get_freeze_count(), gc.get_threshold()\n"
-        "tune_gc()\n"
-        "if os.environ.get('MACAU_TABLES_GC') == 'python':\n"
-        "    assert gc.get_freeze_count() == before, gc.get_freeze_count()\n"
-        "    assert gc.get_threshold() == threshold and not gc.callbacks\n"
-        "    print('left alone'); raise SystemExit\n"
-        "assert gc.get_threshold()[0] == GC_YOUNG, gc.get_threshold()\n"
-        "loaded = gc.get_freeze_count()\n"
-        "assert loaded > before + 10_000, loaded\n"
-        "kept = [[i] for i in range(5_000)]\n"
-        "class Node:\n"
-        "    pass\n"
-        "a, b = Node(), Node()\n"
-        "a.other, b.other = b, a\n"
-        "del a, b\n"
-        "freed = gc.collect(0)\n"
-        "assert freed >= 2, freed\n"
-        "assert gc.get_freeze_count() >= loaded + 5_000, gc.get_freeze_count()\n"
-        "assert sum(len(gc.get_objects(g)) for g in range(3)) < 100, gc.get_count()\n"
-        "print('ok')\n"
-    )
-    for env, said in (({}, "ok"), ({"MACAU_TABLES_GC": "python"}, "left alone")):
-        out = subprocess.run(
-            [sys.executable, "-c", code],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-            env={**os.environ, "MACAU_TABLES_GC": "", **env},
-        )
-        assert out.stdout.strip() == said, out.stderr
 
 
 def test_a_batchs_replies_go_out_before_the_next_batchs_units_run(tmp_path: Path) -> None:

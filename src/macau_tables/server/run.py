@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import gc
 import os
@@ -103,17 +104,22 @@ def tune_gc() -> None:
     collector's reach (``gc.freeze``): first what the floor loaded (the libraries, every
     table's engine), then, after each young collection, what outlived it — mostly journal
     entries and their events, which a table keeps as long as it runs. So a collection
-    only ever walks the objects made since the last one (about ``GC_YOUNG``): pauses of
-    0.1–0.3 ms instead of walks over every journal in memory. With CPython's defaults a
-    full collection at saturation took up to 199 ms; with the youngest generation at
-    20,000 allocations and survivors left in the older generations (stop 22's setting),
-    each young collection took 20–30 ms in the benchmark (docs/benchmarks.md, stop 24).
+    only ever walks the objects made since the last one (about ``GC_YOUNG``), never every
+    journal in memory: measured pauses of 0.06–0.33 ms at the median, at most 2.3 ms.
+    With CPython's defaults a full collection at saturation took up to 199 ms; with the
+    youngest generation at 20,000 allocations and survivors left in the older
+    generations (stop 22's setting), each young collection took 20–30 ms in the
+    benchmark (docs/benchmarks.md, stop 24).
 
     The price: an object in a reference cycle that outlives a young collection and later
     becomes garbage is never freed (reference counting frees everything else, frozen or
-    not). Measured in mixed traffic (the four games' bots and WebSocket connections
-    opened and closed): uvicorn's objects of a closed keep-alive HTTP connection, about
-    17 per connection. ``MACAU_TABLES_GC=python`` keeps CPython's collector as it is."""
+    not). The server's own paths leave no such cycle — the two found were mended (a
+    WebSocket handshake, :func:`http_protocol`; a statement built per call with an
+    ``IN`` list, ``store.Accounts``): none left after 8,856 commands of the four games'
+    bots and 3,128 WebSocket connections opened and closed (docs/benchmarks.md, stop
+    24). A rare operation (a table released or adopted, a meters query) still leaves
+    one of about ten objects. ``MACAU_TABLES_GC=python`` keeps CPython's collector as
+    it is."""
     if os.environ.get("MACAU_TABLES_GC", "").strip().lower() == "python":
         return
     gc.collect()
@@ -138,7 +144,9 @@ def _serve_one(host: str, port: int, settings: Settings, log_level: str) -> None
     # switch interval it then waits behind the event loop's HTTP work at each call (the
     # convoy effect). A short interval hands the GIL back quickly.
     sys.setswitchinterval(0.0002)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws=_ws_protocol())
+    uvicorn.run(
+        app, host=host, port=port, log_level=log_level, http=http_protocol(), ws=_ws_protocol()
+    )
 
 
 def _bind(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:
@@ -173,7 +181,7 @@ def _serve_leased(
     settings = dataclasses.replace(settings, internal_url=url)
     app = create_app(settings, on_start=_announce(host, port))
     sys.setswitchinterval(0.0002)
-    config = uvicorn.Config(app, log_level=log_level, ws=_ws_protocol())
+    config = uvicorn.Config(app, log_level=log_level, http=http_protocol(), ws=_ws_protocol())
     uvicorn.Server(config).run(sockets=[public, internal])
 
 
@@ -234,6 +242,31 @@ def _supervise(
 
 def _worker(host: str, port: int, settings: Settings, log_level: str, internal_host: str) -> None:
     _serve_leased(host, port, settings, log_level, internal_host, reuse_port=True)
+
+
+def http_protocol() -> type[asyncio.Protocol] | str:
+    """uvicorn's httptools protocol, except that a connection upgraded to a WebSocket
+    lets go of its request parser, as uvicorn's does when a connection is lost. The
+    parser and the protocol refer to each other: left as they are, the handshake's
+    objects (about 17) are a reference cycle that the collector, which freezes what
+    outlives a collection (:func:`tune_gc`), would never free."""
+    global _HTTP_PROTOCOL
+    if _HTTP_PROTOCOL is None:
+        try:
+            from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+        except ImportError:  # no httptools: uvicorn's h11 protocol has no such cycle
+            return "auto"
+
+        class Protocol(HttpToolsProtocol):
+            def handle_websocket_upgrade(self) -> None:
+                super().handle_websocket_upgrade()
+                self.parser = None  # type: ignore[assignment]
+
+        _HTTP_PROTOCOL = Protocol
+    return _HTTP_PROTOCOL
+
+
+_HTTP_PROTOCOL: type[asyncio.Protocol] | None = None
 
 
 def _ws_protocol() -> str:

@@ -254,6 +254,13 @@ def account_kind(name: str) -> str:
     return name.split(":", 1)[0]
 
 
+#: built once: a statement built per call leaves a reference cycle (its expanding bind
+#: parameter) that the collector, which freezes survivors (run.tune_gc), would never free
+_NAMED_ACCOUNTS = sa.select(accounts_t.c.name).where(
+    accounts_t.c.name.in_(sa.bindparam("names", expanding=True))
+)
+
+
 class Accounts:
     """Creates account rows on first use (cached per process; :meth:`forget` after a
     transaction that rolled back, since the rows it created are gone)."""
@@ -265,12 +272,7 @@ class Accounts:
         missing = [n for n in names if n not in self._known]
         if not missing:
             return
-        have = {
-            r[0]
-            for r in conn.execute(
-                sa.select(accounts_t.c.name).where(accounts_t.c.name.in_(missing))
-            )
-        }
+        have = {r[0] for r in conn.execute(_NAMED_ACCOUNTS, {"names": missing})}
         new = [n for n in missing if n not in have]
         if new:
             conn.execute(
