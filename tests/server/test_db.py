@@ -9,6 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError
 
+from macau_tables.server.db import LoopCommitter
 from tests.server.conftest import Srv
 
 
@@ -143,6 +144,131 @@ def test_group_commit_rolls_back_a_failed_unit_alone(tmp_path: object) -> None:
         assert rows == [1, 2]
     finally:
         db.close()
+
+
+def _wal_after(
+    path: str,
+    batches: int,
+    rows: int = 8,
+    *,
+    reader_at: int = -1,
+    after: int = 1,
+    reader_stays: bool = False,
+) -> tuple[LoopCommitter, int, int]:
+    """``batches`` group commits one after another, each of ``rows`` rows of ~4 KB (about a
+    page each), then a checkpoint as the checkpointer's thread runs it — with a reader
+    still in the snapshot it took after batch ``reader_at``, so that the checkpoint can
+    copy only what that reader sees, as a checkpoint running beside batches always finds
+    frames it cannot copy yet — then, the reader gone (or still there: ``reader_stays``),
+    ``after`` batches more. Returns the
+    committer, the WAL's length in pages at the end and the committer's connection's
+    ``wal_autocheckpoint``."""
+    import asyncio
+    import sqlite3
+
+    from macau_tables.server.db import Database
+
+    db = Database(path)
+    assert db.group is not None
+    group = db.group
+    reader = sqlite3.connect(path, isolation_level=None)
+    try:
+        db.write_sync(ex("CREATE TABLE t (v BLOB)"))
+
+        def unit(c: Connection) -> None:
+            for _ in range(rows):
+                c.execute(sa.text("INSERT INTO t VALUES (randomblob(4000))"))
+
+        async def go() -> None:
+            for i in range(batches):
+                await db.write(unit)
+                if i == reader_at:
+                    reader.execute("BEGIN")
+                    reader.execute("SELECT count(*) FROM t").fetchone()
+            if reader_at >= 0:
+                group.checkpoint()
+                if not reader_stays:
+                    reader.execute("COMMIT")
+                for _ in range(after):
+                    await db.write(unit)
+                if reader_stays:
+                    reader.execute("COMMIT")
+
+        asyncio.run(go())
+        if group.checkpointing is not None:
+            group.checkpointing.result()  # the background one still running, if any
+        assert group.conn is not None
+        raw = group.conn.connection.dbapi_connection
+        assert raw is not None
+        auto = int(raw.execute("PRAGMA wal_autocheckpoint").fetchone()[0])
+        busy, frames, _ = reader.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        assert busy == 0, (busy, frames)
+        return group, int(frames), auto
+    finally:
+        reader.close()
+        db.close()
+
+
+@pytest.mark.parametrize("restart", [64, 10**9])
+def test_the_group_commit_leaves_the_wal_to_a_checkpointer_and_starts_it_over_when_long(
+    tmp_path: object, monkeypatch: pytest.MonkeyPatch, restart: int
+) -> None:
+    """A batch's commit does not checkpoint the WAL (the committer's connection does
+    only past WAL_AUTOCHECKPOINT pages): the checkpointer's thread does. SQLite starts the
+    WAL over only at a transaction that began with every frame copied, which checkpoints
+    running beside the batches never achieve; so once a checkpoint found the WAL
+    ``WAL_RESTART`` pages long, the next batch first awaits a checkpoint of everything,
+    and its commit starts the WAL over: the WAL is then that one batch. With no restart
+    due, it keeps every batch. (Background checkpoints held back but for the first.)"""
+    from pathlib import Path
+
+    from macau_tables.server import db as dbmod
+
+    monkeypatch.setattr(dbmod, "WAL_RESTART", restart)
+    monkeypatch.setattr(dbmod, "CHECKPOINT_EVERY", 1e9)
+    group, frames, auto = _wal_after(str(Path(str(tmp_path)) / "w.db"), 50, reader_at=25)
+    assert auto == dbmod.WAL_AUTOCHECKPOINT > 1_000
+    if restart == 64:
+        assert group.restarts == 1 and frames <= 12, (group.restarts, frames)
+    else:
+        assert group.restarts == 0 and frames >= 51 * 8, (group.restarts, frames)
+
+
+def test_a_reader_in_an_old_snapshot_does_not_make_every_batch_wait_for_a_checkpoint(
+    tmp_path: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a reader keeps a snapshot older than the WAL's end, no checkpoint can copy
+    everything: the first batch tries once, and the batches after it go on without
+    awaiting another until CHECKPOINT_EVERY has passed."""
+    from pathlib import Path
+
+    from macau_tables.server import db as dbmod
+
+    monkeypatch.setattr(dbmod, "WAL_RESTART", 64)
+    monkeypatch.setattr(dbmod, "CHECKPOINT_EVERY", 1e9)
+    group, frames, _ = _wal_after(
+        str(Path(str(tmp_path)) / "r.db"), 50, reader_at=25, after=5, reader_stays=True
+    )
+    # the first background one, the explicit one, one try before the first batch after
+    assert (group.checkpoints, group.restarts) == (3, 0)
+    assert frames >= 55 * 8
+
+
+def test_the_checkpointer_copies_the_wal_while_batches_go_on(
+    tmp_path: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no restart due, the checkpointer's thread still copies the WAL into the
+    database file after batches (PASSIVE: no lock a writer needs), at most once per
+    CHECKPOINT_EVERY."""
+    from pathlib import Path
+
+    from macau_tables.server import db as dbmod
+
+    monkeypatch.setattr(dbmod, "WAL_RESTART", 10**9)
+    monkeypatch.setattr(dbmod, "CHECKPOINT_EVERY", 0.0)
+    group, _, _ = _wal_after(str(Path(str(tmp_path)) / "c.db"), 40, rows=4)
+    assert group.restarts == 0
+    assert group.checkpoints >= 2 and group.wal_backfilled > 0, vars(group)
 
 
 def test_postgresql_group_commit_and_queued_writes() -> None:

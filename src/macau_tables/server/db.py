@@ -8,7 +8,8 @@
   (``store.WriteBatch``); a unit that fails is undone alone (its waiting writes dropped,
   its own SAVEPOINT rolled back if it had to run a statement at once); no reply is sent
   before the commit, so each command is still atomic and durable when it is
-  acknowledged.
+  acknowledged. The WAL is checkpointed in a thread of its own
+  (:meth:`LoopCommitter.checkpoint`), not inside a batch's commit.
 * PostgreSQL (``postgresql+psycopg://…``): READ COMMITTED with row locks — a table's
   command first locks its ``tables`` row (``SELECT … FOR UPDATE``), so one writer per table
   even across processes; serialization failures and deadlocks (40001, 40P01) are retried.
@@ -31,7 +32,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -128,6 +129,15 @@ class LoopCommitter:
         self.batches = 0
         self.units = 0
         self.statements = 0  # the batches' grouped writes (store.WriteBatch)
+        self.checkpointer = ThreadPoolExecutor(1, thread_name_prefix="db-checkpoint")
+        self.checkpointing: Future[None] | None = None
+        self.ckpt_conn: Any = None  # the checkpointer's own DBAPI connection
+        self.checkpoints = 0
+        self.checkpoint_due = 0.0  # the loop's time from which the next one may start
+        self.wal_frames = 0  # the WAL's length (pages) at the last checkpoint
+        self.wal_backfilled = 0  # of which copied into the database file
+        self.restarts = 0  # checkpoints awaited before a batch (_restart_wal)
+        self.restart_due = 0.0
 
     def _connection(self) -> Connection:
         """The committer's own connection, kept from batch to batch: in WAL mode a
@@ -136,7 +146,68 @@ class LoopCommitter:
         (one writer) and keep theirs warm."""
         if self.conn is None or self.conn.closed or self.conn.invalidated:
             self.conn = self.engine.connect()
+            raw = self.conn.connection.dbapi_connection
+            assert raw is not None
+            raw.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT}")
         return self.conn
+
+    def checkpoint(self) -> None:
+        """Copy what the WAL holds into the database file: a PASSIVE checkpoint, in the
+        checkpointer's thread, on its own connection — started after a batch's commit at
+        most every ``CHECKPOINT_EVERY`` seconds, and awaited before a batch once the WAL
+        is ``WAL_RESTART`` pages long (:meth:`_restart_wal`).
+
+        By default SQLite checkpoints inside a commit once the WAL reaches 1,000 pages:
+        at a thousand bets a second, about every second a batch's commit also copied a
+        thousand pages and synced the database file, and every command waiting behind it
+        waited for that too (in the benchmark, p99 77–233 ms with those checkpoints
+        against 35–88 ms with none at all, three alternated pairs). A PASSIVE checkpoint
+        takes no lock a writer needs: the batches go on while it copies. The group
+        commit's connection still checkpoints by itself past ``WAL_AUTOCHECKPOINT``
+        pages, should this thread ever fall behind."""
+        try:
+            if self.ckpt_conn is None:
+                self.ckpt_conn = self.engine.raw_connection()
+            cur = self.ckpt_conn.cursor()
+            try:
+                row = cur.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            finally:
+                cur.close()
+            self.checkpoints += 1
+            if row is not None and int(row[0]) == 0:
+                self.wal_frames, self.wal_backfilled = int(row[1]), int(row[2])
+        except Exception:
+            log.exception("WAL checkpoint failed")
+            self._close_checkpointer_conn()
+
+    async def _restart_wal(self) -> None:
+        """Before a batch begins, once the WAL is ``WAL_RESTART`` pages long: a checkpoint
+        of everything committed, awaited (the loop serves requests meanwhile). SQLite
+        starts the WAL over from its beginning only at a write transaction that began
+        when every frame had been copied; the checkpoints that run while batches go on
+        always find new frames behind them. Most of the WAL was copied by those already,
+        so this one copies the last few batches' pages. If a reader still in an older
+        snapshot kept it from copying everything, the batches go on and the next try
+        waits ``CHECKPOINT_EVERY`` seconds."""
+        if self.checkpointing is not None:
+            await asyncio.wrap_future(self.checkpointing)
+        self.checkpointing = self.checkpointer.submit(self.checkpoint)
+        await asyncio.wrap_future(self.checkpointing)
+        now = asyncio.get_running_loop().time()
+        self.checkpoint_due = now + CHECKPOINT_EVERY
+        if self.wal_frames == self.wal_backfilled:
+            self.restarts += 1
+            self.wal_frames = self.wal_backfilled = 0  # this batch's commit starts it over
+        else:  # a reader still in an older snapshot: not before the next background one
+            self.restart_due = now + CHECKPOINT_EVERY
+
+    def _close_checkpointer_conn(self) -> None:
+        if self.ckpt_conn is not None:
+            with contextlib.suppress(Exception):
+                self.ckpt_conn.invalidate()
+            with contextlib.suppress(Exception):
+                self.ckpt_conn.close()
+        self.ckpt_conn = None
 
     def _drop(self) -> None:
         """After a failed batch: the connection is discarded, not handed back to the pool —
@@ -166,6 +237,8 @@ class LoopCommitter:
     async def _flush(self) -> None:
         loop = asyncio.get_running_loop()
         while self.pending:
+            if self.wal_frames >= WAL_RESTART and loop.time() >= self.restart_due:
+                await self._restart_wal()
             batch, self.pending = self.pending, []
             done: list[tuple[asyncio.Future[Any], Any, BaseException | None]] = []
             try:
@@ -219,6 +292,11 @@ class LoopCommitter:
                 continue
             self.batches += 1
             self.units += len(done)
+            if (self.checkpointing is None or self.checkpointing.done()) and (
+                loop.time() >= self.checkpoint_due
+            ):
+                self.checkpoint_due = loop.time() + CHECKPOINT_EVERY
+                self.checkpointing = self.checkpointer.submit(self.checkpoint)
             for fut, result, error in done:
                 if fut.done():
                     continue
@@ -232,8 +310,22 @@ class LoopCommitter:
 
     def close(self) -> None:
         self.fsync.shutdown(wait=True)
+        self.checkpointer.shutdown(wait=True)
+        self._close_checkpointer_conn()
         self._drop()
 
+
+#: the group commit's connection checkpoints the WAL itself only past this many pages
+#: (SQLite's default: 1,000) — a safety net: the checkpointer's thread does it
+#: (:meth:`LoopCommitter.checkpoint`)
+WAL_AUTOCHECKPOINT = 20_000
+
+#: a WAL this many pages long (16 MB with SQLite's 4 KB pages) is started over before the
+#: next batch (:meth:`LoopCommitter._restart_wal`)
+WAL_RESTART = 4_000
+
+#: seconds from the start of one background checkpoint to the next, at the least
+CHECKPOINT_EVERY = 0.25
 
 #: loop iterations the group commit yields after handing out a batch's results, before it
 #: runs the next batch's units. A command's reply is three callbacks away from its
