@@ -5,6 +5,7 @@ command on the hot path is counted under its op, a refused one under ``refused``
 from __future__ import annotations
 
 import math
+import time
 
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -66,3 +67,29 @@ def test_each_command_is_counted_under_its_op_or_refused(lite: Srv) -> None:
     slowest = quantile(joins, 1.0)
     assert slowest is not None and slowest > BOUNDS_MS[0]
     assert lite.client.get("/server/latency", headers=lite.headers("alice")).status_code == 403
+
+
+def test_the_reading_counts_the_group_commits_batches_and_checkpoints(lite: Srv) -> None:
+    """SQLite: the group commit's counters ride along (each command a unit of a batch;
+    a checkpoint after the first batch)."""
+
+    def group() -> dict[str, int]:
+        r = lite.client.get("/server/latency", headers=lite.headers("supervisor"))
+        assert r.status_code == 200, r.text
+        found = r.json()["group_commit"]
+        assert isinstance(found, dict)
+        return found
+
+    before = group()
+    lite.ok("alice", TABLE, "join", {"amount": 1_000})
+    lite.ok("bob", TABLE, "join", {"amount": 1_000})
+    after = group()
+    assert after["units"] - before["units"] >= 2
+    assert after["batches"] - before["batches"] >= 1
+    # the checkpoint runs in its own thread: it may still be copying
+    for _ in range(100):
+        if after["checkpoints"] >= 1:
+            break
+        time.sleep(0.05)
+        after = group()
+    assert after["checkpoints"] >= 1 and after["wal_pages"] >= 0

@@ -304,8 +304,13 @@ def create_app(
         and the p50 / p90 / p99 / max they imply (each "at most"), timed from the request
         parsed to the reply handed to the socket — the group commit's fsync included, the
         network and the wait in the socket before the server read the request not. Two
-        readings subtracted give the counts between them (``bounds_ms``: the buckets)."""
-        return latencies.report()
+        readings subtracted give the counts between them (``bounds_ms``: the buckets).
+        On SQLite, ``group_commit``: its batches, their units (commands and other writes)
+        and grouped statements, the WAL's checkpoints (in their own thread), how many of
+        them were awaited so that the WAL started over, and the WAL's length in pages at
+        the last one."""
+        group = the_floor.db.group
+        return {**latencies.report(), "group_commit": group.stats() if group else None}
 
     # several processes (cluster.py): a request for a table another process owns goes to
     # its owner before anything else (the fast path included) looks at it: added last, so

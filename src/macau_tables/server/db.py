@@ -201,6 +201,17 @@ class LoopCommitter:
         else:  # a reader still in an older snapshot: not before the next background one
             self.restart_due = now + CHECKPOINT_EVERY
 
+    def stats(self) -> dict[str, int]:
+        """The group commit's counters since the process started (GET /server/latency)."""
+        return {
+            "batches": self.batches,
+            "units": self.units,
+            "statements": self.statements,
+            "checkpoints": self.checkpoints,
+            "wal_restarts": self.restarts,
+            "wal_pages": self.wal_frames,
+        }
+
     def _close_checkpointer_conn(self) -> None:
         if self.ckpt_conn is not None:
             with contextlib.suppress(Exception):
