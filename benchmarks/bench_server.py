@@ -298,8 +298,9 @@ def _cpu_seconds(roots: list[int]) -> float:
     return total
 
 
-def _server_latency(url: str, headers: dict[str, str]) -> dict[str, list[int]] | None:
-    """The server's own command latency histogram (``GET /server/latency``), per op."""
+def _server_latency(url: str, headers: dict[str, str]) -> dict[str, Any] | None:
+    """The server's own command latency histogram (``GET /server/latency``), per op, and
+    (SQLite) its group commit's counters under ``"group_commit"``."""
     import httpx
 
     try:
@@ -308,7 +309,10 @@ def _server_latency(url: str, headers: dict[str, str]) -> dict[str, list[int]] |
         return None
     if r.status_code != 200:  # (an older server)
         return None
-    return {op: c["counts"] for op, c in r.json()["commands"].items()}
+    body = r.json()
+    out: dict[str, Any] = {op: c["counts"] for op, c in body["commands"].items()}
+    out["group_commit"] = body.get("group_commit")
+    return out
 
 
 def measure(
@@ -359,7 +363,7 @@ def measure(
                 pass
             time.sleep(0.2)
         routes = {t: x["url"] for t, x in leases.items()} if routed else None
-        creds = {}
+        creds: dict[str, str] = {}
         for line in log_path.read_text().splitlines():
             parts = line.split()
             if line.startswith("    ") and len(parts) == 2:
@@ -413,9 +417,14 @@ def measure(
             if seen0 is not None and seen1 is not None and "bet" in seen1
             else None
         )
+        g0, g1 = ((x or {}).get("group_commit") for x in (seen0, seen1))
+        group = {k: g1[k] - g0.get(k, 0) for k in g1} if g0 and g1 else None
+        if group is not None and g1 is not None:
+            group["wal_pages"] = g1["wal_pages"]  # (a level, not a count)
         return {
             "processes": workers,
             "routed": routed,
+            "group_commit": group,
             "server_p50_ms": quantile(inside, 0.5) if inside else None,
             "server_p99_ms": quantile(inside, 0.99) if inside else None,
             "bets": bets,
@@ -551,6 +560,13 @@ def main() -> None:
                 f"  in the server process (request parsed -> reply handed to the socket): "
                 f"p50 <= {out['server_p50_ms']:.1f} ms, p99 <= {out['server_p99_ms']:.1f} ms\n"
                 if out.get("server_p99_ms") is not None
+                else ""
+            )
+            + (
+                f"  group commit: {g['batches']} batches of {g['units'] / g['batches']:.1f} "
+                f"units on average; {g['checkpoints']} WAL checkpoints beside them, "
+                f"{g['wal_restarts']} awaited to start the WAL over\n"
+                if (g := out.get("group_commit")) and g["batches"]
                 else ""
             )
             + (
