@@ -359,3 +359,13 @@ def test_one_commands_movements_are_checked_together_and_their_balances_written_
     srv.floor.db.write_sync(two_takes)
     audit = srv.client.get("/audit/ledger", headers=srv.headers("auditor")).json()
     assert audit["ok"], audit
+
+
+def test_postings_are_indexed_by_transaction_only(srv: Srv) -> None:
+    """Postings are reached through their transaction (recall, meters) or summed over the
+    whole table (the start-up check); an index on their account (dropped by migration
+    0007) only cost every bet's group commit more pages."""
+    names = srv.floor.db.read_sync(
+        lambda c: sorted(str(ix["name"]) for ix in sa.inspect(c).get_indexes("postings"))
+    )
+    assert names == ["postings_tx"]
