@@ -307,7 +307,8 @@ class LoopCommitter:
                 loop.time() >= self.checkpoint_due
             ):
                 self.checkpoint_due = loop.time() + CHECKPOINT_EVERY
-                self.checkpointing = self.checkpointer.submit(self.checkpoint)
+                with contextlib.suppress(RuntimeError):  # (closing: no new checkpoint)
+                    self.checkpointing = self.checkpointer.submit(self.checkpoint)
             for fut, result, error in done:
                 if fut.done():
                     continue

@@ -118,7 +118,7 @@ def tune_gc() -> None:
     ``IN`` list, ``store.Accounts``): none left after 8,856 commands of the four games'
     bots and 3,128 WebSocket connections opened and closed (docs/benchmarks.md, stop
     24). A rare operation (a table released or adopted, a meters query) still leaves
-    one of about ten objects. ``MACAU_TABLES_GC=python`` keeps CPython's collector as
+    a cycle of about ten objects. ``MACAU_TABLES_GC=python`` keeps CPython's collector as
     it is."""
     if os.environ.get("MACAU_TABLES_GC", "").strip().lower() == "python":
         return
