@@ -565,7 +565,9 @@ def main() -> None:
             + (
                 f"  group commit: {g['batches']} batches of {g['units'] / g['batches']:.1f} "
                 f"units on average; {g['checkpoints']} WAL checkpoints beside them, "
-                f"{g['wal_restarts']} awaited to start the WAL over\n"
+                f"{g['wal_restarts']} awaited to start the WAL over"
+                + (f" ({g['restart_wait_ms']} ms in all)" if "restart_wait_ms" in g else "")
+                + "\n"
                 if (g := out.get("group_commit")) and g["batches"]
                 else ""
             )

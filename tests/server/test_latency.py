@@ -93,3 +93,4 @@ def test_the_reading_counts_the_group_commits_batches_and_checkpoints(lite: Srv)
         time.sleep(0.05)
         after = group()
     assert after["checkpoints"] >= 1 and after["wal_pages"] >= 0
+    assert after["restart_wait_ms"] >= 0 and after["wal_restarts"] >= 0

@@ -307,8 +307,8 @@ def create_app(
         readings subtracted give the counts between them (``bounds_ms``: the buckets).
         On SQLite, ``group_commit``: its batches, their units (commands and other writes)
         and grouped statements, the WAL's checkpoints (in their own thread), how many of
-        them were awaited so that the WAL started over, and the WAL's length in pages at
-        the last one."""
+        them were awaited so that the WAL started over (and the milliseconds the batches
+        waited for those), and the WAL's length in pages at the last one."""
         group = the_floor.db.group
         return {**latencies.report(), "group_commit": group.stats() if group else None}
 

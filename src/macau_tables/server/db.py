@@ -137,6 +137,7 @@ class LoopCommitter:
         self.wal_frames = 0  # the WAL's length (pages) at the last checkpoint
         self.wal_backfilled = 0  # of which copied into the database file
         self.restarts = 0  # checkpoints awaited before a batch (_restart_wal)
+        self.restart_wait = 0.0  # seconds the batches waited for them
         self.restart_due = 0.0
 
     def _connection(self) -> Connection:
@@ -158,9 +159,9 @@ class LoopCommitter:
         is ``WAL_RESTART`` pages long (:meth:`_restart_wal`).
 
         By default SQLite checkpoints inside a commit once the WAL reaches 1,000 pages:
-        at a thousand bets a second, about every second a batch's commit also copied a
-        thousand pages and synced the database file, and every command waiting behind it
-        waited for that too (in the benchmark, p99 77–233 ms with those checkpoints
+        at a thousand bets a second (4–5 pages each, or more), several times a second a
+        batch's commit also copied a thousand pages and synced the database file, and
+        every command waiting behind it waited for that too (in the benchmark, p99 77–233 ms with those checkpoints
         against 35–88 ms with none at all, three alternated pairs). A PASSIVE checkpoint
         takes no lock a writer needs: the batches go on while it copies. The group
         commit's connection still checkpoints by itself past ``WAL_AUTOCHECKPOINT``
@@ -189,10 +190,14 @@ class LoopCommitter:
         so this one copies the last few batches' pages. If a reader still in an older
         snapshot kept it from copying everything, the batches go on and the next try
         waits ``CHECKPOINT_EVERY`` seconds."""
-        if self.checkpointing is not None:
+        started = time.perf_counter()
+        try:
+            if self.checkpointing is not None:
+                await asyncio.wrap_future(self.checkpointing)
+            self.checkpointing = self.checkpointer.submit(self.checkpoint)
             await asyncio.wrap_future(self.checkpointing)
-        self.checkpointing = self.checkpointer.submit(self.checkpoint)
-        await asyncio.wrap_future(self.checkpointing)
+        finally:
+            self.restart_wait += time.perf_counter() - started
         now = asyncio.get_running_loop().time()
         self.checkpoint_due = now + CHECKPOINT_EVERY
         if self.wal_frames == self.wal_backfilled:
@@ -209,6 +214,7 @@ class LoopCommitter:
             "statements": self.statements,
             "checkpoints": self.checkpoints,
             "wal_restarts": self.restarts,
+            "restart_wait_ms": round(self.restart_wait * 1000),
             "wal_pages": self.wal_frames,
         }
 
