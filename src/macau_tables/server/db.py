@@ -161,8 +161,9 @@ class LoopCommitter:
         By default SQLite checkpoints inside a commit once the WAL reaches 1,000 pages:
         at a thousand bets a second (4–5 pages each, or more), several times a second a
         batch's commit also copied a thousand pages and synced the database file, and
-        every command waiting behind it waited for that too (in the benchmark, p99 77–233 ms with those checkpoints
-        against 35–88 ms with none at all, three alternated pairs). A PASSIVE checkpoint
+        every command waiting behind it waited for that too (in the benchmark, p99
+        77–233 ms with those checkpoints against 35–88 ms with none at all, three
+        alternated pairs). A PASSIVE checkpoint
         takes no lock a writer needs: the batches go on while it copies. The group
         commit's connection still checkpoints by itself past ``WAL_AUTOCHECKPOINT``
         pages, should this thread ever fall behind."""
