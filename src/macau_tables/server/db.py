@@ -220,11 +220,7 @@ class LoopCommitter:
         }
 
     def _close_checkpointer_conn(self) -> None:
-        if self.ckpt_conn is not None:
-            with contextlib.suppress(Exception):
-                self.ckpt_conn.invalidate()
-            with contextlib.suppress(Exception):
-                self.ckpt_conn.close()
+        _discard(self.ckpt_conn)
         self.ckpt_conn = None
 
     def _drop(self) -> None:
@@ -232,11 +228,7 @@ class LoopCommitter:
         a COMMIT that failed (a deferred foreign key, a full disk) leaves SQLite's
         transaction open, and the pool, which saw a commit attempted, would not roll it
         back: the next batch's ``BEGIN`` failed on it."""
-        if self.conn is not None:
-            with contextlib.suppress(Exception):
-                self.conn.invalidate()
-            with contextlib.suppress(Exception):
-                self.conn.close()
+        _discard(self.conn)
         self.conn = None
 
     async def write(
@@ -332,6 +324,16 @@ class LoopCommitter:
         self.checkpointer.shutdown(wait=True)
         self._close_checkpointer_conn()
         self._drop()
+
+
+def _discard(conn: Any) -> None:
+    """Invalidate and close a connection (SQLAlchemy's or the pool's), whatever state it
+    is in: it does not go back to the pool."""
+    if conn is not None:
+        with contextlib.suppress(Exception):
+            conn.invalidate()
+        with contextlib.suppress(Exception):
+            conn.close()
 
 
 #: the group commit's connection checkpoints the WAL itself only past this many pages
