@@ -9,7 +9,8 @@
   its own SAVEPOINT rolled back if it had to run a statement at once); no reply is sent
   before the commit, so each command is still atomic and durable when it is
   acknowledged. The WAL is checkpointed in a thread of its own
-  (:meth:`LoopCommitter.checkpoint`), not inside a batch's commit.
+  (:meth:`LoopCommitter.checkpoint`), not inside a batch's commit. One server process
+  per file (:class:`ServerLock`): a second one is refused before it writes anything.
 * PostgreSQL (``postgresql+psycopg://…``): READ COMMITTED with row locks — a table's
   command first locks its ``tables`` row (``SELECT … FOR UPDATE``), so one writer per table
   even across processes; serialization failures and deadlocks (40001, 40P01) are retried.
@@ -30,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -40,6 +42,7 @@ import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Connection, Engine
 
+from macau_tables.core.errors import MacauTablesError
 from macau_tables.server import store
 
 log = logging.getLogger("macau_tables.server")
@@ -324,6 +327,38 @@ class LoopCommitter:
         self.checkpointer.shutdown(wait=True)
         self._close_checkpointer_conn()
         self._drop()
+
+
+class ServerLock:
+    """One server process per SQLite file: an exclusive ``flock`` on ``<database>-server.lock``
+    beside it, held while the server runs. The group commit keeps one writer's page cache
+    and every table's actor is the only writer of its table, so a second server on the
+    same file — started by mistake, or while the first is still stopping — would write
+    the same tables behind the first one's back (a broken chain, a hold settled twice):
+    it is refused before it writes anything. The operating system lets go of the lock when
+    the process ends, however it ends (``kill -9`` too)."""
+
+    def __init__(self, database_url: str) -> None:
+        import fcntl
+
+        path = sa.engine.make_url(database_url).database or ""
+        self.path = Path(path + "-server.lock")
+        self.fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(self.fd)
+            self.fd = None
+            raise MacauTablesError(
+                f"another server process is serving {path} (it holds {self.path.name}): "
+                "stop it first"
+            ) from None
+
+    def close(self) -> None:
+        if self.fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.fd)  # the lock goes with its only descriptor
+            self.fd = None
 
 
 def _discard(conn: Any) -> None:

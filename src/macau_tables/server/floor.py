@@ -37,7 +37,7 @@ from macau_tables.server.auth import (
     token_hash,
 )
 from macau_tables.server.cluster import Cluster, not_owner
-from macau_tables.server.db import Database, upgrade
+from macau_tables.server.db import Database, ServerLock, upgrade
 from macau_tables.server.errors import ApiError, from_domain, not_found
 from macau_tables.server.games import GameBinding, binding, games
 from macau_tables.server.tables import LeaseLost, Reply, TableActor
@@ -109,6 +109,7 @@ class Floor:
         self.recovery = RecoveryReport()
         self.cluster: Cluster | None = None
         self._ledger_reasons: dict[str, list[str]] | None = None
+        self._server_lock: ServerLock | None = None
         if not self.db.is_sqlite and self.settings.cluster is not False:
             self.cluster = Cluster(
                 self,
@@ -126,6 +127,8 @@ class Floor:
                 await self._start()
             await self.cluster.run()
         else:
+            if self.db.is_sqlite:  # one server process per file (db.ServerLock)
+                self._server_lock = ServerLock(self.db.url)
             await self._start()
 
     async def _start(self) -> None:
@@ -146,6 +149,9 @@ class Floor:
         if self.cluster is not None:
             await self.cluster.close()
         self.db.close()
+        if self._server_lock is not None:
+            self._server_lock.close()
+            self._server_lock = None
 
     # --- recovery ----------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from macau_tables.core.errors import InvalidInput, MacauTablesError
-from macau_tables.server.db import Database, normalise_url, upgrade
+from macau_tables.server.db import Database, ServerLock, normalise_url, upgrade
 from macau_tables.server.floor import Floor, Settings
 
 
@@ -37,7 +37,8 @@ def serve(
     second, internal address as well (``internal_host``, a free port) where the other
     processes forward requests for its tables; ``workers`` > 1 starts that many such
     processes sharing ``port`` (SO_REUSEPORT) and restarts one that dies. SQLite is one
-    process: ``workers`` > 1 is refused.
+    process: ``workers`` > 1 is refused, and so is a second server on the same file
+    (:class:`db.ServerLock`).
     """
     settings = settings or Settings(
         database_url=database_url,
@@ -47,6 +48,10 @@ def serve(
     )
     if workers > 1 and not is_postgresql(settings.database_url):
         raise InvalidInput(WORKERS_NEED_PG)
+    if not is_postgresql(settings.database_url):
+        # another server on this SQLite file: one line here, before uvicorn starts (the
+        # floor takes the lock for good at start-up)
+        ServerLock(normalise_url(settings.database_url)).close()
     if not is_postgresql(settings.database_url) or settings.cluster is False:
         _serve_one(host, port, settings, log_level)
     elif workers <= 1:
