@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 
 from macau_tables.core.errors import JournalError, JournalTampered
 from macau_tables.core.journal import (
+    CACHED_ENTRIES,
     Entry,
     Event,
     Journal,
@@ -366,3 +368,49 @@ def test_the_hash_put_together_from_the_events_text_is_the_canonical_one(
     dummy: Any = None
     assert Entry.compute_hash(seq, dummy, prev, event) == want.hexdigest()
     assert Entry.compute_hash(seq, dummy, prev, None, canonical_json(event)) == want.hexdigest()
+
+
+# --- memory: a live table keeps its journal for as long as it runs ---------------------
+
+
+def test_only_the_last_entries_keep_their_json_and_text_cached() -> None:
+    """Appending works out an event's JSON and canonical text for its hash; the last
+    ``CACHED_ENTRIES`` keep them (they are stored, sent and answered with right after), an
+    older one lets go of them and works them out again, the same, when asked."""
+    journal = Journal("test.counter", {"start": 0})
+    for i in range(CACHED_ENTRIES + 5):
+        journal.append(Bumped(by=i, who=f"p{i}", dice=(i % 6 + 1,)))
+    entries = journal.entries
+    assert [e.seq for e in entries if e.cached_json is None] == list(range(5))
+    assert all(e.cached_json is not None and e.cached_text is not None for e in entries[5:])
+    for e in entries:
+        assert e.event_json() == e.event.to_json()
+        assert e.event_text() == canonical_json(e.event.to_json())
+        assert e.hash == Entry.compute_hash(e.seq, e.event, e.prev_hash, event_text=e.event_text())
+    journal.verify()
+    assert Journal.from_json(json.loads(json.dumps(journal.to_json()))).head == journal.head
+
+
+def test_entries_and_the_games_events_keep_no_instance_dict() -> None:
+    """Slots, not a ``__dict__`` each: an entry and its event were ~950 bytes, ~300 with
+    slots and the caches gone (docs/benchmarks.md, stop 25). A new event class of a game
+    declared without ``slots=True`` fails here."""
+    import macau_tables.games.baccarat
+    import macau_tables.games.craps
+    import macau_tables.games.tiletable  # noqa: F401  (their events register on import)
+
+    def subclasses(cls: type) -> list[type]:
+        return [c for s in cls.__subclasses__() for c in (s, *subclasses(s))]
+
+    games = [
+        c
+        for c in subclasses(Event)
+        if c.__module__.startswith("macau_tables.")
+        and getattr(sys.modules[c.__module__], c.__name__, None) is c  # (not the class
+        # that ``dataclass(slots=True)`` made its slotted copy from)
+    ]
+    assert len(games) > 50
+    assert [c.__name__ for c in games if c.__dictoffset__] == []  # instances without a dict
+    journal = Journal("test.counter", {"start": 0})
+    entry = journal.append(Bumped(by=1, who="a"))
+    assert not hasattr(entry, "__dict__")

@@ -47,7 +47,7 @@ def _amount(value: Any, what: str) -> int:
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Joined(Event):
     kind: ClassVar[str] = "hilo.joined"
     table_id: str
@@ -69,7 +69,7 @@ class Joined(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Left(Event):
     kind: ClassVar[str] = "hilo.left"
     table_id: str
@@ -91,7 +91,7 @@ class Left(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Seated(Event):
     """Public: who sits (never his stack)."""
 
@@ -101,7 +101,7 @@ class Seated(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BetPlaced(Event):
     kind: ClassVar[str] = "hilo.bet_placed"
     table_id: str
@@ -121,7 +121,7 @@ class BetPlaced(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BetWithdrawn(Event):
     kind: ClassVar[str] = "hilo.bet_withdrawn"
     table_id: str
@@ -141,7 +141,7 @@ class BetWithdrawn(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CardDealt(Event):
     """Face down: only its holder (and the staff) see it."""
 
@@ -154,7 +154,7 @@ class CardDealt(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CardRevealed(Event):
     kind: ClassVar[str] = "hilo.card_revealed"
     player: str
@@ -162,14 +162,14 @@ class CardRevealed(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HouseCard(Event):
     kind: ClassVar[str] = "hilo.house_card"
     card: int
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BetSettled(Event):
     kind: ClassVar[str] = "hilo.bet_settled"
     table_id: str

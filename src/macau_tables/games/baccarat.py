@@ -688,7 +688,7 @@ class HandResult:
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlayerJoined(Event):
     """A player sits at ``seat`` (None: standing, BA-15) with ``buy_in`` chips bought from
     their wallet. Private to the player (and the staff): nobody else sees the amount."""
@@ -714,7 +714,7 @@ class PlayerJoined(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ChipsBought(Event):
     """More chips from the player's wallet (private to the player)."""
 
@@ -738,7 +738,7 @@ class ChipsBought(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlayerLeft(Event):
     """A player leaves: the bets ``returned`` (not yet dealt on) come back to the stack,
     and the whole stack, ``cash_out``, goes to the wallet (private to the player)."""
@@ -769,7 +769,7 @@ class PlayerLeft(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ShoeShuffled(Event):
     """BA-2.1 the shuffle; BA-3.1 the reshuffle after the last hand; BA-3.2 a new shoe.
 
@@ -787,7 +787,7 @@ class ShoeShuffled(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ShoeLoaded(Event):
     """A shoe shuffled elsewhere, keyed in card by card (tests, a physical shoe's record):
     staff only — the order is never public."""
@@ -804,7 +804,7 @@ class ShoeLoaded(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ShoeOpened(Event):
     """BA-1 / BA-2.1 at a live table: a physical shoe of the table's decks, shuffled at the
     table and unknown to the system; its cards are keyed in as they leave it
@@ -818,7 +818,7 @@ class ShoeOpened(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CardsKeyed(Event):
     """Cards of a physical shoe keyed in by the dealer as they leave it, at shoe positions
     ``position`` onwards, by the operation ``op`` with ``args`` (the deal's four cards, a
@@ -838,7 +838,7 @@ class CardsKeyed(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ShoeEnded(Event):
     """BA-3.1 the last hand is over (the cards are reshuffled), or BA-3.2 the casino
     changes the shoe after a hand. The seed is revealed next (``SeedRevealed``)."""
@@ -850,7 +850,7 @@ class ShoeEnded(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CutCardPlaced(Event):
     kind: ClassVar[str] = "baccarat.cut_card_placed"
     from_end: int
@@ -858,7 +858,7 @@ class CutCardPlaced(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CardsBurned(Event):
     """Cards burned face down: ``count`` of them; ``shown`` is the first card turned face
     up when BA-2.1's second method sets the count (BA-R1 ``first_card``), or the card a
@@ -872,7 +872,7 @@ class CardsBurned(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BetPlaced(Event):
     """BA-13: a stake from the player's chips onto the layout (hold ``bet_id``)."""
 
@@ -897,7 +897,7 @@ class BetPlaced(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BetChanged(Event):
     """A player's bet at a spot changed before the deal: the holds ``closes`` (the stakes
     there, ``old_amount`` in all) are replaced by one hold ``bet_id`` of ``amount`` on
@@ -930,7 +930,7 @@ class BetChanged(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CardsDealt(Event):
     """BA-7.1: Player, Banker, Player, Banker, one at a time. Face down (``cards`` empty):
     nobody sees them until they are revealed; face up with a continuous shuffler (BA-7.2).
@@ -946,7 +946,7 @@ class CardsDealt(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CardsRevealed(Event):
     """BA-7.1 / BA-16 / BA-R6: the holder (or the dealer) opens a side's face-down cards;
     a third card on its own."""
@@ -958,7 +958,7 @@ class CardsRevealed(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ThirdCardDealt(Event):
     """BA-9: a side's third card, face down to a holder (``card`` None until revealed) or
     face up (the dealer's, or a card already exposed, BA-4)."""
@@ -971,7 +971,7 @@ class ThirdCardDealt(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CardExposed(Event):
     """BA-4: the next card of the shoe came out face up by accident (now public)."""
 
@@ -981,7 +981,7 @@ class CardExposed(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DealingErrorCorrected(Event):
     kind: ClassVar[str] = "baccarat.dealing_error_corrected"
     description: str
@@ -989,7 +989,7 @@ class DealingErrorCorrected(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandVoided(Event):
     """BA-10 / BA-R3: the hand is void, every bet returned, the cards discarded."""
 
@@ -1013,7 +1013,7 @@ class HandVoided(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandSettled(Event):
     """BA-11 / BA-12 the result; one row per bet (:class:`BetSettlement`): BA-17 payouts,
     BA-18 commission. A pushed bet stays on the layout (its hold stays open)."""

@@ -241,7 +241,7 @@ def time_out(pending: Pending) -> Command:
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TableOpened(Event):
     """The first event of every table's journal: the game, the table and its rules.
 
@@ -256,7 +256,7 @@ class TableOpened(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TimedOut(Event):
     """``actor`` did not act in time; the rules' default ``op`` follows (``rule`` says why)."""
 
@@ -267,7 +267,7 @@ class TimedOut(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SeedCommitted(Event):
     """A server seed for ``label`` (a shoe, a woodpile, a shooter) is fixed: its SHA-256."""
 
@@ -277,7 +277,7 @@ class SeedCommitted(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SeedRevealed(Event):
     """The seed committed for ``label``, revealed (hex) once what it hid is over."""
 
@@ -343,7 +343,7 @@ def transfer(
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RoundVoided(Event):
     """A supervisor voided the round from ``from_seq`` (a second supervisor approved)."""
 
@@ -364,7 +364,7 @@ class RoundVoided(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RoundCorrected(Event):
     """A supervisor corrected the keyed-in operation at ``of_seq``: ``op`` re-run with
     ``args``; ``rerun`` is what the rules give (event JSON), the money the net difference."""
@@ -389,7 +389,7 @@ class RoundCorrected(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LimitsChanged(Event):
     """New table limits (minor units), taking effect at the next round boundary: a round
     under way keeps the limits its bets were placed under (each engine says where its

@@ -647,7 +647,7 @@ class CrapsRules:
 # account scheme and the holds (bets) they open and close.
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _MoneyEvent(Event):
     """An event that moves money: postings ``(account, minor units)`` and the holds (one per
     bet, ``"<table>:<bet id>"``) it opens and closes. Fields set by keyword."""
@@ -670,7 +670,7 @@ class _MoneyEvent(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlayerJoined(_MoneyEvent):
     """A player sits at ``seat`` with ``amount`` of chips bought from his wallet."""
 
@@ -681,7 +681,7 @@ class PlayerJoined(_MoneyEvent):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ChipsBought(_MoneyEvent):
     """More chips for a seated player: wallet → stack."""
 
@@ -691,7 +691,7 @@ class ChipsBought(_MoneyEvent):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlayerLeft(_MoneyEvent):
     """A player leaves the table: his chips go back to his wallet (cash-out)."""
 
@@ -702,7 +702,7 @@ class PlayerLeft(_MoneyEvent):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BetPlaced(_MoneyEvent):
     kind: ClassVar[str] = "craps.bet_placed"
     bet_id: int
@@ -713,7 +713,7 @@ class BetPlaced(_MoneyEvent):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BetIncreased(_MoneyEvent):
     kind: ClassVar[str] = "craps.bet_increased"
     bet_id: int
@@ -722,7 +722,7 @@ class BetIncreased(_MoneyEvent):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BetTakenDown(_MoneyEvent):
     """Bets returned to their player's stack: taken down (CR-R6), or returned when he
     leaves (``reason="leaving"``)."""
@@ -734,7 +734,7 @@ class BetTakenDown(_MoneyEvent):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DiceThrown(Event):
     """Throw number ``throw`` (void throws counted) is roll number ``roll``. ``actor`` is the
     shooter (dice from his seed) or the dealer (dice keyed in at a live table)."""
@@ -749,7 +749,7 @@ class DiceThrown(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ThrowVoided(Event):
     kind: ClassVar[str] = "craps.throw_voided"
     throw: int
@@ -759,7 +759,7 @@ class ThrowVoided(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RollSettled(_MoneyEvent):
     """What the roll did: derived from the dice, journalled so the record reads alone."""
 
@@ -789,7 +789,7 @@ class RollSettled(_MoneyEvent):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DicePassed(Event):
     """The dice go from ``player`` to ``to`` (``None``: nobody), who is shooter number
     ``shooter``. ``reason``: ``"first shooter"``, ``"seven-out"`` (CR-R7), ``"passed"``

@@ -178,7 +178,7 @@ class RoundOptions:
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RoundOpened(Event):
     """PG-4.4 / TW-5c: the banker's capital on the table, the dealing announced."""
 
@@ -199,7 +199,7 @@ class RoundOpened(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TilesShuffled(Event):
     """PG-1.1 / TW-2a: the 32 tiles in woodpile order, stack i = tiles[4i:4i+4]."""
 
@@ -208,7 +208,7 @@ class TilesShuffled(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CoBankJoined(Event):
     """PG-3.2 / TW-5e: a player joins the bank with capital, after the banker."""
 
@@ -218,7 +218,7 @@ class CoBankJoined(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BetPlaced(Event):
     """PG-4.6 / TW-2g: a bet on a seat, before the dice."""
 
@@ -229,7 +229,7 @@ class BetPlaced(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class StacksRearranged(Event):
     """PG-2.1 / PG-R2 / TW-2f: a permutation of the stacks' order, before the dice."""
 
@@ -239,7 +239,7 @@ class StacksRearranged(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DiceShaken(Event):
     """PG-1.2 / TW-2b: four dice; ``valid`` False for a cocked die or one out (PG-1.5)."""
 
@@ -249,7 +249,7 @@ class DiceShaken(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TilesExposed(Event):
     """PG-2.2 / PG-2.3 / TW-4: tiles turned face up by accident in the deal."""
 
@@ -259,7 +259,7 @@ class TilesExposed(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SeatSet(Event):
     """PG-5.1 / TW-6a: a seat's holder (or the banker's authority) sets the four tiles."""
 
@@ -271,7 +271,7 @@ class SeatSet(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RoundSettled(Event):
     """PG-6, PG-R4, PG-R5 / TW-6c, TW-8: results, payouts and the postings."""
 

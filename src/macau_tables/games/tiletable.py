@@ -259,7 +259,7 @@ def _mv(currency: str, postings: Sequence[tuple[str, int]], **kw: Any) -> Moveme
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlayerSat(Event):
     """A player takes a seat at the table (TW-3a: 8 or 4 places)."""
 
@@ -269,7 +269,7 @@ class PlayerSat(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlayerLeft(Event):
     """A player leaves his seat (never with a bet or capital in play: PG-4.7, TW-2g)."""
 
@@ -279,7 +279,7 @@ class PlayerLeft(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ChipsBought(Event):
     """Chips from the player's wallet to his stack at the table (private: his money)."""
 
@@ -303,7 +303,7 @@ class ChipsBought(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ChipsCashed(Event):
     """Chips from the player's stack back to his wallet (private: his money)."""
 
@@ -327,7 +327,7 @@ class ChipsCashed(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BankDeclined(Event):
     """PG-4.3 / TW-5b / PG-R6: the seat whose turn it is declines (or a banker passes on)."""
 
@@ -337,7 +337,7 @@ class BankDeclined(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BankOpened(Event):
     """PG-4.4 / TW-5c: a round opens — the banker's capital (and the house's co-bank,
     PG-3.1 / TW-5e) put on the table. ``banker`` is ``"house"`` when the house banks."""
@@ -369,7 +369,7 @@ class BankOpened(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CoBankJoined(Event):
     """PG-3.2 / TW-5e: a player joins the bank with capital, after the banker."""
 
@@ -392,7 +392,7 @@ class CoBankJoined(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BetPlaced(Event):
     """PG-4.6 / TW-2g: a bet on a seat, before the dice (``bet_id`` is its hold)."""
 
@@ -416,7 +416,7 @@ class BetPlaced(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class StacksRearranged(Event):
     """PG-2.1 / PG-R2 / TW-2f: an order of the face-down stacks, before the dice (public:
     the stacks move on the table; what they hold stays hidden)."""
@@ -427,7 +427,7 @@ class StacksRearranged(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DiceShaken(Event):
     """PG-1.2 / TW-2b: the banker's four dice (public). ``keyed`` when a live table keyed
     them in; otherwise they derive from the woodpile's seed. ``valid`` False: a cocked die
@@ -441,7 +441,7 @@ class DiceShaken(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TilesDealt(Event):
     """PG-1.4 / TW-2c: a seat's four tiles, face down — private to the seat's holder (the
     banker for the banker's seat) and the staff; ``holder`` is "" for a seat nobody holds."""
@@ -458,7 +458,7 @@ class TilesDealt(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class WoodpileBuilt(Event):
     """PG-1.1 / TW-2a at a live table: the dealer built a physical woodpile, face down, that
     the system never knows; the tiles are keyed in as dealt (:class:`HandsKeyed`). No
@@ -470,7 +470,7 @@ class WoodpileBuilt(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandsKeyed(Event):
     """PG-1.4 / TW-2c at a live table: the four tiles each seat received from the physical
     woodpile, keyed in by the dealer with the banker's ``dice`` (PG-1.2); T-1 bounds them
@@ -488,7 +488,7 @@ class HandsKeyed(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class WoodpileEnded(Event):
     """A physical woodpile is used up (or its deal void, PG-R3): the next round builds a new
     one — the keyed-in counterpart of ``SeedRevealed`` (public)."""
@@ -498,7 +498,7 @@ class WoodpileEnded(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TilesExposed(Event):
     """PG-2.2 / PG-2.3 / PG-R3 / TW-4: tiles turned face up in the deal (public)."""
 
@@ -508,7 +508,7 @@ class TilesExposed(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TilesSet(Event):
     """PG-5.1 / TW-6a: a seat's four tiles split by its holder (the banker's by PG-3.4's
     authority), face down: private to the setter and the staff until the settlement."""
@@ -526,7 +526,7 @@ class TilesSet(Event):
 
 
 @event
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RoundSettled(Event):
     """PG-6 / PG-8.3 / TW-6b / TW-6c: every hand turned up and compared, every bet settled
     (PG-R4, PG-R5 / TW-R3), every hold of the round closed.
