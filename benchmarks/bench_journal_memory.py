@@ -1,0 +1,141 @@
+"""Memory of a live table's journal: bytes per entry, per game, as the server keeps it.
+
+A table's engine keeps its whole journal in memory for as long as the server runs
+(docs/operations.md, "Memory"), so a journal entry's size is what the server's memory grows
+by. Each game plays a fixed workload from a fixed seed; the bytes the table holds at the
+end (``tracemalloc``: its journal, events and their strings, and the little else a table
+keeps) are divided by its entries. Printed beside the baseline run in the same process:
+the same workload with every entry keeping its JSON and canonical text (as before stop 25;
+``journal.CACHED_ENTRIES`` set past the journal's length). Entries and events are slotted
+in both (that part of the change cannot be undone in one process: the code before it
+measured 794 + 160 bytes an entry and event for Hi-Lo bets, docs/benchmarks.md).
+
+    python benchmarks/bench_journal_memory.py [--json]
+
+Figures only: nothing here asserts a size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import sys
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
+
+from macau_tables.core import journal as journal_module  # noqa: E402
+from macau_tables.core.money import Money  # noqa: E402
+from macau_tables.core.rng import Rng  # noqa: E402
+from macau_tables.games.baccarat import (  # noqa: E402
+    BaccaratBetKind,
+    BaccaratPhase,
+    BaccaratRules,
+    BaccaratTable,
+)
+from macau_tables.games.craps import CrapsPhase, CrapsTable  # noqa: E402
+
+SHOES = 2  # baccarat: 8-deck shoes, two players betting every hand
+ROLLS = 3_000  # craps: throws, a Pass Line bettor taking odds
+TILE_ROUNDS = 150  # Pai Gow: rounds at a live tile table, three players
+
+
+def baccarat() -> Any:
+    rng = Rng.seeded("bench-journal-memory", "baccarat")
+    t = BaccaratTable(BaccaratRules(decks=8))
+    t.join("alice", Money.of(10_000_000), seat=1)
+    t.join("bob", Money.of(10_000_000), seat=2)
+    for _ in range(SHOES):
+        t.start_shoe(rng)
+        while t.phase is not BaccaratPhase.SHUFFLE:
+            if t.phase is BaccaratPhase.BETTING and not t.bets:
+                t.place_bet("alice", BaccaratBetKind.BANKER, Money.of(100))
+                t.place_bet("bob", BaccaratBetKind.PLAYER, Money.of(100))
+            t.play_hand()
+    return t
+
+
+def craps() -> Any:
+    rng = Rng.seeded("bench-journal-memory", "craps")
+    t = CrapsTable.seated(("p1",), chips=Money.of(1_000_000), rng=rng)
+    for _ in range(ROLLS):
+        if t.phase is CrapsPhase.COME_OUT:
+            if not t.bets_of("p1"):
+                if t.balance("p1") < Money.of(100):
+                    t.buy_in("p1", Money.of(1_000_000))
+                t.place_bet("p1", "pass", Money.of(100))
+        else:
+            line = t.bets_of("p1")
+            if len(line) == 1 and line[0].point is not None:
+                t.place_bet("p1", "pass_odds", Money.of(50), on=line[0].id)
+        t.throw("p1", rng=rng)
+    return t
+
+
+def paigow() -> Any:
+    from tests.games.tiletable_helpers import play_round, seated
+
+    rng = Rng.seeded("bench-journal-memory", "paigow")
+    t = seated("paigow", buy_in=10_000_000)
+    for _ in range(TILE_ROUNDS):
+        play_round(t, rng)
+    return t
+
+
+GAMES: dict[str, Callable[[], Any]] = {"baccarat": baccarat, "craps": craps, "paigow": paigow}
+
+
+def measure(build: Callable[[], Any], cached: int) -> tuple[int, float]:
+    """(entries, bytes per entry) of the table ``build`` plays, entries keeping their
+    caches ``cached`` entries behind the head."""
+    saved = journal_module.CACHED_ENTRIES
+    journal_module.CACHED_ENTRIES = cached
+    try:
+        gc.collect()
+        tracemalloc.start()
+        base = tracemalloc.get_traced_memory()[0]
+        table = build()
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - base
+        tracemalloc.stop()
+        entries = len(table.journal)
+        return entries, held / entries
+    finally:
+        journal_module.CACHED_ENTRIES = saved
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args()
+    rows = []
+    for name, build in GAMES.items():
+        measure(build, journal_module.CACHED_ENTRIES)  # warm: the modules' own caches
+        entries, now = measure(build, journal_module.CACHED_ENTRIES)
+        _, before = measure(build, sys.maxsize)
+        rows.append(
+            {"game": name, "entries": entries, "bytes_per_entry": now, "all_cached": before}
+        )
+    if a.json:
+        print(json.dumps(rows))
+        return
+    print(
+        "journal memory per entry (tracemalloc: what the table holds / its entries), "
+        f"the last {journal_module.CACHED_ENTRIES} entries keeping their JSON and text, "
+        "beside every entry keeping them"
+    )
+    print(f"  {'game':<10}{'entries':>9}{'bytes/entry':>13}{'all cached':>12}{'ratio':>8}")
+    for r in rows:
+        print(
+            f"  {r['game']:<10}{r['entries']:>9}{r['bytes_per_entry']:>13.0f}"
+            f"{r['all_cached']:>12.0f}{r['all_cached'] / r['bytes_per_entry']:>7.1f}x"
+        )
+
+
+if __name__ == "__main__":
+    main()
