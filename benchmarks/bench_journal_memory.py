@@ -110,7 +110,10 @@ def measure(build: Callable[[], Any], cached: int) -> tuple[int, float]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n")[0],
+        epilog="Example: python benchmarks/bench_journal_memory.py --json",
+    )
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     rows = []
