@@ -94,3 +94,24 @@ def test_the_reading_counts_the_group_commits_batches_and_checkpoints(lite: Srv)
         after = group()
     assert after["checkpoints"] >= 1 and after["wal_pages"] >= 0
     assert after["restart_wait_ms"] >= 0 and after["wal_restarts"] >= 0
+
+
+def test_the_reading_shows_what_memory_grows_with(lite: Srv) -> None:
+    """``memory``: the journal entries the loaded tables hold (what the process grows
+    with, docs/operations.md) — each recorded event one more — and the resident memory."""
+
+    def memory() -> dict[str, int]:
+        r = lite.client.get("/server/latency", headers=lite.headers("auditor"))
+        assert r.status_code == 200, r.text
+        return dict(r.json()["memory"])
+
+    before = memory()
+    held = [a for a in lite.floor.tables.values() if a.engine is not None]
+    assert before["tables_loaded"] == len(held) >= 1
+    assert before["journal_entries"] == sum(a.seq + 1 for a in held)
+    seq = lite.floor.tables[TABLE].seq
+    reply = lite.ok("alice", TABLE, "join", {"amount": 1_000})
+    after = memory()
+    assert reply["seq"] > seq
+    assert after["journal_entries"] - before["journal_entries"] == reply["seq"] - seq
+    assert after["rss_bytes"] > 10_000_000  # (Linux: a Python server is tens of MB)

@@ -308,9 +308,15 @@ def create_app(
         On SQLite, ``group_commit``: its batches, their units (commands and other writes)
         and grouped statements, the WAL's checkpoints (in their own thread), how many of
         them were awaited so that the WAL started over (and the milliseconds the batches
-        waited for those), and the WAL's length in pages at the last one."""
+        waited for those), and the WAL's length in pages at the last one. ``memory``: the
+        process's resident memory and the journal entries its tables hold in memory,
+        which it grows with (docs/operations.md, "Memory")."""
         group = the_floor.db.group
-        return {**latencies.report(), "group_commit": group.stats() if group else None}
+        return {
+            **latencies.report(),
+            "group_commit": group.stats() if group else None,
+            "memory": the_floor.memory(),
+        }
 
     # several processes (cluster.py): a request for a table another process owns goes to
     # its owner before anything else (the fast path included) looks at it: added last, so

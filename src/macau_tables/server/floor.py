@@ -11,10 +11,12 @@ import contextlib
 import functools
 import json
 import logging
+import os
 import time
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
@@ -152,6 +154,21 @@ class Floor:
         if self._server_lock is not None:
             self._server_lock.close()
             self._server_lock = None
+
+    def memory(self) -> dict[str, int | None]:
+        """What grows: the process's resident memory (bytes; None where ``/proc`` is not)
+        and the journal entries of the tables loaded here (docs/operations.md, "Memory")."""
+        try:
+            pages = int(Path("/proc/self/statm").read_text().split()[1])
+            rss: int | None = pages * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, ValueError, IndexError):
+            rss = None
+        loaded = [a.engine for a in self.tables.values() if a.engine is not None]
+        return {
+            "rss_bytes": rss,
+            "tables_loaded": len(loaded),
+            "journal_entries": sum(len(e.journal) for e in loaded),
+        }
 
     # --- recovery ----------------------------------------------------------------------
 
