@@ -414,3 +414,39 @@ def test_entries_and_the_games_events_keep_no_instance_dict() -> None:
     journal = Journal("test.counter", {"start": 0})
     entry = journal.append(Bumped(by=1, who="a"))
     assert not hasattr(entry, "__dict__")
+
+
+def test_verified_entries_are_journalled_as_they_are_without_hashing_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``Journal.verified``: the next event, the same as the verified entry's, is journalled
+    as that entry (no hash worked out); another event is hashed as usual — so it cannot
+    take a verified entry's hash."""
+    source = Journal("test.counter", {"start": 0})
+    for i in range(10):
+        source.append(Bumped(by=i, who=f"p{i}"))
+    source.verify()
+    copy_of = Journal("test.counter", {"start": 0})
+    hashed: list[int] = []
+    real = Entry.compute_hash
+
+    def counting(seq: int, *args: Any, **kw: Any) -> str:
+        hashed.append(seq)
+        return real(seq, *args, **kw)
+
+    monkeypatch.setattr(Entry, "compute_hash", staticmethod(counting))
+    with copy_of.verified(source.entries[:8]):
+        for e in source.entries[:7]:
+            copy_of.append(Bumped(by=e.event.by, who=e.event.who))  # equal, not the same
+        copy_of.append(source.entries[7].event)  # the same object
+        assert hashed == []
+        copy_of.append(Bumped(by=99, who="x"))  # seq 8: not among them
+        assert hashed == [8]
+    assert [e.hash for e in copy_of.entries[:8]] == [e.hash for e in source.entries[:8]]
+    # a different event at a verified seq is hashed, and so does not chain as the source
+    other = Journal("test.counter", {"start": 0})
+    with other.verified(source.entries):
+        other.append(Bumped(by=5, who="p0"))
+        other.append(source.entries[1].event)  # the same event, chained elsewhere: hashed
+    assert hashed == [8, 0, 1] and other.head != source.entries[1].hash
+    copy_of.verify()  # (the chain, checked from scratch)

@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from macau_tables.core.errors import ReplayMismatch
+from macau_tables.core.journal import Entry, Event
 from macau_tables.core.visibility import Viewer
-from macau_tables.games.contract import Replay
+from macau_tables.games.contract import Replay, SeedCommitted
 from macau_tables.server.games import binding
 from macau_tables.server.recall import TableRecord, recall_rounds
 from tests.server.drive_tables import record
@@ -85,14 +86,23 @@ def test_skip_to_refuses_to_go_back() -> None:
         run.skip_to(len(rec.journal) + 1)
 
 
-def test_an_entry_that_does_not_chain_is_refused_when_skipped(
+def test_an_event_the_engine_journals_otherwise_is_refused_when_skipped(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The applied entries are re-hashed: one whose stored hash differs is a mismatch."""
+    """The applied entries are taken as journalled only when the engine journals the very
+    event recorded: one that journals another (here a seed's label changed on its way
+    into the journal) gets another hash, and the replay stops at that entry."""
     rec = table("baccarat")
     run = Replay(rec.journal, binding("baccarat").open, rec.seeds)
-    entries = list(rec.journal.entries)
-    entries[4] = dataclasses.replace(entries[4], hash="0" * 64)
-    monkeypatch.setattr(type(rec.journal), "entries", property(lambda self: tuple(entries)))
+    journal = run.engine.journal
+    real = journal.append
+
+    def append(ev: Event) -> Entry:
+        if len(journal) == 4:
+            assert isinstance(ev, SeedCommitted)
+            ev = dataclasses.replace(ev, label="shoe:other")
+        return real(ev)
+
+    monkeypatch.setattr(journal, "append", append)
     with pytest.raises(ReplayMismatch, match="entry 4"):
         run.skip_to(10)

@@ -18,12 +18,13 @@ elsewhere: ``verify(expected_head=...)``.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
 import re
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
@@ -330,6 +331,7 @@ class Journal:
         self.game = game
         self.header: dict[str, JsonValue] = plain
         self._entries: list[Entry] = []
+        self._verified: dict[int, Entry] | None = None  # (see :meth:`verified`)
 
     def header_hash(self) -> str:
         """The hash that entry 0 chains to: of format, version, game and header."""
@@ -365,15 +367,39 @@ class Journal:
         if _EVENT_TYPES.get(getattr(ev, "kind", "")) is not type(ev):
             raise JournalError(f"{type(ev).__name__} is not a registered event (@event)")
         seq, prev = len(self._entries), self.head
+        known = self._verified.get(seq) if self._verified is not None else None
+        # (``in``: the same object, or an equal one)
+        if known is not None and known.prev_hash == prev and known.event in (ev,):
+            self._entries.append(known)  # the verified entry, its hash as it was worked out
+            self._let_go(seq)
+            return known
         ej = ev.to_json()
         text = canonical_json(ej)
         entry = Entry(seq, ev, prev, Entry.compute_hash(seq, ev, prev, ej, text), ej, text)
         self._entries.append(entry)
-        if seq >= CACHED_ENTRIES:  # an older entry's caches go (worked out again if asked)
+        self._let_go(seq)
+        return entry
+
+    def _let_go(self, seq: int) -> None:
+        """An older entry's caches go (worked out again if asked)."""
+        if seq >= CACHED_ENTRIES:
             old = self._entries[seq - CACHED_ENTRIES]
             object.__setattr__(old, "cached_json", None)
             object.__setattr__(old, "cached_text", None)
-        return entry
+
+    @contextlib.contextmanager
+    def verified(self, entries: Iterable[Entry]) -> Iterator[None]:
+        """While open, an event appended as the next of ``entries`` — entries of a journal
+        already verified: the same seq, chained to this journal's head, the same event — is
+        journalled as that entry, its hash taken rather than worked out again; any other
+        event is hashed as usual. For a replay that takes a verified journal's entries as
+        journalled (``contract.Replay.skip_to``, a recall's earlier rounds): re-hashing
+        them was about half of a recall of a long tile table (docs/benchmarks.md)."""
+        self._verified = {e.seq: e for e in entries}
+        try:
+            yield
+        finally:
+            self._verified = None
 
     def verify(self, expected_head: str | None = None) -> None:
         """Check the chain; raise :class:`JournalTampered` naming the first bad entry.

@@ -641,6 +641,7 @@ class Replay:
         seeds: Mapping[str, bytes] | None = None,
     ) -> None:
         journal.verify()
+        self._verified = journal.entries  # what the chain's check saw (:meth:`skip_to`)
         known = revealed_seeds(journal.events)
         known.update(seeds or {})
         self.journal = journal
@@ -655,18 +656,22 @@ class Replay:
 
         For a reader who needs the table's state at a point of a journal already verified
         by a full replay (a recall of the last rounds: the server replays every table's
-        journal when it loads it), not for a verification. The chain of the applied
-        entries is still checked (the engine's journal re-hashes each; a different hash
-        raises :class:`ReplayMismatch`). ``index`` must start an operation (a round's
-        first entry does)."""
-        expected = self.journal.events
+        journal when it loads it), not for a verification. The entries are those whose
+        chain was checked when the replay began; the engine's journal takes each as it is
+        (its hash not worked out again: ``Journal.verified``) when the engine journals the
+        very event recorded, chained to the same head — any other event it journals is
+        hashed, and a head that differs from the entry's raises :class:`ReplayMismatch`.
+        ``index`` must start an operation (a round's first entry does)."""
+        entries = self._verified
+        expected = [e.event for e in entries]
         if not self.done <= index <= len(expected):
             raise ValueError(f"skip_to({index}): the replay is at entry {self.done}")
-        journal, entries = self.engine.journal, self.journal.entries
-        for i in range(self.done, index):
-            self.engine.record(expected[i])
-            if journal.head != entries[i].hash:
-                raise ReplayMismatch(f"entry {i}: applied, it does not chain as journalled")
+        journal = self.engine.journal
+        with journal.verified(entries[self.done : index]):
+            for i in range(self.done, index):
+                self.engine.record(expected[i])
+                if journal.head != entries[i].hash:
+                    raise ReplayMismatch(f"entry {i}: applied, it does not chain as journalled")
         self.done = index
 
     def steps(self, *, partial: bool = False) -> Iterator[Step]:
