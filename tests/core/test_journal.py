@@ -419,9 +419,10 @@ def test_entries_and_the_games_events_keep_no_instance_dict() -> None:
 def test_verified_entries_are_journalled_as_they_are_without_hashing_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """``Journal.verified``: the next event, the same as the verified entry's, is journalled
-    as that entry (no hash worked out); another event is hashed as usual — so it cannot
-    take a verified entry's hash."""
+    """``Journal.verified``: the next event, the very one of the verified entry, is
+    journalled as that entry (no hash worked out); another event — an equal copy too,
+    whose JSON could differ (``True == 1``) — is hashed as usual, so it cannot take a
+    verified entry's hash."""
     source = Journal("test.counter", {"start": 0})
     for i in range(10):
         source.append(Bumped(by=i, who=f"p{i}"))
@@ -437,16 +438,16 @@ def test_verified_entries_are_journalled_as_they_are_without_hashing_again(
     monkeypatch.setattr(Entry, "compute_hash", staticmethod(counting))
     with copy_of.verified(source.entries[:8]):
         for e in source.entries[:7]:
-            copy_of.append(Bumped(by=e.event.by, who=e.event.who))  # equal, not the same
-        copy_of.append(source.entries[7].event)  # the same object
+            copy_of.append(e.event)  # the same objects
         assert hashed == []
+        copy_of.append(Bumped(by=7, who="p7"))  # equal to entry 7's, not the same: hashed
         copy_of.append(Bumped(by=99, who="x"))  # seq 8: not among them
-        assert hashed == [8]
+        assert hashed == [7, 8]
     assert [e.hash for e in copy_of.entries[:8]] == [e.hash for e in source.entries[:8]]
     # a different event at a verified seq is hashed, and so does not chain as the source
     other = Journal("test.counter", {"start": 0})
     with other.verified(source.entries):
         other.append(Bumped(by=5, who="p0"))
         other.append(source.entries[1].event)  # the same event, chained elsewhere: hashed
-    assert hashed == [8, 0, 1] and other.head != source.entries[1].hash
+    assert hashed == [7, 8, 0, 1] and other.head != source.entries[1].hash
     copy_of.verify()  # (the chain, checked from scratch)

@@ -368,8 +368,8 @@ class Journal:
             raise JournalError(f"{type(ev).__name__} is not a registered event (@event)")
         seq, prev = len(self._entries), self.head
         known = self._verified.get(seq) if self._verified is not None else None
-        # (``in``: the same object, or an equal one)
-        if known is not None and known.prev_hash == prev and known.event in (ev,):
+        # the very event object: an equal one may still differ in JSON (``True == 1``)
+        if known is not None and known.prev_hash == prev and known.event is ev:
             self._entries.append(known)  # the verified entry, its hash as it was worked out
             self._let_go(seq)
             return known
@@ -390,11 +390,12 @@ class Journal:
     @contextlib.contextmanager
     def verified(self, entries: Iterable[Entry]) -> Iterator[None]:
         """While open, an event appended as the next of ``entries`` — entries of a journal
-        already verified: the same seq, chained to this journal's head, the same event — is
-        journalled as that entry, its hash taken rather than worked out again; any other
-        event is hashed as usual. For a replay that takes a verified journal's entries as
-        journalled (``contract.Replay.skip_to``, a recall's earlier rounds): re-hashing
-        them was about half of a recall of a long tile table (docs/benchmarks.md)."""
+        already verified: the same seq, chained to this journal's head, the very event
+        object — is journalled as that entry, its hash taken rather than worked out again;
+        any other event (an equal copy too) is hashed as usual. For a replay that takes a
+        verified journal's entries as journalled (``contract.Replay.skip_to``, a recall's
+        earlier rounds: re-hashing them was a fifth to a third of the recall's time,
+        docs/benchmarks.md)."""
         self._verified = {e.seq: e for e in entries}
         try:
             yield
