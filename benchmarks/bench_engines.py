@@ -19,9 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import workloads  # benchmarks/workloads.py: the readable-engine workloads
-from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
-from macau_tables.games.craps import CrapsPhase, CrapsTable
 from macau_tables.tiles import FULL_SET, PG1985, Tile, evaluate, settings
 
 RUNS = 5
@@ -157,28 +155,12 @@ def bench_tiles() -> list[Figure]:
 
 # --- 3. craps --------------------------------------------------------------------------------
 
-FLAT = Money.of(12)
-# Pass Line odds at the largest stake whose winnings stay within the flat bet (CR-R2).
-ODDS = {4: Money.of(6), 10: Money.of(6), 5: Money.of(8), 9: Money.of(8)}
-ODDS |= {6: Money.of(10), 8: Money.of(10)}
-
 
 def bench_craps() -> list[Figure]:
     rng = Rng.seeded("bench", "craps")
 
     def rolls() -> int:
-        t = CrapsTable.seated(("p1",), chips=Money.of(1_000_000), rng=rng)
-        for _ in range(CRAPS_ROLLS):
-            if t.phase is CrapsPhase.COME_OUT:
-                if not t.bets_of("p1"):
-                    if t.balance("p1") < Money.of(100):
-                        t.buy_in("p1", Money.of(1_000_000))
-                    t.place_bet("p1", "pass", FLAT)
-            else:
-                line = t.bets_of("p1")
-                if len(line) == 1 and line[0].point is not None:
-                    t.place_bet("p1", "pass_odds", ODDS[line[0].point], on=line[0].id)
-            t.throw("p1", rng=rng)
+        workloads.craps_table(rng, CRAPS_ROLLS)
         return CRAPS_ROLLS
 
     return figures([("craps Pass Line + odds", "rolls/s")], rolls)

@@ -29,6 +29,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
+import workloads  # noqa: E402  (benchmarks/workloads.py)
 from macau_tables.core import journal as journal_module  # noqa: E402
 from macau_tables.core.money import Money  # noqa: E402
 from macau_tables.core.rng import Rng  # noqa: E402
@@ -38,10 +39,9 @@ from macau_tables.games.baccarat import (  # noqa: E402
     BaccaratRules,
     BaccaratTable,
 )
-from macau_tables.games.craps import CrapsPhase, CrapsTable  # noqa: E402
 
 SHOES = 2  # baccarat: 8-deck shoes, two players betting every hand
-ROLLS = 3_000  # craps: throws, a Pass Line bettor taking odds
+ROLLS = 3_000  # craps: throws, a Pass Line bettor taking odds (workloads.craps_table)
 TILE_ROUNDS = 150  # Pai Gow: rounds at a live tile table, three players
 
 
@@ -61,20 +61,7 @@ def baccarat() -> Any:
 
 
 def craps() -> Any:
-    rng = Rng.seeded("bench-journal-memory", "craps")
-    t = CrapsTable.seated(("p1",), chips=Money.of(1_000_000), rng=rng)
-    for _ in range(ROLLS):
-        if t.phase is CrapsPhase.COME_OUT:
-            if not t.bets_of("p1"):
-                if t.balance("p1") < Money.of(100):
-                    t.buy_in("p1", Money.of(1_000_000))
-                t.place_bet("p1", "pass", Money.of(100))
-        else:
-            line = t.bets_of("p1")
-            if len(line) == 1 and line[0].point is not None:
-                t.place_bet("p1", "pass_odds", Money.of(50), on=line[0].id)
-        t.throw("p1", rng=rng)
-    return t
+    return workloads.craps_table(Rng.seeded("bench-journal-memory", "craps"), ROLLS)
 
 
 def paigow() -> Any:

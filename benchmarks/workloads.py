@@ -14,6 +14,7 @@ from macau_tables.games.baccarat import (
     BaccaratRules,
     BaccaratTable,
 )
+from macau_tables.games.craps import CrapsPhase, CrapsTable
 from macau_tables.games.paigow import PAIGOW
 from macau_tables.games.tilegame import Round
 from macau_tables.tiles.strategies import strategy
@@ -32,6 +33,31 @@ def baccarat_shoes(rng: Rng, shoes: int) -> int:
             t.play_hand()  # deal, reveal, third cards, settle
             played += 1
     return played
+
+
+#: craps: the Pass Line bet, and its odds at the largest stake whose winnings stay within
+#: the flat bet (CR-R2)
+FLAT = Money.of(12)
+ODDS = {4: Money.of(6), 10: Money.of(6), 5: Money.of(8), 9: Money.of(8)}
+ODDS |= {6: Money.of(10), 8: Money.of(10)}
+
+
+def craps_table(rng: Rng, rolls: int) -> CrapsTable:
+    """A ``CrapsTable`` after ``rolls`` throws with one Pass Line bettor taking odds (bought
+    in again when short)."""
+    t = CrapsTable.seated(("p1",), chips=Money.of(1_000_000), rng=rng)
+    for _ in range(rolls):
+        if t.phase is CrapsPhase.COME_OUT:
+            if not t.bets_of("p1"):
+                if t.balance("p1") < Money.of(100):
+                    t.buy_in("p1", Money.of(1_000_000))
+                t.place_bet("p1", "pass", FLAT)
+        else:
+            line = t.bets_of("p1")
+            if len(line) == 1 and line[0].point is not None:
+                t.place_bet("p1", "pass_odds", ODDS[line[0].point], on=line[0].id)
+        t.throw("p1", rng=rng)
+    return t
 
 
 def paigow_rounds(rng: Rng, rounds: int) -> int:
