@@ -362,6 +362,10 @@ class Journal:
     def __len__(self) -> int:
         return len(self._entries)
 
+    def entry(self, seq: int) -> Entry:
+        """The entry at ``seq`` (``entries`` copies them all)."""
+        return self._entries[seq]
+
     def append(self, ev: Event) -> Entry:
         """Chain ``ev`` after the last entry and return its entry."""
         if _EVENT_TYPES.get(getattr(ev, "kind", "")) is not type(ev):
