@@ -42,6 +42,7 @@ import json
 import multiprocessing as mp
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -509,9 +510,27 @@ def main() -> None:
         "betting closes, deals and settles at the same moment, round after round",
     )
     ap.add_argument("--json", action="store_true")
+    ap.add_argument(
+        "--keep",
+        action="store_true",
+        help="keep the working directory (the database, ~100 MB a run, and the server's "
+        "log); it is removed at the end otherwise, unless the run fails",
+    )
     a = ap.parse_args()
     a.postmaster = 0  # PostgreSQL's postmaster (its CPU is counted) when we start one
     tmp = Path(tempfile.mkdtemp(prefix="bench-server-"))
+    try:
+        _run(ap, a, tmp)
+    except BaseException:
+        print(f"(the run's database and server log are kept in {tmp})", file=sys.stderr)
+        raise
+    if a.keep:
+        print(f"(the run's database and server log are kept in {tmp})", file=sys.stderr)
+    else:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _run(ap: argparse.ArgumentParser, a: argparse.Namespace, tmp: Path) -> None:
     if a.database == "postgresql" or a.processes > 1:
         if a.database_url:
             ap.error("--database postgresql starts its own cluster: drop --database-url")
