@@ -274,6 +274,16 @@ async def _setup(url: str, creds: dict[str, str], names: list[str]) -> None:
         await asyncio.gather(*(make(n) for n in names))
 
 
+def _thread_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of ``pid``'s main thread (the server's event loop: every
+    command runs there; the commit's and checkpoints' threads apart)."""
+    try:
+        fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _cpu_seconds(roots: list[int]) -> float:
     """User + system CPU seconds of ``roots`` and all their descendants (Linux /proc)."""
     tick = os.sysconf("SC_CLK_TCK")
@@ -397,9 +407,11 @@ def measure(
         }
         time.sleep(max(0.0, start - time.time()))
         cpu0 = _cpu_seconds([proc.pid]), _cpu_seconds(pg), _cpu_seconds(bots)
+        loop0 = _thread_cpu_seconds(proc.pid)
         seen0 = _server_latency(url, sup) if workers == 1 else None
         time.sleep(max(0.0, stop - time.time()))
         cpu1 = _cpu_seconds([proc.pid]), _cpu_seconds(pg), _cpu_seconds(bots)
+        loop_cpu = _thread_cpu_seconds(proc.pid) - loop0
         seen1 = _server_latency(url, sup) if workers == 1 else None
         server_cpu, pg_cpu, bots_cpu = (b - a for a, b in zip(cpu0, cpu1, strict=True))
         results = [q.get(timeout=a.warmup + a.window + 120) for _ in procs]
@@ -441,6 +453,9 @@ def measure(
             "cpu_s_per_1000_bets": round((server_cpu + pg_cpu) / bets * 1000, 2) if bets else None,
             # the same, apart: the server processes, PostgreSQL's, the bot clients'
             "server_cpu_ms_per_bet": round(server_cpu / bets * 1000, 2) if bets else None,
+            # the first process's main thread, its event loop (commands, HTTP, the batches)
+            "loop_cpu_ms_per_bet": round(loop_cpu / bets * 1000, 2) if bets else None,
+            "loop_busy": round(loop_cpu / a.window, 2),
             "pg_cpu_ms_per_bet": round(pg_cpu / bets * 1000, 2) if bets else None,
             "bots_cpu_ms_per_bet": round(bots_cpu / bets * 1000, 2) if bets else None,
             "requests": (reqs := sum(r["requests"] for r in results)),
@@ -598,7 +613,8 @@ def _run(ap: argparse.ArgumentParser, a: argparse.Namespace, tmp: Path) -> None:
             )
             + f"  server CPU {out['cpu_s_per_1000_bets']} ms per bet, "
             f"{out['cpu_ms_per_request']} ms per request ({out['requests']} requests; "
-            f"{out['cpu_busy']:.0%} of one core busy)\n"
+            f"{out['cpu_busy']:.0%} of one core busy); its event loop's thread "
+            f"{out['loop_cpu_ms_per_bet']} ms per bet ({out['loop_busy']:.0%} busy)\n"
             f"  bot clients' CPU {out['bots_cpu_ms_per_bet']} ms per bet; server + bots "
             f"{out['machine_busy']:.2f} of the {os.cpu_count()} cores"
         )
