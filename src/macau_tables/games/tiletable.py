@@ -653,6 +653,10 @@ class TileTable:
         self._face_up: tuple[str, ...] = ()  # TW-2d: the first 4-place round's tiles
         self._last_bettors: set[int] = set()
         self._last: RoundSettled | None = None
+        # its data as the views show it, worked out at the first view after it: a view
+        # is asked for far more often than a round ends (clients poll it), and the
+        # settlement's JSON was most of a Pai Gow view's cost
+        self._last_json: JsonValue = None
         self._prev: Round | None = None
         self._timed_out: tuple[str, str, str] | None = None
         self._keyed_pile = False  # a physical woodpile: the hands are keyed in as dealt
@@ -1074,6 +1078,7 @@ class TileTable:
         self._apply_money(ev)
         rnd.settle()
         self._last = ev
+        self._last_json = None
         self._last_bettors = {seat for _b, _p, seat, _a in self._bets}
         self._prev = rnd
         if self.rules.places == 4 and self._woodpile_rounds == 1:
@@ -2229,7 +2234,9 @@ class TileTable:
             out["settings"] = mine
         out["face_up"] = list(self._face_up)  # TW-2d: public
         if self._last is not None:
-            out["last_round"] = self._last.to_json()["data"]
+            if self._last_json is None:
+                self._last_json = self._last.to_json()["data"]
+            out["last_round"] = self._last_json  # (shared from view to view: read only)
         return out
 
 
