@@ -84,6 +84,13 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
                 "processes forward requests (one the others can reach).",
             ),
         ] = "127.0.0.1",
+        access_log: Annotated[
+            bool,
+            typer.Option(
+                help="A line per HTTP request on standard output (uvicorn's access log). Off "
+                "by default: the tables' journals and the ledger record every command.",
+            ),
+        ] = False,
     ) -> None:
         """Run the live tables: FastAPI on uvicorn, on SQLite (default) or PostgreSQL.
 
@@ -106,6 +113,7 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
             gaming_day_start=gaming_day_start,
             workers=workers,
             internal_host=internal_host,
+            access_log=access_log,
         )
 
     @db_app.command("upgrade", epilog="Example: macau-tables db upgrade --database-url floor.db")

@@ -26,6 +26,7 @@ def serve(
     betting_seconds: float = 15.0,
     action_seconds: float = 20.0,
     log_level: str = "info",
+    access_log: bool = False,
     settings: Settings | None = None,
     gaming_day_start: str = "06:00",
     workers: int = 1,
@@ -38,7 +39,9 @@ def serve(
     processes forward requests for its tables; ``workers`` > 1 starts that many such
     processes sharing ``port`` (SO_REUSEPORT) and restarts one that dies. SQLite is one
     process: ``workers`` > 1 is refused, and so is a second server on the same file
-    (:class:`db.ServerLock`).
+    (:class:`db.ServerLock`). ``access_log``: uvicorn's line per HTTP request (off: the
+    journal and the ledger record every command; at a thousand requests a second the
+    lines cost ~5 % of the loop's time, and 86 million lines a day).
     """
     settings = settings or Settings(
         database_url=database_url,
@@ -53,11 +56,11 @@ def serve(
         # floor takes the lock for good at start-up)
         ServerLock(normalise_url(settings.database_url)).close()
     if not is_postgresql(settings.database_url) or settings.cluster is False:
-        _serve_one(host, port, settings, log_level)
+        _serve_one(host, port, settings, log_level, access_log)
     elif workers <= 1:
-        _serve_leased(host, port, settings, log_level, internal_host, reuse_port=False)
+        _serve_leased(host, port, settings, log_level, access_log, internal_host, reuse_port=False)
     else:
-        _supervise(host, port, settings, log_level, internal_host, workers)
+        _supervise(host, port, settings, log_level, access_log, internal_host, workers)
 
 
 WORKERS_NEED_PG = (
@@ -139,7 +142,7 @@ def _freeze_survivors(phase: str, info: dict[str, int]) -> None:
         gc.freeze()
 
 
-def _serve_one(host: str, port: int, settings: Settings, log_level: str) -> None:
+def _serve_one(host: str, port: int, settings: Settings, log_level: str, access_log: bool) -> None:
     import uvicorn
 
     from macau_tables.server.app import create_app
@@ -150,7 +153,13 @@ def _serve_one(host: str, port: int, settings: Settings, log_level: str) -> None
     # convoy effect). A short interval hands the GIL back quickly.
     sys.setswitchinterval(0.0002)
     uvicorn.run(
-        app, host=host, port=port, log_level=log_level, http=http_protocol(), ws=_ws_protocol()
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        access_log=access_log,
+        http=http_protocol(),
+        ws=_ws_protocol(),
     )
 
 
@@ -170,6 +179,7 @@ def _serve_leased(
     port: int,
     settings: Settings,
     log_level: str,
+    access_log: bool,
     internal_host: str,
     *,
     reuse_port: bool,
@@ -186,19 +196,31 @@ def _serve_leased(
     settings = dataclasses.replace(settings, internal_url=url)
     app = create_app(settings, on_start=_announce(host, port))
     sys.setswitchinterval(0.0002)
-    config = uvicorn.Config(app, log_level=log_level, http=http_protocol(), ws=_ws_protocol())
+    config = uvicorn.Config(
+        app,
+        log_level=log_level,
+        access_log=access_log,
+        http=http_protocol(),
+        ws=_ws_protocol(),
+    )
     uvicorn.Server(config).run(sockets=[public, internal])
 
 
 def _supervise(
-    host: str, port: int, settings: Settings, log_level: str, internal_host: str, workers: int
+    host: str,
+    port: int,
+    settings: Settings,
+    log_level: str,
+    access_log: bool,
+    internal_host: str,
+    workers: int,
 ) -> None:
     """``--workers N``: N leased processes on one port; one that dies is started again
     (its tables are taken over by the others meanwhile, and shared again after)."""
     import multiprocessing as mp
 
     ctx = mp.get_context("fork")  # the children inherit the games registered here
-    args = (host, port, settings, log_level, internal_host)
+    args = (host, port, settings, log_level, access_log, internal_host)
 
     def start(i: int) -> Any:
         proc = ctx.Process(target=_worker, args=args, name=f"macau-worker-{i}", daemon=False)
@@ -245,8 +267,10 @@ def _supervise(
                 proc.kill()
 
 
-def _worker(host: str, port: int, settings: Settings, log_level: str, internal_host: str) -> None:
-    _serve_leased(host, port, settings, log_level, internal_host, reuse_port=True)
+def _worker(
+    host: str, port: int, settings: Settings, log_level: str, access_log: bool, internal_host: str
+) -> None:
+    _serve_leased(host, port, settings, log_level, access_log, internal_host, reuse_port=True)
 
 
 def http_protocol() -> type[asyncio.Protocol] | str:
