@@ -192,6 +192,9 @@ class Bot:
                 if r.status_code == 200:
                     self.seated = False
                     return
+                if r.status_code == 409:  # (money in play: the round must end first)
+                    await asyncio.sleep(1.0)
+                    continue
             await asyncio.sleep(0.1)
 
 

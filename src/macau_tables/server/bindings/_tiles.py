@@ -30,8 +30,9 @@ def open_journal(journal: Journal, seeds: Mapping[str, bytes]) -> TableEngine:
 
 
 def strategy(view: dict[str, Any], pending: list[dict[str, Any]], me: str, rng: Rng) -> Move | None:
-    """Sit at a free seat, buy MOP 1,000 of chips, decline the bank, bet the minimum;
-    the clock sets the tiles by the house way (the rules' default)."""
+    """Sit at a free seat, buy MOP 1,000 of chips, decline the bank, bet the minimum once
+    a round (not from the banker's seat: a bet there is co-banking, PG-3.2 / TW-5e); the
+    clock sets the tiles by the house way (the rules' default)."""
     mine = {op for p in pending if p["actor"] == f"player:{me}" for op in p["operations"]}
     seats = view.get("seats")
     if not isinstance(seats, dict):
@@ -46,7 +47,9 @@ def strategy(view: dict[str, Any], pending: list[dict[str, Any]], me: str, rng: 
         return Move("buy_in", {"amount": 100_000})
     if "decline_bank" in mine:
         return Move("decline_bank", {})
-    if "place_bet" in mine:
+    bets = view.get("bets") or []
+    placed = any(isinstance(b, dict) and b.get("player") == me for b in bets)
+    if "place_bet" in mine and not placed and view.get("banker_seat") != my_seat:
         return Move("place_bet", {"seat": my_seat, "amount": 1_000}, bet=True)
     return None
 
