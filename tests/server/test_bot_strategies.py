@@ -1,13 +1,17 @@
-"""The bots' strategies make moves the rules allow: a tile bot bets once a round and not
-from the banker's seat (a bet there is co-banking: PG-3.2, TW-5e) — it used to bet at
-every poll, a hundred bets a round, and the rules refused its bets from the bank's seat."""
+"""The bots play as players would: a tile bot bets once a round and not from the banker's
+seat (a bet there is co-banking: PG-3.2, TW-5e) — it used to bet at every poll, a hundred
+bets a round, and the rules refused its bets from the bank's seat; a craps shooter waits
+before he throws (the bots' dice flew 80 times a second), but not past the clock."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
 from macau_tables.core.rng import Rng
-from macau_tables.server.bindings import _tiles
+from macau_tables.server.bindings import _tiles, craps
+from macau_tables.server.bots import Bot, BotReport
 
 
 def _view(**extra: Any) -> dict[str, Any]:
@@ -37,3 +41,56 @@ def test_a_tile_bot_does_not_bet_from_the_bankers_seat() -> None:
     both games)"""
     view = _view(banker_seat=2, bets=[])
     assert _tiles.strategy(view, BETTING, "alice", Rng.seeded(b"t")) is None
+
+
+class _Answer:
+    def __init__(self, status: int, body: Any) -> None:
+        self.status_code, self._body = status, body
+
+    def json(self) -> Any:
+        return self._body
+
+    def raise_for_status(self) -> None:
+        pass
+
+
+class _Shooter:
+    """A craps table as the bot sees it: he is seated and the shooter, whatever happens."""
+
+    def __init__(self, countdown_s: float | None) -> None:
+        self.countdown_s = countdown_s
+        self.throws: list[float] = []
+        self.start = time.monotonic()
+
+    async def request(self, method: str, url: str, **kw: Any) -> _Answer:
+        if url == "/auth/login":
+            return _Answer(200, {"token": "t"})
+        if url.endswith("/view"):
+            cd = None
+            if self.countdown_s is not None:
+                deadline = int((time.time() + self.countdown_s) * 1000)
+                cd = {"kind": "action", "deadline": deadline, "actors": [], "op": "pass_dice"}
+            view = {"seats": [{"player": "bot"}], "bets": [], "point": None}
+            pending = [{"actor": "player:bot", "operations": ["throw", "pass_dice"]}]
+            return _Answer(200, {"view": view, "pending": pending, "countdown": cd})
+        assert kw["json"]["op"] == "throw"
+        self.throws.append(time.monotonic() - self.start)
+        return _Answer(200, {"events": []})
+
+
+def _shoot(countdown_s: float | None, seconds: float) -> list[float]:
+    table = _Shooter(countdown_s)
+    bot = Bot(table, "bot", "pw", "craps-1", "craps", Rng.seeded(b"s"), BotReport(), poll=0.01)
+    asyncio.run(bot.play(time.monotonic() + seconds, 0.0))
+    return table.throws
+
+
+def test_a_bot_shooter_lets_the_others_bet_before_he_throws() -> None:
+    throws = _shoot(None, 2.0)
+    assert len(throws) == 1 and throws[0] >= craps.THROW_PAUSE
+
+
+def test_a_bot_shooter_throws_before_the_clock_passes_his_dice() -> None:
+    """He waits at most half the time the clock leaves him (here 0.4 s)."""
+    throws = _shoot(0.4, 1.0)
+    assert throws and throws[0] < craps.THROW_PAUSE

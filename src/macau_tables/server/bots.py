@@ -29,11 +29,14 @@ __all__ = ["BotReport", "Move", "register_strategy", "run_bots"]
 
 @dataclass(frozen=True)
 class Move:
-    """A bot's next command; ``bet`` marks a wager (counted and timed by the benchmark)."""
+    """A bot's next command; ``bet`` marks a wager (counted and timed by the benchmark).
+    ``pause``: seconds the bot waits before it, as a player would (a shooter lets the
+    others bet before he throws); it then reads its view again and decides again."""
 
     op: str
     args: dict[str, Any]
     bet: bool = False
+    pause: float = 0.0
 
 
 Strategy = Callable[[dict[str, Any], list[dict[str, Any]], str, Rng], "Move | None"]
@@ -168,6 +171,7 @@ class Bot:
         deadline = until + grace
         await self.login(deadline)
         strategy = _STRATEGIES.get(self.game, _join_only)
+        paused: Move | None = None  # the move paused for, once
         while time.monotonic() < until and not (stop is not None and stop.is_set()):
             snap = await self.view(deadline)
             if not snap:
@@ -175,8 +179,14 @@ class Bot:
                 continue
             move = strategy(snap["view"], snap["pending"], self.name, self.rng)
             if move is None:
+                paused = None
                 await asyncio.sleep(self.poll)
                 continue
+            if move.pause and move != paused:
+                paused = move
+                await asyncio.sleep(_pause(move.pause, snap.get("countdown")))
+                continue  # (and look again: the table may have moved on)
+            paused = None
             r = await self.command(move, deadline)
             if r.status_code == 401:
                 await self.login(deadline)
@@ -196,6 +206,14 @@ class Bot:
                     await asyncio.sleep(1.0)
                     continue
             await asyncio.sleep(0.1)
+
+
+def _pause(wanted: float, countdown: Any) -> float:
+    """At most half the time the clock leaves (the rules' default acts at its deadline)."""
+    deadline = countdown.get("deadline") if isinstance(countdown, dict) else None
+    if isinstance(deadline, int):
+        return min(wanted, max(0.0, (deadline / 1000 - time.time()) / 2))
+    return wanted
 
 
 async def setup_players(

@@ -34,14 +34,19 @@ def secret_seed(engine: TableEngine, commitment: str) -> bytes | None:
     return seed if isinstance(seed, bytes) else None
 
 
+THROW_PAUSE = 1.5  # seconds a bot shooter waits before he throws
+
+
 def strategy(view: dict[str, Any], pending: list[dict[str, Any]], me: str, rng: Rng) -> Move | None:
-    """Sit with MOP 1,000, keep a Pass Line bet at the minimum, throw when shooting."""
+    """Sit with MOP 1,000, keep a Pass Line bet at the minimum, throw when shooting — after
+    a second and a half, as a shooter does, so that the others can bet (thrown at once,
+    the bots' dice flew 80 times a second)."""
     mine = {op for p in pending if p["actor"] == f"player:{me}" for op in p["operations"]}
     seats = view.get("seats") or []
     if not any(isinstance(s, dict) and s.get("player") == me for s in seats):
         return Move("join", {"amount": 100_000})
     if "throw" in mine:
-        return Move("throw", {})
+        return Move("throw", {}, pause=THROW_PAUSE)
     bets = [b for b in view.get("bets", []) or [] if isinstance(b, dict) and b.get("player") == me]
     if "place_bet" in mine and not bets and view.get("point") is None:
         rules = view.get("rules")
