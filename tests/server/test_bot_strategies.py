@@ -78,10 +78,14 @@ class _Shooter:
         return _Answer(200, {"events": []})
 
 
-def _shoot(countdown_s: float | None, seconds: float) -> list[float]:
+def _shoot(countdown_s: float | None, seconds: float, *, cashing_out: bool = False) -> list[float]:
     table = _Shooter(countdown_s)
     bot = Bot(table, "bot", "pw", "craps-1", "craps", Rng.seeded(b"s"), BotReport(), poll=0.01)
-    asyncio.run(bot.play(time.monotonic() + seconds, 0.0))
+    if cashing_out:  # play is over: the bot ends what it has in play, then leaves
+        bot.seated = True
+        asyncio.run(bot.play(time.monotonic(), seconds))
+    else:
+        asyncio.run(bot.play(time.monotonic() + seconds, 0.0))
     return table.throws
 
 
@@ -94,3 +98,9 @@ def test_a_bot_shooter_throws_before_the_clock_passes_his_dice() -> None:
     """He waits at most half the time the clock leaves him (here 0.4 s)."""
     throws = _shoot(0.4, 1.0)
     assert throws and throws[0] < craps.THROW_PAUSE
+
+
+def test_a_bot_shooter_cashing_out_throws_at_the_same_pace() -> None:
+    throws = _shoot(None, 2.0, cashing_out=True)
+    gaps = [b - a for a, b in zip([0.0, *throws], throws, strict=False)]
+    assert throws and min(gaps) >= craps.THROW_PAUSE

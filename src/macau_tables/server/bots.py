@@ -196,6 +196,8 @@ class Bot:
             if snap:
                 mine = strategy(snap["view"], snap["pending"], self.name, self.rng)
                 if mine is not None and not mine.bet and mine.op != "join":
+                    if mine.pause:  # (a shooter ends his bets' round: throwing, paced)
+                        await asyncio.sleep(_pause(mine.pause, snap.get("countdown")))
                     await self.command(mine, deadline)
                     continue
                 r = await self.command(Move("leave", {}), deadline)
