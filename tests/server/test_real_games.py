@@ -83,6 +83,35 @@ def test_each_baccarat_hand_gets_its_own_betting_window(srv: Srv) -> None:
         assert srv.step(t)
 
 
+def test_a_shooter_who_throws_keeps_the_dice(srv: Srv) -> None:
+    """CR-R7: the shooter keeps the dice until a seven-out. The clock passes the dice of a
+    shooter who does not throw in time (the rules' default); each throw starts his time
+    again. The window that began when the dice came to him used to run on through his
+    throws, and passed the dice of a shooter throwing every second and a half."""
+    t = table(srv, "craps")
+    actor = srv.floor.tables[t]
+    srv.ok("alice", t, "join", {"amount": 100_000})
+    srv.ok("bob", t, "join", {"amount": 100_000})
+    kept = 0
+    for _ in range(200):
+        shooter = next((p.actor.name for p in actor.pending() if "throw" in p.operations), None)
+        if shooter is None:
+            assert srv.step(t)  # the dealer's steps (the shooter's seed, the dice passed)
+            continue
+        assert actor._plan_countdown() is not None
+        # his time runs out (as if its seconds passed) … but he throws just before
+        actor._deadline = (actor._deadline[0], actor._deadline[1] - 60.0)  # type: ignore[index]
+        srv.ok(shooter, t, "throw")
+        still = any("throw" in p.operations and p.actor.name == shooter for p in actor.pending())
+        if still:  # no seven-out: he keeps the dice, and a new window to throw in
+            planned = actor._plan_countdown()
+            assert planned is not None and planned[0] > 0.1, "his throw did not restart it"
+            kept += 1
+            if kept == 5:
+                return
+    raise AssertionError(f"only {kept} throws kept the dice")
+
+
 def test_a_live_table_takes_keyed_in_dice_and_leaves_the_dealer_steps_to_the_dealer(
     srv: Srv,
 ) -> None:

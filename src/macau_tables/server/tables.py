@@ -231,6 +231,10 @@ class TableActor:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._deadline: tuple[tuple[Any, ...], float] | None = None
+        # each actor's last command that the rules took (its last entry's seq): a player
+        # the rules wait for again after he acted — a shooter after a throw — has his
+        # time from then, not from when they first waited for him (_plan)
+        self._acted: dict[str, int] = {}
         self._refused: tuple[int, str] | None = None
         self.countdown: dict[str, Any] | None = None
         self._pending_memo: (
@@ -662,6 +666,8 @@ class TableActor:
         entries = _entries_since(engine.journal, before)
         if entries and entries[0].seq != before:
             raise RuntimeError("journal out of step with the database")
+        if entries:
+            self._acted[str(command.actor)] = entries[-1].seq
         store.append_entries(conn, self.table_id, entries)
         balances: dict[str, int] = {}  # the command's balance changes, written once
         for entry in entries:
@@ -924,8 +930,9 @@ class TableActor:
         """What the clock does next: kind, signature, delay (s), commands.
 
         A betting window (players may act, someone must) lasts ``betting_seconds``; a
-        player the rules wait for has ``action_seconds``; the dealer's own steps run after
-        ``dealer_seconds``. An idle table (nobody seated, nothing in play) waits.
+        player the rules wait for has ``action_seconds`` — from his last act, if he is
+        waited for again after it (a shooter who threw: CR-R7); the dealer's own steps run
+        after ``dealer_seconds``. An idle table (nobody seated, nothing in play) waits.
         """
         pend = self.pending()
         if not pend or self.engine is None or self.game.idle(self.engine):
@@ -946,7 +953,14 @@ class TableActor:
         ]
         optional = [p for p in pend if p.actor.role is Role.PLAYER and not p.required]
         cmds: list[Command] = [time_out(p) for p in required]
-        sig: tuple[Any, ...] = ("action", frozenset((str(p.actor), p.default) for p in required))
+        # who is waited for, for what, and since his last act: a player who acted and is
+        # waited for again (a shooter who threw, CR-R7) starts a new countdown
+        sig: tuple[Any, ...] = (
+            "action",
+            frozenset(
+                (str(p.actor), p.default, self._acted.get(str(p.actor), -1)) for p in required
+            ),
+        )
         if not cmds and staff:
             p = staff[0]
             op = p.default or p.operations[0]
