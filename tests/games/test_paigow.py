@@ -636,3 +636,20 @@ def test_replay_rebuilds_the_round_and_the_same_chain(tmp_path) -> None:  # type
     ledger.post(rnd.transaction)
     assert ledger.balance("player:b").minor == 100000 - 7000
     assert SeatResult.PLAYER.value == outcome(rnd, 2)
+
+
+@pytest.mark.parametrize("game", ["paigow", "taiwan"])
+def test_a_trial_settlement_leaves_the_round_as_it_was(game: str) -> None:
+    """A table decides its settlement's event on ``Round.trial_copy`` before it applies
+    it: settling the copy — the dealer's TW-6b re-set included — changes nothing of the
+    round, and the round, settled after, gives the very same event."""
+    regulation = TAIWAN if game == "taiwan" else PAIGOW
+    rnd = staged(regulation, hands={1: MID, 2: STRONG}, bets=[("a", 2, 50)])
+    rnd.set_seat("a", 2, tiles("1-1", "3-6"))  # (not TW-6b's forced setting)
+    rnd.set_banker("bank", tiles("1-5", "3-4"))
+    settings, phase, entries = dict(rnd.settings_), rnd.phase, len(rnd.journal)
+    trial = rnd.trial_copy().settle()
+    assert (rnd.settings_, rnd.phase, len(rnd.journal)) == (settings, phase, entries)
+    assert rnd.settled is None and rnd.transaction is None and not rnd.results
+    assert trial.resets == ((2,) if game == "taiwan" else ())
+    assert rnd.settle().to_json() == trial.to_json()

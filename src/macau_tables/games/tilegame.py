@@ -19,6 +19,7 @@ deal → exposed tiles → every seat's holder sets → the banker sets → sett
 
 from __future__ import annotations
 
+import copy
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -884,6 +885,19 @@ class Round:
 
     def can_settle(self) -> bool:
         return _can(self.verify_settle)
+
+    def trial_copy(self) -> Round:
+        """A copy of the round to run :meth:`settle` on, this one left as it is (a table
+        decides its settlement's event before it applies it). :meth:`settle` writes
+        ``settings_`` (the dealer's TW-6b re-sets), ``results``, ``transaction``,
+        ``settled``, ``phase`` and the round's journal; the copy has its own of those and
+        shares the rest, which settling only reads. (A deep copy of the whole round, its
+        journal included, was about 6 ms — most of a Pai Gow settlement, and a third of a
+        Pai Gow table's replay.)"""
+        trial = copy.copy(self)
+        trial.settings_ = dict(self.settings_)
+        trial.journal = Journal(self.journal.game, self.journal.header)
+        return trial
 
     def settle(self) -> RoundSettled:
         """Compare every seat with the banker and settle in settlement order."""

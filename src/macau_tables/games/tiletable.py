@@ -33,7 +33,6 @@ chain (a round is the run of events between two ``BankOpened``).
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import inspect
 import json
@@ -1650,7 +1649,7 @@ class TileTable:
         self.verify_settle(actor)
         rnd = self._need_round()
         before = dict(rnd.settings_)
-        trial = copy.deepcopy(rnd, {id(rnd.regulation): rnd.regulation})
+        trial = rnd.trial_copy()
         inner = trial.settle()  # the arithmetic of the round machine, on a copy
         ev = self._settlement(trial, inner.results, before)
         out = list(self._emit(ev))
