@@ -77,7 +77,7 @@ class BotReport:
         return (
             f"{sum(self.statuses.values())} commands "
             f"({', '.join(f'{k}: {v}' for k, v in sorted(self.statuses.items()))}), "
-            f"{self.bets} bets in {self.elapsed:.1f} s = {rate:.0f} bets/s, "
+            f"{self.bets} bets in {self.elapsed:.1f} s = {rate:.{1 if rate < 100 else 0}f} bets/s, "
             f"bet latency p50 {self.percentile(0.5) * 1000:.1f} ms "
             f"p99 {self.percentile(0.99) * 1000:.1f} ms, {self.retries} retried in transit"
             + (f"; refusals by rule: {dict(self.rules.most_common(8))}" if self.rules else "")
