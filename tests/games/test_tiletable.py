@@ -138,6 +138,9 @@ def test_pg_4_1_nobody_shakes_for_the_banker_and_the_dealer_settles() -> None:
         t.execute(Command(BOB, "place_bet", {"seat": 2, "amount": 100, "sseat": 3}))
     with pytest.raises(InvalidInput, match="positive"):
         t.execute(Command(BOB, "place_bet", {"seat": 2, "amount": -100}))
+    for _ in range(2):  # (the operation's signature is worked out once, then kept)
+        with pytest.raises(InvalidInput, match=r"place_bet: .*amount.*it takes"):
+            t.execute(Command(BOB, "place_bet", {"seat": 2}))
     with pytest.raises(RuleViolation, match="PG-4.6"):
         t.execute(Command(BOB, "place_bet", {"seat": 2, "amount": 100_001}))
 

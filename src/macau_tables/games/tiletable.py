@@ -881,7 +881,7 @@ class TileTable:
         if command.op == "change_limits":
             args = contract.limits_args(args, self.currency)
         try:
-            inspect.signature(fn).bind(command.actor, **args)
+            _signature(fn).bind(command.actor, **args)
         except TypeError as exc:  # a required argument left out
             raise InvalidInput(f"{command.op}: {exc}; it takes {list(allowed)}") from exc
         return fn(command.actor, **args)
@@ -2241,6 +2241,19 @@ class TileTable:
 
 def _ints(xs: Sequence[int] | set[int]) -> list[JsonValue]:
     return [int(x) for x in xs]
+
+
+_SIGNATURES: dict[Any, inspect.Signature] = {}
+
+
+def _signature(method: Any) -> inspect.Signature:
+    """A bound operation's signature, worked out once per operation (``inspect.signature``
+    took 0.1 ms, a tenth of a tile table's command)."""
+    func = method.__func__
+    sig = _SIGNATURES.get(func)
+    if sig is None:
+        sig = _SIGNATURES[func] = inspect.signature(method)
+    return sig
 
 
 class PaiGowTable(TileTable):
