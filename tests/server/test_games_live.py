@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import subprocess
 import sys
 import time
@@ -53,6 +54,9 @@ def test_bots_play_every_bound_game_and_the_ledger_stays_whole(tmp_path: Path) -
                 time.sleep(0.1)
         text = log.read_text()
         assert f"serving on http://127.0.0.1:{port}/" in text
+        assert re.search(r"0 table\(s\) verified in \d+\.\d s", text), text
+        made = re.search(r"a new floor: demo tables (.*)", text)
+        assert made is not None and set(made.group(1).split(", ")) == {f"{g}-1" for g in real}
         creds = {
             p[0]: p[1]
             for line in text.splitlines()
@@ -114,6 +118,8 @@ def test_bots_play_every_bound_game_and_the_ledger_stays_whole(tmp_path: Path) -
             except httpx.TransportError:
                 time.sleep(0.1)
         assert health == {"ok": True, "tables": len(real), "locked": {}}
+        again = log.read_text()
+        assert f"{len(real)} table(s) verified in" in again and again.count("a new floor") == 1
     finally:
         proc.terminate()
         proc.wait(timeout=30)

@@ -94,6 +94,8 @@ class RecoveryReport:
     locked: dict[str, str] = field(default_factory=dict)
     driven: dict[str, int] = field(default_factory=dict)
     ledger: list[str] = field(default_factory=list)
+    seconds: float = 0.0  # how long the verification and rebuild took
+    created: list[str] = field(default_factory=list)  # demo tables made on a new floor
 
 
 class Floor:
@@ -135,9 +137,13 @@ class Floor:
 
     async def _start(self) -> None:
         await asyncio.get_running_loop().run_in_executor(None, upgrade, self.db)
+        started = time.perf_counter()
         self.recovery = await self.recover()
+        self.recovery.seconds = time.perf_counter() - started
         if self.settings.demo:
+            known = set(self.tables)
             await self.bootstrap()
+            self.recovery.created = [t for t in self.tables if t not in known]
         if self.settings.clocks:
             for actor in self.tables.values():
                 if actor.owned:

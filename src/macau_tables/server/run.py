@@ -80,11 +80,13 @@ def _announce(host: str, port: int) -> Callable[[Floor], None]:
         rec = floor.recovery
         out.write(f"macau-tables: database {floor.db.url}\n")
         out.write(
-            f"macau-tables: {rec.tables} table(s) verified"
+            f"macau-tables: {rec.tables} table(s) verified in {rec.seconds:.1f} s"
             + (f", locked: {rec.locked}" if rec.locked else "")
             + (f", rounds finished on recovery: {rec.driven}" if rec.driven else "")
             + "\n"
         )
+        if rec.created:
+            out.write(f"macau-tables: a new floor: demo tables {', '.join(rec.created)}\n")
         if floor.cluster is not None:
             out.write(
                 f"macau-tables: process {floor.cluster.owner} (internal {floor.cluster.url}) "
