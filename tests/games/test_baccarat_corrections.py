@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from macau_tables.core.errors import InvalidInput, OutOfOrder
 from macau_tables.core.ledger import CAGE, Ledger, Transaction
 from macau_tables.core.money import MOP, Money
+from macau_tables.core.visibility import Viewer
 from macau_tables.games.baccarat import (
     BaccaratPhase,
     BaccaratRules,
@@ -310,3 +311,16 @@ def test_the_keyed_event_is_named_as_it_stands() -> None:
     for bad in (seq + 1, -1, 10**6, True):
         with pytest.raises((OutOfOrder, InvalidInput)):
             correct(t, bad, cards=["4h", "2c", "Kd", "5s"])
+
+
+def test_the_views_roads_follow_a_voided_hand() -> None:
+    """(The view keeps the roads' JSON per shoe and hands recorded: a void leaves as many
+    hands recorded, the voided one now out of the roads.)"""
+    t = table(decks=6)
+    preload(t, "9h", 4)
+    bets(t)
+    deal(t, ["9h", "2c", "9h", "5s"])  # Player 8, Banker 7
+    before = t.view(Viewer.SUPERVISOR)["roads"]
+    void(t)
+    after = t.view(Viewer.SUPERVISOR)["roads"]
+    assert after != before and after == t.roads().to_json()

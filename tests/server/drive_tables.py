@@ -5,6 +5,7 @@ journals for the recall tests and ``benchmarks/bench_recall.py``."""
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 
 from macau_tables.core.errors import MacauTablesError
 from macau_tables.core.rng import Rng, commitment
@@ -44,8 +45,11 @@ def bet(game: str, engine: TableEngine, player: str) -> Command:
     return Command(who, "place_bet", {"seat": seat, "amount": 1_000})
 
 
-def drive(game: str, n_rounds: int) -> TableEngine:
-    """Play ``n_rounds`` rounds at a new table of ``game``, as the server's clock would."""
+def drive(
+    game: str, n_rounds: int, each: Callable[[TableEngine], None] | None = None
+) -> TableEngine:
+    """Play ``n_rounds`` rounds at a new table of ``game``, as the server's clock would
+    (``each``: called with the table after every step)."""
     from macau_tables.games.contract import Actor
 
     g = binding(game)
@@ -61,6 +65,8 @@ def drive(game: str, n_rounds: int) -> TableEngine:
         for ev in engine.journal.events[seen:]:
             ended += _ROUND_MARKS.get(ev.kind) in (RoundMark.SETTLE, RoundMark.VOID)
         seen = len(engine.journal)
+        if each is not None:
+            each(engine)
         pend = engine.pending()
         n = len(engine.journal)
         for p in pend:

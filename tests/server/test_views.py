@@ -11,9 +11,13 @@ from typing import Any
 import pytest
 
 from macau_tables.core.rng import Rng
+from macau_tables.core.visibility import Viewer
+from macau_tables.games.baccarat import BaccaratTable
+from macau_tables.games.contract import TableEngine
 from macau_tables.server import schemas as S
 from macau_tables.server.bots import _STRATEGIES
 from tests.server.conftest import Srv
+from tests.server.drive_tables import drive
 from tests.server.play import new_table, settled
 
 GAMES = ["paigow", "taiwan", "baccarat", "craps"]
@@ -73,3 +77,20 @@ def test_a_tile_views_last_round_is_the_last_settlement(lite: Srv, game: str) ->
             if not shown or shown[-1] != view["last_round"]:
                 shown.append(view["last_round"])
     assert len(shown) >= 2  # a later settlement replaced the first in the view
+
+
+def test_a_baccarat_views_roads_are_the_shoes_at_every_step() -> None:
+    """A baccarat table keeps its roads' JSON until a hand is recorded or a shoe begins:
+    at every step of 90 hands (a new shoe among them) the view's roads are the roads
+    worked out afresh."""
+    steps = 0
+
+    def each(engine: TableEngine) -> None:
+        nonlocal steps
+        assert isinstance(engine, BaccaratTable)
+        for viewer in (Viewer.SUPERVISOR, Viewer.player("alice")):
+            assert engine.view(viewer)["roads"] == engine.roads().to_json()
+        steps += 1
+
+    table = drive("baccarat", 90, each)
+    assert isinstance(table, BaccaratTable) and table.shoe_number > 1 and steps > 90

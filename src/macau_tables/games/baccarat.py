@@ -1155,6 +1155,10 @@ class BaccaratTable:
         self.hand: Hand | None = None
         self.hand_number = 0
         self.results: list[HandResult] = []
+        # the roads' JSON as the views show it, for (shoe, hands recorded): the roads
+        # change only when a hand ends or a shoe starts, and working them out was most
+        # of a view's cost (1 ms a view, at every view a player polls or is sent)
+        self._roads_memo: tuple[tuple[int, int], JsonValue] | None = None
         self.last_settled: HandSettled | None = None
         self.discards = 0
         self.burned_face_down = 0
@@ -3059,7 +3063,7 @@ class BaccaratTable:
             "hand": hand,
             "last_hand": last,
             "last_settlement": settled,
-            "roads": _plain(self.roads().to_json()),
+            "roads": self._roads_json(),  # (shared from view to view: read only)
             "next_limits": None if self.next_limits is None else self.next_limits.limits_json(),
             "pending": [p.to_json() for p in self.pending()],
         }
@@ -3094,6 +3098,14 @@ class BaccaratTable:
 
     def roads(self) -> Roads:
         return roads([r.road_hand() for r in self.shoe_results()])
+
+    def _roads_json(self) -> JsonValue:
+        """:meth:`roads` as JSON, worked out again only when a hand was recorded or a new
+        shoe began (``results`` only grows, and its entries are frozen)."""
+        key = (self.shoe_number, len(self.results))
+        if self._roads_memo is None or self._roads_memo[0] != key:
+            self._roads_memo = (key, _plain(self.roads().to_json()))
+        return self._roads_memo[1]
 
     def snapshot(self) -> dict[str, Any]:
         """The public state as plain data (replay must rebuild it exactly); no hidden order."""
