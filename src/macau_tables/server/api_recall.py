@@ -23,6 +23,7 @@ from macau_tables.server import store
 from macau_tables.server.auth import StaffRole, User, get_user
 from macau_tables.server.errors import ApiError, forbidden, not_found
 from macau_tables.server.floor import Floor
+from macau_tables.server.schemas import MAX_ID
 
 Allowed = Callable[[str], Callable[[User], Awaitable[User]]]
 
@@ -46,7 +47,7 @@ def install(
         table_id: str,
         user: Annotated[User, Depends(allowed("recall.table"))],
         limit: Annotated[int, Query(ge=1, le=R.RECALL_LIMIT)] = R.RECALL_LIMIT,
-        before: Annotated[int | None, Query(ge=1)] = None,
+        before: Annotated[int | None, Query(ge=1, le=MAX_ID)] = None,
     ) -> dict[str, Any]:
         """The table's last ``limit`` rounds (settled, voided, under way), oldest first,
         each step by step with the view the caller may see; ``before`` pages back (the

@@ -27,7 +27,7 @@ from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
 import sqlalchemy as sa
-from fastapi import Depends, FastAPI, Header, Query
+from fastapi import Depends, FastAPI, Header, Path, Query
 from fastapi.responses import JSONResponse
 from pydantic import Field
 from sqlalchemy.engine import Connection
@@ -38,7 +38,7 @@ from macau_tables.server import store
 from macau_tables.server.auth import User
 from macau_tables.server.errors import ApiError, from_domain, not_found
 from macau_tables.server.floor import Floor
-from macau_tables.server.schemas import MAX_AMOUNT, Control, Strict
+from macau_tables.server.schemas import MAX_AMOUNT, MAX_ID, Control, Strict
 from macau_tables.server.tables import Reply, TableActor
 
 Allowed = Callable[[str], Callable[[User], Awaitable[User]]]
@@ -385,7 +385,7 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
         "/supervisor/requests/{rid}/approve", tags=["supervisor"], **perm("supervisor.decide")
     )
     async def approve(
-        rid: int,
+        rid: Annotated[int, Path(ge=1, le=MAX_ID)],
         body: DecisionBody,
         user: Annotated[User, Depends(allowed("supervisor.decide"))],
         idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key")] = None,
@@ -428,7 +428,7 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
 
     @app.post("/supervisor/requests/{rid}/reject", tags=["supervisor"], **perm("supervisor.decide"))
     async def reject(
-        rid: int,
+        rid: Annotated[int, Path(ge=1, le=MAX_ID)],
         body: DecisionBody,
         user: Annotated[User, Depends(allowed("supervisor.decide"))],
     ) -> dict[str, Any]:

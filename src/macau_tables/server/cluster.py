@@ -63,6 +63,7 @@ from sqlalchemy.engine import Connection
 
 from macau_tables.server import store
 from macau_tables.server.errors import ApiError
+from macau_tables.server.schemas import MAX_ID
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -569,6 +570,8 @@ class ForwardMiddleware:
         if decision is None:
             return None
         rid = int(decision.group(1))
+        if rid > MAX_ID:  # no such request (the route answers 422)
+            return None
         found = await self.floor.db.read(
             lambda c: c.execute(
                 sa.select(store.requests_t.c.table_id).where(store.requests_t.c.id == rid)

@@ -10,6 +10,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 MAX_AMOUNT = 10**12  # avos: MOP 10,000,000,000.00
+#: the largest id or number a path or query may name: the databases' 64-bit integers
+MAX_ID = 2**63 - 1
 
 
 class Strict(BaseModel):
