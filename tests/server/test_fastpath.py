@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from macau_tables.server.app import create_app
+from macau_tables.server.fastpath import CommandFastPath
 from macau_tables.server.floor import Floor
 from tests.server.conftest import make_settings
 
@@ -164,3 +165,56 @@ def test_any_body_gets_the_same_answer(pair: Pair, op: Any, args: Any, extra: An
     fast, reference = pair.both("/tables/hilo-1/commands", _content(body), "alice", _headers({}))
     assert fast == reference
     assert 400 <= fast[0] < 500 or fast[0] == 200
+
+
+def _get_both(pair: Pair, path: str, headers: dict[str, str]) -> list[tuple[int, Any]]:
+    out = []
+    for client in pair.clients:
+        r = client.get(path, headers=headers)
+        out.append((r.status_code, r.json()))
+    return out
+
+
+@pytest.mark.parametrize("who", ["alice", "dealer", "auditor"])
+def test_the_views_fast_path_answers_as_fastapis_route(pair: Pair, who: str) -> None:
+    """``GET /tables/{id}/view`` (what a client polls) has its fast path too: the same
+    answer as the FastAPI route for each role, an unknown table, bad credentials."""
+    tokens = [toks[who] for toks in pair.tokens]
+    for path, want in (("/tables/hilo-1/view", 200), ("/tables/nope/view", 404)):
+        fast, reference = (
+            _get_both(pair_one, path, {"Authorization": f"Bearer {tok}"})
+            for pair_one, tok in ((_Only(pair, 0), tokens[0]), (_Only(pair, 1), tokens[1]))
+        )
+        assert fast[0][0] == reference[0][0] == want
+        if want == 200:  # (each database's own table: the same shape, its own seeds)
+            assert set(fast[0][1]) == set(reference[0][1]) and fast[0][1]["view"]
+        else:
+            assert fast == reference
+    for auth in ("Bearer nope", "Basic abc", "Bearer", "", "bearer  "):
+        out = _get_both(pair, "/tables/hilo-1/view", {"Authorization": auth} if auth else {})
+        assert out[0] == out[1] and out[0][0] == 401
+
+
+class _Only:
+    """One app of the pair (the fast one: 0; FastAPI's route: 1)."""
+
+    def __init__(self, pair: Pair, i: int) -> None:
+        self.clients = [pair.clients[i]]
+
+
+def test_the_fast_app_answers_a_view_on_its_fast_path(
+    pair: Pair, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """(So that the comparison above compares two paths, not one route twice.)"""
+    served: list[str] = []
+    original = CommandFastPath._view
+
+    async def counting(self: CommandFastPath, table_id: str, scope: Any) -> tuple[int, bytes]:
+        served.append(table_id)
+        return await original(self, table_id, scope)
+
+    monkeypatch.setattr(CommandFastPath, "_view", counting)
+    for i, toks in enumerate(pair.tokens):
+        h = {"Authorization": f"Bearer {toks['alice']}"}
+        assert pair.clients[i].get("/tables/hilo-1/view", headers=h).status_code == 200
+    assert served == ["hilo-1"]  # the fast app's; the reference app has no fast path

@@ -241,12 +241,7 @@ def create_app(
         table_id: str, user: Annotated[User, Depends(allowed("tables.view"))]
     ) -> Response:
         """What the caller may see at the table now (his projection), and what is pending."""
-        snap = await the_floor.table(table_id).snapshot(_viewer(user))
-        snap.pop("type")
-        # rendered as the WebSocket's snapshot is, not through the response model (its
-        # validation and serialization were a third of a polled view's cost); the model
-        # documents it, and tests/server/test_api.py checks every game's view against it
-        return Response(store.render(snap), media_type="application/json")
+        return Response(await _view_content(table_id, user), media_type="application/json")
 
     @app.get(
         "/tables/{table_id}/events",
@@ -262,6 +257,14 @@ def create_app(
     ) -> list[dict[str, Any]]:
         """The table's events after ``after`` that the caller may see."""
         return await the_floor.table(table_id).events_for(_viewer(user), after, limit)
+
+    async def _view_content(table_id: str, user: User) -> bytes:
+        snap = await the_floor.table(table_id).snapshot(_viewer(user))
+        snap.pop("type")
+        # rendered as the WebSocket's snapshot is, not through the response model (its
+        # validation and serialization were a third of a polled view's cost); the model
+        # documents it, and tests/server/test_views.py checks every game's view against it
+        return store.render(snap)
 
     async def _run_command(
         table_id: str, body: S.CommandBody, user: User, key: str | None, path: str
@@ -296,6 +299,7 @@ def create_app(
             authenticate=the_floor.authenticate,
             handle=_run_command,
             latencies=latencies,
+            view=_view_content,
         )
 
     @app.get("/server/latency", tags=["floor"], **perm("server.stats"))

@@ -35,8 +35,10 @@ from macau_tables.server.store import render
 MAX_BODY = 256 * 1024
 
 _PATH = re.compile(r"^/tables/([^/]+)/commands$")
+_VIEW = re.compile(r"^/tables/([^/]+)/view$")
 
 Handler = Callable[[str, S.CommandBody, User, str | None, str], Awaitable[tuple[int, bytes]]]
+ViewHandler = Callable[[str, User], Awaitable[bytes]]
 
 
 def _invalid(message: str) -> ApiError:
@@ -70,13 +72,21 @@ class CommandFastPath:
         authenticate: Callable[[str], Awaitable[User]],
         handle: Handler,
         latencies: Latencies | None = None,
+        view: ViewHandler | None = None,
     ) -> None:
         self.app = app
         self.authenticate = authenticate
         self.handle = handle
         self.latencies = latencies  # each command's time here (server/latency.py)
+        self.view = view  # GET /tables/{id}/view's content (polled: its own fast path)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "GET" and self.view is not None:
+            v = _VIEW.match(scope["path"])
+            if v is not None:
+                status, content = await self._view(v.group(1), scope)
+                await _reply(send, status, content)
+                return
         if scope["type"] != "http" or scope["method"] != "POST":
             await self.app(scope, receive, send)
             return
@@ -86,17 +96,7 @@ class CommandFastPath:
             return
         started = time.perf_counter()
         status, body, op = await self._answer(m.group(1), scope, receive)
-        await send(
-            {
-                "type": "http.response.start",
-                "status": status,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        await _reply(send, status, body)
         if self.latencies is not None:
             self.latencies.observe(label_for(op, status), time.perf_counter() - started)
 
@@ -121,6 +121,37 @@ class CommandFastPath:
         except MacauTablesError as exc:
             err = from_domain(exc)
             return err.status, render(err.body()), op
+
+    async def _view(self, table_id: str, scope: Scope) -> tuple[int, bytes]:
+        """``GET /tables/{id}/view`` as the FastAPI route answers it: the token (401), the
+        ``tables.view`` permission (403), the table (404), the caller's view."""
+        assert self.view is not None
+        try:
+            # (the first Authorization header, as Starlette's ``request.headers`` gives it)
+            auth = next((v for k, v in scope["headers"] if k == b"authorization"), None)
+            token = _bearer(None if auth is None else auth.decode("latin-1"))
+            user = await self.authenticate(token)
+            require(user, "tables.view")
+            return 200, await self.view(table_id, user)
+        except ApiError as exc:
+            return exc.status, render(exc.body())
+        except MacauTablesError as exc:
+            err = from_domain(exc)
+            return err.status, render(err.body())
+
+
+async def _reply(send: Send, status: int, body: bytes) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
 
 
 def _bearer(value: str | None) -> str:
