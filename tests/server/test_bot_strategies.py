@@ -104,3 +104,34 @@ def test_a_bot_shooter_cashing_out_throws_at_the_same_pace() -> None:
     throws = _shoot(None, 2.0, cashing_out=True)
     gaps = [b - a for a, b in zip([0.0, *throws], throws, strict=False)]
     assert throws and min(gaps) >= craps.THROW_PAUSE
+
+
+class _Settling:
+    """A table where the bot's bet stays in play for its first ``seconds``; then it may
+    leave."""
+
+    def __init__(self, seconds: float) -> None:
+        self.until = time.monotonic() + seconds
+        self.leaves: list[float] = []
+
+    async def request(self, method: str, url: str, **kw: Any) -> _Answer:
+        now = time.monotonic()
+        if url == "/auth/login":
+            return _Answer(200, {"token": "t"})
+        if url.endswith("/view"):
+            bets = [{"player": "bot", "amount": 1_000}] if now < self.until else []
+            view = {"seats": {"2": "bot"}, "bets": bets, "banker_seat": 1}
+            return _Answer(200, {"view": view, "pending": [], "countdown": None})
+        assert kw["json"]["op"] == "leave"
+        self.leaves.append(now)
+        return _Answer(200, {"events": []})
+
+
+def test_a_bot_cashing_out_waits_for_its_bets_to_be_settled() -> None:
+    """(It used to try to leave every second while its bet was in play: a refusal by the
+    rules each time, PG-4.7 / TW-2g.)"""
+    table = _Settling(1.0)
+    bot = Bot(table, "bot", "pw", "paigow-1", "paigow", Rng.seeded(b"s"), BotReport(), poll=0.01)
+    bot.seated = True
+    asyncio.run(bot.play(time.monotonic(), 5.0))
+    assert len(table.leaves) == 1 and table.leaves[0] >= table.until and not bot.seated

@@ -63,6 +63,7 @@ class BotReport:
     bet_latencies: list[float] = field(default_factory=list)
     acknowledged: list[tuple[str, str]] = field(default_factory=list)  # (table, hold id)
     retries: int = 0
+    views: int = 0  # GET /tables/{id}/view answered (a bot reads it before each move)
     transport_errors: Counter[str] = field(default_factory=Counter)
     elapsed: float = 0.0
 
@@ -165,6 +166,7 @@ class Bot:
         if r.status_code == 401:
             await self.login(deadline)
             return {}
+        self.report.views += 1
         return dict(r.json()) if r.status_code == 200 else {}
 
     async def play(self, until: float, grace: float, stop: asyncio.Event | None = None) -> None:
@@ -200,6 +202,9 @@ class Bot:
                         await asyncio.sleep(_pause(mine.pause, snap.get("countdown")))
                     await self.command(mine, deadline)
                     continue
+                if _has_bets(snap["view"], self.name):  # in play: the round ends first
+                    await asyncio.sleep(0.5)
+                    continue
                 r = await self.command(Move("leave", {}), deadline)
                 if r.status_code == 200:
                     self.seated = False
@@ -208,6 +213,13 @@ class Bot:
                     await asyncio.sleep(1.0)
                     continue
             await asyncio.sleep(0.1)
+
+
+def _has_bets(view: dict[str, Any], me: str) -> bool:
+    """The bot's bets in play, as its view lists them (each game's view has ``bets``, each
+    naming its player)."""
+    bets = view.get("bets") or []
+    return any(isinstance(b, dict) and b.get("player") == me for b in bets)
 
 
 def _pause(wanted: float, countdown: Any) -> float:
