@@ -11,6 +11,10 @@ body with the same pydantic model (422 ``SRV-INPUT``), then the endpoint's own f
 request through to FastAPI. The FastAPI route stays declared: it documents the endpoint in
 the OpenAPI schema and is the reference the fast path is tested against
 (tests/server/test_fastpath.py).
+
+``GET /tables/{id}/view`` — what a polling client reads between its commands — is
+answered here too, by the route's steps (token 401, ``tables.view`` 403, table 404, the
+caller's view): FastAPI's routing and dependencies were half of a polled view's cost.
 """
 
 from __future__ import annotations
