@@ -80,7 +80,9 @@ def _announce(host: str, port: int) -> Callable[[Floor], None]:
         rec = floor.recovery
         out.write(f"macau-tables: database {floor.db.url}\n")
         out.write(
-            f"macau-tables: {rec.tables} table(s) verified in {rec.seconds:.1f} s"
+            f"macau-tables: {rec.tables} table(s) verified"
+            # (one process: the start-up's own; with leases, tables are taken over time)
+            + (f" in {rec.seconds:.1f} s" if floor.cluster is None else "")
             + (f", locked: {rec.locked}" if rec.locked else "")
             + (f", rounds finished on recovery: {rec.driven}" if rec.driven else "")
             + "\n"
