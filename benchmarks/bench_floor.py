@@ -21,9 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -41,14 +39,6 @@ def _cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tables", type=int, default=1, help="tables of each game")
@@ -59,6 +49,7 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     import httpx
+    from tests.server.serve_proc import Serve
 
     from macau_tables.server.bots import play_bots
     from macau_tables.server.games import load_builtin_games
@@ -66,23 +57,15 @@ def main() -> None:
 
     load_builtin_games()  # (each game's binding registers its bots' strategy)
     tmp = Path(tempfile.mkdtemp(prefix="bench-floor-"))
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    log = tmp / "serve.log"
-    cmd = [sys.executable, "-c", "from macau_tables.cli.app import main; main()", "serve"]
-    cmd += ["--port", str(port), "--database-url", str(tmp / "floor.db")]
-    cmd += ["--betting-seconds", str(a.betting_seconds), "--action-seconds", str(a.action_seconds)]
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=out, stderr=subprocess.STDOUT)
+    serve = Serve(
+        tmp, "--betting-seconds", str(a.betting_seconds), "--action-seconds", str(a.action_seconds)
+    )
+    url = serve.url
     try:
-        for _ in range(600):
-            try:
-                if httpx.get(url + "/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.1)
-        creds = dict(re.findall(r"^ {4}(\w+)\s+(\S+)$", log.read_text(), re.M))
+        serve.start()
+        assert serve.proc is not None
+        proc = serve.proc
+        creds = serve.creds()
         sup = {
             "Authorization": "Bearer "
             + httpx.post(
@@ -118,8 +101,7 @@ def main() -> None:
         cpu = _cpu(proc.pid) - c0
         seen1 = httpx.get(url + "/server/latency", headers=sup).json()
     finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+        serve.stop()
     ops: dict[str, Any] = {}
     for op, stats in seen1["commands"].items():
         before = seen0["commands"].get(op)

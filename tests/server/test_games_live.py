@@ -5,11 +5,7 @@ each table's chain checked."""
 from __future__ import annotations
 
 import asyncio
-import os
 import re
-import subprocess
-import sys
-import time
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -17,51 +13,22 @@ import httpx
 
 from macau_tables.server.bots import play_bots
 from macau_tables.server.games import games
-from tests.server.pg import free_port
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.server.serve_proc import Serve
 
 
 def test_bots_play_every_bound_game_and_the_ledger_stays_whole(tmp_path: Path) -> None:
     real = sorted(set(games()) - {"hilo"})
     assert {"baccarat", "paigow", "taiwan"} <= set(real)
-    port = free_port()
-    log = tmp_path / "serve.log"
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    cmd = [
-        sys.executable,
-        "-c",
-        "from macau_tables.cli.app import main; main()",
-        "serve",
-        "--port",
-        str(port),
-        "--database-url",
-        str(tmp_path / "floor.db"),
-        "--betting-seconds",
-        "0.5",
-        "--action-seconds",
-        "0.5",
-    ]
-    with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
+    server = Serve(tmp_path, "--betting-seconds", "0.5", "--action-seconds", "0.5")
+    log, port, url = server.log, server.port, server.url
     try:
-        for _ in range(300):
-            try:
-                if httpx.get(url + "/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.1)
+        server.start()
         text = log.read_text()
         assert f"serving on http://127.0.0.1:{port}/" in text
         assert re.search(r"0 table\(s\) verified in \d+\.\d s", text), text
         made = re.search(r"a new floor: demo tables (.*)", text)
         assert made is not None and set(made.group(1).split(", ")) == {f"{g}-1" for g in real}
-        creds = {
-            p[0]: p[1]
-            for line in text.splitlines()
-            if line.startswith("    ") and len(p := line.split()) == 2
-        }
+        creds = server.creds()
         report = asyncio.run(
             play_bots(
                 url,
@@ -104,22 +71,10 @@ def test_bots_play_every_bound_game_and_the_ledger_stays_whole(tmp_path: Path) -
         assert sum(m["totals"]["drop"] for m in days) > 0
         assert sum(m["totals"]["handle"] for m in days) > 0
         # a restart rebuilds each table by replaying its journal through the rules
-        proc.terminate()
-        proc.wait(timeout=30)
-        with log.open("ab") as out:
-            proc = subprocess.Popen(
-                cmd, cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT
-            )
-        health: dict[str, object] = {}
-        for _ in range(300):
-            try:
-                health = httpx.get(url + "/health", timeout=1).json()
-                break
-            except httpx.TransportError:
-                time.sleep(0.1)
+        server.stop()
+        health = server.start()
         assert health == {"ok": True, "tables": len(real), "locked": {}}
         again = log.read_text()
         assert f"{len(real)} table(s) verified in" in again and again.count("a new floor") == 1
     finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+        server.stop()

@@ -9,13 +9,7 @@ integers; now 422, pinned in tests/server/test_supervisor.py."""
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -24,35 +18,18 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import not_a_server_error
 
-from tests.server.pg import free_port
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.server.serve_proc import Serve
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    tmp = tmp_path_factory.mktemp("schemathesis")
-    port = free_port()
-    log = tmp / "serve.log"
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    cmd = [sys.executable, "-c", "from macau_tables.cli.app import main; main()", "serve"]
-    cmd += ["--port", str(port), "--database-url", str(tmp / "floor.db")]
-    with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
+    serve = Serve(tmp_path_factory.mktemp("schemathesis"))
     try:
-        for _ in range(300):
-            try:
-                if httpx.get(url + "/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.1)
-        creds = dict(re.findall(r"^ {4}(\w+)\s+(\S+)$", log.read_text(), re.M))
-        yield {"url": url, "creds": creds, "log": log}
+        serve.start()
+        yield {"url": serve.url, "creds": serve.creds()}
     finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-    assert "Traceback" not in log.read_text(), log.read_text()[-3000:]
+        serve.stop()
+    assert "Traceback" not in serve.log.read_text(), serve.log.read_text()[-3000:]
 
 
 @pytest.mark.parametrize("who", ["supervisor", "alice"])

@@ -156,15 +156,17 @@ def _serve_one(host: str, port: int, settings: Settings, log_level: str, access_
     # switch interval it then waits behind the event loop's HTTP work at each call (the
     # convoy effect). A short interval hands the GIL back quickly.
     sys.setswitchinterval(0.0002)
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level=log_level,
-        access_log=access_log,
-        http=http_protocol(),
-        ws=_ws_protocol(),
-    )
+    uvicorn.run(app, host=host, port=port, **_uvicorn_options(log_level, access_log))
+
+
+def _uvicorn_options(log_level: str, access_log: bool) -> dict[str, Any]:
+    """uvicorn's options for one server process (one process or each of several)."""
+    return {
+        "log_level": log_level,
+        "access_log": access_log,
+        "http": http_protocol(),
+        "ws": _ws_protocol(),
+    }
 
 
 def _bind(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:
@@ -200,13 +202,7 @@ def _serve_leased(
     settings = dataclasses.replace(settings, internal_url=url)
     app = create_app(settings, on_start=_announce(host, port))
     sys.setswitchinterval(0.0002)
-    config = uvicorn.Config(
-        app,
-        log_level=log_level,
-        access_log=access_log,
-        http=http_protocol(),
-        ws=_ws_protocol(),
-    )
+    config = uvicorn.Config(app, **_uvicorn_options(log_level, access_log))
     uvicorn.Server(config).run(sockets=[public, internal])
 
 
