@@ -12,6 +12,7 @@ from typing import Any
 from macau_tables.core.rng import Rng
 from macau_tables.server.bindings import _tiles, craps
 from macau_tables.server.bots import Bot, BotReport
+from macau_tables.server.games import load_builtin_games
 
 
 def _view(**extra: Any) -> dict[str, Any]:
@@ -120,7 +121,7 @@ class _Settling:
             return _Answer(200, {"token": "t"})
         if url.endswith("/view"):
             bets = [{"player": "bot", "amount": 1_000}] if now < self.until else []
-            view = {"seats": {"2": "bot"}, "bets": bets, "banker_seat": 1}
+            view = {"seats": {"2": "bot"}, "bets": bets, "banker_seat": 1, "stack": 50_000}
             return _Answer(200, {"view": view, "pending": [], "countdown": None})
         assert kw["json"]["op"] == "leave"
         self.leaves.append(now)
@@ -130,6 +131,7 @@ class _Settling:
 def test_a_bot_cashing_out_waits_for_its_bets_to_be_settled() -> None:
     """(It used to try to leave every second while its bet was in play: a refusal by the
     rules each time, PG-4.7 / TW-2g.)"""
+    load_builtin_games()  # (the tile strategy, as whichever test ran first may have loaded it)
     table = _Settling(1.0)
     bot = Bot(table, "bot", "pw", "paigow-1", "paigow", Rng.seeded(b"s"), BotReport(), poll=0.01)
     bot.seated = True
