@@ -4,6 +4,7 @@ request cost ~5 % of the loop's time under load."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ def test_the_access_log_is_off_unless_asked_for(
         seen.update(kwargs)
 
     monkeypatch.setattr(uvicorn, "run", fake_run)
+    monkeypatch.setattr(sys, "setswitchinterval", lambda _s: None)  # (not this process's)
     db = tmp_path / "floor.db"
     result = runner.invoke(app, ["serve", "--port", "8999", "--database-url", str(db), *flags])
     assert result.exit_code == 0, result.output
