@@ -63,6 +63,7 @@ from sqlalchemy.engine import Connection
 
 from macau_tables.server import store
 from macau_tables.server.errors import ApiError
+from macau_tables.server.fastpath import send_json
 from macau_tables.server.schemas import MAX_ID
 
 if TYPE_CHECKING:
@@ -610,7 +611,7 @@ class ForwardMiddleware:
             await _run_unless_421(self.app, scope, body, receive, send, intercept=False)
             return
         status, content = answer
-        await _send_bytes(send, status, content)
+        await send_json(send, status, content)
 
 
 async def _read_body(receive: Receive) -> bytes:
@@ -658,20 +659,4 @@ async def _run_unless_421(
 
 
 async def _send_json(send: Send, status: int, body: dict[str, Any]) -> None:
-    await _send_bytes(send, status, json.dumps(body).encode())
-
-
-async def _send_bytes(send: Send, status: int, content: bytes) -> None:
-    """A JSON answer framed as the app's own are: with its ``Content-Length`` (without it
-    the server would send a relayed answer in chunks)."""
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(content)).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": content})
+    await send_json(send, status, json.dumps(body).encode())

@@ -89,7 +89,7 @@ class CommandFastPath:
             v = _VIEW.match(scope["path"])
             if v is not None:
                 status, content = await self._view(v.group(1), scope)
-                await _reply(send, status, content)
+                await send_json(send, status, content)
                 return
         if scope["type"] != "http" or scope["method"] != "POST":
             await self.app(scope, receive, send)
@@ -100,7 +100,7 @@ class CommandFastPath:
             return
         started = time.perf_counter()
         status, body, op = await self._answer(m.group(1), scope, receive)
-        await _reply(send, status, body)
+        await send_json(send, status, body)
         if self.latencies is not None:
             self.latencies.observe(label_for(op, status), time.perf_counter() - started)
 
@@ -144,7 +144,9 @@ class CommandFastPath:
             return err.status, render(err.body())
 
 
-async def _reply(send: Send, status: int, body: bytes) -> None:
+async def send_json(send: Send, status: int, body: bytes) -> None:
+    """A rendered JSON answer framed as the app's own are: with its ``Content-Length``
+    (without it the server would send it in chunks). Also the cluster's relayed answers."""
     await send(
         {
             "type": "http.response.start",
