@@ -284,6 +284,15 @@ def _thread_cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _own_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of ``pid`` (all its threads, not its children)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _cpu_seconds(roots: list[int]) -> float:
     """User + system CPU seconds of ``roots`` and all their descendants (Linux /proc)."""
     tick = os.sysconf("SC_CLK_TCK")
@@ -341,6 +350,8 @@ def measure(
     log_path = tmp / f"server-{port}.log"
     log = log_path.open("wb")
     env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}
+    if a.no_front:  # one process (serve --no-front)
+        env["MACAU_TABLES_FRONT"] = "0"
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -407,11 +418,12 @@ def measure(
         }
         time.sleep(max(0.0, start - time.time()))
         cpu0 = _cpu_seconds([proc.pid]), _cpu_seconds(pg), _cpu_seconds(bots)
-        loop0 = _thread_cpu_seconds(proc.pid)
+        loop0, own0 = _thread_cpu_seconds(proc.pid), _own_cpu_seconds(proc.pid)
         seen0 = _server_latency(url, sup) if workers == 1 else None
         time.sleep(max(0.0, stop - time.time()))
         cpu1 = _cpu_seconds([proc.pid]), _cpu_seconds(pg), _cpu_seconds(bots)
         loop_cpu = _thread_cpu_seconds(proc.pid) - loop0
+        own_cpu = _own_cpu_seconds(proc.pid) - own0
         seen1 = _server_latency(url, sup) if workers == 1 else None
         server_cpu, pg_cpu, bots_cpu = (b - a for a, b in zip(cpu0, cpu1, strict=True))
         results = [q.get(timeout=a.warmup + a.window + 120) for _ in procs]
@@ -456,6 +468,10 @@ def measure(
             # the first process's main thread, its event loop (commands, HTTP, the batches)
             "loop_cpu_ms_per_bet": round(loop_cpu / bets * 1000, 2) if bets else None,
             "loop_busy": round(loop_cpu / a.window, 2),
+            # the server's other processes: the front (SQLite), the workers' (PostgreSQL)
+            "children_cpu_ms_per_bet": round((server_cpu - own_cpu) / bets * 1000, 2)
+            if bets
+            else None,
             "pg_cpu_ms_per_bet": round(pg_cpu / bets * 1000, 2) if bets else None,
             "bots_cpu_ms_per_bet": round(bots_cpu / bets * 1000, 2) if bets else None,
             "requests": (reqs := sum(r["requests"] for r in results)),
@@ -524,6 +540,12 @@ def main() -> None:
         "betting window, as on a floor; together: all at once, so that every table's "
         "betting closes, deals and settles at the same moment, round after round",
     )
+    ap.add_argument(
+        "--no-front",
+        action="store_true",
+        help="SQLite: the server in one process, its HTTP included (serve --no-front), "
+        "instead of its HTTP in a front process",
+    )
     ap.add_argument("--json", action="store_true")
     ap.add_argument(
         "--keep",
@@ -577,7 +599,13 @@ def _run(ap: argparse.ArgumentParser, a: argparse.Namespace, tmp: Path) -> None:
         print(json.dumps(out))
     else:
         print(
-            f"server on {out['database']}: {a.tables} tables, {a.bots} bots over loopback, "
+            f"server on {out['database']}"
+            + (
+                " (its HTTP in a front process)"
+                if out["processes"] == 1 and not a.no_front and "sqlite" in out["database"]
+                else ""
+            )
+            + f": {a.tables} tables, {a.bots} bots over loopback, "
             f"{a.window:.0f} s measured"
             + (
                 f", each bot betting every {a.think} s ({a.arrivals}"
@@ -614,7 +642,13 @@ def _run(ap: argparse.ArgumentParser, a: argparse.Namespace, tmp: Path) -> None:
             + f"  server CPU {out['cpu_s_per_1000_bets']} ms per bet, "
             f"{out['cpu_ms_per_request']} ms per request ({out['requests']} requests; "
             f"{out['cpu_busy']:.0%} of one core busy); its event loop's thread "
-            f"{out['loop_cpu_ms_per_bet']} ms per bet ({out['loop_busy']:.0%} busy)\n"
+            f"{out['loop_cpu_ms_per_bet']} ms per bet ({out['loop_busy']:.0%} busy)"
+            + (
+                f", its front process {out['children_cpu_ms_per_bet']} ms per bet"
+                if out["processes"] == 1 and not a.no_front
+                else ""
+            )
+            + "\n"
             f"  bot clients' CPU {out['bots_cpu_ms_per_bet']} ms per bet; server + bots "
             f"{out['machine_busy']:.2f} of the {os.cpu_count()} cores"
         )

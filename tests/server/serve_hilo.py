@@ -8,6 +8,7 @@ tables (``WORKERS`` processes on PostgreSQL, as ``serve --workers``).
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 
 from macau_tables.server.floor import Floor, Settings
@@ -44,7 +45,11 @@ def main() -> None:
         for name, pw in floor.demo_credentials.items():
             sys.stdout.write(f"    {name:<11} {pw}\n")
         sys.stdout.flush()
-    serve("127.0.0.1", port, url, settings=settings, log_level="warning", workers=workers)
+    # MACAU_TABLES_FRONT=0: one process, without the front process (serve --no-front)
+    front = os.environ.get("MACAU_TABLES_FRONT", "1") != "0"
+    serve(
+        "127.0.0.1", port, url, settings=settings, log_level="warning", workers=workers, front=front
+    )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
-"""``macau-tables serve``'s options reach uvicorn: the access log is off unless asked for
-(``--access-log``) — the journal and the ledger record every command, and a line per
-request cost ~5 % of the loop's time under load."""
+"""``macau-tables serve``'s access log is off unless asked for (``--access-log``) — the
+journal and the ledger record every command, and a line per request cost ~5 % of the
+loop's time under load: uvicorn's with ``--no-front``, the front process's otherwise (it
+sees every request)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import uvicorn
 from typer.testing import CliRunner
 
 from macau_tables.cli.app import app
+from tests.server.serve_proc import Serve
 
 runner = CliRunner()
 
@@ -29,7 +32,26 @@ def test_the_access_log_is_off_unless_asked_for(
     monkeypatch.setattr(uvicorn, "run", fake_run)
     monkeypatch.setattr(sys, "setswitchinterval", lambda _s: None)  # (not this process's)
     db = tmp_path / "floor.db"
-    result = runner.invoke(app, ["serve", "--port", "8999", "--database-url", str(db), *flags])
+    args = ["serve", "--port", "8999", "--database-url", str(db), "--no-front", *flags]
+    result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     assert seen["access_log"] is expected
     assert seen["port"] == 8999
+
+
+@pytest.mark.parametrize("flags", [[], ["--access-log"]])
+def test_the_front_writes_the_access_log_when_asked(tmp_path: Path, flags: list[str]) -> None:
+    server = Serve(tmp_path, *flags)
+    try:
+        server.start()
+        assert httpx.get(server.url + "/tables/paigow-1/view").status_code == 401
+        assert httpx.get(server.url + "/health").status_code == 200
+    finally:
+        server.stop()
+    log = server.log.read_text()
+    lines = [
+        '"GET /tables/paigow-1/view HTTP/1.1" 401 Unauthorized',
+        '"GET /health HTTP/1.1" 200 OK',
+    ]
+    for line in lines:
+        assert (line in log) is bool(flags), log[-2000:]

@@ -12,11 +12,9 @@ import json
 import sys
 from pathlib import Path
 
-import uvicorn
-
-from macau_tables.server.app import create_app
-from macau_tables.server.floor import Floor, Settings
+from macau_tables.server.floor import Settings
 from macau_tables.server.games import GameBinding, register_game
+from macau_tables.server.run import serve
 from tests.server.hilo import HiLoTable
 
 register_game(
@@ -32,11 +30,15 @@ def main(db: str, port: int, creds: Path) -> None:
         action_seconds=8.0,
         dealer_seconds=0.2,
     )
-    app = create_app(
-        floor=Floor(settings),
+    # as ``macau-tables serve`` runs it: the HTTP in the front process (server/front.py)
+    serve(
+        "127.0.0.1",
+        port,
+        db,
+        settings=settings,
+        log_level="warning",
         on_start=lambda floor: creds.write_text(json.dumps(floor.demo_credentials)),
     )
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio")
 
 
 if __name__ == "__main__":

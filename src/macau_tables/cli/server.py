@@ -91,6 +91,14 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
                 "by default: the tables' journals and the ledger record every command.",
             ),
         ] = False,
+        front: Annotated[
+            bool,
+            typer.Option(
+                help="SQLite: the HTTP in a second process (the front), which hands the "
+                "tables' commands and views to this one (docs/server.md, \"The front "
+                'process"); --no-front: everything in one process.',
+            ),
+        ] = True,
     ) -> None:
         """Run the live tables: FastAPI on uvicorn, on SQLite (default) or PostgreSQL.
 
@@ -114,6 +122,7 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
             workers=workers,
             internal_host=internal_host,
             access_log=access_log,
+            front=front,
         )
 
     @db_app.command("upgrade", epilog="Example: macau-tables db upgrade --database-url floor.db")

@@ -70,6 +70,7 @@ def create_app(
     on_start: Callable[[Floor], None] | None = None,
     *,
     fast_path: bool = True,
+    on_stop: Callable[[], Awaitable[None]] | None = None,
 ) -> FastAPI:
     """The app; its lifespan starts the floor (migrations, recovery, demo) and stops it.
 
@@ -84,6 +85,8 @@ def create_app(
         if on_start is not None:
             on_start(the_floor)
         yield
+        if on_stop is not None:
+            await on_stop()
         await the_floor.stop()
 
     app = FastAPI(
@@ -267,11 +270,15 @@ def create_app(
         return store.render(snap)
 
     async def _run_command(
-        table_id: str, body: S.CommandBody, user: User, key: str | None, path: str
+        table_id: str,
+        body: S.CommandBody,
+        user: User,
+        key: str | None,
+        path: str,
+        req_hash: str | None = None,
     ) -> tuple[int, bytes]:
         actor = the_floor.table(table_id)
         idem = _idem_key(key)
-        payload = body.model_dump()
         reply = await actor.command(
             user.actor(),
             body.op,
@@ -279,7 +286,7 @@ def create_app(
             user=user.name,
             viewer=_viewer(user),
             key=idem,
-            req_hash=store.request_hash("POST", path, payload),
+            req_hash=req_hash or store.request_hash("POST", path, body.model_dump()),
             expect_seq=body.expect_seq,
         )
         return reply.status, reply.content()
@@ -293,14 +300,15 @@ def create_app(
     # the hot path: POST /tables/{id}/commands answered without FastAPI's per-request
     # machinery, by the same steps as table_command below (server/fastpath.py)
     latencies = Latencies()
+    # (the same steps answer the front process's commands and views: server/core_link.py)
+    app.state.fast_path = {
+        "authenticate": the_floor.authenticate,
+        "handle": _run_command,
+        "latencies": latencies,
+        "view": _view_content,
+    }
     if fast_path:
-        app.add_middleware(
-            CommandFastPath,
-            authenticate=the_floor.authenticate,
-            handle=_run_command,
-            latencies=latencies,
-            view=_view_content,
-        )
+        app.add_middleware(CommandFastPath, **app.state.fast_path)
 
     @app.get("/server/latency", tags=["floor"], **perm("server.stats"))
     async def server_latency(

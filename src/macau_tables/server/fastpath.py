@@ -19,51 +19,33 @@ caller's view): FastAPI's routing and dependencies were half of a polled view's 
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
 
-from pydantic import ValidationError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from macau_tables.core.errors import MacauTablesError
+from macau_tables.server import front
 from macau_tables.server import schemas as S
 from macau_tables.server.auth import User, require
 from macau_tables.server.errors import ApiError, from_domain
 from macau_tables.server.latency import Latencies, label_for
-from macau_tables.server.store import render
+from macau_tables.server.wire import Prepared, parse_body, prepared_body, render
 
-#: a command's body is a few hundred bytes; anything near this is not a command
-MAX_BODY = 256 * 1024
+#: a command's body is a few hundred bytes; anything near this is not a command (the front
+#: process, server/front.py, holds to the same limit)
+MAX_BODY = front.MAX_BODY
 
 _PATH = re.compile(r"^/tables/([^/]+)/commands$")
 _VIEW = re.compile(r"^/tables/([^/]+)/view$")
 
-Handler = Callable[[str, S.CommandBody, User, str | None, str], Awaitable[tuple[int, bytes]]]
+#: the command's endpoint: table, body, caller, ``Idempotency-Key``, path, the request's hash
+#: (``None``: worked out there)
+Handler = Callable[
+    [str, S.CommandBody, User, str | None, str, str | None], Awaitable[tuple[int, bytes]]
+]
 ViewHandler = Callable[[str, User], Awaitable[bytes]]
-
-
-def _invalid(message: str) -> ApiError:
-    return ApiError(422, "invalid_input", message, "SRV-INPUT")
-
-
-def parse_body(raw: bytes) -> S.CommandBody:
-    """The body as FastAPI reads it: JSON first (its decode error names the position),
-    then the model in Python mode; the first error worded as the app's 422 handler does."""
-    if not raw:
-        raise _invalid("body: Field required")
-    try:
-        obj = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise _invalid(f"body.{getattr(exc, 'pos', 0)}: JSON decode error") from exc
-    try:
-        return S.CommandBody.model_validate(obj, from_attributes=True)
-    except ValidationError as exc:
-        first: Any = exc.errors()[0]
-        where = ".".join(str(p) for p in ("body", *first.get("loc", ())))
-        raise _invalid(f"{where}: {first.get('msg', 'invalid')}") from exc
 
 
 class CommandFastPath:
@@ -108,17 +90,46 @@ class CommandFastPath:
         self, table_id: str, scope: Scope, receive: Receive
     ) -> tuple[int, bytes, str]:
         """The status and body of the answer, and the command's op ("" if unread)."""
+        try:
+            raw: bytes | None = await _read_body(receive)
+        except ApiError as exc:
+            if exc.status != 413:
+                return exc.status, render(exc.body()), ""
+            raw = None
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        return await self.answer_command(
+            table_id,
+            raw,
+            headers.get("authorization"),
+            headers.get("idempotency-key"),
+            scope["path"],
+        )
+
+    async def answer_command(
+        self,
+        table_id: str,
+        raw: bytes | None,
+        authorization: str | None,
+        key: str | None,
+        path: str,
+        prepared: Prepared | None = None,
+    ) -> tuple[int, bytes, str]:
+        """A command's answer from its parts (``raw`` ``None``: the body was over
+        :data:`MAX_BODY`): the status, the body and the command's op ("" if unread). Also
+        what the front process's commands get (server/front.py), with the body
+        ``prepared`` there (validated and hashed: ``wire.prepare``)."""
         op = ""
         try:
-            raw = await _read_body(receive)
-            headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
-            user = await self.authenticate(_bearer(headers.get("authorization")))
+            if raw is None:
+                raise _too_large()
+            user = await self.authenticate(_bearer(authorization))
             require(user, "tables.command")
-            body = parse_body(raw)
+            if prepared is None:
+                body, req_hash = parse_body(raw), None
+            else:
+                body, req_hash = prepared_body(prepared)
             op = body.op
-            status, content = await self.handle(
-                table_id, body, user, headers.get("idempotency-key"), scope["path"]
-            )
+            status, content = await self.handle(table_id, body, user, key, path, req_hash)
             return status, content, op
         except ApiError as exc:
             return exc.status, render(exc.body()), op
@@ -127,14 +138,16 @@ class CommandFastPath:
             return err.status, render(err.body()), op
 
     async def _view(self, table_id: str, scope: Scope) -> tuple[int, bytes]:
+        # (the first Authorization header, as Starlette's ``request.headers`` gives it)
+        auth = next((v for k, v in scope["headers"] if k == b"authorization"), None)
+        return await self.answer_view(table_id, None if auth is None else auth.decode("latin-1"))
+
+    async def answer_view(self, table_id: str, authorization: str | None) -> tuple[int, bytes]:
         """``GET /tables/{id}/view`` as the FastAPI route answers it: the token (401), the
         ``tables.view`` permission (403), the table (404), the caller's view."""
         assert self.view is not None
         try:
-            # (the first Authorization header, as Starlette's ``request.headers`` gives it)
-            auth = next((v for k, v in scope["headers"] if k == b"authorization"), None)
-            token = _bearer(None if auth is None else auth.decode("latin-1"))
-            user = await self.authenticate(token)
+            user = await self.authenticate(_bearer(authorization))
             require(user, "tables.view")
             return 200, await self.view(table_id, user)
         except ApiError as exc:
@@ -160,6 +173,10 @@ async def send_json(send: Send, status: int, body: bytes) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+def _too_large() -> ApiError:
+    return ApiError(413, "too_large", f"a command's body is at most {MAX_BODY} bytes", "SRV-INPUT")
+
+
 def _bearer(value: str | None) -> str:
     scheme, _, token = (value or "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
@@ -177,9 +194,7 @@ async def _read_body(receive: Receive) -> bytes:
         chunk = msg.get("body", b"")
         size += len(chunk)
         if size > MAX_BODY:
-            raise ApiError(
-                413, "too_large", f"a command's body is at most {MAX_BODY} bytes", "SRV-INPUT"
-            )
+            raise _too_large()
         chunks.append(chunk)
         if not msg.get("more_body", False):
             return b"".join(chunks)

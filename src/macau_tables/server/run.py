@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import errno
 import gc
 import os
 import signal
@@ -31,6 +32,8 @@ def serve(
     gaming_day_start: str = "06:00",
     workers: int = 1,
     internal_host: str = "127.0.0.1",
+    front: bool = True,
+    on_start: Callable[[Floor], None] | None = None,
 ) -> None:
     """Run the server until interrupted (migrations and recovery first).
 
@@ -39,9 +42,11 @@ def serve(
     processes forward requests for its tables; ``workers`` > 1 starts that many such
     processes sharing ``port`` (SO_REUSEPORT) and restarts one that dies. SQLite is one
     process: ``workers`` > 1 is refused, and so is a second server on the same file
-    (:class:`db.ServerLock`). ``access_log``: uvicorn's line per HTTP request (off: the
-    journal and the ledger record every command; at a thousand requests a second the
-    lines cost ~5 % of the loop's time, and 86 million lines a day).
+    (:class:`db.ServerLock`). ``front``: on SQLite, the HTTP in a front process
+    (server/front.py). ``on_start``: also called once the floor is up (one process; the
+    browser tests' server writes the demo passwords to a file). ``access_log``: a line per
+    HTTP request (off: the journal and the ledger record every command; at a thousand
+    requests a second the lines cost ~5 % of the loop's time, and 86 million lines a day).
     """
     settings = settings or Settings(
         database_url=database_url,
@@ -56,7 +61,7 @@ def serve(
         # floor takes the lock for good at start-up)
         ServerLock(normalise_url(settings.database_url)).close()
     if not is_postgresql(settings.database_url) or settings.cluster is False:
-        _serve_one(host, port, settings, log_level, access_log)
+        _serve_one(host, port, settings, log_level, access_log, front, on_start)
     elif workers <= 1:
         _serve_leased(host, port, settings, log_level, access_log, internal_host, reuse_port=False)
     else:
@@ -74,8 +79,12 @@ def is_postgresql(database_url: str | None) -> bool:
     return normalise_url(database_url).startswith("postgresql")
 
 
-def _announce(host: str, port: int) -> Callable[[Floor], None]:
+def _announce(
+    host: str, port: int, also: Callable[[Floor], None] | None = None
+) -> Callable[[Floor], None]:
     def announce(floor: Floor) -> None:
+        if also is not None:
+            also(floor)
         out = sys.stdout
         rec = floor.recovery
         out.write(f"macau-tables: database {floor.db.url}\n")
@@ -146,17 +155,61 @@ def _freeze_survivors(phase: str, info: dict[str, int]) -> None:
         gc.freeze()
 
 
-def _serve_one(host: str, port: int, settings: Settings, log_level: str, access_log: bool) -> None:
+def _serve_one(
+    host: str,
+    port: int,
+    settings: Settings,
+    log_level: str,
+    access_log: bool,
+    front: bool,
+    also: Callable[[Floor], None] | None = None,
+) -> None:
     import uvicorn
 
     from macau_tables.server.app import create_app
 
-    app = create_app(settings, on_start=_announce(host, port))
     # The database thread releases the GIL at every SQLite call; with the default 5 ms
     # switch interval it then waits behind the event loop's HTTP work at each call (the
     # convoy effect). A short interval hands the GIL back quickly.
+    announce = _announce(host, port, also)
+    if not front:
+        app = create_app(settings, on_start=announce)
+        sys.setswitchinterval(0.0002)
+        uvicorn.run(app, host=host, port=port, **_uvicorn_options(log_level, access_log))
+        return
+    # The front process (server/front.py) owns the public port and its HTTP; this process
+    # serves the FastAPI app on an internal loopback address for what the front relays.
+    from macau_tables.server.core_link import FrontProcess
+
+    public = _bind(host, port, wait=FRONT_EXIT_WAIT)
+    internal = _bind("127.0.0.1", 0)
+    internal.listen(2048)
+    # (the access log, when asked for, is the front's: it sees every request)
+    link = FrontProcess(public, ("127.0.0.1", internal.getsockname()[1]), access_log)
+
+    def on_start(floor: Floor) -> None:
+        # listening from now on (the floor is up): connections wait in the backlog until
+        # the front accepts them, also while a front that died is replaced
+        public.listen(2048)
+        link.start(app.state.fast_path)
+        sys.stdout.write(
+            f"macau-tables: HTTP in a front process (pid {link.pid}); the tables in this one "
+            f"(pid {os.getpid()}, internal http://127.0.0.1:{internal.getsockname()[1]})\n"
+        )
+        announce(floor)
+
+    app = create_app(settings, on_start=on_start, on_stop=link.stop)
     sys.setswitchinterval(0.0002)
-    uvicorn.run(app, host=host, port=port, **_uvicorn_options(log_level, access_log))
+    config = uvicorn.Config(app, **_uvicorn_options(log_level, False))
+    try:
+        uvicorn.Server(config).run(sockets=[internal])
+    finally:
+        public.close()
+
+
+#: after a ``kill -9`` of a server, its front process needs a moment to see it and let go of
+#: the port: a new server waits this long for it (seconds)
+FRONT_EXIT_WAIT = 5.0
 
 
 def _uvicorn_options(log_level: str, access_log: bool) -> dict[str, Any]:
@@ -169,15 +222,25 @@ def _uvicorn_options(log_level: str, access_log: bool) -> dict[str, Any]:
     }
 
 
-def _bind(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:
+def _bind(host: str, port: int, *, reuse_port: bool = False, wait: float = 0.0) -> socket.socket:
+    """A bound socket (not listening); ``wait``: seconds to retry a port in use."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    if reuse_port:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-    sock.bind((host, port))
-    sock.set_inheritable(True)
-    return sock
+    deadline = time.monotonic() + wait
+    while True:
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if reuse_port:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        try:
+            sock.bind((host, port))
+        except OSError as exc:
+            sock.close()
+            if exc.errno != errno.EADDRINUSE or time.monotonic() >= deadline:
+                raise MacauTablesError(f"cannot listen on {host}:{port}: {exc.strerror}") from exc
+            time.sleep(0.05)
+            continue
+        sock.set_inheritable(True)
+        return sock
 
 
 def _serve_leased(

@@ -8,7 +8,6 @@ together or not at all (STYLE §9).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import time
@@ -26,6 +25,9 @@ from macau_tables.core.journal import Entry, Journal, event_from_json
 from macau_tables.core.ledger import GUARDED, Movement
 from macau_tables.core.money import MOP, Money
 from macau_tables.core.rng import random_hex
+from macau_tables.server.wire import dumps as dumps
+from macau_tables.server.wire import render as render
+from macau_tables.server.wire import request_hash as request_hash
 
 md = sa.MetaData()
 tables_t = sa.Table(
@@ -234,17 +236,6 @@ def new_tx_id() -> str:
     ``postings_tx``'s B-trees — one page written per commit, where random ids (uuid4) land
     on a different page of each index for every transaction."""
     return f"{now_ms():012x}{random_hex(10)}"
-
-
-def dumps(obj: Any) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def render(obj: Any) -> bytes:
-    """JSON as Starlette's ``JSONResponse`` renders it: the bytes a client receives."""
-    return json.dumps(
-        obj, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")
-    ).encode("utf-8")
 
 
 # --- accounts and postings -------------------------------------------------------------
@@ -826,10 +817,6 @@ class Stored:
     @property
     def body(self) -> Any:
         return json.loads(self.text)
-
-
-def request_hash(method: str, path: str, body: Any) -> str:
-    return hashlib.sha256(dumps([method, path, body]).encode()).hexdigest()
 
 
 def get_idempotent(conn: Connection, user: str, key: str) -> Stored | None:

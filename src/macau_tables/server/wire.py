@@ -1,0 +1,87 @@
+"""What a request's body becomes before any table sees it, and JSON as the server writes
+it: pure functions shared by the core process and the front process (server/front.py),
+which validates each command's body and hashes it for the idempotency record before
+handing it to the core. Importing this module imports pydantic and the schemas, not the
+database."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from pydantic import ValidationError
+
+from macau_tables.server import schemas as S
+from macau_tables.server.errors import ApiError
+
+
+def dumps(obj: Any) -> str:
+    """Canonical JSON (sorted keys, no spaces): what the database keeps and hashes."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def render(obj: Any) -> bytes:
+    """JSON as Starlette's ``JSONResponse`` renders it: the bytes a client receives."""
+    return json.dumps(
+        obj, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")
+    ).encode("utf-8")
+
+
+def request_hash(method: str, path: str, body: Any) -> str:
+    """What an idempotency record compares: the method, the path and the body."""
+    return hashlib.sha256(dumps([method, path, body]).encode()).hexdigest()
+
+
+def _invalid(message: str) -> ApiError:
+    return ApiError(422, "invalid_input", message, "SRV-INPUT")
+
+
+def parse_body(raw: bytes) -> S.CommandBody:
+    """A command's body as FastAPI reads it: JSON first (its decode error names the
+    position), then the model in Python mode; the first error worded as the app's 422
+    handler does."""
+    if not raw:
+        raise _invalid("body: Field required")
+    try:
+        obj = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise _invalid(f"body.{getattr(exc, 'pos', 0)}: JSON decode error") from exc
+    try:
+        return S.CommandBody.model_validate(obj, from_attributes=True)
+    except ValidationError as exc:
+        first: Any = exc.errors()[0]
+        where = ".".join(str(p) for p in ("body", *first.get("loc", ())))
+        raise _invalid(f"{where}: {first.get('msg', 'invalid')}") from exc
+
+
+#: a command prepared by the front process: ``(op, args, expect_seq, request_hash)``, or
+#: ``(status, error_body)`` when the body is refused (answered only after the token and
+#: the permission are checked, as without the front)
+Prepared = tuple[str, dict[str, Any], int | None, str] | tuple[int, bytes]
+
+
+def prepare(raw: bytes, path: str) -> Prepared:
+    """A command's body validated and hashed (:data:`Prepared`)."""
+    try:
+        body = parse_body(raw)
+    except ApiError as exc:
+        return exc.status, render(exc.body())
+    return body.op, body.args, body.expect_seq, request_hash("POST", path, body.model_dump())
+
+
+def prepared_body(prep: Prepared) -> tuple[S.CommandBody, str]:
+    """The model and the request's hash from :func:`prepare`'s answer (raises its
+    refusal): the model is built without validating again."""
+    if len(prep) == 2:
+        status, refusal = prep
+        assert isinstance(status, int)
+        assert isinstance(refusal, bytes)
+        error = json.loads(refusal)
+        raise ApiError(status, error["error"], error["message"], error["rule"])
+    op, args, expect_seq, req_hash = prep
+    assert isinstance(op, str)
+    assert isinstance(req_hash, str)
+    assert isinstance(args, dict)
+    body = S.CommandBody.model_construct(op=op, args=args, expect_seq=expect_seq)
+    return body, req_hash
