@@ -336,11 +336,18 @@ def test_a_front_that_dies_is_replaced(tmp_path: Path) -> None:
     try:
         h = _headers(server, "alice", None)
         assert httpx.get(server.front + "/tables/hilo-1/view", headers=h).status_code == 200
+        staff = _headers(server, "supervisor", None)
+        seen = httpx.get(server.front + "/server/latency", headers=staff).json()["front"]
+        assert seen == {"pid": server.front_pid, "replaced": 0}
         os.kill(server.front_pid, signal.SIGKILL)
         _wait(lambda: "starting another" in server.log.read_text())
         _wait(lambda: httpx.get(server.front + "/health", timeout=5).status_code == 200)
         assert httpx.get(server.front + "/tables/hilo-1/view", headers=h).status_code == 200
         assert server.proc.poll() is None
+        seen = httpx.get(server.front + "/server/latency", headers=staff).json()["front"]
+        assert seen["replaced"] == 1
+        assert seen["pid"] not in (None, server.front_pid)
+        assert _alive(seen["pid"])
     finally:
         _stop(server)
 

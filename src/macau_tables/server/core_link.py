@@ -102,7 +102,8 @@ class FrontProcess:
         self.channel: FrontChannel | None = None
         self.connecting: asyncio.Task[Any] | None = None
         self.stopping = False
-        self.restarts: list[float] = []
+        self.restarts: list[float] = []  # (recent ones: a front that keeps dying stays dead)
+        self.replaced = 0
 
     def start(self, fast_path: dict[str, Any]) -> None:
         """In the event loop, once the floor is up (the app's ``on_start``)."""
@@ -148,7 +149,12 @@ class FrontProcess:
             log.error("the front process keeps exiting (last code %s); not restarted", code)
             return
         sys.stderr.write(f"macau-tables: the front process exited ({code}); starting another\n")
+        self.replaced += 1
         self._spawn()
+
+    def stats(self) -> dict[str, Any]:
+        alive = self.proc is not None and self.proc.poll() is None
+        return {"pid": self.pid if alive else None, "replaced": self.replaced}
 
     async def stop(self, grace: float = 10.0) -> None:
         """Before the floor stops: the front stops accepting, answers what it handed over

@@ -199,6 +199,7 @@ def _serve_one(
         announce(floor)
 
     app = create_app(settings, on_start=on_start, on_stop=link.stop)
+    app.state.front = link  # (GET /server/latency shows it)
     sys.setswitchinterval(0.0002)
     config = uvicorn.Config(app, **_uvicorn_options(log_level, False))
     try:
