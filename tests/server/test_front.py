@@ -352,6 +352,41 @@ def test_a_front_that_dies_is_replaced(tmp_path: Path) -> None:
         _stop(server)
 
 
+def _fronts(core: int) -> list[int]:
+    return [
+        int(pid)
+        for task in Path(f"/proc/{core}/task").iterdir()
+        for pid in (task / "children").read_text().split()
+        if _alive(int(pid))
+    ]
+
+
+def test_a_front_that_keeps_dying_stops_the_server(tmp_path: Path) -> None:
+    """Without a front the server is unreachable: a sixth death within 10 s stops it all
+    (cleanly), for whatever supervises it to start it again."""
+    server = _start(tmp_path)
+    try:
+        killed: list[int] = []
+        for _ in range(6):
+            _wait(
+                lambda: (
+                    server.proc.poll() is not None
+                    or [p for p in _fronts(server.proc.pid) if p not in killed]
+                )
+            )
+            if server.proc.poll() is not None:
+                break
+            [front] = [p for p in _fronts(server.proc.pid) if p not in killed]
+            os.kill(front, signal.SIGKILL)
+            killed.append(front)
+        assert len(killed) == 6
+        server.proc.wait(timeout=30)
+        _stopped_cleanly(server)
+        assert "the front process keeps exiting" in server.log.read_text()
+    finally:
+        _stop(server)
+
+
 def test_the_front_goes_with_the_core(tmp_path: Path) -> None:
     """``kill -9`` of the core: its front exits and the port is free for the next server
     (which the tests' crash harness starts on the same port); a stop: both exit."""

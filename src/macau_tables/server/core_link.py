@@ -14,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -145,8 +147,11 @@ class FrontProcess:
         code = self.proc.wait() if self.proc is not None else None
         now = time.monotonic()
         self.restarts = [t for t in self.restarts if now - t < 10] + [now]
-        if len(self.restarts) > 5:
-            log.error("the front process keeps exiting (last code %s); not restarted", code)
+        if len(self.restarts) > 5:  # unreachable without it: the whole server stops
+            sys.stderr.write(
+                f"macau-tables: the front process keeps exiting (last code {code}); stopping\n"
+            )
+            os.kill(os.getpid(), signal.SIGTERM)
             return
         sys.stderr.write(f"macau-tables: the front process exited ({code}); starting another\n")
         self.replaced += 1
