@@ -28,7 +28,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from macau_tables.server.front import KEEP_ALIVE, MAX_BODY, FrameReader, encode
+from macau_tables.server.front import KEEP_ALIVE, MAX_BODY, MAX_HEAD, FrameReader, encode
 from tests.server.pg import free_port
 from tests.server.test_fastpath import CASES, json_values
 
@@ -251,6 +251,23 @@ def test_malformed_http_is_refused_with_json_and_the_connection_closed(srv: Serv
     assert status == 400
     assert headers["connection"] == "close"
     assert json.loads(body)["rule"] == "SRV-INPUT"
+
+
+def test_huge_headers_are_refused(srv: Server) -> None:
+    """A request line or headers over 64 KB: 431 with the JSON error body, connection closed
+    (the front does not hold them in memory)."""
+    for data in (
+        b"GET /" + b"x" * (MAX_HEAD + 10) + b" HTTP/1.1\r\n\r\n",
+        b"GET /health HTTP/1.1\r\nX-Big: " + b"y" * (MAX_HEAD + 10) + b"\r\n\r\n",
+    ):
+        [(status, headers, body)] = _split(_raw(srv, data, until_close=True))
+        assert status == 431
+        assert headers["connection"] == "close"
+        assert json.loads(body)["rule"] == "SRV-INPUT"
+    [(status, _, _)] = _split(
+        _raw(srv, b"GET /health HTTP/1.1\r\nX-Ok: " + b"y" * 60_000 + b"\r\n\r\n")
+    )
+    assert status == 200
 
 
 def test_connection_close_and_http_10(srv: Server) -> None:

@@ -64,6 +64,8 @@ MAX_BODY = 256 * 1024
 #: a relayed request's body is held in memory before it goes on: at most this much
 MAX_RELAYED = 16 * 1024 * 1024
 
+#: a request's line and headers: at most this many bytes (431 beyond)
+MAX_HEAD = 64 * 1024
 #: an idle keep-alive connection (no request in progress) is closed after this many seconds,
 #: as uvicorn's are
 KEEP_ALIVE = 5.0
@@ -73,6 +75,9 @@ VIEW = re.compile(r"^/tables/([^/]+)/view$")
 
 _BAD_REQUEST_BODY = (
     b'{"error":"invalid_input","rule":"SRV-INPUT","message":"malformed HTTP request"}'
+)
+_HEAD_TOO_LARGE_BODY = (
+    b'{"error":"too_large","rule":"SRV-INPUT","message":"the request\'s headers are too large"}'
 )
 #: headers a relay sets itself (hop by hop, or the body's framing)
 _HOP = {
@@ -262,6 +267,7 @@ class Client(asyncio.Protocol):
         self.tunnel: Tunnel | None = None  # a WebSocket, joined to the core's
         self.closed = False
         self.peer = ""
+        self.head_size = 0  # the request line's and headers' bytes
         self.active = front.loop.time()  # when it last received data
 
     # --- the connection ---------------------------------------------------------------
@@ -293,7 +299,10 @@ class Client(asyncio.Protocol):
         except httptools.HttpParserUpgrade as exc:
             self._upgrade(data[exc.args[0] :])
         except httptools.HttpParserError:
-            self._write(json_response(400, _BAD_REQUEST_BODY, close=True))
+            if self.head_size > MAX_HEAD:
+                self._write(json_response(431, _HEAD_TOO_LARGE_BODY, close=True))
+            else:
+                self._write(json_response(400, _BAD_REQUEST_BODY, close=True))
             self._close()
 
     def _write(self, data: bytes) -> None:
@@ -322,12 +331,20 @@ class Client(asyncio.Protocol):
 
     def on_message_begin(self) -> None:
         self.url, self.headers, self.body, self.size = b"", [], [], 0
+        self.head_size = 0
 
     def on_url(self, url: bytes) -> None:
         self.url += url
+        self._count(len(url))
 
     def on_header(self, name: bytes, value: bytes) -> None:
         self.headers.append((name.lower(), value))
+        self._count(len(name) + len(value))
+
+    def _count(self, n: int) -> None:
+        self.head_size += n
+        if self.head_size > MAX_HEAD:  # (the parser stops; data_received answers 431)
+            raise ValueError("request head too large")
 
     def on_headers_complete(self) -> None:
         if any(k == b"expect" and v.lower() == b"100-continue" for k, v in self.headers):
