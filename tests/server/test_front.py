@@ -28,6 +28,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from macau_tables.server import front as front_mod
 from macau_tables.server.front import KEEP_ALIVE, MAX_BODY, MAX_HEAD, FrameReader, encode
 from tests.server.pg import free_port
 from tests.server.test_fastpath import CASES, json_values
@@ -243,6 +244,50 @@ def test_pipelined_requests_are_answered_in_order(srv: Server) -> None:
     assert json.loads(answers[0][2])["ok"] is True
     assert json.loads(answers[1][2])["rule"] == "SRV-AUTH"
     assert json.loads(answers[2][2])["table_id"] == "hilo-1"
+
+
+def test_relayed_and_fast_answers_interleave_in_order(srv: Server) -> None:
+    """Eight rounds of relayed and fast requests in one write: the answers in the order
+    asked (the coalesced-read case, deterministically: the hand-driven test below)."""
+    ask = (
+        b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
+        b"GET /tables/hilo-1/view HTTP/1.1\r\nHost: x\r\n\r\n"
+        b"GET /no-such-page HTTP/1.1\r\nHost: x\r\n\r\n"
+        b"GET /tables/hilo-1/view HTTP/1.1\r\nHost: x\r\n\r\n"
+    )
+    answers = _split(_raw(srv, ask * 8, answers=32))
+    assert [a[0] for a in answers] == [200, 401, 404, 401] * 8
+
+
+def test_a_malformed_request_after_good_ones(srv: Server) -> None:
+    """The answers asked before it first, then the 400, then the connection closes."""
+    data = (
+        b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
+        b"GET /tables/hilo-1/view HTTP/1.1\r\nHost: x\r\n\r\n"
+        b"GARBAGE\x00 / HTTP/9\r\n\r\nGET /health HTTP/1.1\r\n\r\n"
+    )
+    answers = _split(_raw(srv, data, until_close=True))
+    assert [a[0] for a in answers] == [200, 401, 400]
+
+
+def test_a_websocket_handshake_after_a_pipelined_request(srv: Server) -> None:
+    data = (
+        b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
+        b"GET /tables/hilo-1/ws?token=" + srv.tokens["alice"].encode() + b" HTTP/1.1\r\n"
+        b"Host: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", srv.port), timeout=20) as s:
+        s.sendall(data)
+        got = b""
+        while b"HTTP/1.1 101" not in got or b"\r\n\r\n" not in got.split(b"HTTP/1.1 101")[1]:
+            chunk = s.recv(65536)
+            assert chunk, got
+            got += chunk
+    first, rest = got.split(b"\r\n\r\n", 1)
+    assert first.startswith(b"HTTP/1.1 200")
+    assert b'"ok":true' in rest
+    assert b"HTTP/1.1 101 Switching Protocols" in rest
 
 
 def test_malformed_http_is_refused_with_json_and_the_connection_closed(srv: Server) -> None:
@@ -504,3 +549,89 @@ def test_frames_survive_any_split(frames: list[tuple[Any, ...]], cuts: list[int]
         out += reader.feed(data[last:cut])
         last = cut
     assert out == frames
+
+
+# --- the front's connections, driven by hand (no server: deterministic orders) --------------
+
+
+class _Transport:
+    def __init__(self) -> None:
+        self.out: list[bytes] = []
+        self.closed = False
+
+    def write(self, data: bytes) -> None:
+        self.out.append(data)
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def close(self) -> None:
+        self.closed = True
+
+    def get_extra_info(self, _name: str) -> None:
+        return None
+
+
+@pytest.fixture
+def client() -> Iterator[front_mod.Client]:
+    loop = asyncio.new_event_loop()
+    c = front_mod.Client(front_mod.Front(loop, ("127.0.0.1", 9)))
+    c.connection_made(_Transport())  # type: ignore[arg-type]
+    yield c
+    loop.close()
+
+
+OK_ANSWER = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok"
+
+
+def test_relayed_requests_go_to_the_core_one_at_a_time(client: front_mod.Client) -> None:
+    """The next relayed request is sent once the answer before it has ended: two answers
+    can then never come in one read (and jump a fast answer asked between them)."""
+    up = front_mod.Upstream(client, until_eof=False)
+    core = _Transport()
+    up.connection_made(core)  # type: ignore[arg-type]
+    a, fast, c = (front_mod._Slot(False) for _ in range(3))
+    client.slots.extend([a, fast, c])
+    up.send(a, b"REQUEST A")
+    up.send(c, b"REQUEST C")
+    assert core.out == [b"REQUEST A"]
+    up.data_received(OK_ANSWER[:20])
+    assert core.out == [b"REQUEST A"]  # (A's answer has not ended)
+    up.data_received(OK_ANSWER[20:])
+    assert a.done
+    assert core.out == [b"REQUEST A", b"REQUEST C"]
+    up.data_received(OK_ANSWER)
+    written = client.transport.out  # type: ignore[union-attr]
+    assert written == [OK_ANSWER[:20], OK_ANSWER[20:]]  # C waits for the fast answer
+    client._finish(fast, b"HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\n\r\n")
+    assert written[2].startswith(b"HTTP/1.1 401")
+    assert written[3] == OK_ANSWER
+
+
+def test_a_websocket_is_joined_after_the_answers_asked_before_it(
+    client: front_mod.Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    relayed: list[tuple[Any, bytes]] = []
+    joined: list[bytes] = []
+
+    def fake_open(cl: Any, slot: Any, data: bytes, *, until_eof: bool) -> Any:
+        up = front_mod.Upstream(cl, until_eof=until_eof)
+        up.send = lambda s, d: relayed.append((s, d))  # type: ignore[method-assign]
+        return up
+
+    monkeypatch.setattr(front_mod.Upstream, "open", fake_open)
+    monkeypatch.setattr(front_mod, "Tunnel", lambda cl, handshake: joined.append(handshake))
+    client.data_received(
+        b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
+        b"GET /tables/t/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+        b"Connection: Upgrade\r\n\r\nFIRST FRAME"
+    )
+    client.data_received(b" MORE")
+    assert joined == []  # /health is not answered yet
+    [(slot, _)] = relayed
+    client._finish(slot, OK_ANSWER)
+    [handshake] = joined
+    assert handshake.startswith(b"GET /tables/t/ws HTTP/1.1\r\n")
+    assert b"upgrade: websocket\r\n" in handshake
+    assert handshake.endswith(b"\r\n\r\nFIRST FRAME MORE")
+    assert client.transport.out == [OK_ANSWER]  # type: ignore[union-attr]

@@ -55,6 +55,8 @@ import urllib.parse
 from collections.abc import Callable
 from typing import Any, cast
 
+import httptools
+
 from macau_tables.server import wire
 
 #: a frame's length prefix
@@ -253,8 +255,6 @@ class Client(asyncio.Protocol):
     """A client's HTTP/1.1 connection: requests parsed, answers written in order."""
 
     def __init__(self, front: Front) -> None:
-        import httptools
-
         self.front = front
         self.parser = httptools.HttpRequestParser(self)
         self.transport: asyncio.Transport | None = None
@@ -266,6 +266,8 @@ class Client(asyncio.Protocol):
         self.upstream: Upstream | None = None  # relayed requests' connection to the core
         self.tunnel: Tunnel | None = None  # a WebSocket, joined to the core's
         self.closed = False
+        self.broken = False  # a malformed request was read: the connection ends there
+        self.upgrade: list[bytes] | None = None  # a WebSocket's handshake, waiting its turn
         self.peer = ""
         self.head_size = 0  # the request line's and headers' bytes
         self.active = front.loop.time()  # when it last received data
@@ -288,22 +290,29 @@ class Client(asyncio.Protocol):
         self.upstream = None
 
     def data_received(self, data: bytes) -> None:
-        import httptools
-
         self.active = self.front.loop.time()
         if self.tunnel is not None:
             self.tunnel.write(data)
+            return
+        if self.broken or self.upgrade is not None:  # (nothing more is read as HTTP)
+            if self.upgrade is not None:
+                self.upgrade.append(data)
             return
         try:
             self.parser.feed_data(data)
         except httptools.HttpParserUpgrade as exc:
             self._upgrade(data[exc.args[0] :])
-        except httptools.HttpParserError:
-            if self.head_size > MAX_HEAD:
-                self._write(json_response(431, _HEAD_TOO_LARGE_BODY, close=True))
-            else:
-                self._write(json_response(400, _BAD_REQUEST_BODY, close=True))
-            self._close()
+        except httptools.HttpParserError:  # answered after the answers before it; then closed
+            too_large = self.head_size > MAX_HEAD
+            slot = _Slot(close=True)
+            self.slots.append(slot)
+            self.broken = True
+            self._finish(
+                slot,
+                json_response(431, _HEAD_TOO_LARGE_BODY, close=True)
+                if too_large
+                else json_response(400, _BAD_REQUEST_BODY, close=True),
+            )
 
     def _write(self, data: bytes) -> None:
         if self.transport is not None and not self.transport.is_closing():
@@ -430,7 +439,14 @@ class Client(asyncio.Protocol):
         self._drain()
 
     def _drain(self) -> None:
-        """Write what is ready, in the order the requests came."""
+        """Write what is ready, in the order the requests came; then a WebSocket waiting
+        for its turn is joined to the core's."""
+        self._write_ready()
+        if self.upgrade is not None and not self.slots and not self.closed:
+            handshake, self.upgrade = b"".join(self.upgrade), None
+            self.tunnel = Tunnel(self, handshake)
+
+    def _write_ready(self) -> None:
         while self.slots:
             head = self.slots[0]
             if head.chunks:
@@ -481,13 +497,13 @@ class Client(asyncio.Protocol):
             return
         head = self._request_head(self.parser.get_method(), keep=(b"connection", b"upgrade"))
         head.append(b"\r\n")
-        self.tunnel = Tunnel(self, b"".join(head) + rest)
+        # joined once the answers asked before it are written (pipelined before a handshake)
+        self.upgrade = [b"".join(head), rest]
+        self._drain()
 
 
 def _path(url: bytes) -> str | None:
     """The request's path as the core's HTTP server decodes it (``None``: not a path)."""
-    import httptools
-
     try:
         raw = httptools.parse_url(url).path
     except httptools.HttpParserInvalidURLError:
@@ -499,18 +515,18 @@ def _path(url: bytes) -> str | None:
 
 
 class Upstream(asyncio.Protocol):
-    """A connection to the core's internal address for a client's relayed requests; the
-    answers are read with a response parser, so each one's end is known."""
+    """A connection to the core's internal address for a client's relayed requests, one
+    at a time: the next goes once the answer before it has ended (a response parser finds
+    its end), so that the bytes of one read belong to one answer — a client's answers in
+    between (commands, views) stay in their place."""
 
     def __init__(self, client: Client, *, until_eof: bool) -> None:
-        import httptools
-
         self.client = client
         self.until_eof = until_eof
         self.parser = httptools.HttpResponseParser(self)
         self.transport: asyncio.Transport | None = None
-        self.pending: list[bytes] = []
-        self.slots: collections.deque[_Slot] = collections.deque()
+        self.queue: collections.deque[tuple[_Slot, bytes]] = collections.deque()
+        self.current: _Slot | None = None
         self.closed = False
 
     @classmethod
@@ -528,10 +544,12 @@ class Upstream(asyncio.Protocol):
             self.connection_lost(None)
 
     def send(self, slot: _Slot, data: bytes) -> None:
-        self.slots.append(slot)
-        if self.transport is None:
-            self.pending.append(data)
-        else:
+        self.queue.append((slot, data))
+        self._next()
+
+    def _next(self) -> None:
+        if self.current is None and self.queue and self.transport is not None:
+            self.current, data = self.queue.popleft()
             self.transport.write(data)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -539,15 +557,13 @@ class Upstream(asyncio.Protocol):
         if self.closed:
             transport.close()
             return
-        if self.pending:
-            self.transport.write(b"".join(self.pending))
-            self.pending.clear()
+        self._next()
 
     def data_received(self, data: bytes) -> None:
-        import httptools
-
-        if self.slots:
-            self.slots[0].chunks.append(data)
+        if self.current is None:  # nothing asked: not an answer of ours
+            self.close()
+            return
+        self.current.chunks.append(data)
         if not self.until_eof:
             try:
                 self.parser.feed_data(data)
@@ -555,21 +571,24 @@ class Upstream(asyncio.Protocol):
                 self.close()
                 return
         self.client._drain()
+        self._next()
 
     def on_headers_complete(self) -> None:
-        if self.slots:
-            self.slots[0].status = self.parser.get_status_code()
+        if self.current is not None:
+            self.current.status = self.parser.get_status_code()
 
     def on_message_complete(self) -> None:
-        if self.slots:
-            self.slots.popleft().done = True
+        if self.current is not None:
+            self.current.done = True
+            self.current = None
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
-        slots, self.slots = self.slots, collections.deque()
-        for slot in slots:
-            if not slot.done:  # cut short: the client's connection closes there
-                slot.done, slot.close = True, True
+        cut = [self.current] if self.current is not None else []
+        cut += [slot for slot, _ in self.queue]
+        self.current, self.queue = None, collections.deque()
+        for slot in cut:  # cut short, or never sent: the client's connection closes there
+            slot.done, slot.close = True, True
         self.client._drain()
 
     def close(self) -> None:
