@@ -104,7 +104,7 @@ class FrontProcess:
         self.channel: FrontChannel | None = None
         self.connecting: asyncio.Task[Any] | None = None
         self.stopping = False
-        self.restarts: list[float] = []  # (recent ones: a front that keeps dying stays dead)
+        self.restarts: list[float] = []  # (recent ones: a sixth within 10 s stops the server)
         self.replaced = 0
 
     def start(self, fast_path: dict[str, Any]) -> None:
@@ -144,7 +144,7 @@ class FrontProcess:
         channel.closed.set()
         if self.stopping:
             return
-        code = self.proc.wait() if self.proc is not None else None
+        code = _reap(self.proc) if self.proc is not None else None
         now = time.monotonic()
         self.restarts = [t for t in self.restarts if now - t < 10] + [now]
         if len(self.restarts) > 5:  # unreachable without it: the whole server stops
@@ -180,3 +180,12 @@ class FrontProcess:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+
+def _reap(proc: subprocess.Popen[bytes]) -> int:
+    """The front's exit code (it closed its end of the pair: it is gone, or going)."""
+    try:
+        return proc.wait(timeout=2)
+    except subprocess.TimeoutExpired:  # alive without its end of the pair: not a front
+        proc.kill()
+        return proc.wait()
