@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from macau_tables.server import front as front_mod
 from macau_tables.server.front import KEEP_ALIVE, MAX_BODY, MAX_HEAD, FrameReader, encode
 from tests.server.pg import free_port
-from tests.server.test_fastpath import CASES, json_values
+from tests.server.test_fastpath import CASES, _content, json_values
 
 ROOT = Path(__file__).resolve().parents[2]
 _keys = itertools.count()
@@ -126,14 +126,6 @@ def _both(server: Server, method: str, path: str, content: bytes, headers: dict[
         r = httpx.request(method, base + path, content=content, headers=headers, timeout=30)
         out.append((r.status_code, r.headers.get("content-type"), r.content))
     return out
-
-
-def _content(body: Any) -> bytes:
-    if isinstance(body, bytes):
-        return body
-    if isinstance(body, str):
-        return body.encode()
-    return b"" if body is None else json.dumps(body).encode()
 
 
 @pytest.mark.parametrize("case", range(len(CASES)))
