@@ -530,7 +530,8 @@ def main() -> None:
         type=int,
         default=1,
         help="PostgreSQL: measure the configurations in turn this many times and print the "
-        "medians beside each run (e.g. --processes 2 --repeat 3)",
+        "medians beside each run (e.g. --processes 2 --repeat 3); SQLite: this many pairs "
+        "of the front (the default) and one process (--no-front), alternated",
     )
     ap.add_argument(
         "--opening",
@@ -585,6 +586,18 @@ def _run(ap: argparse.ArgumentParser, a: argparse.Namespace, tmp: Path) -> None:
                 run = measure(a, new_database(), tmp, workers=workers, routed=routed)
                 runs.append({**run, "round": i + 1})
         _report_pg(a, runs)
+        return
+    if a.repeat > 1 and not a.database_url and not a.no_front:
+        # SQLite: the front against one process (--no-front), alternated, each on a new file
+        pairs = []
+        for i in range(a.repeat):
+            pair = []
+            for no_front in (False, True):
+                a.no_front = no_front
+                pair.append(measure(a, str(tmp / f"bench-{i}-{int(no_front)}.db"), tmp))
+            a.no_front = False
+            pairs.append(pair)
+        _report_front(a, pairs)
         return
     out = measure(a, a.database_url or str(tmp / "bench.db"), tmp)
     out.update(
@@ -660,6 +673,45 @@ def _config(r: dict[str, Any]) -> str:
     if r["routed"]:
         return f"{r['processes']} processes, each bot at its table's owner"
     return f"{r['processes']} processes, one port (half forwarded)"
+
+
+def _report_front(a: argparse.Namespace, pairs: list[list[dict[str, Any]]]) -> None:
+    """``--repeat N`` on SQLite: each pair (the front, then one process) and the medians."""
+    import statistics
+
+    if a.json:
+        print(json.dumps([{"front": f, "one_process": o} for f, o in pairs]))
+        return
+    print(
+        f"server on sqlite (WAL, synchronous=FULL): {a.tables} tables, {a.bots} bots, "
+        f"{a.window:.0f} s measured, think {a.think} s ({a.arrivals}); its HTTP in a front "
+        f"process against one process (--no-front), {len(pairs)} pairs run one after the other"
+    )
+    keys = ("bets_per_s", "p99_ms", "loop_cpu_ms_per_bet", "loop_busy")
+    print(
+        f"{'pair':>4}  {'front: bets/s':>13} {'p99 ms':>8} {'loop ms/bet':>11} {'busy':>5}"
+        f" {'front ms/bet':>12}   {'one process: bets/s':>19} {'p99 ms':>8}"
+        f" {'loop ms/bet':>11} {'busy':>5}"
+    )
+    for i, (f, o) in enumerate(pairs, 1):
+        print(
+            f"{i:>4}  {f['bets_per_s']:>13.0f} {f['p99_ms']:>8.1f} {f['loop_cpu_ms_per_bet']:>11}"
+            f" {f['loop_busy']:>5.0%} {f['children_cpu_ms_per_bet']:>12}   "
+            f"{o['bets_per_s']:>19.0f} {o['p99_ms']:>8.1f} {o['loop_cpu_ms_per_bet']:>11}"
+            f" {o['loop_busy']:>5.0%}"
+        )
+    med = {
+        side: {k: statistics.median(p[j][k] for p in pairs) for k in keys}
+        for j, side in enumerate(("front", "one"))
+    }
+    f, o = med["front"], med["one"]
+    print(
+        f"   median: front {f['bets_per_s']:.0f} bets/s, p99 {f['p99_ms']:.1f} ms, loop "
+        f"{f['loop_cpu_ms_per_bet']:.2f} ms a bet; one process {o['bets_per_s']:.0f} bets/s, "
+        f"p99 {o['p99_ms']:.1f} ms, loop {o['loop_cpu_ms_per_bet']:.2f} ms a bet"
+    )
+    if any(r["bots_failed"] for p in pairs for r in p):
+        print("  ** some bots stopped on an error: these runs are not valid **")
 
 
 def _report_pg(a: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
