@@ -62,7 +62,7 @@ def drive(
     betted: set[tuple[str, int]] = set()
     ended, seen = 0, 0
     while ended < n_rounds:
-        for ev in engine.journal.events[seen:]:
+        for ev in engine.journal.events[max(seen - engine.journal.first, 0) :]:
             ended += _ROUND_MARKS.get(ev.kind) in (RoundMark.SETTLE, RoundMark.VOID)
         seen = len(engine.journal)
         if each is not None:
@@ -83,6 +83,7 @@ def drive(
             continue
         required = [p for p in pend if p.actor.role is Role.PLAYER and p.required and p.default]
         staff = [p for p in pend if p.actor.role in (Role.DEALER, Role.SYSTEM)]
+        staff.sort(key=lambda p: not p.required)  # an optional step (report_exposed) last
         if required:
             engine.execute(time_out(required[0]), rng)
         elif staff:

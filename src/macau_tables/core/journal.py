@@ -32,6 +32,7 @@ from typing import Any, ClassVar, TypeAlias, TypeVar
 
 from macau_tables.core.errors import InvalidInput, JournalError, JournalTampered
 from macau_tables.core.ledger import Movement
+from macau_tables.core.snapshot import snapshot_class
 from macau_tables.core.visibility import Audience
 
 __all__ = [
@@ -322,8 +323,13 @@ class Entry:
 CACHED_ENTRIES = 64
 
 
+@snapshot_class
 class Journal:
     """The events of one game (``game`` names its replayer), after a JSON ``header``."""
+
+    #: a snapshot (``core.snapshot``) of a state that holds a journal (a tile round's) leaves
+    #: out a replay's scaffolding
+    SNAPSHOT_SKIP: ClassVar[tuple[str, ...]] = ("_verified",)
 
     def __init__(self, game: str, header: Mapping[str, Any] | None = None) -> None:
         plain = _plain(dict(header or {}), "header")
@@ -332,6 +338,45 @@ class Journal:
         self.header: dict[str, JsonValue] = plain
         self._entries: list[Entry] = []
         self._verified: dict[int, Entry] | None = None  # (see :meth:`verified`)
+        # a window (:meth:`resume`, :meth:`drop_before`): the entries from ``_first`` on are
+        # kept, chained to ``_first_prev`` (the hash of the entry before them)
+        self._first = 0
+        self._first_prev: str | None = None
+
+    @classmethod
+    def resume(
+        cls, game: str, header: Mapping[str, Any] | None, first: int, prev_hash: str
+    ) -> Journal:
+        """An empty window of a journal whose entries before ``first`` are kept elsewhere
+        (a table restored from a snapshot): its next entry is ``first``, chained to
+        ``prev_hash``."""
+        journal = cls(game, header)
+        if first < 0:
+            raise JournalError(f"a journal's window starts at an entry, not {first}")
+        if first:
+            journal._first, journal._first_prev = first, prev_hash
+        return journal
+
+    @property
+    def first(self) -> int:
+        """The seq of the first entry kept (0 unless this is a window of the journal)."""
+        return self._first
+
+    @property
+    def kept(self) -> int:
+        """How many entries this object holds (``len`` counts the whole journal's)."""
+        return len(self._entries)
+
+    def drop_before(self, seq: int) -> None:
+        """Let the entries before ``seq`` go (kept elsewhere: a database): the journal goes
+        on from the same head, and :attr:`first` is ``seq``."""
+        if not self._first <= seq <= len(self):
+            raise JournalError(f"entry {seq} is not in the journal's window")
+        if seq == self._first:
+            return
+        self._first_prev = self.entry(seq - 1).hash
+        del self._entries[: seq - self._first]
+        self._first = seq
 
     def header_hash(self) -> str:
         """The hash that entry 0 chains to: of format, version, game and header."""
@@ -349,7 +394,9 @@ class Journal:
     @property
     def head(self) -> str:
         """The hash of the last entry (the header's hash when empty): publish it to anchor."""
-        return self._entries[-1].hash if self._entries else self.header_hash()
+        if self._entries:
+            return self._entries[-1].hash
+        return self._first_prev if self._first_prev is not None else self.header_hash()
 
     @property
     def entries(self) -> tuple[Entry, ...]:
@@ -360,17 +407,23 @@ class Journal:
         return tuple(entry.event for entry in self._entries)
 
     def __len__(self) -> int:
-        return len(self._entries)
+        """The whole journal's length: the next entry's seq (a window included)."""
+        return self._first + len(self._entries)
 
     def entry(self, seq: int) -> Entry:
-        """The entry at ``seq`` (``entries`` copies them all)."""
-        return self._entries[seq]
+        """The entry at ``seq`` (``entries`` copies them all); IndexError outside the
+        window."""
+        if seq < 0:
+            seq += len(self)
+        if not self._first <= seq < len(self):
+            raise IndexError(f"entry {seq} is not in the journal's window")
+        return self._entries[seq - self._first]
 
     def append(self, ev: Event) -> Entry:
         """Chain ``ev`` after the last entry and return its entry."""
         if _EVENT_TYPES.get(getattr(ev, "kind", "")) is not type(ev):
             raise JournalError(f"{type(ev).__name__} is not a registered event (@event)")
-        seq, prev = len(self._entries), self.head
+        seq, prev = len(self), self.head
         known = self._verified.get(seq) if self._verified is not None else None
         # the very event object: an equal one may still differ in JSON (``True == 1``)
         if known is not None and known.prev_hash == prev and known.event is ev:
@@ -386,8 +439,8 @@ class Journal:
 
     def _let_go(self, seq: int) -> None:
         """An older entry's caches go (worked out again if asked)."""
-        if seq >= CACHED_ENTRIES:
-            old = self._entries[seq - CACHED_ENTRIES]
+        if len(self._entries) > CACHED_ENTRIES:
+            old = self._entries[-1 - CACHED_ENTRIES]
             object.__setattr__(old, "cached_json", None)
             object.__setattr__(old, "cached_text", None)
 
@@ -416,8 +469,10 @@ class Journal:
         shares; anything else is refused as malformed (:class:`InvalidInput`).
         """
         prefix = None if expected_head is None else head_prefix(expected_head)
-        prev = self.header_hash()
-        for index, entry in enumerate(self._entries):
+        if self._first and prefix is not None:
+            raise JournalError("a window of a journal is checked from its first entry kept")
+        prev = self._first_prev if self._first_prev is not None else self.header_hash()
+        for index, entry in enumerate(self._entries, start=self._first):
             if entry.seq != index:
                 raise JournalTampered(f"entry {index}: seq is {entry.seq}, expected {index}")
             if entry.prev_hash != prev:
@@ -450,6 +505,8 @@ class Journal:
     # --- JSON --------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, JsonValue]:
+        if self._first:
+            raise JournalError(f"a window of a journal (from entry {self._first}) is not a journal")
         return {
             "format": FORMAT,
             "version": FORMAT_VERSION,

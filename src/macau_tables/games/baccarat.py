@@ -62,6 +62,7 @@ from macau_tables.games import contract
 from macau_tables.games.baccarat_roads import RoadHand, Roads, roads
 from macau_tables.games.contract import (
     Actor,
+    Checkpoint,
     Command,
     LimitsChanged,
     Pending,
@@ -1168,6 +1169,9 @@ class BaccaratTable:
         # of a bet or a deal since the last hand ended): that hand keeps its bets' limits
         self.next_limits: LimitsChanged | None = None
         self.round_open = False
+        # hold ids re-issued by voids and corrections (contract.hold_aliases), as they come
+        self._hold_aliases: dict[str, str] = {}
+        self._snaps = contract.Snapshots()  # the journal's window and its checkpoints
         self._emit(TableOpened(GAME, self._table_id, self.rules.to_json()), [])
 
     # --- the contract's plumbing -------------------------------------------------------------
@@ -1208,8 +1212,11 @@ class BaccaratTable:
                 self.next_limits = ev
                 if not self.round_open:
                     self._limits_now()
-            case DealingErrorCorrected() | RoundVoided() | RoundCorrected():
-                pass  # a void or a correction: the state follows the effective history (_emit)
+            case RoundVoided() | RoundCorrected():
+                # the state follows the effective history (_emit); the hold ids go on
+                self._hold_aliases.update(ev.aliases)
+            case DealingErrorCorrected() | Checkpoint():
+                pass
             case PlayerJoined():
                 self.seats[ev.player] = ev.seat
                 self.stacks[ev.player] = ev.buy_in
@@ -2361,9 +2368,12 @@ class BaccaratTable:
     def _effective(self) -> list[tuple[int, Event]]:
         """The history the table's state follows, as ``(seq, event)`` (see
         ``contract.effective_events``), except that a baccarat void keeps the hand: its
-        settlement at ``from_seq`` is replaced by the hand's void (BA-R3)."""
+        settlement at ``from_seq`` is replaced by the hand's void (BA-R3). From the
+        journal's window on (a snapshot's state before it)."""
         out: list[tuple[int, Event]] = []
-        for seq, ev in enumerate(self._events):
+        for seq, ev in enumerate(self._events, start=self._journal.first):
+            if isinstance(ev, Checkpoint):
+                continue
             if isinstance(ev, RoundVoided):
                 out = [
                     (s, _voided(e, ev.reason, ev.approved_by))
@@ -2382,18 +2392,21 @@ class BaccaratTable:
         """A new table in the state of the effective history before ``upto`` (all of it if
         None): every event applied, nothing re-decided. A bet whose hold a correction
         re-issued is named by its new hold from the correction on."""
-        events = self._events
-        opening = events[0]
-        assert isinstance(opening, TableOpened)
-        fresh = BaccaratTable(
-            BaccaratRules.from_json(opening.rules),
-            table_id=self._table_id,
-            header=self._journal.header,
-            seeds=self._keyring,
-        )
+        events, first = self._events, self._journal.first
+        if self._snaps.base is None:
+            opening = events[0]
+            assert isinstance(opening, TableOpened)
+            fresh = BaccaratTable(
+                BaccaratRules.from_json(opening.rules),
+                table_id=self._table_id,
+                header=self._journal.header,
+                seeds=self._keyring,
+            )
+        else:
+            fresh = BaccaratTable._restored(self._snaps.base, Journal(GAME), self._keyring)
         renames = [
             (s, dict(ev.aliases))
-            for s, ev in enumerate(events)
+            for s, ev in enumerate(events, start=first)
             if isinstance(ev, RoundVoided | RoundCorrected) and ev.aliases
         ]
 
@@ -2405,10 +2418,12 @@ class BaccaratTable:
                     for b in fresh.holds
                 ]
 
-        end = len(events) if upto is None else upto
-        for seq, ev in self._effective()[1:]:
+        end = len(self._journal) if upto is None else upto
+        for seq, ev in self._effective():
             if seq >= end:
                 break
+            if isinstance(ev, TableOpened):
+                continue
             rename(seq)
             fresh.apply(ev)
         rename(end)
@@ -2418,7 +2433,7 @@ class BaccaratTable:
         """After a void or a correction: the state of the effective history."""
         fresh = self._fold()
         for name, value in vars(fresh).items():
-            if name not in ("_journal", "_keyring"):
+            if name not in ("_journal", "_keyring", "_hold_aliases", "_snaps"):
                 setattr(self, name, value)
 
     def _supervisor(self, actor: Actor, requested_by: str) -> None:
@@ -2475,9 +2490,7 @@ class BaccaratTable:
             return self.void_hand(f"{reason} (request {request} by {requested_by})", actor)
         seq, settled = self._settled_to_void()
         right = _voided(settled, reason, actor.name)
-        delta = contract.money_delta(
-            [settled], [right], contract.hold_aliases(self._events), len(self._events)
-        )
+        delta = contract.money_delta([settled], [right], self._hold_aliases, len(self._journal))
         out: list[Event] = []
         self._emit(
             RoundVoided(
@@ -2567,9 +2580,7 @@ class BaccaratTable:
         re-derive the hand and its settlement; the event posts the difference."""
         fixed, wrong, right = self._corrected(actor, of_seq, args, requested_by)
         reason = _supervisor_reason(reason)
-        delta = contract.money_delta(
-            wrong, right, contract.hold_aliases(self._events), len(self._events)
-        )
+        delta = contract.money_delta(wrong, right, self._hold_aliases, len(self._journal))
         out: list[Event] = []
         self._emit(
             RoundCorrected(
@@ -2794,6 +2805,64 @@ class BaccaratTable:
             self._advance(out)
         return tuple(out)
 
+    # --- snapshots (contract.Checkpoint) -------------------------------------------------------
+
+    #: what a snapshot leaves out: the journal, the seeds (the server keeps them apart), a
+    #: cache, and the snapshots themselves
+    SNAPSHOT_SKIP: ClassVar[frozenset[str]] = frozenset(
+        {"_journal", "_keyring", "_roads_memo", "_snaps"}
+    )
+
+    def snapshot_state(self) -> Any:
+        """The table's state, encoded (``core.snapshot``): what :meth:`from_snapshot` needs."""
+        return contract.encode_state(self, self.SNAPSHOT_SKIP)
+
+    @classmethod
+    def _restored(cls, encoded: Any, journal: Journal, seeds: Mapping[str, bytes]) -> BaccaratTable:
+        table = contract.decode_state(cls, encoded)
+        table._journal, table._keyring, table._roads_memo = journal, dict(seeds), None
+        table._snaps = contract.Snapshots(encoded)
+        return table
+
+    @classmethod
+    def from_snapshot(
+        cls,
+        encoded: Any,
+        journal: Journal,
+        seeds: Mapping[str, bytes] | None = None,
+        window: Journal | None = None,
+    ) -> BaccaratTable:
+        """The table in the state ``encoded`` (:meth:`snapshot_state`), its journal the
+        window ``journal`` (empty, from the entry after the state: ``Journal.resume``);
+        ``window`` (the entries it will replay) is not needed here."""
+        del window
+        return cls._restored(encoded, journal, seeds or {})
+
+    def verify_checkpoint(self, actor: Actor = Actor.SYSTEM) -> None:
+        contract.verify_checkpoint(actor)
+
+    def can_checkpoint(self, actor: Actor = Actor.SYSTEM) -> bool:
+        return _can(self.verify_checkpoint, actor)
+
+    def checkpoint(self, actor: Actor = Actor.SYSTEM) -> tuple[Event, ...]:
+        """Journal the digest of the table's state (``table.checkpoint``); the state is kept
+        as a snapshot the journal's window may later start from (:meth:`compact`)."""
+        self.verify_checkpoint(actor)
+        encoded = self.snapshot_state()
+        out: list[Event] = []
+        self._emit(contract.checkpoint_event(encoded), out)
+        self._snaps.take(self, encoded)
+        return tuple(out)
+
+    def compact(self) -> int:
+        """Let the journal's entries before the latest checkpoint no void or correction can
+        reach go (contract ``Snapshots.compact``); the seq the window starts at."""
+        return self._snaps.compact(self)
+
+    def latest_snapshot(self) -> tuple[int, Any] | None:
+        """The last checkpoint's (seq, encoded state), if any since the window's start."""
+        return self._snaps.later[-1] if self._snaps.later else None
+
     # --- commands: the one entry point of the server and the CLI ---------------------------------
 
     def execute(self, command: Command, rng: Rng | None = None) -> tuple[Event, ...]:
@@ -2907,12 +2976,17 @@ class BaccaratTable:
             if actor.role is not Role.SYSTEM:
                 raise RuleViolation("only the table's clock (system) times an actor out")
             return self.time_out(_str(a, "actor"), _str(a, "op"))
+        if op == "checkpoint":
+            json_args(args, (), op)
+            return self.checkpoint(actor)
         raise InvalidInput(f"baccarat has no operation {op!r}")
 
     def command_of(self, ev: Event) -> Command | None:
         """The command that starts with ``ev`` in a journal (replay), None for derived events.
         A shuffle is replayed with its seed, known by its commitment."""
         match ev:
+            case Checkpoint():
+                return Command(Actor.SYSTEM, "checkpoint")
             case PlayerJoined():
                 return Command(
                     Actor.player(ev.player), "join", {"seat": ev.seat, "buy_in": ev.buy_in}

@@ -48,11 +48,13 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
+from macau_tables.core import snapshot
 from macau_tables.core.errors import (
     InvalidInput,
     MacauTablesError,
+    OutOfOrder,
     ReplayMismatch,
     SeedNotRevealed,
 )
@@ -65,6 +67,7 @@ from macau_tables.core.visibility import Audience, Viewer
 __all__ = [
     "Actor",
     "Audience",
+    "Checkpoint",
     "Command",
     "LimitsChanged",
     "Pending",
@@ -76,6 +79,7 @@ __all__ = [
     "RoundVoided",
     "SeedCommitted",
     "SeedRevealed",
+    "Snapshots",
     "Step",
     "TableEngine",
     "TableOpened",
@@ -89,12 +93,14 @@ __all__ = [
     "money_delta",
     "movement",
     "replay",
+    "replay_from",
     "revealed_seeds",
     "rounds",
     "time_out",
     "transfer",
 ]
 
+_E = TypeVar("_E")
 _NAME = re.compile(r"[A-Za-z0-9][\w.\-]{0,63}")
 
 
@@ -286,6 +292,96 @@ class SeedRevealed(Event):
     seed: str
 
 
+@event
+@dataclass(frozen=True, slots=True)
+class Checkpoint(Event):
+    """The table's state here, by the SHA-256 of its snapshot (``core.snapshot``): the
+    state every entry before this one built. A server stores the snapshot beside it and
+    later starts the table from there instead of from its first event; replay re-derives
+    the digest, so a snapshot that is not the state the chain says is refused. No part of
+    a round: voids, corrections and rounds pass over it (:func:`effective_events`)."""
+
+    kind: ClassVar[str] = "table.checkpoint"
+    state: str
+
+
+class Snapshots:
+    """An engine's snapshots (``checkpoint``): the state its journal's window starts from
+    (``base``, None when the window starts at the table's opening) and the states it
+    checkpointed since (``later``: ``(seq of the checkpoint event, encoded state)``).
+
+    :meth:`compact` moves the window to a later checkpoint once no void or correction can
+    reach back before it: every engine voids and corrects only its last round (the rounds
+    of :func:`rounds`), so a checkpoint with a whole round after it, begun and ended, is
+    safe to start from."""
+
+    __slots__ = ("base", "later")
+
+    def __init__(self, base: Any = None) -> None:
+        self.base: Any = base
+        self.later: list[tuple[int, Any]] = []
+
+    def take(self, engine: TableEngine, encoded: Any) -> None:
+        """The engine journalled a checkpoint of ``encoded`` (its last event)."""
+        self.later.append((len(engine.journal) - 1, encoded))
+
+    def compact(self, engine: TableEngine) -> int:
+        """Let the journal's entries before the latest safe checkpoint go; the seq the
+        window starts at now."""
+        journal = engine.journal
+        if not self.later:
+            return journal.first
+        events, first = journal.events, journal.first
+        scanned = rounds(events, start=first)[1:]  # the first may be partial
+        ended = [r.first for r in scanned if r.status != UNDER_WAY]
+        # a checkpoint inside a span a later void or correction took back is no base: the
+        # history the state follows no longer passes through it
+        undone = [
+            (ev.from_seq if isinstance(ev, RoundVoided) else ev.of_seq, seq)
+            for seq, ev in enumerate(events, start=first)
+            if isinstance(ev, RoundVoided | RoundCorrected)
+        ]
+        safe = [
+            (seq, enc)
+            for seq, enc in self.later
+            if any(f >= seq for f in ended) and not any(a < seq < b for a, b in undone)
+        ]
+        if not safe:
+            return journal.first
+        seq, enc = safe[-1]
+        journal.drop_before(seq)
+        self.base = enc
+        self.later = [(s, e) for s, e in self.later if s > seq]
+        return seq
+
+
+def encode_state(engine: object, skip: frozenset[str]) -> Any:
+    """An engine's attributes but ``skip``, encoded (``core.snapshot.encode``)."""
+    return snapshot.encode({k: v for k, v in vars(engine).items() if k not in skip})
+
+
+def decode_state(cls: type[_E], encoded: Any) -> _E:
+    """An engine of ``cls`` with the attributes ``encoded`` holds (not ``__init__``'s: the
+    caller sets what the snapshot left out)."""
+    state = snapshot.decode(encoded)
+    if not isinstance(state, dict) or not all(isinstance(k, str) for k in state):
+        raise snapshot.SnapshotError(f"not the state of a {cls.__name__}")
+    engine = cls.__new__(cls)
+    vars(engine).update(state)
+    return engine
+
+
+def verify_checkpoint(actor: Actor) -> None:
+    """Only the table itself (the server, as ``system``) checkpoints a table."""
+    if not isinstance(actor, Actor) or actor.role is not Role.SYSTEM:
+        raise OutOfOrder(f"only the table's server (system) checkpoints a table, not {actor}")
+
+
+def checkpoint_event(encoded: Any) -> Checkpoint:
+    """The checkpoint of a state encoded by ``core.snapshot.encode``."""
+    return Checkpoint(snapshot.digest(encoded))
+
+
 def movement(
     currency: Currency,
     postings: Sequence[tuple[str, int]],
@@ -471,13 +567,16 @@ def _correction_movement(ev: RoundVoided | RoundCorrected) -> Movement | None:
     )
 
 
-def effective_events(events: Sequence[Event]) -> list[tuple[int, Event]]:
-    """The history a table's state follows, as ``(seq, event)``: each void drops its
-    round's events; each correction replaces the events from ``of_seq`` by its ``rerun``
-    (tagged with the correction's seq). The voids and corrections themselves are left out:
-    their money is the difference between the two histories."""
+def effective_events(events: Sequence[Event], start: int = 0) -> list[tuple[int, Event]]:
+    """The history a table's state follows, as ``(seq, event)`` (``events[0]`` is entry
+    ``start``): each void drops its round's events; each correction replaces the events
+    from ``of_seq`` by its ``rerun`` (tagged with the correction's seq). The voids and
+    corrections themselves are left out: their money is the difference between the two
+    histories; so are checkpoints (they change nothing)."""
     out: list[tuple[int, Event]] = []
-    for seq, ev in enumerate(events):
+    for seq, ev in enumerate(events, start=start):
+        if isinstance(ev, Checkpoint):
+            continue
         if isinstance(ev, RoundVoided):
             out = [(s, e) for s, e in out if s < ev.from_seq]
         elif isinstance(ev, RoundCorrected):
@@ -637,15 +736,30 @@ class Replay:
     def __init__(
         self,
         journal: Journal,
-        open_engine: Callable[[Journal, Mapping[str, bytes]], TableEngine],
+        open_engine: Callable[[Journal, Mapping[str, bytes]], TableEngine] | None,
         seeds: Mapping[str, bytes] | None = None,
+        *,
+        engine: TableEngine | None = None,
     ) -> None:
         journal.verify()
         self._verified = journal.entries  # what the chain's check saw (:meth:`skip_to`)
-        known = revealed_seeds(journal.events)
-        known.update(seeds or {})
         self.journal = journal
-        self.engine = open_engine(journal, known)
+        if engine is not None:
+            # a window of the journal (from entry ``journal.first``) on an engine restored
+            # from the snapshot of the state before it (its journal a window from there)
+            if len(engine.journal) != journal.first or engine.journal.head != (
+                journal.entry(journal.first).prev_hash if journal.kept else journal.head
+            ):
+                raise ReplayMismatch(
+                    f"entry {journal.first}: the snapshot is not of the state before it"
+                )
+            self.engine = engine
+        else:
+            if open_engine is None:
+                raise ValueError("Replay needs open_engine or engine")
+            known = revealed_seeds(journal.events)
+            known.update(seeds or {})
+            self.engine = open_engine(journal, known)
         self.done = len(self.engine.journal)
         self.waiting: str | None = None
 
@@ -662,20 +776,20 @@ class Replay:
         very event recorded, chained to the same head — any other event it journals is
         hashed, and a head that differs from the entry's raises :class:`ReplayMismatch`.
         ``index`` must start an operation (a round's first entry does)."""
-        entries = self._verified
-        expected = [e.event for e in entries]
-        if not self.done <= index <= len(expected):
+        entries, base = self._verified, self.journal.first
+        if not self.done <= index <= base + len(entries):
             raise ValueError(f"skip_to({index}): the replay is at entry {self.done}")
         journal = self.engine.journal
-        with journal.verified(entries[self.done : index]):
+        with journal.verified(entries[self.done - base : index - base]):
             for i in range(self.done, index):
-                self.engine.record(expected[i])
-                if journal.head != entries[i].hash:
+                self.engine.record(entries[i - base].event)
+                if journal.head != entries[i - base].hash:
                     raise ReplayMismatch(f"entry {i}: applied, it does not chain as journalled")
         self.done = index
 
     def steps(self, *, partial: bool = False) -> Iterator[Step]:
-        engine, expected, recorded = self.engine, self.journal.events, self._verified
+        engine, recorded, base = self.engine, self._verified, self.journal.first
+        expected = _Offset(self.journal.events, base)
         i = self.done
         while i < len(expected):
             ev = expected[i]
@@ -704,7 +818,7 @@ class Replay:
                 # compared by hash: the entry the engine journalled (its canonical JSON —
                 # a list and a tuple of the same items are the same event — chained to the
                 # same head) against the verified one; the JSON only to say what differs
-                if j >= len(expected) or journal.entry(j).hash != recorded[j].hash:
+                if j >= len(expected) or journal.entry(j).hash != recorded[j - base].hash:
                     have = expected[j].kind if j < len(expected) else "nothing"
                     raise ReplayMismatch(
                         f"entry {j}: the journal has {have}, the rules give {derived.kind} "
@@ -714,6 +828,33 @@ class Replay:
                 raise ReplayMismatch(f"entry {i}: {ev.kind} produced no event on replay")
             self.done = i = i + len(got)
             yield Step(i - len(got), cmd, tuple(got))
+
+
+class _Offset:
+    """A window's events indexed by seq (``events[0]`` is entry ``base``)."""
+
+    __slots__ = ("base", "events")
+
+    def __init__(self, events: Sequence[Event], base: int) -> None:
+        self.events, self.base = events, base
+
+    def __len__(self) -> int:
+        return self.base + len(self.events)
+
+    def __getitem__(self, seq: int) -> Event:
+        return self.events[seq - self.base]
+
+
+def replay_from(engine: TableEngine, journal: Journal) -> TableEngine:
+    """Re-run a window of a journal (its entries from ``journal.first``) on ``engine``,
+    restored from the snapshot of the state before that entry, and demand the very events
+    the window holds — as :func:`replay` does from the table's opening. A window that
+    starts at a :class:`Checkpoint` (a server's does) first re-derives the snapshot's
+    digest: a snapshot that is not the state the chain committed to is refused there."""
+    run = Replay(journal, None, engine=engine)
+    for _ in run.steps():
+        pass
+    return run.engine
 
 
 def replay(
@@ -780,7 +921,10 @@ class Round:
     status: str
 
 
-def rounds(events: Sequence[Event]) -> list[Round]:
+UNDER_WAY = "under way"
+
+
+def rounds(events: Sequence[Event], start: int = 0) -> list[Round]:
     """The rounds of a table's journal, from its events alone (recall).
 
     A round opens at the first event an engine marks :attr:`RoundMark.PLAY` (a bet, a deal,
@@ -792,7 +936,7 @@ def rounds(events: Sequence[Event]) -> list[Round]:
     out: list[Round] = []
     first: int | None = None
     corrected = False  # the round under way was corrected (a keyed-in step re-run)
-    for i, ev in enumerate(events):
+    for i, ev in enumerate(events, start=start):
         if isinstance(ev, RoundVoided | RoundCorrected):
             target = ev.from_seq if isinstance(ev, RoundVoided) else ev.of_seq
             status = "voided" if isinstance(ev, RoundVoided) else "corrected"
@@ -823,7 +967,7 @@ def rounds(events: Sequence[Event]) -> list[Round]:
             out.append(Round(len(out) + 1, first, i, status))
             first, corrected = None, False
     if first is not None:
-        out.append(Round(len(out) + 1, first, len(events) - 1, "under way"))
+        out.append(Round(len(out) + 1, first, start + len(events) - 1, UNDER_WAY))
     return out
 
 

@@ -46,8 +46,10 @@ from macau_tables.core.ledger import Movement
 from macau_tables.core.money import MOP, Currency, Money, Rounding, currency_by_code
 from macau_tables.core.rng import Rng, commitment
 from macau_tables.core.visibility import Viewer, ViewerRole
+from macau_tables.games import contract
 from macau_tables.games.contract import (
     Actor,
+    Checkpoint,
     Command,
     LimitsChanged,
     Pending,
@@ -61,7 +63,6 @@ from macau_tables.games.contract import (
     accounts,
     check_name,
     effective_events,
-    hold_aliases,
     json_args,
     limits_args,
     mark_rounds,
@@ -885,7 +886,10 @@ class CrapsTable:
             raise InvalidInput(f"a craps table takes CrapsRules, not {type(rules).__name__}")
         self._table_id = check_name(table_id, "table id")
         self._journal = Journal(GAME, header)
-        self._events: list[Event] = []  # the journal's events, for slicing without copying
+        # the journal's events (of its window: ``_journal.first`` on), for slicing without
+        # copying
+        self._events: list[Event] = []
+        self._snaps = contract.Snapshots()  # the journal's window and its checkpoints
         self._draw_cache: tuple[str, int, Dice] | None = None
         self._wagers = accounts.wagers(table_id)
         self._house = accounts.house(table_id)
@@ -1120,7 +1124,7 @@ class CrapsTable:
         """Apply one event to the state and append it to the journal."""
         match ev:
             case TableOpened():
-                if ev.game != GAME or self._events:
+                if ev.game != GAME or len(self._journal):
                     raise JournalError(f"{ev.kind}: not the opening of a craps table")
             case PlayerJoined():
                 self._seats[ev.seat] = ev.player
@@ -1168,7 +1172,7 @@ class CrapsTable:
                 self._next_limits = ev
                 if not self._round_open:
                     self._limits_now()
-            case ChipsBought() | TimedOut() | RoundVoided() | RoundCorrected():
+            case ChipsBought() | TimedOut() | RoundVoided() | RoundCorrected() | Checkpoint():
                 pass  # a buy-in moves chips only (below); a time-out is a record; a void
                 # or a correction: the state follows the effective history (below)
             case _:
@@ -1201,20 +1205,25 @@ class CrapsTable:
         before ``upto`` (all of it if None): every event applied, nothing re-decided. Its
         counters (throws, shooters, bet ids) never go back below the journal's, so a seed
         label, a throw's draw or a hold id is never used twice."""
-        opening = self._events[0]
-        assert isinstance(opening, TableOpened)
-        fresh = CrapsTable((), CrapsRules.from_json(opening.rules), table_id=self._table_id,
-                           header=self._journal.header)  # fmt: skip
+        first = self._journal.first
+        if self._snaps.base is None:
+            opening = self._events[0]
+            assert isinstance(opening, TableOpened)
+            fresh = CrapsTable((), CrapsRules.from_json(opening.rules), table_id=self._table_id,
+                               header=self._journal.header)  # fmt: skip
+        else:
+            fresh = CrapsTable._restored(self._snaps.base, Journal(GAME), {})
         fresh._keyring = {**self._keyring, **revealed_seeds(self._events)}
         fresh._replay_commitments = {
             ev.label: ev.commitment for ev in self._events if isinstance(ev, SeedCommitted)
         }
         fresh._aliases = dict(self._aliases)
-        for seq, ev in effective_events(self._events)[1:]:
+        for seq, ev in effective_events(self._events, first):
             if upto is not None and seq >= upto:
                 break
-            fresh.apply(ev)
-        real = self._events if upto is None else self._events[:upto]
+            if not isinstance(ev, TableOpened):
+                fresh.apply(ev)
+        real = self._events if upto is None else self._events[: upto - first]
         for ev in real:
             if isinstance(ev, DiceThrown | ThrowVoided):
                 fresh.throws = max(fresh.throws, ev.throw)
@@ -1232,7 +1241,9 @@ class CrapsTable:
                      "next_bet_id", "_bets", "last_roll", "last_throw", "_seed_label",
                      "_commitment", "rules", "_next_limits", "_round_open"):  # fmt: skip
             setattr(self, name, getattr(fresh, name))
-        self._aliases = hold_aliases(self._events)
+        last = self._events[-1]  # the void or the correction: its re-issued holds
+        assert isinstance(last, RoundVoided | RoundCorrected)
+        self._aliases = {**self._aliases, **dict(last.aliases)}
         self._draw_cache = None
         if self._commitment is not None and self._commitment in revealed_seeds(self._events):
             self._seed_label = self._commitment = None
@@ -1244,10 +1255,12 @@ class CrapsTable:
         since)."""
         start: int | None = None
         rolled = False
+        first = self._journal.first
         voided = max(
-            (s for s, e in enumerate(self._events) if isinstance(e, RoundVoided)), default=0
+            (s for s, e in enumerate(self._events, start=first) if isinstance(e, RoundVoided)),
+            default=0,
         )
-        for seq, ev in reversed(effective_events(self._events)):
+        for seq, ev in reversed(effective_events(self._events, first)):
             if seq < voided:  # a round before a void is not the last one
                 break
             derived = isinstance(ev, RollSettled | SeedRevealed | SeedCommitted) or (
@@ -1295,8 +1308,10 @@ class CrapsTable:
     ) -> RoundVoided:
         """Void the last round: its bets refunded, its roll (if any) undone."""
         start = self._void_start(actor, requested_by)
-        wrong = [ev for seq, ev in effective_events(self._events) if seq >= start]
-        delta = money_delta(wrong, (), self._aliases, len(self._events))
+        wrong = [
+            ev for seq, ev in effective_events(self._events, self._journal.first) if seq >= start
+        ]
+        delta = money_delta(wrong, (), self._aliases, len(self._journal))
         ev = RoundVoided(
             from_seq=start, reason=_reason(reason), request=request, requested_by=requested_by,
             approved_by=actor.name, currency=self.rules.currency.code, **delta,
@@ -1316,10 +1331,11 @@ class CrapsTable:
         self._supervisor(actor, requested_by)
         if isinstance(of_seq, bool) or not isinstance(of_seq, int):
             raise InvalidInput(f"of_seq is an event number, not {of_seq!r}")
-        eff = effective_events(self._events)
-        if not any(seq == of_seq for seq, _ in eff) or not 0 < of_seq < len(self._events):
+        first = self._journal.first
+        eff = effective_events(self._events, first)
+        if not any(seq == of_seq for seq, _ in eff) or not 0 < of_seq < len(self._journal):
             raise OutOfOrder(f"event {of_seq} is not in the table's history as it stands")
-        orig = self.command_of(self._events[of_seq])
+        orig = self.command_of(self._events[of_seq - first])
         if orig is None or orig.op not in self.CORRECTABLE:
             raise OutOfOrder(
                 f"event {of_seq} is not a keyed-in outcome ({', '.join(self.CORRECTABLE)})"
@@ -1361,7 +1377,7 @@ class CrapsTable:
         """Re-run the keyed-in operation at ``of_seq`` with the corrected ``args``: the
         rules re-decide the round; the event posts the difference."""
         fixed, wrong, right = self._corrected(actor, of_seq, args, requested_by)
-        delta = money_delta(wrong, right, self._aliases, len(self._events))
+        delta = money_delta(wrong, right, self._aliases, len(self._journal))
         ev = RoundCorrected(
             of_seq=of_seq, op=fixed.op, args=dict(fixed.args), reason=_reason(reason),
             request=request, requested_by=requested_by, approved_by=actor.name,
@@ -2064,6 +2080,73 @@ class CrapsTable:
             self._hand_dice(target.name, PASSED, rng)
         return ev
 
+    # --- snapshots (contract.Checkpoint) -------------------------------------------------------
+
+    #: what a snapshot leaves out: the journal (and its events), the seeds (the server keeps
+    #: them apart), a cache, a replay's scaffolding, and the snapshots themselves
+    SNAPSHOT_SKIP: ClassVar[frozenset[str]] = frozenset(
+        {"_journal", "_events", "_keyring", "_draw_cache", "_replay_commitments", "_snaps"}
+    )
+
+    def snapshot_state(self) -> Any:
+        """The table's state, encoded (``core.snapshot``): what :meth:`from_snapshot` needs."""
+        return contract.encode_state(self, self.SNAPSHOT_SKIP)
+
+    @classmethod
+    def _restored(cls, encoded: Any, journal: Journal, seeds: Mapping[str, bytes]) -> CrapsTable:
+        table = contract.decode_state(cls, encoded)
+        table._journal, table._events, table._keyring = journal, [], dict(seeds)
+        table._draw_cache = table._replay_commitments = None
+        table._snaps = contract.Snapshots(encoded)
+        return table
+
+    @classmethod
+    def from_snapshot(
+        cls,
+        encoded: Any,
+        journal: Journal,
+        seeds: Mapping[str, bytes] | None = None,
+        window: Journal | None = None,
+    ) -> CrapsTable:
+        """The table in the state ``encoded`` (:meth:`snapshot_state`), its journal the
+        window ``journal`` (empty, from the entry after the state: ``Journal.resume``).
+        ``window``: the entries it will replay (``contract.replay_from``), whose shooters'
+        commitments it takes as :meth:`open_for_replay` takes a whole journal's."""
+        table = cls._restored(encoded, journal, seeds or {})
+        if window is not None:
+            table._replay_commitments = {
+                ev.label: ev.commitment for ev in window.events if isinstance(ev, SeedCommitted)
+            }
+        return table
+
+    def verify_checkpoint(self, actor: Actor = Actor.SYSTEM) -> None:
+        contract.verify_checkpoint(actor)
+
+    def can_checkpoint(self, actor: Actor = Actor.SYSTEM) -> bool:
+        return _can(self.verify_checkpoint, actor)
+
+    def checkpoint(self, actor: Actor = Actor.SYSTEM) -> Checkpoint:
+        """Journal the digest of the table's state (``table.checkpoint``); the state is kept
+        as a snapshot the journal's window may later start from (:meth:`compact`)."""
+        self.verify_checkpoint(actor)
+        encoded = self.snapshot_state()
+        ev = contract.checkpoint_event(encoded)
+        self.apply(ev)
+        self._snaps.take(self, encoded)
+        return ev
+
+    def compact(self) -> int:
+        """Let the journal's entries before the latest checkpoint no void or correction can
+        reach go (contract ``Snapshots.compact``); the seq the window starts at."""
+        before = self._journal.first
+        start = self._snaps.compact(self)
+        del self._events[: start - before]
+        return start
+
+    def latest_snapshot(self) -> tuple[int, Any] | None:
+        """The last checkpoint's (seq, encoded state), if any since the window's start."""
+        return self._snaps.later[-1] if self._snaps.later else None
+
     # --- the contract: execute and command_of ---------------------------------------------------
 
     def execute(self, command: Command, rng: Rng | None = None) -> tuple[Event, ...]:
@@ -2122,11 +2205,15 @@ class CrapsTable:
                                    requested_by=_str(args, "requested_by"))  # fmt: skip
             case "change_limits":
                 self.change_limits(actor, **limits_args(args, cur))
+            case "checkpoint":
+                self.checkpoint(actor)
         return tuple(self._events[start:])
 
     def command_of(self, ev: Event) -> Command | None:
         """The command whose first event is ``ev`` (replay); None for a derived event."""
         match ev:
+            case Checkpoint():
+                return Command(Actor.SYSTEM, "checkpoint")
             case PlayerJoined():
                 return Command(Actor.player(ev.player), "join",
                                {"amount": ev.amount, "seat": ev.seat})  # fmt: skip
@@ -2206,6 +2293,7 @@ _OPS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "time_out": ("actor", "op"),
     "void_round": ("reason", "request", "requested_by"),
     "correct_round": ("of_seq", "args", "reason", "request", "requested_by"),
+    "checkpoint": (),
     "change_limits": ("min_bet", "max_bet", "reason", "bets", "differential"),
 })  # fmt: skip
 

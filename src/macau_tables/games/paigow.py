@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from macau_tables.core.journal import Journal
+from macau_tables.core.snapshot import snapshot_constant
 from macau_tables.games.tilegame import (
     ExposedEffect,
     Regulation,
@@ -128,3 +129,7 @@ PAIGOW = Regulation(
 def replay(journal: Journal) -> Round:
     """Rebuild a Pai Gow round from its journal."""
     return replay_round(journal, PAIGOW)
+
+
+# a table snapshot names the regulation rather than writing its functions
+snapshot_constant("macau_tables.games.paigow:PAIGOW", PAIGOW)

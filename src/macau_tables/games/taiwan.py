@@ -39,6 +39,7 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from macau_tables.core.journal import Journal
+from macau_tables.core.snapshot import snapshot_constant
 from macau_tables.games.tilegame import (
     ExposedEffect,
     Regulation,
@@ -145,3 +146,7 @@ TAIWAN = Regulation(
 def replay(journal: Journal) -> Round:
     """Rebuild a Taiwan Pai Kao round from its journal."""
     return replay_round(journal, TAIWAN)
+
+
+# a table snapshot names the regulation rather than writing its functions
+snapshot_constant("macau_tables.games.taiwan:TAIWAN", TAIWAN)

@@ -37,7 +37,7 @@ import dataclasses
 import inspect
 import json
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
@@ -61,6 +61,7 @@ from macau_tables.core.visibility import Audience, Viewer, ViewerRole
 from macau_tables.games import contract
 from macau_tables.games.contract import (
     Actor,
+    Checkpoint,
     Command,
     LimitsChanged,
     Pending,
@@ -615,7 +616,7 @@ class TileTable:
         table_id: str,
         *,
         seeds: Mapping[str, bytes] | None = None,
-        planned: Sequence[str] = (),
+        planned: Mapping[str, str] | None = None,
         order_of: WoodpileOrder = woodpile_order,
         header: Mapping[str, Any] | None = None,
     ) -> None:
@@ -626,7 +627,8 @@ class TileTable:
         self._journal = Journal(rules.game, header or {})
         # the vault: server seeds by commitment (never in an event until revealed)
         self._vault: dict[str, bytes] = dict(seeds or {})
-        self._planned = list(planned)  # commitments in journal order (replay of time-outs)
+        # replay of a timed-out shuffle: the journal's commitments by woodpile label
+        self._planned: dict[str, str] = dict(planned or {})
         self._order_of = order_of
         # state: changed only by apply()
         self._phase = TilePhase.BANK
@@ -662,6 +664,9 @@ class TileTable:
         # a supervisor's new limits, waiting for the round under way to end (its bets keep
         # the limits of its bank's opening: Round.options)
         self._next_limits: LimitsChanged | None = None
+        # hold ids re-issued by voids and corrections (contract.hold_aliases), as they come
+        self._hold_aliases: dict[str, str] = {}
+        self._snaps = contract.Snapshots()  # the journal's window and its checkpoints
         self.apply(TableOpened(rules.game, table_id, rules.to_json()))
 
     # ---- the contract's properties -------------------------------------------------------
@@ -868,6 +873,7 @@ class TileTable:
                 ("min_bet", "max_bet", "bets", "differential", "reason"),
                 self.change_limits,
             ),
+            "checkpoint": ((), self.checkpoint),
         }
         if not isinstance(command, Command) or command.op not in ops:
             op = getattr(command, "op", command)
@@ -902,7 +908,7 @@ class TileTable:
         """Apply one event to the table (and journal it)."""
         match ev:
             case TableOpened():
-                if self._journal.events:
+                if len(self._journal):
                     raise OutOfOrder("a table opens once")
             case PlayerSat(player=player, seat=seat):
                 self._seats[seat] = player
@@ -983,7 +989,10 @@ class TileTable:
                 if self._round is None:
                     self._limits_now()
             case RoundVoided() | RoundCorrected():
-                pass  # the state follows the effective history (below)
+                # the state follows the effective history (below); the hold ids go on
+                self._hold_aliases.update(ev.aliases)
+            case Checkpoint():
+                pass
             case _:
                 raise InvalidInput(f"{ev.kind} is not an event of a tile table")
         self._journal.append(ev)
@@ -1293,8 +1302,8 @@ class TileTable:
                 raise InvalidInput("a seed is hex text") from exc
         elif rng is not None:
             raw = rng.source.random_bits(256).to_bytes(32, "big")
-        elif self._woodpiles < len(self._planned) and self._planned[self._woodpiles] in self._vault:
-            raw = self._vault[self._planned[self._woodpiles]]  # replay of a timed-out shuffle
+        elif self._planned.get(f"woodpile:{self._woodpiles + 1}") in self._vault:
+            raw = self._vault[self._planned[f"woodpile:{self._woodpiles + 1}"]]  # (replay)
         else:
             raise InvalidInput("a shuffle needs a seed or a random source")
         if len(raw) < 32:
@@ -1810,9 +1819,12 @@ class TileTable:
         """Where the table's last round starts in the effective history (its
         ``BankOpened``), None if there is none to void (a void since, or an event that is no
         part of a round: a seat taken or left, chips, the bank offered on)."""
-        events = self._journal.events
-        voided = max((s for s, e in enumerate(events) if isinstance(e, RoundVoided)), default=0)
-        for seq, ev in reversed(contract.effective_events(events)):
+        events, first = self._journal.events, self._journal.first
+        voided = max(
+            (s for s, e in enumerate(events, start=first) if isinstance(e, RoundVoided)),
+            default=0,
+        )
+        for seq, ev in reversed(contract.effective_events(events, first)):
             if seq < voided:
                 return None
             if isinstance(ev, BankOpened):
@@ -1848,9 +1860,9 @@ class TileTable:
         start = self._void_start(actor, requested_by)
         assert isinstance(requested_by, str)
         reason, request = _supervisor_args(reason, request)
-        events = self._journal.events
-        wrong = [ev for seq, ev in contract.effective_events(events) if seq >= start]
-        delta = contract.money_delta(wrong, (), contract.hold_aliases(events), len(events))
+        events, first = self._journal.events, self._journal.first
+        wrong = [ev for seq, ev in contract.effective_events(events, first) if seq >= start]
+        delta = contract.money_delta(wrong, (), self._hold_aliases, len(self._journal))
         label, c, keyed = self._label, self._commitment, self._keyed_pile
         out = list(
             self._emit(
@@ -1969,16 +1981,21 @@ class TileTable:
         """A new table in the state of the effective history (``contract.effective_events``)
         before ``upto`` (all of it if None): every event applied, nothing re-decided; a hold
         a correction re-issued named by its new id from the correction on."""
-        events = self._journal.events
-        opening = events[0]
-        assert isinstance(opening, TableOpened)
-        fresh = open_table(
-            TileTableRules.from_json(opening.rules), self._table_id, seeds=self._vault,
-            planned=self._planned, order_of=self._order_of, header=self._journal.header,
-        )  # fmt: skip
+        events, first = self._journal.events, self._journal.first
+        if self._snaps.base is None:
+            opening = events[0]
+            assert isinstance(opening, TableOpened)
+            fresh = open_table(
+                TileTableRules.from_json(opening.rules), self._table_id, seeds=self._vault,
+                planned=self._planned, order_of=self._order_of, header=self._journal.header,
+            )  # fmt: skip
+        else:
+            fresh = type(self)._restored(self._snaps.base, Journal(self.rules.game), self._vault)
+            fresh._planned, fresh._order_of = self._planned, self._order_of
+        counted = (fresh._woodpiles, fresh._bet_count)  # the counts before the window
         renames = [
             (s, dict(ev.aliases))
-            for s, ev in enumerate(events)
+            for s, ev in enumerate(events, start=first)
             if isinstance(ev, RoundVoided | RoundCorrected) and ev.aliases
         ]
 
@@ -1989,27 +2006,31 @@ class TileTable:
                 fresh._holds = [_renamed(h, new) for h in fresh._holds]
                 fresh._cobank = [(_renamed(h, new), p, c) for h, p, c in fresh._cobank]
 
-        end = len(events) if upto is None else upto
-        for seq, ev in contract.effective_events(events)[1:]:
+        end = len(self._journal) if upto is None else upto
+        for seq, ev in contract.effective_events(events, first):
             if seq >= end:
                 break
+            if isinstance(ev, TableOpened):
+                continue
             rename(seq)
             fresh.apply(ev)
         rename(end)
-        # the counters never go back below the journal's: no id or label is used twice
-        real = events[:end]
-        piles = sum(isinstance(e, SeedCommitted | WoodpileBuilt) for e in real)
+        # the counters never go back below the journal's: no id or label is used twice (the
+        # counts before the window are the snapshot's, which counted every event before it)
+        real = events[: end - first]
+        piles = counted[0] + sum(isinstance(e, SeedCommitted | WoodpileBuilt) for e in real)
         fresh._woodpiles = max(fresh._woodpiles, piles)
         rounds = [e.round_no for e in real if isinstance(e, BankOpened)]
         fresh._round_no = max(fresh._round_no, *rounds) if rounds else fresh._round_no
-        fresh._bet_count = max(fresh._bet_count, sum(isinstance(e, BetPlaced) for e in real))
+        bets = counted[1] + sum(isinstance(e, BetPlaced) for e in real)
+        fresh._bet_count = max(fresh._bet_count, bets)
         return fresh
 
     def _restate(self) -> None:
         """After a correction: the state of the effective history."""
         fresh = self._fold()
         for name, value in vars(fresh).items():
-            if name != "_journal":
+            if name not in ("_journal", "_hold_aliases", "_snaps"):
                 setattr(self, name, value)
 
     def _supervisor(self, actor: Actor, requested_by: str) -> None:
@@ -2026,7 +2047,8 @@ class TileTable:
         self._supervisor(actor, requested_by)
         if isinstance(of_seq, bool) or not isinstance(of_seq, int):
             raise InvalidInput(f"of_seq is an event number, not {of_seq!r}")
-        tail = [(s, e) for s, e in contract.effective_events(self._journal.events) if s >= of_seq]
+        events, first = self._journal.events, self._journal.first
+        tail = [(s, e) for s, e in contract.effective_events(events, first) if s >= of_seq]
         if not tail or tail[0][0] != of_seq or not isinstance(tail[0][1], HandsKeyed):
             raise OutOfOrder(
                 f"event {of_seq} is not a keyed-in deal (shake with the hands) of the table's "
@@ -2090,9 +2112,7 @@ class TileTable:
             raise InvalidInput("requested_by names the requesting supervisor")
         reason, request = _supervisor_args(reason, request)
         fixed, wrong, right = self._corrected(actor, of_seq, args, requested_by)
-        delta = contract.money_delta(
-            wrong, right, contract.hold_aliases(self._journal.events), len(self._journal)
-        )
+        delta = contract.money_delta(wrong, right, self._hold_aliases, len(self._journal))
         ev = RoundCorrected(
             of_seq=of_seq, op=fixed.op, args=dict(fixed.args), reason=reason, request=request,
             requested_by=requested_by, approved_by=actor.name,
@@ -2101,10 +2121,73 @@ class TileTable:
         )  # fmt: skip
         return self._emit(ev)
 
+    # ---- snapshots (contract.Checkpoint) -------------------------------------------------------
+
+    #: what a snapshot leaves out: the journal, the vault (the server keeps the seeds apart),
+    #: a replay's scaffolding, the woodpile order function, a cache, the snapshots themselves
+    SNAPSHOT_SKIP: ClassVar[frozenset[str]] = frozenset(
+        {"_journal", "_vault", "_planned", "_order_of", "_last_json", "_snaps"}
+    )
+
+    def snapshot_state(self) -> Any:
+        """The table's state, encoded (``core.snapshot``): what :meth:`from_snapshot` needs."""
+        return contract.encode_state(self, self.SNAPSHOT_SKIP)
+
+    @classmethod
+    def _restored(cls, encoded: Any, journal: Journal, seeds: Mapping[str, bytes]) -> TileTable:
+        table = contract.decode_state(cls, encoded)
+        table._journal, table._vault, table._planned = journal, dict(seeds), {}
+        table._order_of, table._last_json = woodpile_order, None
+        table._snaps = contract.Snapshots(encoded)
+        return table
+
+    @classmethod
+    def from_snapshot(
+        cls,
+        encoded: Any,
+        journal: Journal,
+        seeds: Mapping[str, bytes] | None = None,
+        window: Journal | None = None,
+    ) -> TileTable:
+        """The table in the state ``encoded`` (:meth:`snapshot_state`), its journal the
+        window ``journal`` (empty, from the entry after the state: ``Journal.resume``).
+        ``window``: the entries it will replay (``contract.replay_from``), whose woodpiles'
+        commitments it takes as :func:`open_for_replay` takes a whole journal's."""
+        table = cls._restored(encoded, journal, seeds or {})
+        if window is not None:
+            table._planned = _planned(window.events)
+        return table
+
+    def verify_checkpoint(self, actor: Actor = Actor.SYSTEM) -> None:
+        contract.verify_checkpoint(actor)
+
+    def can_checkpoint(self, actor: Actor = Actor.SYSTEM) -> bool:
+        return _can(self.verify_checkpoint, actor)
+
+    def checkpoint(self, actor: Actor = Actor.SYSTEM) -> tuple[Event, ...]:
+        """Journal the digest of the table's state (``table.checkpoint``); the state is kept
+        as a snapshot the journal's window may later start from (:meth:`compact`)."""
+        self.verify_checkpoint(actor)
+        encoded = self.snapshot_state()
+        out = self._emit(contract.checkpoint_event(encoded))
+        self._snaps.take(self, encoded)
+        return out
+
+    def compact(self) -> int:
+        """Let the journal's entries before the latest checkpoint no void or correction can
+        reach go (contract ``Snapshots.compact``); the seq the window starts at."""
+        return self._snaps.compact(self)
+
+    def latest_snapshot(self) -> tuple[int, Any] | None:
+        """The last checkpoint's (seq, encoded state), if any since the window's start."""
+        return self._snaps.later[-1] if self._snaps.later else None
+
     # ---- replay: the command that starts with an event ----------------------------------------
 
     def command_of(self, ev: Event) -> Command | None:
         match ev:
+            case Checkpoint():
+                return Command(Actor.SYSTEM, "checkpoint", {})
             case PlayerSat(player=p, seat=s):
                 return Command(Actor.player(p), "sit", {"seat": s})
             case ChipsBought(player=p, amount=a):
@@ -2293,7 +2376,7 @@ def open_table(
     table_id: str = "t1",
     *,
     seeds: Mapping[str, bytes] | None = None,
-    planned: Sequence[str] = (),
+    planned: Mapping[str, str] | None = None,
     order_of: WoodpileOrder = woodpile_order,
     header: Mapping[str, Any] | None = None,
 ) -> TileTable:
@@ -2319,8 +2402,14 @@ def open_for_replay(journal: Journal, seeds: Mapping[str, bytes]) -> TileTable:
         rules = TileTableRules.from_json(opened.rules)
     except (InvalidInput, RuleViolation) as exc:
         raise ReplayMismatch(f"entry 0: {exc}", rule=exc.rule) from exc
-    planned = [ev.commitment for ev in events if isinstance(ev, SeedCommitted)]
-    return open_table(rules, opened.table_id, seeds=seeds, planned=planned, header=journal.header)
+    return open_table(
+        rules, opened.table_id, seeds=seeds, planned=_planned(events), header=journal.header
+    )
+
+
+def _planned(events: Iterable[Event]) -> dict[str, str]:
+    """The woodpiles' commitments in ``events``, by label (replay of a timed-out shuffle)."""
+    return {ev.label: ev.commitment for ev in events if isinstance(ev, SeedCommitted)}
 
 
 def replay(journal: Journal, seeds: Mapping[str, bytes] | None = None) -> TileTable:

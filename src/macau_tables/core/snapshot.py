@@ -1,0 +1,270 @@
+"""An engine's state as JSON, and back: the snapshots that bound a live table's memory and
+start-up (docs/server.md, "Snapshots").
+
+A table engine is plain Python objects — ints and strings, lists, dicts, tuples, sets, enums,
+dataclasses, :class:`fractions.Fraction`, bytes — built by applying events. :func:`encode`
+writes such a value as JSON that says what each part was (a tuple stays a tuple, a dict
+keeps its order and its key types, a dataclass its class), and :func:`decode` rebuilds an
+equal value. What it will rebuild is closed: classes of this package only (dataclasses,
+enums and the few plain classes that opt in with :func:`snapshot_class`), never arbitrary
+code, so a snapshot read from a database is data, not a program.
+
+A mutable part shared by two places would come back as two copies, which could then
+differ: :func:`encode` refuses it (:class:`SnapshotError`) rather than write a snapshot
+that restores to another state. Floats are refused too (money is integer minor units).
+
+Each value is a JSON scalar (``None``, a bool, an int, a string) or a one-key object:
+
+=========  ==============================================================
+``l``      a list: ``[items]``
+``t``      a tuple: ``[items]``
+``d``      a dict: ``[[key, value], ...]`` in its order (keys encoded too)
+``s``      a set / ``fs`` a frozenset: ``[items]``, sorted by their JSON
+``b``      bytes: hex
+``q``      a Fraction: ``[numerator, denominator]``
+``p``      a ``MappingProxyType``: the dict it shows
+``c``      a constant (:func:`snapshot_constant`): its name
+``e``      an enum member: ``["module:Class", value]``
+``o``      an object: ``["module:Class", {field: value}]``
+=========  ==============================================================
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import hashlib
+import importlib
+import json
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any, TypeVar
+
+from macau_tables.core.errors import MacauTablesError
+
+__all__ = [
+    "SnapshotError",
+    "decode",
+    "digest",
+    "encode",
+    "snapshot_class",
+    "snapshot_constant",
+    "text",
+]
+
+_T = TypeVar("_T", bound=type)
+_O = TypeVar("_O")
+_PACKAGE = "macau_tables."
+_PLAIN: set[type] = set()  # plain (non-dataclass) classes allowed: snapshot_class
+_CONSTANTS: dict[str, object] = {}  # snapshot_constant: name -> the object
+_CONSTANT_NAMES: dict[int, str] = {}  # id -> name
+
+
+class SnapshotError(MacauTablesError):
+    """A state that cannot be written as a snapshot, or a snapshot that cannot be read."""
+
+
+def snapshot_class(cls: _T) -> _T:
+    """Let a plain class of this package (not a dataclass) be written and read by its
+    ``__dict__`` / ``__slots__`` (a class decorator)."""
+    _PLAIN.add(cls)
+    return cls
+
+
+def snapshot_constant(name: str, obj: _O) -> _O:
+    """Write ``obj`` (a module's constant: a regulation, with its functions) by ``name``
+    and read it back as the very object."""
+    _CONSTANTS[name] = obj
+    _CONSTANT_NAMES[id(obj)] = name
+    return obj
+
+
+def _name(cls: type) -> str:
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+def _fields(obj: object) -> dict[str, Any]:
+    """What a snapshot writes of an object: a dataclass's fields but its caches (fields
+    with ``compare=False``, restored as their default), or a plain class's attributes but
+    those it names in ``SNAPSHOT_SKIP`` (restored as None)."""
+    if dataclasses.is_dataclass(obj):
+        return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj) if f.compare}
+    out: dict[str, Any] = dict(getattr(obj, "__dict__", {}))
+    for klass in type(obj).__mro__:
+        for slot in getattr(klass, "__slots__", ()):
+            if slot not in ("__dict__", "__weakref__") and hasattr(obj, slot):
+                out[slot] = getattr(obj, slot)
+    skip = getattr(type(obj), "SNAPSHOT_SKIP", ())
+    return {k: v for k, v in out.items() if k not in skip}
+
+
+def _frozen(obj: object) -> bool:
+    params = getattr(type(obj), "__dataclass_params__", None)
+    return bool(params is not None and params.frozen)
+
+
+def encode(value: Any) -> Any:
+    """``value`` as JSON-plain data (see the module's table); :class:`SnapshotError` for a
+    float, a foreign class, or a mutable part reached twice (naming where)."""
+    seen: dict[int, str] = {}
+
+    def once(obj: object, at: str, inside_frozen: bool) -> None:
+        if inside_frozen:  # part of an immutable value (an event's dict): not mutated
+            return
+        if id(obj) in seen:
+            raise SnapshotError(
+                f"{at}: a {type(obj).__name__} shared with {seen[id(obj)]}: a snapshot would "
+                "restore two copies"
+            )
+        seen[id(obj)] = at
+
+    def enc(v: Any, at: str, inside_frozen: bool = False) -> Any:
+        if v is None or isinstance(v, bool | str):
+            return v
+        if isinstance(v, enum.Enum):  # before int: an IntEnum is an int
+            cls = type(v)
+            if not cls.__module__.startswith(_PACKAGE):
+                raise SnapshotError(f"{at}: enum {_name(cls)} is not this package's")
+            return {"e": [_name(cls), enc(v.value, at, True)]}
+        if isinstance(v, int):
+            return v
+        if id(v) in _CONSTANT_NAMES:
+            return {"c": _CONSTANT_NAMES[id(v)]}
+        if isinstance(v, float):
+            raise SnapshotError(f"{at}: a float ({v!r}): money and counts are integers")
+        if isinstance(v, list):
+            once(v, at, inside_frozen)
+            return {"l": [enc(x, f"{at}[{i}]", inside_frozen) for i, x in enumerate(v)]}
+        if isinstance(v, tuple) and type(v) is tuple:
+            return {"t": [enc(x, f"{at}[{i}]", inside_frozen) for i, x in enumerate(v)]}
+        if isinstance(v, dict) and type(v) is dict:
+            once(v, at, inside_frozen)
+            return {
+                "d": [
+                    [enc(k, at, inside_frozen), enc(x, f"{at}[{k!r}]", inside_frozen)]
+                    for k, x in v.items()
+                ]
+            }
+        if isinstance(v, MappingProxyType):
+            return {"p": enc(dict(v), at, True)}
+        if isinstance(v, set | frozenset) and type(v) in (set, frozenset):
+            if isinstance(v, set):
+                once(v, at, inside_frozen)
+            items = sorted((enc(x, at, inside_frozen) for x in v), key=_canonical)
+            return {"s" if isinstance(v, set) else "fs": items}
+        if isinstance(v, bytes):
+            return {"b": v.hex()}
+        if isinstance(v, Fraction):
+            return {"q": [v.numerator, v.denominator]}
+        cls = type(v)
+        if not cls.__module__.startswith(_PACKAGE):
+            raise SnapshotError(f"{at}: {_name(cls)} is not a class of this package")
+        if not (dataclasses.is_dataclass(v) or cls in _PLAIN):
+            raise SnapshotError(f"{at}: {_name(cls)} is neither a dataclass nor a snapshot_class")
+        frozen = inside_frozen or _frozen(v)
+        if not frozen:
+            once(v, at, inside_frozen)
+        fields = {k: enc(x, f"{at}.{k}", frozen) for k, x in _fields(v).items()}
+        return {"o": [_name(cls), fields]}
+
+    return enc(value, "state")
+
+
+def _class(name: Any) -> type:
+    if not isinstance(name, str) or ":" not in name:
+        raise SnapshotError(f"not a class name: {name!r}")
+    module, _, qual = name.partition(":")
+    if not module.startswith(_PACKAGE):
+        raise SnapshotError(f"{name}: not a class of this package")
+    try:
+        obj: Any = importlib.import_module(module)
+        for part in qual.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError) as exc:
+        raise SnapshotError(f"{name}: no such class") from exc
+    if not isinstance(obj, type):
+        raise SnapshotError(f"{name}: not a class")
+    return obj
+
+
+def decode(data: Any) -> Any:
+    """The value :func:`encode` wrote (:class:`SnapshotError` if ``data`` is not one)."""
+    if data is None or (isinstance(data, bool | str | int) and not isinstance(data, float)):
+        return data
+    if not isinstance(data, dict) or len(data) != 1:
+        raise SnapshotError(f"not a snapshot value: {str(data)[:80]}")
+    ((tag, body),) = data.items()
+    match tag:
+        case "l":
+            return [decode(x) for x in _list(body)]
+        case "t":
+            return tuple(decode(x) for x in _list(body))
+        case "d":
+            return {decode(k): decode(x) for k, x in (_pair(p) for p in _list(body))}
+        case "s":
+            return {decode(x) for x in _list(body)}
+        case "fs":
+            return frozenset(decode(x) for x in _list(body))
+        case "c" if isinstance(body, str) and body in _CONSTANTS:
+            return _CONSTANTS[body]
+        case "b" if isinstance(body, str):
+            return bytes.fromhex(body)
+        case "q":
+            num, den = _pair(body)
+            return Fraction(num, den)
+        case "p":
+            inner = decode(body)
+            if not isinstance(inner, dict):
+                raise SnapshotError("a mapping proxy shows a dict")
+            return MappingProxyType(inner)
+        case "e":
+            name, value = _pair(body)
+            cls = _class(name)
+            if not issubclass(cls, enum.Enum):
+                raise SnapshotError(f"{name}: not an enum")
+            return cls(decode(value))
+        case "o":
+            name, fields = _pair(body)
+            cls = _class(name)
+            if not (dataclasses.is_dataclass(cls) or cls in _PLAIN):
+                raise SnapshotError(f"{name}: neither a dataclass nor a snapshot_class")
+            if not isinstance(fields, dict):
+                raise SnapshotError(f"{name}: its fields are an object")
+            obj: Any = object.__new__(cls)
+            for key, value in fields.items():
+                object.__setattr__(obj, key, decode(value))
+            if dataclasses.is_dataclass(cls):
+                for f in dataclasses.fields(cls):
+                    if not f.compare and f.default is not dataclasses.MISSING:
+                        object.__setattr__(obj, f.name, f.default)
+            else:
+                for name in getattr(cls, "SNAPSHOT_SKIP", ()):
+                    object.__setattr__(obj, name, None)
+            return obj
+    raise SnapshotError(f"unknown snapshot tag {tag!r}")
+
+
+def _list(body: Any) -> list[Any]:
+    if not isinstance(body, list):
+        raise SnapshotError("a snapshot list is a JSON array")
+    return body
+
+
+def _pair(body: Any) -> tuple[Any, Any]:
+    if not isinstance(body, list) or len(body) != 2:
+        raise SnapshotError("a snapshot pair is a JSON array of two")
+    return body[0], body[1]
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def text(data: Any) -> str:
+    """Encoded state as the one canonical JSON text (stored, and hashed by :func:`digest`)."""
+    return _canonical(data)
+
+
+def digest(data: Any) -> str:
+    """The SHA-256 (hex) of an encoded state's canonical text."""
+    return hashlib.sha256(text(data).encode("utf-8")).hexdigest()
