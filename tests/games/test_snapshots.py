@@ -8,7 +8,6 @@ from __future__ import annotations
 import enum
 import json
 from dataclasses import dataclass
-from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
