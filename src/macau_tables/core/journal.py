@@ -24,7 +24,7 @@ import hashlib
 import json
 import re
 import typing
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
@@ -355,6 +355,21 @@ class Journal:
             raise JournalError(f"a journal's window starts at an entry, not {first}")
         if first:
             journal._first, journal._first_prev = first, prev_hash
+        return journal
+
+    @classmethod
+    def of_entries(
+        cls, game: str, header: Mapping[str, Any] | None, entries: Sequence[Entry]
+    ) -> Journal:
+        """A journal (a window, when the first entry's seq is not 0) of stored ``entries``,
+        its chain verified from the first one's ``prev_hash`` (from the header's hash for a
+        whole journal)."""
+        if not entries:
+            raise JournalError("a journal's window needs its entries")
+        first = entries[0].seq
+        journal = cls.resume(game, header, first, entries[0].prev_hash)
+        journal._entries = list(entries)
+        journal.verify()
         return journal
 
     @property

@@ -119,14 +119,14 @@ def encode(value: Any) -> Any:
         seen[id(obj)] = at
 
     def enc(v: Any, at: str, inside_frozen: bool = False) -> Any:
-        if v is None or isinstance(v, bool | str):
+        if v is None or type(v) in (bool, str):
             return v
-        if isinstance(v, enum.Enum):  # before int: an IntEnum is an int
+        if isinstance(v, enum.Enum):  # before str and int: a StrEnum is a str
             cls = type(v)
             if not cls.__module__.startswith(_PACKAGE):
                 raise SnapshotError(f"{at}: enum {_name(cls)} is not this package's")
             return {"e": [_name(cls), enc(v.value, at, True)]}
-        if isinstance(v, int):
+        if type(v) is int:
             return v
         if id(v) in _CONSTANT_NAMES:
             return {"c": _CONSTANT_NAMES[id(v)]}
@@ -139,12 +139,15 @@ def encode(value: Any) -> Any:
             return {"t": [enc(x, f"{at}[{i}]", inside_frozen) for i, x in enumerate(v)]}
         if isinstance(v, dict) and type(v) is dict:
             once(v, at, inside_frozen)
-            return {
-                "d": [
-                    [enc(k, at, inside_frozen), enc(x, f"{at}[{k!r}]", inside_frozen)]
-                    for k, x in v.items()
-                ]
-            }
+            pairs = [
+                [enc(k, at, inside_frozen), enc(x, f"{at}[{k!r}]", inside_frozen)]
+                for k, x in v.items()
+            ]
+            if inside_frozen:
+                # part of a value (a rule set's limits): its order is not state — a rule set
+                # read back from a journal has its keys sorted, the one it was made from not
+                pairs.sort(key=lambda kv: _canonical(kv[0]))
+            return {"d": pairs}
         if isinstance(v, MappingProxyType):
             return {"p": enc(dict(v), at, True)}
         if isinstance(v, set | frozenset) and type(v) in (set, frozenset):

@@ -80,6 +80,7 @@ __all__ = [
     "SeedCommitted",
     "SeedRevealed",
     "Snapshots",
+    "Snapshotting",
     "Step",
     "TableEngine",
     "TableOpened",
@@ -96,6 +97,7 @@ __all__ = [
     "replay_from",
     "revealed_seeds",
     "rounds",
+    "safe_base",
     "time_out",
     "transfer",
 ]
@@ -332,20 +334,7 @@ class Snapshots:
         if not self.later:
             return journal.first
         events, first = journal.events, journal.first
-        scanned = rounds(events, start=first)[1:]  # the first may be partial
-        ended = [r.first for r in scanned if r.status != UNDER_WAY]
-        # a checkpoint inside a span a later void or correction took back is no base: the
-        # history the state follows no longer passes through it
-        undone = [
-            (ev.from_seq if isinstance(ev, RoundVoided) else ev.of_seq, seq)
-            for seq, ev in enumerate(events, start=first)
-            if isinstance(ev, RoundVoided | RoundCorrected)
-        ]
-        safe = [
-            (seq, enc)
-            for seq, enc in self.later
-            if any(f >= seq for f in ended) and not any(a < seq < b for a, b in undone)
-        ]
+        safe = [(seq, enc) for seq, enc in self.later if safe_base(events, first, seq)]
         if not safe:
             return journal.first
         seq, enc = safe[-1]
@@ -375,6 +364,24 @@ def verify_checkpoint(actor: Actor) -> None:
     """Only the table itself (the server, as ``system``) checkpoints a table."""
     if not isinstance(actor, Actor) or actor.role is not Role.SYSTEM:
         raise OutOfOrder(f"only the table's server (system) checkpoints a table, not {actor}")
+
+
+def safe_base(events: Sequence[Event], first: int, seq: int) -> bool:
+    """Whether a table whose journal is ``events`` (from entry ``first``) may start from its
+    checkpoint at ``seq``: a whole round begun and ended after it (every engine voids and
+    corrects only its last round, so none can reach back before it), and no void or
+    correction since that took back a span around it (the history the state follows no
+    longer passes through it)."""
+    scanned = rounds(events, start=first)
+    ended = [r for r in scanned[1:] if r.status != UNDER_WAY]  # the first may be partial
+    if not any(r.first >= seq for r in ended):
+        return False
+    for at, ev in enumerate(events, start=first):
+        if isinstance(ev, RoundVoided | RoundCorrected) and at > seq:
+            target = ev.from_seq if isinstance(ev, RoundVoided) else ev.of_seq
+            if target < seq:
+                return False
+    return True
 
 
 def checkpoint_event(encoded: Any) -> Checkpoint:
@@ -684,6 +691,20 @@ class TableEngine(Protocol):
         """The command that starts with ``event`` in a journal (for replay), or None if
         ``event`` is derived from an earlier one and cannot start an operation."""
         ...
+
+
+@runtime_checkable
+class Snapshotting(Protocol):
+    """An engine with snapshots (the four games): ``checkpoint`` journals its state's digest,
+    ``compact`` lets go of the entries before the latest safe checkpoint."""
+
+    def snapshot_state(self) -> Any: ...
+
+    def checkpoint(self, actor: Actor = ...) -> Any: ...
+
+    def compact(self) -> int: ...
+
+    def latest_snapshot(self) -> tuple[int, Any] | None: ...
 
 
 # --- replay --------------------------------------------------------------------------

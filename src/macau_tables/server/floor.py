@@ -80,6 +80,10 @@ class Settings:
     internal_url: str | None = None  # where the other processes forward to this one
     lease_poll: float = 1.0  # seconds between two looks at the leases
     forward_wait: float = 15.0  # how long a forwarded request waits for a table's owner
+    # a table's state is checkpointed (its snapshot stored) every so many journal entries;
+    # it then starts from there, and its engine keeps about twice that many in memory
+    # (docs/server.md, "Snapshots"); 0: never
+    checkpoint_every: int = 1000
 
 
 @dataclass
@@ -173,7 +177,7 @@ class Floor:
         return {
             "rss_bytes": rss,
             "tables_loaded": len(loaded),
-            "journal_entries": sum(len(e.journal) for e in loaded),
+            "journal_entries": sum(e.journal.kept for e in loaded),
         }
 
     # --- recovery ----------------------------------------------------------------------
@@ -693,6 +697,9 @@ def table_money_problems(conn: Connection, actor: TableActor) -> list[str]:
     want: dict[str, int] = defaultdict(int)
     opened: set[str] = set()
     closed: set[str] = set()
+    # the journal's window (a table started from a snapshot, or compacted) against the
+    # ledger's rows from its first entry on
+    first = engine.journal.first
     for ev in engine.journal.events:
         mv = ev.movement()
         if mv is None:
@@ -707,7 +714,7 @@ def table_money_problems(conn: Connection, actor: TableActor) -> list[str]:
         for acct, total in conn.execute(
             sa.select(p.c.account, sa.func.sum(p.c.amount))
             .select_from(p.join(t, t.c.id == p.c.tx_id))
-            .where(t.c.table_id == actor.table_id)
+            .where(t.c.table_id == actor.table_id, t.c.seq >= first)
             .group_by(p.c.account)
         )
     }
@@ -722,7 +729,8 @@ def table_money_problems(conn: Connection, actor: TableActor) -> list[str]:
         str(h)
         for (h,) in conn.execute(
             sa.select(store.holds_opened_t.c.hold_id).where(
-                store.holds_opened_t.c.table_id == actor.table_id
+                store.holds_opened_t.c.table_id == actor.table_id,
+                store.holds_opened_t.c.seq >= first,
             )
         )
     }
@@ -730,7 +738,8 @@ def table_money_problems(conn: Connection, actor: TableActor) -> list[str]:
         str(h)
         for (h,) in conn.execute(
             sa.select(store.holds_closed_t.c.hold_id).where(
-                store.holds_closed_t.c.table_id == actor.table_id
+                store.holds_closed_t.c.table_id == actor.table_id,
+                store.holds_closed_t.c.seq >= first,
             )
         )
     }

@@ -45,6 +45,10 @@ class GameBinding:
     #: dealer-operated tables)
     keyin_ops: frozenset[str] = frozenset()
     keyin_args: frozenset[str] = frozenset()
+    #: an engine from a snapshot (``contract.Checkpoint``): ``restore(state, journal,
+    #: seeds, window)`` — the state encoded, an empty journal resumed after it, the seeds,
+    #: and the entries it will replay; None for a game without snapshots
+    restore: Callable[[Any, Journal, Mapping[str, bytes], Journal], TableEngine] | None = None
 
 
 _GAMES: dict[str, GameBinding] = {}

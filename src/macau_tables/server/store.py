@@ -20,11 +20,12 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from macau_tables.core.errors import HoldError, InsufficientFunds, InvalidInput
+from macau_tables.core.errors import HoldError, InsufficientFunds, InvalidInput, JournalTampered
 from macau_tables.core.journal import Entry, Journal, event_from_json
 from macau_tables.core.ledger import GUARDED, Movement
 from macau_tables.core.money import MOP, Money
 from macau_tables.core.rng import random_hex
+from macau_tables.core.snapshot import text as snapshot_text
 from macau_tables.server.wire import dumps as dumps
 from macau_tables.server.wire import render as render
 from macau_tables.server.wire import request_hash as request_hash
@@ -105,6 +106,17 @@ seeds_t = sa.Table(
     sa.Column("commitment", sa.String, primary_key=True),
     sa.Column("label", sa.String),
     sa.Column("seed", sa.String),
+    sa.Column("created_at", sa.BigInteger),
+)
+#: a table's state at a ``table.checkpoint`` entry (``seq``), as ``core.snapshot`` writes
+#: it: the table starts from the latest safe one instead of from its first entry (the
+#: entry's digest authenticates it when the table is replayed from there)
+snapshots_t = sa.Table(
+    "snapshots",
+    md,
+    sa.Column("table_id", sa.String, primary_key=True),
+    sa.Column("seq", sa.BigInteger, primary_key=True),
+    sa.Column("state", sa.Text),
     sa.Column("created_at", sa.BigInteger),
 )
 users_t = sa.Table(
@@ -770,6 +782,105 @@ def load_journal(conn: Connection, table_id: str, game: str, header: Mapping[str
             "entries": entries,
         }
     )
+
+
+def load_entries(
+    conn: Connection, table_id: str, start: int, end: int | None = None
+) -> list[Entry]:
+    """The entries ``start`` to ``end`` (excluded; all after ``start`` if None) as stored,
+    their events parsed (their text kept, as hashed), the chain not checked."""
+    q = journal_t.c
+    where = [q.table_id == table_id, q.seq >= start]
+    if end is not None:
+        where.append(q.seq < end)
+    rows = conn.execute(
+        sa.select(q.seq, q.event, q.prev_hash, q.hash).where(*where).order_by(q.seq)
+    )
+    return [
+        Entry(int(s), event_from_json(json.loads(ev)), str(p), str(h), cached_text=ev.encode())
+        for s, ev, p, h in rows
+    ]
+
+
+def load_window(
+    conn: Connection, table_id: str, game: str, header: Mapping[str, Any], start: int
+) -> Journal:
+    """A table's journal from entry ``start`` on (``Journal.resume``), its chain verified
+    from the entry before it (:func:`verify_chain_to` checks what comes before)."""
+    entries = load_entries(conn, table_id, start)
+    if not entries or entries[0].seq != start:
+        raise JournalTampered(f"entry {start}: missing (a snapshot names it)")
+    return Journal.of_entries(game, header, entries)
+
+
+def verify_chain_to(
+    conn: Connection, table_id: str, game: str, header: Mapping[str, Any], end: int
+) -> str:
+    """Check the chain of entries ``0 … end - 1`` from their stored text (each entry's hash
+    over the text it was hashed as, its seq and the previous hash: no event parsed, no rule
+    re-run) and return the hash of entry ``end - 1`` (the header's if ``end`` is 0);
+    :class:`JournalTampered` names the first entry that does not chain."""
+    prev = Journal(game, header).header_hash()
+    expected = 0
+    q = journal_t.c
+    rows = conn.execute(
+        sa.select(q.seq, q.event, q.prev_hash, q.hash)
+        .where(q.table_id == table_id, q.seq < end)
+        .order_by(q.seq)
+    )
+    for seq, text, prev_hash, hash_ in rows:
+        if seq != expected:
+            raise JournalTampered(f"entry {expected}: missing (the next stored is {seq})")
+        if prev_hash != prev:
+            raise JournalTampered(f"entry {seq}: prev_hash does not match")
+        if Entry.compute_hash(seq, None, prev, event_text=text.encode()) != hash_:  # type: ignore[arg-type]
+            raise JournalTampered(f"entry {seq}: hash does not match its content")
+        prev, expected = hash_, expected + 1
+    if expected != end:
+        raise JournalTampered(f"entry {expected}: missing")
+    return str(prev)
+
+
+def put_snapshot(conn: Connection, table_id: str, seq: int, encoded: Any, keep: int = 3) -> None:
+    """Store the state checkpointed at entry ``seq``; keep the table's last ``keep``."""
+    conn.execute(
+        snapshots_t.insert().values(
+            table_id=table_id, seq=seq, state=snapshot_text(encoded), created_at=now_ms()
+        )
+    )
+    kept = [
+        int(r[0])
+        for r in conn.execute(
+            sa.select(snapshots_t.c.seq)
+            .where(snapshots_t.c.table_id == table_id)
+            .order_by(snapshots_t.c.seq.desc())
+            .limit(keep)
+        )
+    ]
+    conn.execute(
+        snapshots_t.delete().where(
+            snapshots_t.c.table_id == table_id, snapshots_t.c.seq < min(kept)
+        )
+    )
+
+
+def snapshot_seqs(conn: Connection, table_id: str) -> list[int]:
+    """The entries the table's stored snapshots are at, the latest first."""
+    rows = conn.execute(
+        sa.select(snapshots_t.c.seq)
+        .where(snapshots_t.c.table_id == table_id)
+        .order_by(snapshots_t.c.seq.desc())
+    )
+    return [int(r[0]) for r in rows]
+
+
+def get_snapshot(conn: Connection, table_id: str, seq: int) -> Any:
+    text = conn.execute(
+        sa.select(snapshots_t.c.state).where(
+            snapshots_t.c.table_id == table_id, snapshots_t.c.seq == seq
+        )
+    ).scalar_one()
+    return json.loads(text)
 
 
 def events_after(conn: Connection, table_id: str, after: int) -> list[tuple[int, Any]]:

@@ -39,18 +39,22 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from macau_tables.core.errors import MacauTablesError
+from macau_tables.core.errors import JournalTampered, MacauTablesError, ReplayMismatch
 from macau_tables.core.journal import Entry, Event, Journal, event_from_json
 from macau_tables.core.rng import Rng, commitment, new_server_seed
 from macau_tables.core.visibility import Viewer
 from macau_tables.games.contract import (
     Actor,
+    Checkpoint,
     Command,
     Pending,
     Role,
     SeedCommitted,
+    Snapshotting,
     TableEngine,
     replay,
+    replay_from,
+    safe_base,
     time_out,
 )
 from macau_tables.server import store
@@ -121,10 +125,13 @@ class Subscriber:
 
 
 def _entries_since(journal: Journal, start: int) -> list[Entry]:
+    """The entries from ``start`` on that the journal's window holds (``start`` before the
+    window: from its first; :meth:`TableActor.entries_from` reads those from the database)."""
+    at = max(start - journal.first, 0)
     raw = getattr(journal, "_entries", None)
     if isinstance(raw, list):
-        return list(raw[start:])
-    return list(journal.entries[start:])
+        return list(raw[at:])
+    return list(journal.entries[at:])
 
 
 def check_args(value: Any, where: str = "args") -> None:
@@ -617,6 +624,8 @@ class TableActor:
             self._publish_committed(new)
             if cluster is not None:
                 cluster.announce(self.table_id, new[-1].seq)
+            if any(isinstance(e.event, Checkpoint) for e in new):
+                self._compact()
         return reply
 
     def lock_row(self, conn: Connection) -> None:
@@ -663,6 +672,7 @@ class TableActor:
             if len(engine.journal) != before:  # an engine must refuse before it changes
                 raise
             return self._refusal(from_domain(exc))
+        snap = self._checkpoint_due(engine)
         entries = _entries_since(engine.journal, before)
         if entries and entries[0].seq != before:
             raise RuntimeError("journal out of step with the database")
@@ -691,6 +701,8 @@ class TableActor:
                     raise RuntimeError(f"no server seed behind commitment {c[:12]}…")
                 store.put_seed(conn, self.table_id, c, entry.event.label, secret)
         store.add_balances(conn, balances)
+        if snap is not None:
+            store.put_snapshot(conn, self.table_id, *snap)
         new.extend(entries)
         pending, rendered = self._pending_json(engine)
         return Reply(
@@ -703,6 +715,46 @@ class TableActor:
             },
             pending_raw=rendered,
         )
+
+    # --- snapshots (docs/server.md, "Snapshots") ---------------------------------------
+
+    def _checkpoint_due(self, engine: TableEngine) -> tuple[int, Any] | None:
+        """After a command the rules took: every ``checkpoint_every`` entries, the table
+        checkpoints its state (a ``table.checkpoint`` entry in the same transaction as the
+        command's, the snapshot stored beside it); the checkpoint's (seq, state)."""
+        every = self.floor.settings.checkpoint_every
+        if every <= 0 or not isinstance(engine, Snapshotting):
+            return None
+        last = engine.latest_snapshot()
+        since = last[0] if last is not None else engine.journal.first
+        if len(engine.journal) - since < every:
+            return None
+        engine.checkpoint(Actor.SYSTEM)
+        return engine.latest_snapshot()
+
+    def _compact(self) -> None:
+        """After a commit that holds a checkpoint: let the engine drop the entries before
+        its latest safe checkpoint (they stay in the database)."""
+        if isinstance(self.engine, Snapshotting):
+            self.engine.compact()
+
+    async def entries_from(self, start: int, page: int | None = None) -> list[Entry]:
+        """The entries from ``start`` on: those before the engine's window from the
+        database (at most ``page`` of them, then no more: ask again after the last), the
+        rest from memory."""
+        engine = self.engine
+        if engine is None:
+            return []
+        first = engine.journal.first
+        if start >= first:
+            return _entries_since(engine.journal, start)
+        end = first if page is None else min(first, start + page)
+        older = await self.floor.db.read(
+            lambda conn: store.load_entries(conn, self.table_id, start, end)
+        )
+        if end < first:
+            return older
+        return older + _entries_since(engine.journal, first)
 
     # --- rebuild ------------------------------------------------------------------------
 
@@ -742,19 +794,54 @@ class TableActor:
             await self.floor.lock_table(self, f"rebuild failed: {exc}")
 
     def load(self, conn: Connection) -> TableEngine:
-        """The engine rebuilt from the database: chain, head, replay with the kept seeds."""
+        """The engine rebuilt from the database: chain, head, replay with the kept seeds —
+        from the latest safe snapshot if there is one (``contract.safe_base``), the whole
+        chain checked either way."""
         row = conn.execute(
             sa.select(store.tables_t.c.head_hash).where(store.tables_t.c.id == self.table_id)
         ).one()
-        journal = store.load_journal(conn, self.table_id, self.game.name, self.header)
-        journal.verify(expected_head=row[0])
         seeds = store.table_seeds(conn, self.table_id)
-        engine = replay(journal, self.game.open, seeds)
-        if engine.journal.head != journal.head:
-            from macau_tables.core.errors import JournalTampered
-
-            raise JournalTampered("replay reproduces the events but not the chain")
+        engine = self._load_from_snapshot(conn, seeds, str(row[0]))
+        if engine is None:
+            journal = store.load_journal(conn, self.table_id, self.game.name, self.header)
+            journal.verify(expected_head=row[0])
+            engine = replay(journal, self.game.open, seeds)
+            if engine.journal.head != journal.head:
+                raise JournalTampered("replay reproduces the events but not the chain")
         return engine
+
+    def _load_from_snapshot(
+        self, conn: Connection, seeds: Mapping[str, bytes], head: str
+    ) -> TableEngine | None:
+        """The engine from the latest stored snapshot it may start from, then the entries
+        after it re-run by the rules (the first, the checkpoint, re-derives the snapshot's
+        digest); the entries before it checked as a chain. None: no such snapshot."""
+        restore = self.game.restore
+        seqs = store.snapshot_seqs(conn, self.table_id) if restore is not None else []
+        if restore is None or not seqs:
+            return None
+        game, header = self.game.name, self.header
+        window = store.load_window(conn, self.table_id, game, header, min(seqs))
+        events = window.events
+        start = next((s for s in seqs if safe_base(events, window.first, s)), None)
+        if start is None:
+            return None
+        if window.head != head:
+            raise JournalTampered(
+                "the chain does not end at the table's head (entries removed from the end, "
+                "or the chain was rewritten)"
+            )
+        before = store.verify_chain_to(conn, self.table_id, game, header, window.first)
+        if window.entry(window.first).prev_hash != before:
+            raise JournalTampered(f"entry {window.first}: prev_hash does not match")
+        rest = Journal.of_entries(game, header, window.entries[start - window.first :])
+        state = store.get_snapshot(conn, self.table_id, start)
+        empty = Journal.resume(game, header, start, rest.entry(start).prev_hash)
+        try:
+            engine = restore(state, empty, seeds, rest)
+        except MacauTablesError as exc:
+            raise ReplayMismatch(f"entry {start}: the snapshot does not restore: {exc}") from exc
+        return replay_from(engine, rest)
 
     # --- fan-out ------------------------------------------------------------------------
 
@@ -793,7 +880,7 @@ class TableActor:
         async with self.lock:
             await self.catch_up_locked()
             if last_seq is not None and self.engine is not None:
-                for e in _entries_since(self.engine.journal, max(last_seq + 1, 0)):
+                for e in await self.entries_from(max(last_seq + 1, 0)):
                     if e.event.audience().admits(viewer):
                         sub.send({"type": "event", "seq": e.seq, "event": e.event_json()})
             sub.send(self.state(viewer, "snapshot"))
@@ -813,12 +900,19 @@ class TableActor:
             await self.catch_up_locked()
             if self.engine is None:
                 return []
-            out = []
-            for e in _entries_since(self.engine.journal, max(after + 1, 0)):
-                if e.event.audience().admits(viewer):
-                    out.append(event_out(e))
-                    if len(out) >= limit:
-                        break
+            out: list[dict[str, Any]] = []
+            start = max(after + 1, 0)
+            while len(out) < limit:
+                # before the engine's window, from the database a page at a time
+                chunk = await self.entries_from(start, limit)
+                for e in chunk:
+                    if e.event.audience().admits(viewer):
+                        out.append(event_out(e))
+                        if len(out) >= limit:
+                            break
+                if not chunk or self.engine is None or chunk[-1].seq >= self.seq:
+                    break
+                start = chunk[-1].seq + 1
             return out
 
     # --- a replica (a table another process owns, server/cluster.py) -------------------
@@ -863,6 +957,7 @@ class TableActor:
                 self.engine = None
         if self.engine is not None and (self.seq != before or changed):
             self.publish_since(before)
+            self._compact()  # a replica lets go of what its owner's checkpoints allow
 
     def _rows_after(self, conn: Connection) -> tuple[str, str | None, list[Any]]:
         row = conn.execute(

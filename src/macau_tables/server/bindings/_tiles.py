@@ -9,7 +9,14 @@ from macau_tables.core.errors import InvalidInput
 from macau_tables.core.journal import Journal
 from macau_tables.core.rng import Rng
 from macau_tables.games.contract import TableEngine
-from macau_tables.games.tiletable import TileTable, TileTableRules, open_for_replay, open_table
+from macau_tables.games.tiletable import (
+    PaiGowTable,
+    TaiwanTable,
+    TileTable,
+    TileTableRules,
+    open_for_replay,
+    open_table,
+)
 from macau_tables.server.bots import Move, register_strategy
 from macau_tables.server.games import GameBinding
 
@@ -66,6 +73,7 @@ def binding(game: str, title: str) -> GameBinding:
         idle=_idle,
         keyin_ops=frozenset({"build_woodpile"}),
         keyin_args=frozenset({"dice", "hands"}),
+        restore=(PaiGowTable if game == "paigow" else TaiwanTable).from_snapshot,
     )
 
 

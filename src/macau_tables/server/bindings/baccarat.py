@@ -56,4 +56,5 @@ BINDING = GameBinding(
     idle=idle,
     keyin_ops=frozenset({"load_shoe", "open_shoe", "draw"}),
     keyin_args=frozenset({"cards", "card", "first_card"}),
+    restore=BaccaratTable.from_snapshot,
 )

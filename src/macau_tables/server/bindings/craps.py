@@ -64,4 +64,5 @@ BINDING = GameBinding(
     secret_seed=secret_seed,
     keyin_ops=frozenset({"throw_dice"}),
     keyin_args=frozenset({"dice"}),
+    restore=CrapsTable.from_snapshot,
 )

@@ -1,0 +1,153 @@
+"""Snapshots at the server (docs/server.md, "Snapshots"): every ``checkpoint_every`` entries
+a table journals its state's digest and stores the state; its engine keeps only the
+entries since an earlier checkpoint; a restart starts it from the latest safe snapshot —
+the same table, every event still served from the database, a snapshot or an old entry
+edited behind the server's back locks the table (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+
+from macau_tables.core import snapshot
+from macau_tables.games.contract import Snapshotting
+from macau_tables.server.app import create_app
+from macau_tables.server.floor import Floor
+from tests.server.conftest import Srv, make_settings
+from tests.server.play import new_table, play
+from tests.server.test_recovery import tamper
+
+EVERY = 25
+
+
+@contextmanager
+def floor_at(url: str, creds: dict[str, str] | None = None) -> Iterator[Srv]:
+    floor = Floor(make_settings(url, checkpoint_every=EVERY))
+    with TestClient(create_app(floor=floor)) as client:
+        yield Srv(client, floor, creds or dict(floor.demo_credentials))
+
+
+@pytest.fixture
+def snap_srv(database_url: str) -> Iterator[Srv]:
+    with floor_at(database_url) as s:
+        yield s
+
+
+def stored(srv: Srv, table: str) -> list[int]:
+    rows = srv.floor.db.read_sync(
+        lambda c: c.execute(
+            sa.text("SELECT seq FROM snapshots WHERE table_id = :t ORDER BY seq"), {"t": table}
+        ).all()
+    )
+    return [int(r[0]) for r in rows]
+
+
+def all_events(srv: Srv, table: str) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    after = -1
+    while True:
+        r = srv.client.get(
+            f"/tables/{table}/events?after={after}&limit=37", headers=srv.headers("auditor")
+        )
+        assert r.status_code == 200, r.text
+        page = r.json()
+        if not page:
+            return out
+        out += page
+        after = page[-1]["seq"]
+
+
+@pytest.mark.parametrize("game", ["baccarat", "craps", "paigow", "taiwan"])
+def test_a_table_starts_again_from_its_snapshot_as_it_was(snap_srv: Srv, game: str) -> None:
+    srv = snap_srv
+    t = new_table(srv, game)
+    play(srv, t, ["alice", "bob"], rounds=12)
+    actor = srv.floor.tables[t]
+    engine = actor.engine
+    assert isinstance(engine, Snapshotting)
+    journal = engine.journal  # type: ignore[attr-defined]
+    seqs = stored(srv, t)
+    assert len(seqs) >= 2 and len(seqs) <= 3  # the last three are kept
+    assert journal.first > 0 and journal.kept < len(journal)  # the engine let go of the rest
+    state, head, length = engine.snapshot_state(), journal.head, len(journal)
+    events = all_events(srv, t)
+    assert [e["seq"] for e in events] == list(range(length))  # the database serves them all
+    assert sum(e["kind"] == "table.checkpoint" for e in events) >= len(seqs)
+    views = {
+        p: srv.client.get(f"/tables/{t}/view", headers=srv.headers(p)).json()
+        for p in ("alice", "bob")
+    }
+    url = srv.floor.settings.database_url
+    assert url is not None
+    srv.client.__exit__(None, None, None)
+    with floor_at(url, srv.creds) as again:
+        assert again.floor.recovery.locked == {}
+        restarted = again.floor.tables[t].engine
+        assert isinstance(restarted, Snapshotting)
+        assert restarted.journal.first in seqs  # type: ignore[attr-defined]
+        if restarted.journal.head == head:  # nothing driven at start-up
+            assert restarted.snapshot_state() == state
+            for p, view in views.items():
+                got = again.client.get(f"/tables/{t}/view", headers=again.headers(p)).json()
+                assert got["view"] == view["view"]
+        assert all_events(again, t)[:length] == events
+        led = again.client.get("/audit/ledger", headers=again.headers("auditor")).json()
+        assert led["ok"], led
+        play(again, t, ["alice", "bob"], rounds=14)  # and it plays on
+
+
+def test_a_forged_snapshot_locks_the_table(snap_srv: Srv) -> None:
+    """A stored snapshot edited (a player's chips raised): the restart re-derives the
+    checkpoint's digest from it, finds another, and locks the table naming the entry."""
+    srv = snap_srv
+    t = new_table(srv, "baccarat")
+    play(srv, t, ["alice", "bob"], rounds=12)
+    seqs = stored(srv, t)
+
+    def forge(c: sa.Connection) -> None:
+        for seq in seqs:
+            text = c.execute(
+                sa.text("SELECT state FROM snapshots WHERE table_id = :t AND seq = :s"),
+                {"t": t, "s": seq},
+            ).scalar_one()
+            state = snapshot.decode(__import__("json").loads(text))
+            stacks = state["stacks"]
+            stacks[next(iter(stacks))] += 100
+            c.execute(
+                sa.text("UPDATE snapshots SET state = :x WHERE table_id = :t AND seq = :s"),
+                {"x": snapshot.text(snapshot.encode(state)), "t": t, "s": seq},
+            )
+
+    srv.floor.db.write_sync(forge)
+    url = srv.floor.settings.database_url
+    assert url is not None
+    srv.client.__exit__(None, None, None)
+    with floor_at(url, srv.creds) as again:
+        reason = again.floor.recovery.locked.get(t, "")
+        assert "entry" in reason and ("checkpoint" in reason or "digest" in reason), reason
+        assert again.floor.tables[t].status == "locked"
+
+
+def test_an_entry_edited_before_the_snapshot_locks_the_table(snap_srv: Srv) -> None:
+    """The entries before the snapshot are not re-run, but their chain is checked."""
+    srv = snap_srv
+    t = new_table(srv, "craps")
+    play(srv, t, ["alice", "bob"], rounds=12)
+    assert min(stored(srv, t)) > 3
+    tamper(
+        srv,
+        "journal",
+        f"UPDATE journal SET event = REPLACE(event, 'alice', 'carol') "
+        f"WHERE table_id = '{t}' AND seq = 2",
+    )
+    url = srv.floor.settings.database_url
+    assert url is not None
+    srv.client.__exit__(None, None, None)
+    with floor_at(url, srv.creds) as again:
+        reason = again.floor.recovery.locked.get(t, "")
+        assert "entry 2" in reason, reason
