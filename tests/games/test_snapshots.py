@@ -58,12 +58,14 @@ values = st.recursive(
     | st.fractions()
     | st.sampled_from(Colour)
     | st.builds(Point, st.integers(), st.tuples(st.integers())),
-    lambda inner: st.lists(inner, max_size=3)
-    | st.lists(inner, max_size=3).map(tuple)
-    | st.dictionaries(st.text(max_size=3) | st.integers(), inner, max_size=3)
-    | st.frozensets(st.integers(), max_size=3)
-    | st.sets(st.text(max_size=3), max_size=3)
-    | st.builds(Box, st.lists(inner, max_size=2)),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.lists(inner, max_size=3).map(tuple)
+        | st.dictionaries(st.text(max_size=3) | st.integers(), inner, max_size=3)
+        | st.frozensets(st.integers(), max_size=3)
+        | st.sets(st.text(max_size=3), max_size=3)
+        | st.builds(Box, st.lists(inner, max_size=2))
+    ),
     max_leaves=12,
 )
 
