@@ -91,6 +91,14 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
                 "by default: the tables' journals and the ledger record every command.",
             ),
         ] = False,
+        checkpoint_every: Annotated[
+            int,
+            typer.Option(
+                help="A table checkpoints its state every this many journal entries and "
+                'starts from its latest snapshot (docs/server.md, "Snapshots"); 0: never.',
+                min=0,
+            ),
+        ] = 1000,
         front: Annotated[
             bool,
             typer.Option(
@@ -123,6 +131,7 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
             internal_host=internal_host,
             access_log=access_log,
             front=front,
+            checkpoint_every=checkpoint_every,
         )
 
     @db_app.command("upgrade", epilog="Example: macau-tables db upgrade --database-url floor.db")

@@ -24,6 +24,9 @@ Each value is a JSON scalar (``None``, a bool, an int, a string) or a one-key ob
 ``q``      a Fraction: ``[numerator, denominator]``
 ``p``      a ``MappingProxyType``: the dict it shows
 ``c``      a constant (:func:`snapshot_constant`): its name
+``lx`` ``tx``  a list / tuple of such objects, all of one class: ``["module:Class", [texts]]``
+``x``      an object written as its text (:func:`snapshot_text_class`):
+           ``["module:Class", text]``
 ``e``      an enum member: ``["module:Class", value]``
 ``o``      an object: ``["module:Class", {field: value}]``
 =========  ==============================================================
@@ -49,6 +52,7 @@ __all__ = [
     "encode",
     "snapshot_class",
     "snapshot_constant",
+    "snapshot_text_class",
     "text",
 ]
 
@@ -57,6 +61,7 @@ _O = TypeVar("_O")
 _PACKAGE = "macau_tables."
 _PLAIN: set[type] = set()  # plain (non-dataclass) classes allowed: snapshot_class
 _CONSTANTS: dict[str, object] = {}  # snapshot_constant: name -> the object
+_TEXT: dict[type, Any] = {}  # snapshot_text_class: class -> its parse
 _CONSTANT_NAMES: dict[int, str] = {}  # id -> name
 
 
@@ -68,6 +73,14 @@ def snapshot_class(cls: _T) -> _T:
     """Let a plain class of this package (not a dataclass) be written and read by its
     ``__dict__`` / ``__slots__`` (a class decorator)."""
     _PLAIN.add(cls)
+    return cls
+
+
+def snapshot_text_class(cls: _T) -> _T:
+    """Write instances of a small immutable class of this package (a card, a tile) as
+    their text, ``str(x)``, and read them back with ``cls.parse`` (a class decorator):
+    a shoe of 416 cards is 416 short strings."""
+    _TEXT[cls] = cls.parse  # type: ignore[attr-defined]
     return cls
 
 
@@ -132,6 +145,12 @@ def encode(value: Any) -> Any:
             return {"c": _CONSTANT_NAMES[id(v)]}
         if isinstance(v, float):
             raise SnapshotError(f"{at}: a float ({v!r}): money and counts are integers")
+        if isinstance(v, list | tuple) and type(v) in (list, tuple) and len(v) > 1:
+            cls0 = type(v[0])
+            if cls0 in _TEXT and all(type(x) is cls0 for x in v):  # a shoe: one name
+                if type(v) is list:
+                    once(v, at, inside_frozen)
+                return {"lx" if type(v) is list else "tx": [_name(cls0), [str(x) for x in v]]}
         if isinstance(v, list):
             once(v, at, inside_frozen)
             return {"l": [enc(x, f"{at}[{i}]", inside_frozen) for i, x in enumerate(v)]}
@@ -160,6 +179,8 @@ def encode(value: Any) -> Any:
         if isinstance(v, Fraction):
             return {"q": [v.numerator, v.denominator]}
         cls = type(v)
+        if cls in _TEXT:
+            return {"x": [_name(cls), str(v)]}
         if not cls.__module__.startswith(_PACKAGE):
             raise SnapshotError(f"{at}: {_name(cls)} is not a class of this package")
         if not (dataclasses.is_dataclass(v) or cls in _PLAIN):
@@ -220,6 +241,19 @@ def decode(data: Any) -> Any:
             if not isinstance(inner, dict):
                 raise SnapshotError("a mapping proxy shows a dict")
             return MappingProxyType(inner)
+        case "lx" | "tx":
+            name, texts = _pair(body)
+            cls = _class(name)
+            if cls not in _TEXT or not isinstance(texts, list):
+                raise SnapshotError(f"{name}: not a class written as text")
+            items = [_TEXT[cls](_str(t)) for t in texts]
+            return items if tag == "lx" else tuple(items)
+        case "x":
+            name, value = _pair(body)
+            cls = _class(name)
+            if cls not in _TEXT or not isinstance(value, str):
+                raise SnapshotError(f"{name}: not a class written as text")
+            return _TEXT[cls](value)
         case "e":
             name, value = _pair(body)
             cls = _class(name)
@@ -245,6 +279,12 @@ def decode(data: Any) -> Any:
                     object.__setattr__(obj, name, None)
             return obj
     raise SnapshotError(f"unknown snapshot tag {tag!r}")
+
+
+def _str(body: Any) -> str:
+    if not isinstance(body, str):
+        raise SnapshotError("a snapshot text is a JSON string")
+    return body
 
 
 def _list(body: Any) -> list[Any]:

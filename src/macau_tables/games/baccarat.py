@@ -57,6 +57,7 @@ from macau_tables.core.journal import (
 from macau_tables.core.ledger import Movement
 from macau_tables.core.money import MOP, Currency, Money, Rounding, currency_by_code
 from macau_tables.core.rng import Rng, commitment
+from macau_tables.core.snapshot import snapshot_text_class
 from macau_tables.core.visibility import Audience, Viewer, ViewerRole
 from macau_tables.games import contract
 from macau_tables.games.baccarat_roads import RoadHand, Roads, roads
@@ -89,6 +90,7 @@ MIN_DECKS, MAX_DECKS = 6, 12  # BA-1
 MIN_SEATS = 7  # BA-1: seven or more seats
 
 
+@snapshot_text_class
 @dataclass(frozen=True, order=True)
 class Card:
     """A playing card: ``rank`` 1 (ace) … 13 (king), ``suit`` one of ``c d h s``.
@@ -1358,6 +1360,9 @@ class BaccaratTable:
         self.burned_face_down = 0
         self.seen = []
         self.exposed = None
+        # the hands of this shoe (the roads') and the last before it (the view's last
+        # hand): a table's results do not grow with its history
+        self.results = self.results[-1:]
         if self.rules.continuous_shuffler:
             self.phase = BaccaratPhase.BETTING  # BA-2.3: no cut, burn or demonstration (BA-R4)
         else:

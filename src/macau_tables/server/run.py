@@ -34,6 +34,7 @@ def serve(
     internal_host: str = "127.0.0.1",
     front: bool = True,
     on_start: Callable[[Floor], None] | None = None,
+    checkpoint_every: int = 1000,
 ) -> None:
     """Run the server until interrupted (migrations and recovery first).
 

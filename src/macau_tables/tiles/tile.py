@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from macau_tables.core.errors import AmbiguousName, InvalidInput
+from macau_tables.core.snapshot import snapshot_text_class
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,7 @@ TABLE_I: tuple[TileKind, ...] = (
 _KIND_BY_PIPS: dict[tuple[int, int], TileKind] = {p: k for k in TABLE_I for p in k.pips}
 
 
+@snapshot_text_class
 @dataclass(frozen=True, order=True)
 class Tile:
     """A tile by its pips, low first (T-1). ``str(Tile.parse("6-6")) == "6-6"``."""
