@@ -1979,10 +1979,12 @@ class CrapsTable:
         return ev
 
     def _new_seed(self, label: str, rng: Rng | None) -> str | None:
-        """The commitment of the next shooter's seed (the seed goes to the keyring): drawn
-        from ``rng``; in replay, the journalled one; None if there is neither."""
-        if self._replay_commitments is not None:
-            return self._replay_commitments.get(label)
+        """The commitment of the next shooter's seed (the seed goes to the keyring): in
+        replay, the journalled one; else drawn from ``rng``; None if there is neither. (A
+        table replayed at a server's start-up goes on live: a shooter after the journal's
+        last one draws his seed — before 2026-11-27 he got none and could not throw.)"""
+        if self._replay_commitments is not None and label in self._replay_commitments:
+            return self._replay_commitments[label]
         if rng is None:
             return None
         seed = rng.below(1 << 256).to_bytes(32, "big")

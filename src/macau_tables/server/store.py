@@ -841,8 +841,12 @@ def verify_chain_to(
     return str(prev)
 
 
-def put_snapshot(conn: Connection, table_id: str, seq: int, encoded: Any, keep: int = 3) -> None:
-    """Store the state checkpointed at entry ``seq``; keep the table's last ``keep``."""
+def put_snapshot(
+    conn: Connection, table_id: str, seq: int, encoded: Any, base: int, keep: int = 3
+) -> None:
+    """Store the state checkpointed at entry ``seq``; keep the table's last ``keep`` and
+    every one from ``base`` on (the snapshot its engine's window starts from: safe to start
+    from, where a newer one may not be yet)."""
     conn.execute(
         snapshots_t.insert().values(
             table_id=table_id, seq=seq, state=snapshot_text(encoded), created_at=now_ms()
@@ -859,7 +863,7 @@ def put_snapshot(conn: Connection, table_id: str, seq: int, encoded: Any, keep: 
     ]
     conn.execute(
         snapshots_t.delete().where(
-            snapshots_t.c.table_id == table_id, snapshots_t.c.seq < min(kept)
+            snapshots_t.c.table_id == table_id, snapshots_t.c.seq < min(*kept, base)
         )
     )
 

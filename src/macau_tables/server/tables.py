@@ -702,7 +702,7 @@ class TableActor:
                 store.put_seed(conn, self.table_id, c, entry.event.label, secret)
         store.add_balances(conn, balances)
         if snap is not None:
-            store.put_snapshot(conn, self.table_id, *snap)
+            store.put_snapshot(conn, self.table_id, *snap, base=engine.journal.first)
         new.extend(entries)
         pending, rendered = self._pending_json(engine)
         return Reply(
@@ -808,6 +808,8 @@ class TableActor:
             engine = replay(journal, self.game.open, seeds)
             if engine.journal.head != journal.head:
                 raise JournalTampered("replay reproduces the events but not the chain")
+        if isinstance(engine, Snapshotting):
+            engine.compact()  # the checkpoints the replay re-ran: keep from the latest safe
         return engine
 
     def _load_from_snapshot(
