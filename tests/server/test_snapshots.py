@@ -15,14 +15,40 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from macau_tables.core import snapshot
-from macau_tables.games.contract import Snapshotting
+from macau_tables.core.rng import Rng
+from macau_tables.games.contract import _ROUND_MARKS, RoundMark, Snapshotting
 from macau_tables.server.app import create_app
+from macau_tables.server.bots import _STRATEGIES
 from macau_tables.server.floor import Floor
 from tests.server.conftest import Srv, make_settings
-from tests.server.play import new_table, play
+from tests.server.play import new_table
 from tests.server.test_recovery import tamper
 
-EVERY = 25
+EVERY = 10
+
+
+def play(srv: Srv, table: str, players: list[str], rounds: int, max_steps: int = 2000) -> None:
+    """``tests.server.play.play``, the rounds counted from the table's new entries as they
+    come (not by a recall per step, which re-runs the journal: quadratic)."""
+    actor = srv.floor.tables[table]
+    strategy = _STRATEGIES[actor.game.name]
+    rng = Rng.seeded(b"snapshot-tests")
+    ended, seen = 0, len(actor.engine.journal) if actor.engine is not None else 0
+    for _ in range(max_steps):
+        engine = srv.floor.tables[table].engine
+        assert engine is not None
+        for e in engine.journal.entries[max(seen - engine.journal.first, 0) :]:
+            ended += _ROUND_MARKS.get(e.event.kind) in (RoundMark.SETTLE, RoundMark.VOID)
+        seen = len(engine.journal)
+        if ended >= rounds:
+            return
+        for p in players:
+            snap = srv.client.get(f"/tables/{table}/view", headers=srv.headers(p)).json()
+            move = strategy(snap["view"], snap["pending"], p, rng)
+            if move is not None:
+                srv.cmd(p, table, move.op, move.args)
+        srv.step(table)
+    raise AssertionError(f"{table}: {rounds} rounds not played in {max_steps} steps")
 
 
 @contextmanager
@@ -73,13 +99,12 @@ def test_a_table_starts_again_from_its_snapshot_as_it_was(snap_srv: Srv, game: s
     journal = engine.journal  # type: ignore[attr-defined]
     seqs = stored(srv, t)
     assert journal.first > 0 and journal.kept < len(journal)  # the engine let go of the rest
-    # the last three are kept, and every one from the engine's window on (its base)
+    # the last three are kept, and the one the engine's window starts from (its base)
     assert len(seqs) >= 2 and journal.first in seqs
-    assert all(s >= journal.first for s in seqs[:-3])
     state, head, length = engine.snapshot_state(), journal.head, len(journal)
     events = all_events(srv, t)
     assert [e["seq"] for e in events] == list(range(length))  # the database serves them all
-    assert sum(e["kind"] == "table.checkpoint" for e in events) >= len(seqs)
+    assert sum(e["kind"] == "table.checkpoint" for e in events) > len(seqs)  # older let go
     views = {
         p: srv.client.get(f"/tables/{t}/view", headers=srv.headers(p)).json()
         for p in ("alice", "bob")
@@ -100,7 +125,7 @@ def test_a_table_starts_again_from_its_snapshot_as_it_was(snap_srv: Srv, game: s
         assert all_events(again, t)[:length] == events
         led = again.client.get("/audit/ledger", headers=again.headers("auditor")).json()
         assert led["ok"], led
-        play(again, t, ["alice", "bob"], rounds=14)  # and it plays on
+        play(again, t, ["alice", "bob"], rounds=2)  # and it plays on
 
 
 def test_a_forged_snapshot_locks_the_table(snap_srv: Srv) -> None:
