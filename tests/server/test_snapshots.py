@@ -207,3 +207,45 @@ def test_a_craps_table_plays_on_with_a_new_shooter_after_a_restart(
         r = again.cmd(new, t, "throw", {})
         assert r.status_code == 200, r.text
         assert any(e["kind"] == "craps.dice_thrown" for e in r.json()["events"]), r.json()
+
+
+def test_a_snapshot_that_is_not_json_locks_the_table_and_the_server_starts(
+    snap_srv: Srv,
+) -> None:
+    srv = snap_srv
+    t = new_table(srv, "craps")
+    play(srv, t, ["alice", "bob"], rounds=8)
+    assert stored(srv, t)
+    srv.floor.db.write_sync(
+        lambda c: c.execute(
+            sa.text("UPDATE snapshots SET state = '{not json' WHERE table_id = :t"), {"t": t}
+        )
+    )
+    url = srv.floor.settings.database_url
+    assert url is not None
+    srv.client.__exit__(None, None, None)
+    with floor_at(url, srv.creds) as again:
+        reason = again.floor.recovery.locked.get(t, "")
+        assert "not JSON" in reason, reason
+        assert again.client.get("/health").status_code == 200
+
+
+def test_a_state_that_cannot_be_snapshot_does_not_stop_the_table(
+    lite: Srv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A checkpoint that fails to encode the state is logged and skipped: the command that
+    crossed the mark is answered and recorded, and the table plays on."""
+    lite.floor.settings.checkpoint_every = 5
+    t = new_table(lite, "craps")
+
+    def broken(self: Any) -> Any:
+        raise snapshot.SnapshotError("state: a float (0.5): money and counts are integers")
+
+    from macau_tables.games.craps import CrapsTable
+
+    monkeypatch.setattr(CrapsTable, "snapshot_state", broken)
+    play(lite, t, ["alice", "bob"], rounds=3)
+    engine = lite.floor.tables[t].engine
+    assert engine is not None and len(engine.journal) > 5
+    assert stored(lite, t) == []
+    assert not any(e["kind"] == "table.checkpoint" for e in all_events(lite, t))

@@ -25,6 +25,7 @@ from macau_tables.core.journal import Entry, Journal, event_from_json
 from macau_tables.core.ledger import GUARDED, Movement
 from macau_tables.core.money import MOP, Money
 from macau_tables.core.rng import random_hex
+from macau_tables.core.snapshot import SnapshotError
 from macau_tables.core.snapshot import text as snapshot_text
 from macau_tables.server.wire import dumps as dumps
 from macau_tables.server.wire import render as render
@@ -879,12 +880,16 @@ def snapshot_seqs(conn: Connection, table_id: str) -> list[int]:
 
 
 def get_snapshot(conn: Connection, table_id: str, seq: int) -> Any:
+    """The state stored at entry ``seq`` (:class:`SnapshotError` if it is not JSON)."""
     text = conn.execute(
         sa.select(snapshots_t.c.state).where(
             snapshots_t.c.table_id == table_id, snapshots_t.c.seq == seq
         )
     ).scalar_one()
-    return json.loads(text)
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError) as exc:
+        raise SnapshotError(f"the snapshot stored at entry {seq} is not JSON") from exc
 
 
 def events_after(conn: Connection, table_id: str, after: int) -> list[tuple[int, Any]]:

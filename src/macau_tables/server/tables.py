@@ -42,6 +42,7 @@ from sqlalchemy.engine import Connection
 from macau_tables.core.errors import JournalTampered, MacauTablesError, ReplayMismatch
 from macau_tables.core.journal import Entry, Event, Journal, event_from_json
 from macau_tables.core.rng import Rng, commitment, new_server_seed
+from macau_tables.core.snapshot import SnapshotError
 from macau_tables.core.visibility import Viewer
 from macau_tables.games.contract import (
     Actor,
@@ -729,7 +730,11 @@ class TableActor:
         since = last[0] if last is not None else engine.journal.first
         if len(engine.journal) - since < every:
             return None
-        engine.checkpoint(Actor.SYSTEM)
+        try:
+            engine.checkpoint(Actor.SYSTEM)
+        except SnapshotError:  # the state encodes before anything is journalled
+            log.exception("table %s: no checkpoint (the table plays on)", self.table_id)
+            return None
         return engine.latest_snapshot()
 
     def _compact(self) -> None:
@@ -837,10 +842,9 @@ class TableActor:
         if window.entry(window.first).prev_hash != before:
             raise JournalTampered(f"entry {window.first}: prev_hash does not match")
         rest = Journal.of_entries(game, header, window.entries[start - window.first :])
-        state = store.get_snapshot(conn, self.table_id, start)
         empty = Journal.resume(game, header, start, rest.entry(start).prev_hash)
         try:
-            engine = restore(state, empty, seeds, rest)
+            engine = restore(store.get_snapshot(conn, self.table_id, start), empty, seeds, rest)
         except MacauTablesError as exc:
             raise ReplayMismatch(f"entry {start}: the snapshot does not restore: {exc}") from exc
         return replay_from(engine, rest)
