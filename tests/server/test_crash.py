@@ -57,6 +57,11 @@ class ServerProcess:
                 stderr=subprocess.STDOUT,
             )
         self.starts += 1
+        self.wait_healthy()
+
+    def wait_healthy(self) -> None:
+        """Until ``GET /health`` answers 200 (the floor is up), for a minute at most."""
+        assert self.proc is not None
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             assert self.proc.poll() is None, self.log.read_text()[-3000:]

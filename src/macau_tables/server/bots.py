@@ -192,7 +192,9 @@ class Bot:
             r = await self.command(move, deadline)
             if r.status_code == 401:
                 await self.login(deadline)
-        # cash out once the rules allow
+        # cash out once the rules allow, for ``grace`` seconds from when the play ended (a
+        # harness's ``stop`` ends it early: the grace does not wait for ``until``)
+        deadline = min(deadline, time.monotonic() + grace)
         while self.seated and time.monotonic() < deadline:
             snap = await self.view(deadline)
             if snap:
