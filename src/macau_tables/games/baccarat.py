@@ -1117,7 +1117,7 @@ def _is_dealer(actor: Actor) -> bool:
     return actor.role in (Role.DEALER, Role.SYSTEM)
 
 
-class BaccaratTable:
+class BaccaratTable(contract.SnapshotOps):
     """One baccarat table over shoes: players and their chips, bets, hands, and its journal.
 
     Drive it with :meth:`execute` (a :class:`~macau_tables.games.contract.Command`) or the
@@ -2818,10 +2818,6 @@ class BaccaratTable:
         {"_journal", "_keyring", "_roads_memo", "_snaps"}
     )
 
-    def snapshot_state(self) -> Any:
-        """The table's state, encoded (``core.snapshot``): what :meth:`from_snapshot` needs."""
-        return contract.encode_state(self, self.SNAPSHOT_SKIP)
-
     @classmethod
     def _restored(cls, encoded: Any, journal: Journal, seeds: Mapping[str, bytes]) -> BaccaratTable:
         table = contract.decode_state(cls, encoded)
@@ -2843,12 +2839,6 @@ class BaccaratTable:
         del window
         return cls._restored(encoded, journal, seeds or {})
 
-    def verify_checkpoint(self, actor: Actor = Actor.SYSTEM) -> None:
-        contract.verify_checkpoint(actor)
-
-    def can_checkpoint(self, actor: Actor = Actor.SYSTEM) -> bool:
-        return _can(self.verify_checkpoint, actor)
-
     def checkpoint(self, actor: Actor = Actor.SYSTEM) -> tuple[Event, ...]:
         """Journal the digest of the table's state (``table.checkpoint``); the state is kept
         as a snapshot the journal's window may later start from (:meth:`compact`)."""
@@ -2863,10 +2853,6 @@ class BaccaratTable:
         """Let the journal's entries before the latest checkpoint no void or correction can
         reach go (contract ``Snapshots.compact``); the seq the window starts at."""
         return self._snaps.compact(self)
-
-    def latest_snapshot(self) -> tuple[int, Any] | None:
-        """The last checkpoint's (seq, encoded state), if any since the window's start."""
-        return self._snaps.later[-1] if self._snaps.later else None
 
     # --- commands: the one entry point of the server and the CLI ---------------------------------
 

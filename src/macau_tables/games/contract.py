@@ -57,6 +57,7 @@ from macau_tables.core.errors import (
     OutOfOrder,
     ReplayMismatch,
     SeedNotRevealed,
+    passes,
 )
 from macau_tables.core.journal import Event, Journal, JsonValue, event, event_from_json
 from macau_tables.core.ledger import Movement, Posting, Transaction
@@ -79,6 +80,7 @@ __all__ = [
     "RoundVoided",
     "SeedCommitted",
     "SeedRevealed",
+    "SnapshotOps",
     "Snapshots",
     "Snapshotting",
     "Step",
@@ -364,6 +366,30 @@ def verify_checkpoint(actor: Actor) -> None:
     """Only the table itself (the server, as ``system``) checkpoints a table."""
     if not isinstance(actor, Actor) or actor.role is not Role.SYSTEM:
         raise OutOfOrder(f"only the table's server (system) checkpoints a table, not {actor}")
+
+
+class SnapshotOps:
+    """What the engines' snapshots share (a mixin): the state encoded but ``SNAPSHOT_SKIP``
+    (what a replay would not rebuild exactly, or keeps apart: the journal, the seeds,
+    caches), the ``checkpoint`` operation's check, and the latest checkpoint taken. Each
+    engine writes its own ``checkpoint``, ``compact`` and ``from_snapshot``."""
+
+    SNAPSHOT_SKIP: ClassVar[frozenset[str]] = frozenset()
+    _snaps: Snapshots
+
+    def snapshot_state(self) -> Any:
+        """The table's state, encoded (``core.snapshot``): what ``from_snapshot`` needs."""
+        return encode_state(self, self.SNAPSHOT_SKIP)
+
+    def verify_checkpoint(self, actor: Actor = Actor.SYSTEM) -> None:
+        verify_checkpoint(actor)
+
+    def can_checkpoint(self, actor: Actor = Actor.SYSTEM) -> bool:
+        return passes(self.verify_checkpoint, actor)
+
+    def latest_snapshot(self) -> tuple[int, Any] | None:
+        """The last checkpoint's (seq, encoded state), if any since the window's start."""
+        return self._snaps.later[-1] if self._snaps.later else None
 
 
 def safe_base(events: Sequence[Event], first: int, seq: int) -> bool:

@@ -852,7 +852,7 @@ def _as_actor(actor: Actor | str) -> Actor:
     raise InvalidInput(f"an actor is an Actor or a player's name, not {actor!r}")
 
 
-class CrapsTable:
+class CrapsTable(contract.SnapshotOps):
     """A craps table (the contract of :mod:`macau_tables.games.contract`).
 
     Players join with chips from their wallets (:meth:`join`), place, increase and take down
@@ -2090,10 +2090,6 @@ class CrapsTable:
         {"_journal", "_events", "_keyring", "_draw_cache", "_replay_commitments", "_snaps"}
     )
 
-    def snapshot_state(self) -> Any:
-        """The table's state, encoded (``core.snapshot``): what :meth:`from_snapshot` needs."""
-        return contract.encode_state(self, self.SNAPSHOT_SKIP)
-
     @classmethod
     def _restored(cls, encoded: Any, journal: Journal, seeds: Mapping[str, bytes]) -> CrapsTable:
         table = contract.decode_state(cls, encoded)
@@ -2121,12 +2117,6 @@ class CrapsTable:
             }
         return table
 
-    def verify_checkpoint(self, actor: Actor = Actor.SYSTEM) -> None:
-        contract.verify_checkpoint(actor)
-
-    def can_checkpoint(self, actor: Actor = Actor.SYSTEM) -> bool:
-        return _can(self.verify_checkpoint, actor)
-
     def checkpoint(self, actor: Actor = Actor.SYSTEM) -> Checkpoint:
         """Journal the digest of the table's state (``table.checkpoint``); the state is kept
         as a snapshot the journal's window may later start from (:meth:`compact`)."""
@@ -2144,10 +2134,6 @@ class CrapsTable:
         start = self._snaps.compact(self)
         del self._events[: start - before]
         return start
-
-    def latest_snapshot(self) -> tuple[int, Any] | None:
-        """The last checkpoint's (seq, encoded state), if any since the window's start."""
-        return self._snaps.later[-1] if self._snaps.later else None
 
     # --- the contract: execute and command_of ---------------------------------------------------
 

@@ -598,7 +598,7 @@ class _Offer:
     declined: list[int] = field(default_factory=list)
 
 
-class TileTable:
+class TileTable(contract.SnapshotOps):
     """A Pai Gow or Taiwan Pai Kao table under the contract (``TableEngine``).
 
     Open one with :func:`open_table`; drive it with :meth:`execute` and :meth:`pending`.
@@ -2129,10 +2129,6 @@ class TileTable:
         {"_journal", "_vault", "_planned", "_order_of", "_last_json", "_snaps"}
     )
 
-    def snapshot_state(self) -> Any:
-        """The table's state, encoded (``core.snapshot``): what :meth:`from_snapshot` needs."""
-        return contract.encode_state(self, self.SNAPSHOT_SKIP)
-
     @classmethod
     def _restored(cls, encoded: Any, journal: Journal, seeds: Mapping[str, bytes]) -> TileTable:
         table = contract.decode_state(cls, encoded)
@@ -2158,12 +2154,6 @@ class TileTable:
             table._planned = _planned(window.events)
         return table
 
-    def verify_checkpoint(self, actor: Actor = Actor.SYSTEM) -> None:
-        contract.verify_checkpoint(actor)
-
-    def can_checkpoint(self, actor: Actor = Actor.SYSTEM) -> bool:
-        return _can(self.verify_checkpoint, actor)
-
     def checkpoint(self, actor: Actor = Actor.SYSTEM) -> tuple[Event, ...]:
         """Journal the digest of the table's state (``table.checkpoint``); the state is kept
         as a snapshot the journal's window may later start from (:meth:`compact`)."""
@@ -2177,10 +2167,6 @@ class TileTable:
         """Let the journal's entries before the latest checkpoint no void or correction can
         reach go (contract ``Snapshots.compact``); the seq the window starts at."""
         return self._snaps.compact(self)
-
-    def latest_snapshot(self) -> tuple[int, Any] | None:
-        """The last checkpoint's (seq, encoded state), if any since the window's start."""
-        return self._snaps.later[-1] if self._snaps.later else None
 
     # ---- replay: the command that starts with an event ----------------------------------------
 
