@@ -2825,20 +2825,6 @@ class BaccaratTable(contract.SnapshotOps):
         table._snaps = contract.Snapshots(encoded)
         return table
 
-    @classmethod
-    def from_snapshot(
-        cls,
-        encoded: Any,
-        journal: Journal,
-        seeds: Mapping[str, bytes] | None = None,
-        window: Journal | None = None,
-    ) -> BaccaratTable:
-        """The table in the state ``encoded`` (:meth:`snapshot_state`), its journal the
-        window ``journal`` (empty, from the entry after the state: ``Journal.resume``);
-        ``window`` (the entries it will replay) is not needed here."""
-        del window
-        return cls._restored(encoded, journal, seeds or {})
-
     def checkpoint(self, actor: Actor = Actor.SYSTEM) -> tuple[Event, ...]:
         """Journal the digest of the table's state (``table.checkpoint``); the state is kept
         as a snapshot the journal's window may later start from (:meth:`compact`)."""

@@ -48,7 +48,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
+from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 
 from macau_tables.core import snapshot
 from macau_tables.core.errors import (
@@ -390,6 +390,32 @@ class SnapshotOps:
     def latest_snapshot(self) -> tuple[int, Any] | None:
         """The last checkpoint's (seq, encoded state), if any since the window's start."""
         return self._snaps.later[-1] if self._snaps.later else None
+
+    @classmethod
+    def from_snapshot(
+        cls,
+        encoded: Any,
+        journal: Journal,
+        seeds: Mapping[str, bytes] | None = None,
+        window: Journal | None = None,
+    ) -> Self:
+        """The table in the state ``encoded`` (:meth:`snapshot_state`), its journal the
+        window ``journal`` (empty, from the entry after the state: ``Journal.resume``);
+        ``window``: the entries it will replay (``replay_from``), if it is to replay them."""
+        table = cls._restored(encoded, journal, seeds or {})
+        if window is not None:
+            table._replaying(window)
+        return table
+
+    @classmethod
+    def _restored(cls, encoded: Any, journal: Journal, seeds: Mapping[str, bytes]) -> Self:
+        """The engine with the attributes ``encoded`` holds and those the snapshot left out
+        (each engine's own)."""
+        raise NotImplementedError
+
+    def _replaying(self, window: Journal) -> None:
+        """Before ``window``'s entries are re-run: what a replay from the table's opening
+        would have taken from the whole journal (an engine's own; none by default)."""
 
 
 def safe_base(events: Sequence[Event], first: int, seq: int) -> bool:

@@ -2098,24 +2098,12 @@ class CrapsTable(contract.SnapshotOps):
         table._snaps = contract.Snapshots(encoded)
         return table
 
-    @classmethod
-    def from_snapshot(
-        cls,
-        encoded: Any,
-        journal: Journal,
-        seeds: Mapping[str, bytes] | None = None,
-        window: Journal | None = None,
-    ) -> CrapsTable:
-        """The table in the state ``encoded`` (:meth:`snapshot_state`), its journal the
-        window ``journal`` (empty, from the entry after the state: ``Journal.resume``).
-        ``window``: the entries it will replay (``contract.replay_from``), whose shooters'
-        commitments it takes as :meth:`open_for_replay` takes a whole journal's."""
-        table = cls._restored(encoded, journal, seeds or {})
-        if window is not None:
-            table._replay_commitments = {
-                ev.label: ev.commitment for ev in window.events if isinstance(ev, SeedCommitted)
-            }
-        return table
+    def _replaying(self, window: Journal) -> None:
+        """The window's shooters' commitments, as :meth:`open_for_replay` takes a whole
+        journal's."""
+        self._replay_commitments = {
+            ev.label: ev.commitment for ev in window.events if isinstance(ev, SeedCommitted)
+        }
 
     def checkpoint(self, actor: Actor = Actor.SYSTEM) -> Checkpoint:
         """Journal the digest of the table's state (``table.checkpoint``); the state is kept

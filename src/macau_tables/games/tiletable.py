@@ -2137,22 +2137,10 @@ class TileTable(contract.SnapshotOps):
         table._snaps = contract.Snapshots(encoded)
         return table
 
-    @classmethod
-    def from_snapshot(
-        cls,
-        encoded: Any,
-        journal: Journal,
-        seeds: Mapping[str, bytes] | None = None,
-        window: Journal | None = None,
-    ) -> TileTable:
-        """The table in the state ``encoded`` (:meth:`snapshot_state`), its journal the
-        window ``journal`` (empty, from the entry after the state: ``Journal.resume``).
-        ``window``: the entries it will replay (``contract.replay_from``), whose woodpiles'
-        commitments it takes as :func:`open_for_replay` takes a whole journal's."""
-        table = cls._restored(encoded, journal, seeds or {})
-        if window is not None:
-            table._planned = _planned(window.events)
-        return table
+    def _replaying(self, window: Journal) -> None:
+        """The window's woodpiles' commitments, as :func:`open_for_replay` takes a whole
+        journal's."""
+        self._planned = _planned(window.events)
 
     def checkpoint(self, actor: Actor = Actor.SYSTEM) -> tuple[Event, ...]:
         """Journal the digest of the table's state (``table.checkpoint``); the state is kept
