@@ -642,6 +642,14 @@ def _run(ap: argparse.ArgumentParser, a: argparse.Namespace, tmp: Path) -> None:
                 f"units on average; {g['checkpoints']} WAL checkpoints beside them, "
                 f"{g['wal_restarts']} awaited to start the WAL over"
                 + (f" ({g['restart_wait_ms']} ms in all)" if "restart_wait_ms" in g else "")
+                + (
+                    f"; per bet, the units {g['units_ms'] / out['bets']:.3f} ms and the "
+                    f"batches' writes {g['writes_ms'] / out['bets']:.3f} ms of the loop "
+                    f"({g['rows'] / out['bets']:.1f} rows), the commit "
+                    f"{g['commit_ms'] / g['batches']:.2f} ms a batch (its thread)"
+                    if "units_ms" in g and out["bets"]
+                    else ""
+                )
                 + "\n"
                 if (g := out.get("group_commit")) and g["batches"]
                 else ""

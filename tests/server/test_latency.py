@@ -86,6 +86,9 @@ def test_the_reading_counts_the_group_commits_batches_and_checkpoints(lite: Srv)
     after = group()
     assert after["units"] - before["units"] >= 2
     assert after["batches"] - before["batches"] >= 1
+    # two joins write rows (journal, postings, holds...) and take time in their units
+    assert after["rows"] - before["rows"] >= 2 * 4
+    assert after["units_ms"] >= before["units_ms"] and after["commit_ms"] >= 0
     # the checkpoint runs in its own thread: it may still be copying
     for _ in range(100):
         if after["checkpoints"] >= 1:

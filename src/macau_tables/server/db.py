@@ -132,6 +132,10 @@ class LoopCommitter:
         self.batches = 0
         self.units = 0
         self.statements = 0  # the batches' grouped writes (store.WriteBatch)
+        self.rows = 0  # the rows they wrote
+        self.units_time = 0.0  # seconds of the loop's thread in the batches' units
+        self.writes_time = 0.0  # in their grouped writes
+        self.commit_time = 0.0  # seconds from a batch's COMMIT sent to its end (the fsync)
         self.checkpointer = ThreadPoolExecutor(1, thread_name_prefix="db-checkpoint")
         self.checkpointing: Future[None] | None = None
         self.ckpt_conn: Any = None  # the checkpointer's own DBAPI connection
@@ -216,6 +220,10 @@ class LoopCommitter:
             "batches": self.batches,
             "units": self.units,
             "statements": self.statements,
+            "rows": self.rows,
+            "units_ms": round(self.units_time * 1000),
+            "writes_ms": round(self.writes_time * 1000),
+            "commit_ms": round(self.commit_time * 1000),
             "checkpoints": self.checkpoints,
             "wal_restarts": self.restarts,
             "restart_wait_ms": round(self.restart_wait * 1000),
@@ -268,6 +276,7 @@ class LoopCommitter:
                     writes = store.WriteBatch(cur)
                     conn.info[store.BATCH] = writes
                     try:
+                        t0 = time.perf_counter()
                         for fn, fut, on_error, _ in batch:
                             writes.begin_unit()
                             try:
@@ -283,12 +292,18 @@ class LoopCommitter:
                             else:
                                 writes.end_unit()
                                 done.append((fut, result, None))
+                        t1 = time.perf_counter()
                         writes.flush()
+                        t2 = time.perf_counter()
+                        self.units_time += t1 - t0
+                        self.writes_time += t2 - t1
                     finally:
                         conn.info.pop(store.BATCH, None)
                     self.statements += writes.executed
+                    self.rows += writes.rows
                     cur.close()
                     await loop.run_in_executor(self.fsync, tx.commit)
+                    self.commit_time += time.perf_counter() - t2
                 except BaseException:
                     self._drop()  # a fresh connection for the next batch
                     raise

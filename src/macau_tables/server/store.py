@@ -383,6 +383,7 @@ class WriteBatch:
         self._deltas: dict[str, int] = defaultdict(int)  # of the waiting "add"s
         self._idem: dict[tuple[str, str], tuple[str, int, str]] = {}
         self.executed = 0  # statements executed (for the benchmarks)
+        self.rows = 0  # and their rows
 
     def queue(self, name: str, params: Any) -> None:
         for p in params if isinstance(params, list) else (params,):
@@ -462,6 +463,7 @@ class WriteBatch:
             if rows:
                 _execute(self.cursor, _SQL[name], rows)
                 self.executed += 1
+                self.rows += len(rows)
         if by:
             raise AssertionError(f"no place in WriteBatch.ORDER for {sorted(by)}")
 
