@@ -56,7 +56,13 @@ def _entry(raw: dict[str, Any]) -> Entry:
     return Entry(raw["seq"], event_from_json(raw["event"]), raw["prev_hash"], raw["hash"])
 
 
-def run(game: str, rounds: int, every: int) -> dict[str, Any]:
+def drive_checkpointed(
+    game: str, rounds: int, every: int
+) -> tuple[TableEngine, list[Entry], dict[int, str], list[float], int]:
+    """A table of ``game`` driven ``rounds`` rounds, checkpointed every ``every`` entries
+    and compacted as the server does: the engine, every entry of its journal, the states
+    stored (as text, by the checkpoint's seq), each checkpoint's time, and the most
+    entries the engine held at once."""
     entries: dict[int, Entry] = {}
     snaps: dict[int, Any] = {}
     costs: list[float] = []
@@ -81,8 +87,12 @@ def run(game: str, rounds: int, every: int) -> dict[str, Any]:
     engine = drive(game, rounds, each)
     for e in engine.journal.entries:
         entries.setdefault(e.seq, e)
-    n = len(engine.journal)
-    rows = [entries[i] for i in range(n)]
+    return engine, [entries[i] for i in range(len(engine.journal))], snaps, costs, peak[0]
+
+
+def run(game: str, rounds: int, every: int) -> dict[str, Any]:
+    engine, rows, snaps, costs, peak = drive_checkpointed(game, rounds, every)
+    n = len(rows)
     texts = [(e.seq, e.event_text(), e.prev_hash, e.hash) for e in rows]
     raw = [e.to_json() for e in rows]
     header = dict(engine.journal.header)
@@ -127,7 +137,7 @@ def run(game: str, rounds: int, every: int) -> dict[str, Any]:
         "chain_ms": round(t_chain * 1000, 1),
         "from_entry": start,
         "kept_now": engine.journal.kept,
-        "kept_peak": peak[0],
+        "kept_peak": peak,
         "checkpoints": len(costs),
         "checkpoint_ms": round(statistics.median(costs) * 1000, 2) if costs else None,
         "snapshot_bytes": len(snaps[start]),

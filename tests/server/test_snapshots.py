@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 
 from macau_tables.core import snapshot
 from macau_tables.core.rng import Rng
+from macau_tables.core.visibility import Viewer
 from macau_tables.games.contract import _ROUND_MARKS, RoundMark, Snapshotting
 from macau_tables.server.app import create_app
 from macau_tables.server.bots import _STRATEGIES
@@ -249,3 +250,101 @@ def test_a_state_that_cannot_be_snapshot_does_not_stop_the_table(
     assert engine is not None and len(engine.journal) > 5
     assert stored(lite, t) == []
     assert not any(e["kind"] == "table.checkpoint" for e in all_events(lite, t))
+
+
+# --- recall from a snapshot (docs/operations.md, "Recall") -------------------------------
+
+
+def whole_recall(srv: Srv, table: str, who: str, limit: int, before: int | None = None) -> Any:
+    """The recall as it was before snapshots: the whole journal read, its rounds numbered
+    from its events, every operation re-run through the rules (``rerun_all``)."""
+    from macau_tables.server import recall as R
+
+    actor = srv.floor.tables[table]
+    viewer = Viewer.DEALER if who == "dealer" else Viewer.SUPERVISOR
+
+    def read(c: sa.Connection) -> Any:
+        rec = R.load_record(c, table, actor.game.name, actor.header)
+        everything = rec.rounds()
+        assert R.round_index(c, table) == everything  # numbered alike from the kinds alone
+        chosen = R.last(everything, limit, before)
+        start = R.recall_start(c, table, actor.game, chosen)
+        return start, {
+            "table_id": table,
+            "game": actor.game.name,
+            "rounds_total": len(everything),
+            "rounds": R.recall_rounds(rec, actor.game, viewer, chosen, rerun_all=True),
+        }
+
+    return srv.floor.db.read_sync(read)
+
+
+def table_recall(srv: Srv, table: str, who: str, query: str) -> Any:
+    r = srv.client.get(f"/tables/{table}/recall?{query}", headers=srv.headers(who))
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+@pytest.mark.parametrize("game", ["baccarat", "craps", "paigow", "taiwan"])
+def test_a_recall_from_a_snapshot_is_the_recall_of_the_whole_journal(
+    snap_srv: Srv, game: str
+) -> None:
+    """The last rounds recalled from the stored snapshot before them — the state restored,
+    its checkpoint re-derived, only the entries after it read — are the rounds the whole
+    journal gives, numbered from the table's opening, step by step and view by view (the
+    supervisor's, and the dealer's, which hides what is face down); rounds older than
+    every snapshot still come from the whole journal."""
+    srv = snap_srv
+    t = new_table(srv, game)
+    play(srv, t, ["alice", "bob"], rounds=12)
+    for who, limit in (("supervisor", 1), ("dealer", 1), ("supervisor", 3)):
+        start, expected = whole_recall(srv, t, who, limit)
+        # (a snapshot before the last round: the new path; a Pai Gow round is ~30 entries,
+        # more than the three last snapshots 10 entries apart cover)
+        assert start > 0 or limit > 1
+        assert table_recall(srv, t, who, f"limit={limit}") == expected
+    first = min(stored(srv, t))
+    oldest = next(
+        r.number for r in srv.floor.db.read_sync(lambda c: _index(c, t)) if r.first > first
+    )
+    start, expected = whole_recall(srv, t, "auditor", 2, before=oldest)
+    assert start == 0 and expected["rounds"]
+    assert table_recall(srv, t, "auditor", f"limit=2&before={oldest}") == expected
+
+
+def _index(c: sa.Connection, table: str) -> Any:
+    from macau_tables.server.recall import round_index
+
+    return round_index(c, table)
+
+
+def test_a_recall_past_a_forged_snapshot_re_runs_the_whole_journal(
+    snap_srv: Srv, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A stored snapshot edited behind the server's back: the recall's replay re-derives the
+    checkpoint's digest from it, finds another, logs it and recalls from the whole journal
+    (the journal, not the snapshot, is the record): the same rounds as before the edit."""
+    srv = snap_srv
+    t = new_table(srv, "baccarat")
+    play(srv, t, ["alice", "bob"], rounds=12)
+    before = table_recall(srv, t, "supervisor", "limit=3")
+    start, _ = whole_recall(srv, t, "supervisor", 3)
+    assert start > 0
+
+    def forge(c: sa.Connection) -> None:
+        text = c.execute(
+            sa.text("SELECT state FROM snapshots WHERE table_id = :t AND seq = :s"),
+            {"t": t, "s": start},
+        ).scalar_one()
+        state = snapshot.decode(__import__("json").loads(text))
+        stacks = state["stacks"]
+        stacks[next(iter(stacks))] += 100
+        c.execute(
+            sa.text("UPDATE snapshots SET state = :x WHERE table_id = :t AND seq = :s"),
+            {"x": snapshot.text(snapshot.encode(state)), "t": t, "s": start},
+        )
+
+    srv.floor.db.write_sync(forge)
+    with caplog.at_level("ERROR", logger="macau_tables.server"):
+        assert table_recall(srv, t, "supervisor", "limit=3") == before
+    assert f"recall from the snapshot at entry {start}" in caplog.text

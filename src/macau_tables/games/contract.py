@@ -997,8 +997,17 @@ class Round:
 UNDER_WAY = "under way"
 
 
-def rounds(events: Sequence[Event], start: int = 0) -> list[Round]:
-    """The rounds of a table's journal, from its events alone (recall).
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """An entry known by its event's kind alone: all :func:`rounds` needs of an event that
+    is not a void or a correction (server/recall.py reads the kinds, not the events)."""
+
+    kind: str
+
+
+def rounds(events: Sequence[Event | Kind], start: int = 0) -> list[Round]:
+    """The rounds of a table's journal, from its events alone (recall); each may be a
+    :class:`Kind` instead, except a void's or a correction's.
 
     A round opens at the first event an engine marks :attr:`RoundMark.PLAY` (a bet, a deal,
     a throw, a bank opened) after the previous round ended, and ends at the event marked

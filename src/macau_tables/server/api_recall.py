@@ -52,21 +52,11 @@ def install(
         """The table's last ``limit`` rounds (settled, voided, under way), oldest first,
         each step by step with the view the caller may see; ``before`` pages back (the
         rounds numbered below it)."""
-        rec = await record(table_id)
-        game = floor.table(table_id).game
+        actor = floor.table(table_id)
         viewer = _viewer(user)
-
-        def build() -> dict[str, Any]:
-            all_rounds = rec.rounds()
-            chosen = R.last(all_rounds, limit, before)
-            return {
-                "table_id": table_id,
-                "game": rec.game,
-                "rounds_total": len(all_rounds),
-                "rounds": R.recall_rounds(rec, game, viewer, chosen),
-            }
-
-        result: dict[str, Any] = await off_loop(build)
+        result: dict[str, Any] = await floor.db.read(
+            lambda c: R.table_recall(c, table_id, actor.game, actor.header, viewer, limit, before)
+        )
         return result
 
     @app.get("/players/{name}/recall", tags=["recall"], **perm("recall.player"))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import logging
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -27,13 +28,32 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from macau_tables.core.journal import FORMAT, FORMAT_VERSION, Journal
+from macau_tables.core.errors import JournalTampered, MacauTablesError, ReplayMismatch
+from macau_tables.core.journal import FORMAT, FORMAT_VERSION, Event, Journal, event_from_json
 from macau_tables.core.visibility import Viewer, ViewerRole
-from macau_tables.games.contract import Replay, Round, rounds
+from macau_tables.games.contract import (
+    Kind,
+    Replay,
+    Round,
+    RoundCorrected,
+    RoundVoided,
+    rounds,
+    safe_base,
+)
 from macau_tables.server import store
 from macau_tables.server.games import GameBinding
 
-__all__ = ["TableRecord", "load_record", "player_rounds", "recall_rounds"]
+__all__ = [
+    "TableRecord",
+    "load_record",
+    "player_rounds",
+    "recall_rounds",
+    "recall_start",
+    "round_index",
+    "table_recall",
+]
+
+log = logging.getLogger("macau_tables.server")
 
 #: The rounds a recall returns at most (Ontario: the last game and the 9 before it).
 RECALL_LIMIT = 10
@@ -53,7 +73,10 @@ class Tx:
 
 @dataclass
 class TableRecord:
-    """What the database holds about one table, read in one transaction."""
+    """What the database holds about one table, read in one transaction: its journal (whole,
+    or a window from entry ``first``, where the table's state was stored: ``snapshot``),
+    each entry's time (``times[0]`` is entry ``first``'s), its seeds and its transactions
+    (from entry ``first`` on)."""
 
     table_id: str
     game: str
@@ -62,13 +85,88 @@ class TableRecord:
     times: list[int]
     seeds: dict[str, bytes]
     txs: list[Tx]
+    first: int = 0
+    snapshot: Any = None
 
     def rounds(self) -> list[Round]:
+        """The rounds of a whole journal (of a window: :func:`round_index`)."""
+        if self.first:
+            raise ValueError("a window's rounds are numbered from the table's opening")
         return rounds(self.journal.events)
 
+    def time(self, seq: int) -> int:
+        return self.times[seq - self.first]
 
-def load_record(conn: Connection, table_id: str, game: str, header: dict[str, Any]) -> TableRecord:
-    """The table's journal (with each entry's time), its seeds and its transactions."""
+
+def round_index(conn: Connection, table_id: str) -> list[Round]:
+    """The table's rounds, numbered from its opening, as :func:`contract.rounds` finds them
+    in its events — from the journal's ``kind`` column alone (a round's marks are kinds),
+    with only the supervisors' voids and corrections parsed (they name the round they
+    take back): no event of play is read, so a recall of the last rounds of a long
+    journal needs only the entries from the snapshot before them."""
+    q = store.journal_t.c
+    named = (RoundVoided.kind, RoundCorrected.kind)
+    taken_back = {
+        int(seq): event_from_json(json.loads(text))
+        for seq, text in conn.execute(
+            sa.select(q.seq, q.event).where(q.table_id == table_id, q.kind.in_(named))
+        )
+    }
+    marks: list[Event | Kind] = []
+    for seq, kind in conn.execute(
+        sa.select(q.seq, q.kind).where(q.table_id == table_id).order_by(q.seq)
+    ):
+        if seq != len(marks):
+            raise JournalTampered(f"entry {len(marks)}: missing")
+        marks.append(taken_back[seq] if kind in named else Kind(str(kind)))
+    return rounds(marks)
+
+
+def recall_start(
+    conn: Connection, table_id: str, game: GameBinding, chosen: Sequence[Round]
+) -> int:
+    """The entry a recall of ``chosen`` may start from: the latest stored snapshot before
+    their first round (0: none, or the game cannot be restored)."""
+    if game.restore is None or not chosen:
+        return 0
+    begin = min(r.first for r in chosen)
+    return next((s for s in store.snapshot_seqs(conn, table_id) if s < begin), 0)
+
+
+def load_record(
+    conn: Connection, table_id: str, game: str, header: dict[str, Any], start: int = 0
+) -> TableRecord:
+    """The table's journal (with each entry's time), its seeds and its transactions; from
+    entry ``start`` on (a stored snapshot's: :func:`recall_start`), with the state stored
+    there, if its chain up to there verifies (:func:`store.verify_chain_to`, from the
+    stored text) and the table may start from it (``contract.safe_base``); otherwise
+    whole."""
+    if start:
+        window = store.load_window(conn, table_id, game, header, start)
+        if safe_base(window.events, start, start):
+            before = store.verify_chain_to(conn, table_id, game, header, start)
+            if window.entry(start).prev_hash != before:
+                raise JournalTampered(f"entry {start}: prev_hash does not match")
+            q = store.journal_t.c
+            times = [
+                int(t or 0)
+                for (t,) in conn.execute(
+                    sa.select(q.created_at)
+                    .where(q.table_id == table_id, q.seq >= start)
+                    .order_by(q.seq)
+                )
+            ]
+            return TableRecord(
+                table_id,
+                game,
+                dict(header),
+                window,
+                times[: window.kept],
+                store.table_seeds(conn, table_id),
+                _transactions(conn, table_id, start),
+                first=start,
+                snapshot=store.get_snapshot(conn, table_id, start),
+            )
     j = store.journal_t
     rows = conn.execute(
         sa.select(j.c.seq, j.c.event, j.c.prev_hash, j.c.hash, j.c.created_at)
@@ -88,26 +186,6 @@ def load_record(conn: Connection, table_id: str, game: str, header: dict[str, An
         },
         verify=False,
     )
-    t, p = store.transactions_t, store.postings_t
-    txs: dict[str, Tx] = {}
-    for tx_id, seq, memo in conn.execute(
-        sa.select(t.c.id, t.c.seq, t.c.memo).where(t.c.table_id == table_id).order_by(t.c.seq)
-    ):
-        txs[str(tx_id)] = Tx(str(tx_id), -1 if seq is None else int(seq), str(memo or ""))
-    if txs:
-        for tx_id, account, amount in conn.execute(
-            sa.select(p.c.tx_id, p.c.account, p.c.amount)
-            .select_from(p.join(t, t.c.id == p.c.tx_id))
-            .where(t.c.table_id == table_id)
-            .order_by(p.c.id)
-        ):
-            txs[str(tx_id)].postings.append((str(account), int(amount)))
-        for table, attr in ((store.holds_opened_t, "opens"), (store.holds_closed_t, "closes")):
-            for hold, tx_id in conn.execute(
-                sa.select(table.c.hold_id, table.c.tx_id).where(table.c.table_id == table_id)
-            ):
-                if str(tx_id) in txs:
-                    getattr(txs[str(tx_id)], attr).append(str(hold))
     return TableRecord(
         table_id,
         game,
@@ -115,8 +193,38 @@ def load_record(conn: Connection, table_id: str, game: str, header: dict[str, An
         journal,
         [int(r[4] or 0) for r in rows],
         store.table_seeds(conn, table_id),
-        sorted(txs.values(), key=lambda x: x.seq),
+        _transactions(conn, table_id, 0),
     )
+
+
+def _transactions(conn: Connection, table_id: str, start: int) -> list[Tx]:
+    """The table's ledger transactions from entry ``start`` on, with their postings and the
+    holds they open and close, in the order of their entries."""
+    t, p = store.transactions_t, store.postings_t
+    since = [t.c.table_id == table_id]
+    if start:
+        since.append(t.c.seq >= start)
+    txs: dict[str, Tx] = {}
+    for tx_id, seq, memo in conn.execute(
+        sa.select(t.c.id, t.c.seq, t.c.memo).where(*since).order_by(t.c.seq)
+    ):
+        txs[str(tx_id)] = Tx(str(tx_id), -1 if seq is None else int(seq), str(memo or ""))
+    if txs:
+        for tx_id, account, amount in conn.execute(
+            sa.select(p.c.tx_id, p.c.account, p.c.amount)
+            .select_from(p.join(t, t.c.id == p.c.tx_id))
+            .where(*since)
+            .order_by(p.c.id)
+        ):
+            txs[str(tx_id)].postings.append((str(account), int(amount)))
+        for table, attr in ((store.holds_opened_t, "opens"), (store.holds_closed_t, "closes")):
+            held = [table.c.table_id == table_id]
+            if start:
+                held.append(table.c.seq >= start)
+            for hold, tx_id in conn.execute(sa.select(table.c.hold_id, table.c.tx_id).where(*held)):
+                if str(tx_id) in txs:
+                    getattr(txs[str(tx_id)], attr).append(str(hold))
+    return sorted(txs.values(), key=lambda x: x.seq)
 
 
 # --- who played which round ------------------------------------------------------------
@@ -187,7 +295,8 @@ def _money(record: TableRecord, rnd: Round, viewer: Viewer) -> dict[str, Any]:
     for tx in record.txs:
         if not rnd.first <= tx.seq <= rnd.last:
             continue
-        if not events[tx.seq].audience().admits(viewer):  # e.g. another player's buy-in
+        # (e.g. another player's buy-in)
+        if not events[tx.seq - record.first].audience().admits(viewer):
             continue
         accounts = {acc for acc, _ in tx.postings}
         cash = any(a.startswith("player:") for a in accounts)  # a buy-in or a cash-out
@@ -230,17 +339,36 @@ def recall_rounds(
     actor, its events the viewer may see, each with its seq and time) and the table's
     view after it, the round's status and money. Oldest first.
 
-    The entries before the first chosen round are applied as journalled
-    (:meth:`Replay.skip_to`: the table's state, without re-running the rules — the server
-    re-ran them when it loaded the table); the chosen rounds' operations are re-run
-    through the rules, step by step. ``rerun_all``: re-run the whole journal (the same
-    result, slower: what the tests compare against)."""
+    A record from a snapshot (``record.first``) starts from the table's state stored there
+    (``game.restore``), and re-runs the checkpoint at its first entry through the rules:
+    a stored state that is not the state the chain committed to is refused there
+    (:class:`ReplayMismatch`). The entries before the first chosen round are then applied
+    as journalled (:meth:`Replay.skip_to`: the table's state, without re-running the rules
+    — the server re-ran them when it loaded the table); the chosen rounds' operations are
+    re-run through the rules, step by step. ``rerun_all``: re-run the whole journal (the
+    same result, slower: what the tests compare against)."""
     if not chosen:
         return []
     wanted = sorted(chosen, key=lambda r: r.first)
     out: dict[int, dict[str, Any]] = {r.number: _round_head(record, r, viewer) for r in wanted}
     stop = max(r.last for r in wanted)
-    run = Replay(record.journal, game.open, record.seeds)
+    if record.first:
+        if rerun_all or game.restore is None or wanted[0].first <= record.first:
+            raise ValueError(f"a recall from entry {record.first} cannot re-run these rounds")
+        journal = record.journal
+        empty = Journal.resume(
+            record.game, record.header, record.first, journal.entry(record.first).prev_hash
+        )
+        try:
+            engine = game.restore(record.snapshot, empty, record.seeds, journal)
+        except MacauTablesError as exc:
+            raise ReplayMismatch(
+                f"entry {record.first}: the snapshot does not restore: {exc}"
+            ) from exc
+        run = Replay(journal, None, engine=engine)
+        next(run.steps(), None)  # the checkpoint: its digest derived from the state again
+    else:
+        run = Replay(record.journal, game.open, record.seeds)
     if not rerun_all:
         run.skip_to(max(run.done, wanted[0].first))
     for step in run.steps():
@@ -259,7 +387,7 @@ def recall_rounds(
             out[rnd.number]["steps"].append(
                 {
                     "seq": step.first,
-                    "at": record.times[step.first],
+                    "at": record.time(step.first),
                     "actor": str(step.command.actor),
                     "op": step.command.op,
                     "events": events,
@@ -277,10 +405,45 @@ def _round_head(record: TableRecord, rnd: Round, viewer: Viewer) -> dict[str, An
         "first_seq": rnd.first,
         "last_seq": rnd.last,
         "status": rnd.status,
-        "started_at": record.times[rnd.first],
-        "ended_at": None if rnd.status == "under way" else record.times[rnd.last],
+        "started_at": record.time(rnd.first),
+        "ended_at": None if rnd.status == "under way" else record.time(rnd.last),
         "steps": [],
         "money": _money(record, rnd, viewer),
+    }
+
+
+def table_recall(
+    conn: Connection,
+    table_id: str,
+    game: GameBinding,
+    header: dict[str, Any],
+    viewer: Viewer,
+    limit: int,
+    before: int | None = None,
+) -> dict[str, Any]:
+    """``GET /tables/{id}/recall``: the table's last ``limit`` rounds (numbered below
+    ``before``) rebuilt for ``viewer``, from the stored snapshot before them where there is
+    one (:func:`recall_start`). A snapshot that does not restore the state its checkpoint
+    committed to is logged and the recall re-runs the whole journal instead: the journal,
+    not the snapshot, is the record."""
+    index = round_index(conn, table_id)
+    chosen = last(index, limit, before)
+    record = load_record(
+        conn, table_id, game.name, header, recall_start(conn, table_id, game, chosen)
+    )
+    try:
+        rebuilt = recall_rounds(record, game, viewer, chosen)
+    except ReplayMismatch:
+        if not record.first:
+            raise
+        log.exception("table %s: recall from the snapshot at entry %s", table_id, record.first)
+        record = load_record(conn, table_id, game.name, header)
+        rebuilt = recall_rounds(record, game, viewer, chosen)
+    return {
+        "table_id": table_id,
+        "game": game.name,
+        "rounds_total": len(index),
+        "rounds": rebuilt,
     }
 
 
