@@ -348,3 +348,35 @@ def test_a_recall_past_a_forged_snapshot_re_runs_the_whole_journal(
     with caplog.at_level("ERROR", logger="macau_tables.server"):
         assert table_recall(srv, t, "supervisor", "limit=3") == before
     assert f"recall from the snapshot at entry {start}" in caplog.text
+
+
+@pytest.mark.parametrize("game", ["baccarat", "craps", "paigow", "taiwan"])
+def test_a_players_recall_is_his_recall_of_the_whole_journal(snap_srv: Srv, game: str) -> None:
+    """A player's rounds found from the transactions that moved his chips (not the table's
+    whole ledger), rebuilt from the snapshot before them, are his rounds of the whole
+    journal and ledger, as he saw them."""
+    from macau_tables.server import recall as R
+
+    srv = snap_srv
+    t = new_table(srv, game)
+    play(srv, t, ["alice", "bob"], rounds=12)
+    actor = srv.floor.tables[t]
+    starts = []
+    for who, limit in (("alice", 1), ("bob", 1), ("alice", 3), ("bob", 3)):
+
+        def expected(c: sa.Connection, who: str = who, limit: int = limit) -> Any:
+            rec = R.load_record(c, t, actor.game.name, actor.header)
+            his = R.player_rounds(rec, who)
+            assert R.player_rounds_in(c, t, who, R.round_index(c, t)) == his
+            chosen = his[-limit:]
+            viewer = Viewer.player(who)
+            rebuilt = R.recall_rounds(rec, actor.game, viewer, chosen, rerun_all=True)
+            return R.recall_start(c, t, actor.game, chosen), {"player": who, "rounds": rebuilt}
+
+        start, want = srv.floor.db.read_sync(expected)
+        assert want["rounds"]
+        starts.append(start)
+        r = srv.client.get(f"/players/{who}/recall?limit={limit}", headers=srv.headers(who))
+        assert r.status_code == 200, r.text
+        assert r.json() == want
+    assert max(starts) > 0  # (a recall from a snapshot: the new path)

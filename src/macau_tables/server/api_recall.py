@@ -79,25 +79,12 @@ def install(
         )
         stacks = await floor.db.read(lambda c: store.balances_like(c, "stack:"))
         played = {acc.split(":")[1] for acc in stacks if acc.endswith(":" + name)}
-        records = [await record(t) for t in sorted(played & set(floor.tables))]
-
-        def build() -> dict[str, Any]:
-            mine: list[tuple[int, str, int, Any]] = []
-            for rec in records:
-                for rnd in R.player_rounds(rec, name):
-                    mine.append((rec.times[rnd.first], rec.table_id, rnd.number, rnd))
-            mine.sort(key=lambda x: x[:3])
-            chosen = mine[-limit:]
-            out: list[dict[str, Any]] = []
-            for rec in records:
-                picked = [x[3] for x in chosen if x[1] == rec.table_id]
-                if picked:
-                    game = floor.table(rec.table_id).game
-                    out.extend(R.recall_rounds(rec, game, viewer, picked))
-            out.sort(key=lambda r: (r["started_at"], r["table_id"], r["round"]))
-            return {"player": name, "rounds": out}
-
-        result: dict[str, Any] = await off_loop(build)
+        tables = {
+            t: (floor.table(t).game, floor.table(t).header) for t in played & set(floor.tables)
+        }
+        result: dict[str, Any] = await floor.db.read(
+            lambda c: R.player_recall(c, name, tables, viewer, limit)
+        )
         return result
 
     @app.get("/tables/{table_id}/export", tags=["recall"], **perm("tables.export"))

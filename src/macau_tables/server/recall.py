@@ -21,7 +21,7 @@ import bisect
 import json
 import logging
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,10 +46,13 @@ from macau_tables.server.games import GameBinding
 __all__ = [
     "TableRecord",
     "load_record",
+    "player_recall",
     "player_rounds",
+    "player_rounds_in",
     "recall_rounds",
     "recall_start",
     "round_index",
+    "rounds_from",
     "table_recall",
 ]
 
@@ -239,12 +242,72 @@ def player_rounds(record: TableRecord, player: str) -> list[Round]:
     """The rounds ``player`` took part in: his chips moved in the round (a bet, a bank, a
     co-bank, a payment; not a buy-in or a cash-out), or a stake of his was in play during
     it (a Pass Line bet riding several rolls, a Baccarat bet pushed by a tie)."""
-    mine = f"stack:{record.table_id}:{player}"
+    return _rounds_of(record.rounds(), record.txs, record.table_id, player, len(record.journal) - 1)
+
+
+def player_rounds_in(
+    conn: Connection, table_id: str, player: str, index: Sequence[Round]
+) -> list[Round]:
+    """:func:`player_rounds` from the database, the table's rounds given
+    (:func:`round_index`): only the transactions that moved his chips and the closings of
+    the holds they opened are read, not the table's whole journal and ledger."""
+    end = conn.execute(
+        sa.select(sa.func.max(store.journal_t.c.seq)).where(store.journal_t.c.table_id == table_id)
+    ).scalar()
+    if end is None:
+        return []
+    return _rounds_of(index, _his_transactions(conn, table_id, player), table_id, player, end)
+
+
+def _his_transactions(conn: Connection, table_id: str, player: str) -> list[Tx]:
+    """The table's transactions that posted to ``player``'s stack (with all their postings
+    and the holds they opened), and the closings of those holds."""
+    t, p = store.transactions_t, store.postings_t
+    opened_t, closed_t = store.holds_opened_t, store.holds_closed_t
+    his = sa.select(p.c.tx_id).where(p.c.account == f"stack:{table_id}:{player}")
+    txs: dict[str, Tx] = {}
+    for tx_id, seq, memo in conn.execute(
+        sa.select(t.c.id, t.c.seq, t.c.memo).where(t.c.table_id == table_id, t.c.id.in_(his))
+    ):
+        txs[str(tx_id)] = Tx(str(tx_id), -1 if seq is None else int(seq), str(memo or ""))
+    if not txs:
+        return []
+    for tx_id, account, amount in conn.execute(
+        sa.select(p.c.tx_id, p.c.account, p.c.amount).where(p.c.tx_id.in_(his)).order_by(p.c.id)
+    ):
+        if str(tx_id) in txs:
+            txs[str(tx_id)].postings.append((str(account), int(amount)))
+    holds: list[str] = []
+    for hold, tx_id in conn.execute(
+        sa.select(opened_t.c.hold_id, opened_t.c.tx_id).where(
+            opened_t.c.table_id == table_id, opened_t.c.tx_id.in_(his)
+        )
+    ):
+        if str(tx_id) in txs:
+            txs[str(tx_id)].opens.append(str(hold))
+            holds.append(str(hold))
+    for i in range(0, len(holds), 500):  # (SQLite's limit on a statement's parameters)
+        for hold, tx_id, seq in conn.execute(
+            sa.select(closed_t.c.hold_id, closed_t.c.tx_id, closed_t.c.seq).where(
+                closed_t.c.table_id == table_id, closed_t.c.hold_id.in_(holds[i : i + 500])
+            )
+        ):
+            closing = txs.setdefault(str(tx_id), Tx(str(tx_id), int(seq), ""))
+            closing.closes.append(str(hold))
+    return sorted(txs.values(), key=lambda x: x.seq)
+
+
+def _rounds_of(
+    all_rounds: Sequence[Round], txs: Iterable[Tx], table_id: str, player: str, end: int
+) -> list[Round]:
+    """:func:`player_rounds`: his rounds among ``all_rounds``, from ``txs`` (the table's, or
+    at least those that moved his chips and closed his holds) up to entry ``end``."""
+    mine = f"stack:{table_id}:{player}"
     wallet = f"player:{player}"
     spans: list[tuple[int, int]] = []  # seqs: a posting of his (s, s), a hold of his (s, c)
     opened: dict[str, int] = {}
     closed: dict[str, int] = {}
-    for tx in record.txs:
+    for tx in txs:
         moved = [a for acc, a in tx.postings if acc == mine]
         if any(acc == wallet for acc, _ in tx.postings):
             moved = []  # a buy-in or a cash-out is not playing
@@ -255,9 +318,7 @@ def player_rounds(record: TableRecord, player: str) -> list[Round]:
                     opened[hold] = tx.seq
         for hold in tx.closes:
             closed[hold] = tx.seq
-    end = len(record.journal) - 1
     spans += [(s, closed.get(h, end)) for h, s in opened.items()]
-    all_rounds = record.rounds()
     firsts = [r.first for r in all_rounds]
     lasts = [r.last for r in all_rounds]
     hit: set[int] = set()
@@ -423,28 +484,75 @@ def table_recall(
 ) -> dict[str, Any]:
     """``GET /tables/{id}/recall``: the table's last ``limit`` rounds (numbered below
     ``before``) rebuilt for ``viewer``, from the stored snapshot before them where there is
-    one (:func:`recall_start`). A snapshot that does not restore the state its checkpoint
-    committed to is logged and the recall re-runs the whole journal instead: the journal,
-    not the snapshot, is the record."""
+    one (:func:`rounds_from`)."""
     index = round_index(conn, table_id)
     chosen = last(index, limit, before)
-    record = load_record(
-        conn, table_id, game.name, header, recall_start(conn, table_id, game, chosen)
-    )
-    try:
-        rebuilt = recall_rounds(record, game, viewer, chosen)
-    except ReplayMismatch:
-        if not record.first:
-            raise
-        log.exception("table %s: recall from the snapshot at entry %s", table_id, record.first)
-        record = load_record(conn, table_id, game.name, header)
-        rebuilt = recall_rounds(record, game, viewer, chosen)
     return {
         "table_id": table_id,
         "game": game.name,
         "rounds_total": len(index),
-        "rounds": rebuilt,
+        "rounds": rounds_from(conn, table_id, game, header, viewer, chosen),
     }
+
+
+def player_recall(
+    conn: Connection,
+    player: str,
+    tables: Mapping[str, tuple[GameBinding, dict[str, Any]]],
+    viewer: Viewer,
+    limit: int,
+) -> dict[str, Any]:
+    """``GET /players/{name}/recall``: ``player``'s last ``limit`` rounds at ``tables`` (each
+    table's game and header), oldest first, rebuilt for ``viewer``: his rounds found from
+    the transactions that moved his chips (:func:`player_rounds_in`), each table's rebuilt
+    from the snapshot before them (:func:`rounds_from`)."""
+    q = store.journal_t.c
+    mine: list[tuple[int, str, int, Round]] = []
+    for table_id in sorted(tables):
+        # (a table's rounds are in the order of time: only its last ``limit`` can be chosen)
+        his = player_rounds_in(conn, table_id, player, round_index(conn, table_id))[-limit:]
+        firsts = {r.first for r in his}
+        times = {
+            int(seq): int(at or 0)
+            for seq, at in conn.execute(
+                sa.select(q.seq, q.created_at).where(q.table_id == table_id, q.seq.in_(firsts))
+            )
+        }
+        mine += [(times[r.first], table_id, r.number, r) for r in his]
+    mine.sort(key=lambda x: x[:3])
+    chosen = mine[-limit:] if limit > 0 else []
+    out: list[dict[str, Any]] = []
+    for table_id in sorted(tables):
+        picked = [x[3] for x in chosen if x[1] == table_id]
+        if picked:
+            game, header = tables[table_id]
+            out.extend(rounds_from(conn, table_id, game, header, viewer, picked))
+    out.sort(key=lambda r: (r["started_at"], r["table_id"], r["round"]))
+    return {"player": player, "rounds": out}
+
+
+def rounds_from(
+    conn: Connection,
+    table_id: str,
+    game: GameBinding,
+    header: dict[str, Any],
+    viewer: Viewer,
+    chosen: Sequence[Round],
+) -> list[dict[str, Any]]:
+    """``chosen`` rounds of the table rebuilt for ``viewer`` (:func:`recall_rounds`), from the
+    stored snapshot before them where there is one (:func:`recall_start`). A snapshot that
+    does not restore the state its checkpoint committed to is logged and the whole journal
+    re-run instead: the journal, not the snapshot, is the record."""
+    record = load_record(
+        conn, table_id, game.name, header, recall_start(conn, table_id, game, chosen)
+    )
+    try:
+        return recall_rounds(record, game, viewer, chosen)
+    except ReplayMismatch:
+        if not record.first:
+            raise
+        log.exception("table %s: recall from the snapshot at entry %s", table_id, record.first)
+        return recall_rounds(load_record(conn, table_id, game.name, header), game, viewer, chosen)
 
 
 def last(rounds_: Iterable[Round], limit: int, before: int | None = None) -> list[Round]:
