@@ -55,3 +55,29 @@ def test_the_front_writes_the_access_log_when_asked(tmp_path: Path, flags: list[
     ]
     for line in lines:
         assert (line in log) is bool(flags), log[-2000:]
+
+
+@pytest.mark.parametrize(
+    ("flags", "every", "check"),
+    [
+        ([], 1000, "background"),
+        (["--checkpoint-every", "250", "--chain-check", "startup"], 250, "startup"),
+    ],
+)
+def test_the_snapshot_options_reach_the_floor(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flags: list[str], every: int, check: str
+) -> None:
+    """``--checkpoint-every`` and ``--chain-check`` are the floor's settings (until
+    2026-11-27 ``--checkpoint-every`` was accepted and ignored)."""
+    seen: dict[str, Any] = {}
+
+    def fake_run(app_: Any, **_kwargs: Any) -> None:  # (the server is not started)
+        seen["settings"] = app_.state.floor.settings
+
+    monkeypatch.setattr(uvicorn, "run", fake_run)
+    monkeypatch.setattr(sys, "setswitchinterval", lambda _s: None)  # (not this process's)
+    args = ["serve", "--database-url", str(tmp_path / "floor.db"), "--no-front", *flags]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert seen["settings"].checkpoint_every == every
+    assert seen["settings"].chain_check == check

@@ -6,6 +6,7 @@ edited behind the server's back locks the table (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -53,8 +54,8 @@ def play(srv: Srv, table: str, players: list[str], rounds: int, max_steps: int =
 
 
 @contextmanager
-def floor_at(url: str, creds: dict[str, str] | None = None) -> Iterator[Srv]:
-    floor = Floor(make_settings(url, checkpoint_every=EVERY))
+def floor_at(url: str, creds: dict[str, str] | None = None, **settings: Any) -> Iterator[Srv]:
+    floor = Floor(make_settings(url, checkpoint_every=EVERY, **settings))
     with TestClient(create_app(floor=floor)) as client:
         yield Srv(client, floor, creds or dict(floor.demo_credentials))
 
@@ -161,12 +162,18 @@ def test_a_forged_snapshot_locks_the_table(snap_srv: Srv) -> None:
         assert again.floor.tables[t].status == "locked"
 
 
-def test_an_entry_edited_before_the_snapshot_locks_the_table(snap_srv: Srv) -> None:
-    """The entries before the snapshot are not re-run, but their chain is checked."""
+@pytest.mark.parametrize("check", ["startup", "background"])
+def test_an_entry_edited_before_the_snapshot_locks_the_table(snap_srv: Srv, check: str) -> None:
+    """The entries before the snapshot are not re-run, but their chain is checked: before
+    the table opens (``chain_check="startup"``), or by the floor's background check, in a
+    worker process, once the tables are open (the default): the table is then locked, with
+    the reason, and the other tables play on."""
     srv = snap_srv
     t = new_table(srv, "craps")
+    other = new_table(srv, "baccarat")
     play(srv, t, ["alice", "bob"], rounds=12)
-    assert min(stored(srv, t)) > 3
+    play(srv, other, ["alice", "bob"], rounds=12)
+    assert min(stored(srv, t)) > 3 and min(stored(srv, other)) > 0
     tamper(
         srv,
         "journal",
@@ -176,9 +183,25 @@ def test_an_entry_edited_before_the_snapshot_locks_the_table(snap_srv: Srv) -> N
     url = srv.floor.settings.database_url
     assert url is not None
     srv.client.__exit__(None, None, None)
-    with floor_at(url, srv.creds) as again:
+    with floor_at(url, srv.creds, chain_check=check) as again:
+        if check == "background":
+            assert again.floor.tables[t].status == "open"  # (it opened at once)
+            health = again.client.get("/health").json()
+            assert health["chains_pending"] == sorted([t, other]) or again.floor.chains_checked
+            deadline = time.monotonic() + 60
+            while again.floor.chains_pending() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert again.client.get("/health").json()["chains_pending"] == []
+            assert again.floor.chains_checked == 1  # the baccarat table's verified
         reason = again.floor.recovery.locked.get(t, "")
         assert "entry 2" in reason, reason
+        assert again.floor.tables[t].status == "locked"
+        assert again.client.get("/health").json()["locked"][t] == reason
+        assert other not in again.floor.recovery.locked
+        assert again.floor.tables[other].status == "open"
+        # the verified chain is not checked again: a rebuild checks only what is new
+        actor = again.floor.tables[other]
+        assert actor.chain_checked > 0 and actor.chain_job is None
 
 
 @pytest.mark.parametrize("every", [0, EVERY])
@@ -380,3 +403,50 @@ def test_a_players_recall_is_his_recall_of_the_whole_journal(snap_srv: Srv, game
         assert r.status_code == 200, r.text
         assert r.json() == want
     assert max(starts) > 0  # (a recall from a snapshot: the new path)
+
+
+def test_a_rebuild_checks_the_chain_only_from_where_it_was_checked(snap_srv: Srv) -> None:
+    """Once a table's chain before its window is checked, a rebuild (after a failed write)
+    checks only the entries since — and finds one edited there."""
+    from macau_tables.server import store
+
+    srv = snap_srv
+    t = new_table(srv, "baccarat")
+    play(srv, t, ["alice", "bob"], rounds=8)
+    url = srv.floor.settings.database_url
+    assert url is not None
+    srv.client.__exit__(None, None, None)
+    with floor_at(url, srv.creds, chain_check="startup") as again:
+        actor = again.floor.tables[t]
+        checked = actor.chain_checked
+        assert checked > 0 and actor.chain_job is None
+        play(again, t, ["alice", "bob"], rounds=8)
+        assert actor.engine is not None and actor.engine.journal.first > checked
+        starts: list[int] = []
+        real = store.verify_chain_to
+
+        def spy(*a: Any, **kw: Any) -> str:
+            starts.append(kw.get("start", 0))
+            return real(*a, **kw)
+
+        store.verify_chain_to = spy  # type: ignore[assignment]
+        try:
+            again.client.portal.call(actor._rebuild_committed)  # type: ignore[union-attr]
+            # (up to the stored snapshot the rebuild started from)
+            assert starts == [checked] and actor.chain_checked > checked
+            edited = actor.chain_checked  # (not checked from the database yet)
+            tamper(
+                again,
+                "journal",
+                # (a space added: the same event, another text — not what was hashed)
+                f"UPDATE journal SET event = event || ' ' "
+                f"WHERE table_id = '{t}' AND seq = {edited}",
+            )
+            play(again, t, ["alice", "bob"], rounds=8)  # (the window moves on past it)
+            again.client.portal.call(actor._rebuild_committed)  # type: ignore[union-attr]
+        finally:
+            store.verify_chain_to = real  # type: ignore[assignment]
+        deadline = time.monotonic() + 10
+        while actor.status != "locked" and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert actor.status == "locked" and f"entry {edited}" in (actor.lock_reason or "")

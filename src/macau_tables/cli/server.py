@@ -6,6 +6,7 @@ runs, so the engines and the rest of the CLI work without them.
 
 from __future__ import annotations
 
+import enum
 from typing import Annotated
 
 import typer
@@ -41,6 +42,13 @@ def _check_day_start(text: str) -> None:
     m = re.fullmatch(r"([01]?\d|2[0-3]):([0-5]\d)", text)
     if m is None:
         raise InvalidInput(f"--gaming-day-start {text!r}: a time HH:MM (Macau time)")
+
+
+class ChainCheck(enum.StrEnum):
+    """``serve --chain-check``."""
+
+    background = "background"
+    startup = "startup"
 
 
 URL_HELP = "SQLAlchemy URL: a SQLite path (default ./macau-tables.db) or postgresql+psycopg://…"
@@ -99,6 +107,15 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
                 min=0,
             ),
         ] = 1000,
+        chain_check: Annotated[
+            ChainCheck,
+            typer.Option(
+                help="When a table's entries before its snapshot are checked as a chain: "
+                "'background' (the table opens at once; a worker process checks them and "
+                "locks the table if they do not verify) or 'startup' (before it opens).",
+                case_sensitive=False,
+            ),
+        ] = ChainCheck.background,
         front: Annotated[
             bool,
             typer.Option(
@@ -132,6 +149,7 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
             access_log=access_log,
             front=front,
             checkpoint_every=checkpoint_every,
+            chain_check=chain_check.value,
         )
 
     @db_app.command("upgrade", epilog="Example: macau-tables db upgrade --database-url floor.db")

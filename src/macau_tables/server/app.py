@@ -176,6 +176,8 @@ def create_app(
     async def health() -> dict[str, Any]:
         locked = {t: a.lock_reason for t, a in the_floor.tables.items() if a.status == "locked"}
         out: dict[str, Any] = {"ok": True, "tables": len(the_floor.tables), "locked": locked}
+        # the tables whose chain before their snapshot is still being checked (they play)
+        out["chains_pending"] = the_floor.chains_pending()
         if the_floor.cluster is not None:  # several processes: who runs which table
             cluster = the_floor.cluster
             out["process"] = {"id": cluster.owner, "url": cluster.url}

@@ -11,10 +11,12 @@ import contextlib
 import functools
 import json
 import logging
+import multiprocessing as mp
 import os
 import time
 from collections import defaultdict
 from collections.abc import Mapping
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,6 +61,11 @@ DEMO_USERS = (
 )
 
 
+#: seconds before the background check of a chain is tried again after its worker or the
+#: database failed (not the chain)
+CHAIN_RETRY = 5.0
+
+
 @dataclass
 class Settings:
     """How a floor runs (``serve``'s options; tests shorten the clocks)."""
@@ -84,6 +91,10 @@ class Settings:
     # it then starts from there, and its engine keeps about twice that many in memory
     # (docs/server.md, "Snapshots"); 0: never
     checkpoint_every: int = 1000
+    # the chain of a table's entries before its snapshot, at its first load: "background"
+    # (the table opens at once; a worker process checks it, and locks the table if it does
+    # not verify) or "startup" (checked before the table opens); docs/server.md
+    chain_check: str = "background"
 
 
 @dataclass
@@ -118,6 +129,10 @@ class Floor:
         self.cluster: Cluster | None = None
         self._ledger_reasons: dict[str, list[str]] | None = None
         self._server_lock: ServerLock | None = None
+        # the background check of the chains before the tables' windows (check_chains)
+        self._chain_task: asyncio.Task[None] | None = None
+        self._chain_pool: ProcessPoolExecutor | None = None
+        self.chains_checked = 0  # tables whose chain the background check verified
         if not self.db.is_sqlite and self.settings.cluster is not False:
             self.cluster = Cluster(
                 self,
@@ -152,8 +167,16 @@ class Floor:
             for actor in self.tables.values():
                 if actor.owned:
                     actor.start()
+        self.check_chains()
 
     async def stop(self) -> None:
+        if self._chain_task is not None:
+            self._chain_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._chain_task
+        if self._chain_pool is not None:
+            self._chain_pool.shutdown(wait=False, cancel_futures=True)
+            self._chain_pool = None
         if self.cluster is not None:
             await self.cluster.stop()
         for actor in self.tables.values():
@@ -302,6 +325,7 @@ class Floor:
             actor.broadcast_state()
             if self.settings.clocks and actor.owned:
                 actor.start()
+        self.check_chains()
 
     async def release(self, table_id: str, *, unlock: bool = True) -> None:
         """Hand a table back: after the command in flight, stop its clock, say nobody in
@@ -336,6 +360,61 @@ class Floor:
             header=json.loads(row.header),
             engine=None,
         )
+
+    # --- the chains before the windows, in the background -------------------------------
+
+    def chains_pending(self) -> list[str]:
+        """The tables whose chain before their window the background check has not done."""
+        return sorted(t for t, a in self.tables.items() if a.chain_job is not None and a.owned)
+
+    def check_chains(self) -> None:
+        """Start the background check of the chains the tables' first loads left to it
+        (``TableActor._chain_before``: after start-up, after a take-over), if any."""
+        if self.chains_pending() and (self._chain_task is None or self._chain_task.done()):
+            self._chain_task = asyncio.get_running_loop().create_task(self._check_chains())
+
+    async def _check_chains(self) -> None:
+        """Each table's entries before its window checked as a chain from their stored text
+        (``store.check_chain``), in a worker process — the event loop plays on — and linked
+        to the window's first entry; a table whose chain does not verify is locked with the
+        reason, as at start-up."""
+        loop = asyncio.get_running_loop()
+        while pending := self.chains_pending():
+            for table_id in pending:
+                actor = self.tables[table_id]
+                if actor.chain_job is None or not actor.owned:
+                    continue  # (done, or handed to another process, which checks it)
+                end, link = actor.chain_job
+                if self._chain_pool is None:
+                    self._chain_pool = ProcessPoolExecutor(1, mp_context=mp.get_context("spawn"))
+                try:
+                    ok, found = await loop.run_in_executor(
+                        self._chain_pool,
+                        store.check_chain,
+                        self.db.url,
+                        table_id,
+                        actor.game.name,
+                        actor.header,
+                        end,
+                    )
+                except Exception:  # (not the chain: the worker or the database) again later
+                    log.exception("table %s: the check of its chain failed", table_id)
+                    self._chain_pool = None
+                    await asyncio.sleep(CHAIN_RETRY)
+                    continue
+                if not actor.owned:
+                    continue
+                actor.chain_job = None
+                if ok and found == link:
+                    if actor.chain_checked < end:
+                        actor.chain_checked, actor.chain_hash = end, found
+                    self.chains_checked += 1
+                    continue
+                if ok:
+                    found = f"JournalTampered: entry {end}: prev_hash does not match"
+                reason = found
+                self.recovery.locked[table_id] = reason
+                await self.lock_table(actor, reason)
 
     async def lock_table(self, actor: TableActor, reason: str) -> None:
         actor.status, actor.lock_reason = "locked", reason

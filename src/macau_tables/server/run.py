@@ -35,6 +35,7 @@ def serve(
     front: bool = True,
     on_start: Callable[[Floor], None] | None = None,
     checkpoint_every: int = 1000,
+    chain_check: str = "background",
 ) -> None:
     """Run the server until interrupted (migrations and recovery first).
 
@@ -54,6 +55,8 @@ def serve(
         betting_seconds=betting_seconds,
         action_seconds=action_seconds,
         gaming_day_start=gaming_day_start,
+        checkpoint_every=checkpoint_every,
+        chain_check=chain_check,
     )
     if workers > 1 and not is_postgresql(settings.database_url):
         raise InvalidInput(WORKERS_NEED_PG)

@@ -817,18 +817,29 @@ def load_window(
 
 
 def verify_chain_to(
-    conn: Connection, table_id: str, game: str, header: Mapping[str, Any], end: int
+    conn: Connection,
+    table_id: str,
+    game: str,
+    header: Mapping[str, Any],
+    end: int,
+    *,
+    start: int = 0,
+    prev: str | None = None,
 ) -> str:
-    """Check the chain of entries ``0 … end - 1`` from their stored text (each entry's hash
-    over the text it was hashed as, its seq and the previous hash: no event parsed, no rule
-    re-run) and return the hash of entry ``end - 1`` (the header's if ``end`` is 0);
+    """Check the chain of entries ``start … end - 1`` from their stored text (each entry's
+    hash over the text it was hashed as, its seq and the previous hash: no event parsed, no
+    rule re-run), from ``prev``, the hash of entry ``start - 1`` (checked before; for
+    ``start`` 0 the header's), and return the hash of entry ``end - 1``;
     :class:`JournalTampered` names the first entry that does not chain."""
-    prev = Journal(game, header).header_hash()
-    expected = 0
+    if start == 0:
+        prev = Journal(game, header).header_hash()
+    elif prev is None:
+        raise ValueError("a check from entry start needs the hash of the entry before it")
+    expected = start
     q = journal_t.c
     rows = conn.execute(
         sa.select(q.seq, q.event, q.prev_hash, q.hash)
-        .where(q.table_id == table_id, q.seq < end)
+        .where(q.table_id == table_id, q.seq >= start, q.seq < end)
         .order_by(q.seq)
     )
     for seq, text, prev_hash, hash_ in rows:
@@ -842,6 +853,22 @@ def verify_chain_to(
     if expected != end:
         raise JournalTampered(f"entry {expected}: missing")
     return str(prev)
+
+
+def check_chain(
+    url: str, table_id: str, game: str, header: Mapping[str, Any], end: int
+) -> tuple[bool, str]:
+    """:func:`verify_chain_to` of entries ``0 … end - 1`` on a connection of its own (in a
+    worker process: ``Floor``'s background check of the chains before the tables' windows):
+    ``(True, the hash of entry end - 1)``, or ``(False, why)``."""
+    engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            return True, verify_chain_to(conn, table_id, game, header, end)
+    except JournalTampered as exc:
+        return False, f"{type(exc).__name__}: {exc}"
+    finally:
+        engine.dispose()
 
 
 def put_snapshot(

@@ -259,6 +259,12 @@ class TableActor:
         self.owned = True
         self._behind = False
         self._catching: asyncio.Task[None] | None = None
+        # the journal's entries before ``chain_checked`` were checked as a chain from the
+        # database in this process (``chain_hash``: the last one's hash), and a check left
+        # to the floor's background (``chain_job``: the window's first entry, its prev_hash)
+        self.chain_checked = 0
+        self.chain_hash: str | None = None
+        self.chain_job: tuple[int, str] | None = None
 
     # --- state --------------------------------------------------------------------------
 
@@ -813,9 +819,39 @@ class TableActor:
             engine = replay(journal, self.game.open, seeds)
             if engine.journal.head != journal.head:
                 raise JournalTampered("replay reproduces the events but not the chain")
+            if self.chain_job is None:  # (every entry checked, from the header)
+                self.chain_checked, self.chain_hash = len(journal), journal.head
         if isinstance(engine, Snapshotting):
             engine.compact()  # the checkpoints the replay re-ran: keep from the latest safe
         return engine
+
+    def _chain_before(self, conn: Connection, end: int, link: str) -> None:
+        """The chain of the entries before a window that starts at entry ``end`` (whose
+        ``prev_hash`` is ``link``), checked from their stored text — once in this process:
+        a rebuild checks only what was not checked before. At a table's first load, with
+        ``chain_check="background"``, it is left to the floor's background check
+        (``Floor.check_chains``), which locks the table if it does not verify."""
+        if end < self.chain_checked or self.chain_job is not None:
+            return  # (entry ``end`` checked already, or the background check covers it)
+        if end == self.chain_checked:
+            if link != self.chain_hash:
+                raise JournalTampered(f"entry {end}: prev_hash does not match")
+            return
+        if self.chain_checked == 0 and self.floor.settings.chain_check == "background":
+            self.chain_job = (end, link)
+            return
+        before = store.verify_chain_to(
+            conn,
+            self.table_id,
+            self.game.name,
+            self.header,
+            end,
+            start=self.chain_checked,
+            prev=self.chain_hash,
+        )
+        if link != before:
+            raise JournalTampered(f"entry {end}: prev_hash does not match")
+        self.chain_checked, self.chain_hash = end, before
 
     def _load_from_snapshot(
         self, conn: Connection, seeds: Mapping[str, bytes], head: str
@@ -838,9 +874,7 @@ class TableActor:
                 "the chain does not end at the table's head (entries removed from the end, "
                 "or the chain was rewritten)"
             )
-        before = store.verify_chain_to(conn, self.table_id, game, header, window.first)
-        if window.entry(window.first).prev_hash != before:
-            raise JournalTampered(f"entry {window.first}: prev_hash does not match")
+        self._chain_before(conn, window.first, window.entry(window.first).prev_hash)
         rest = Journal.of_entries(game, header, window.entries[start - window.first :])
         empty = Journal.resume(game, header, start, rest.entry(start).prev_hash)
         try:
