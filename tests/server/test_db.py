@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 import pytest
@@ -371,3 +372,27 @@ def test_postings_are_indexed_by_transaction_only(srv: Srv) -> None:
         lambda c: sorted(str(ix["name"]) for ix in sa.inspect(c).get_indexes("postings"))
     )
     assert names == ["postings_tx"]
+
+
+def test_a_worker_exits_when_its_parent_is_gone() -> None:
+    """``store.exit_with_parent``, the background chain check's worker initializer: a worker
+    whose parent is not the one it was started for (a server killed with ``kill -9``:
+    it is adopted by another) exits within about a second; with its parent alive it stays."""
+    import subprocess
+    import sys
+    import time
+
+    code = (
+        "import sys, time; from macau_tables.server.store import exit_with_parent; "
+        "exit_with_parent(int(sys.argv[1])); time.sleep(30)"
+    )
+    started = time.monotonic()
+    gone = subprocess.run([sys.executable, "-c", code, "1"], timeout=20, check=False)
+    assert gone.returncode == 0 and time.monotonic() - started < 15
+    stays = subprocess.Popen([sys.executable, "-c", code, str(os.getpid())])
+    try:
+        with pytest.raises(subprocess.TimeoutExpired):
+            stays.wait(timeout=3)
+    finally:
+        stays.kill()
+        stays.wait()

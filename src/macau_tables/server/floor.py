@@ -379,6 +379,14 @@ class Floor:
         to the window's first entry; a table whose chain does not verify is locked with the
         reason, as at start-up."""
         loop = asyncio.get_running_loop()
+        try:
+            await self._check_pending_chains(loop)
+        finally:  # (its worker goes: a later take-over starts another)
+            if self._chain_pool is not None:
+                self._chain_pool.shutdown(wait=False, cancel_futures=True)
+                self._chain_pool = None
+
+    async def _check_pending_chains(self, loop: asyncio.AbstractEventLoop) -> None:
         while pending := self.chains_pending():
             for table_id in pending:
                 actor = self.tables[table_id]
@@ -386,7 +394,12 @@ class Floor:
                     continue  # (done, or handed to another process, which checks it)
                 end, link = actor.chain_job
                 if self._chain_pool is None:
-                    self._chain_pool = ProcessPoolExecutor(1, mp_context=mp.get_context("spawn"))
+                    self._chain_pool = ProcessPoolExecutor(
+                        1,
+                        mp_context=mp.get_context("spawn"),
+                        initializer=store.exit_with_parent,
+                        initargs=(os.getpid(),),
+                    )
                 try:
                     ok, found = await loop.run_in_executor(
                         self._chain_pool,

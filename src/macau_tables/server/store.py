@@ -9,6 +9,7 @@ together or not at all (STYLE §9).
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from collections import defaultdict
@@ -853,6 +854,19 @@ def verify_chain_to(
     if expected != end:
         raise JournalTampered(f"entry {expected}: missing")
     return str(prev)
+
+
+def exit_with_parent(parent: int) -> None:
+    """A worker process's initializer: it exits when ``parent`` does (a server killed with
+    ``kill -9`` leaves no worker behind)."""
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="exit-with-parent").start()
 
 
 def check_chain(
