@@ -404,7 +404,8 @@ def check_player_recalls(srv: Srv, t: str) -> None:
 
 def test_a_rebuild_checks_the_chain_only_from_where_it_was_checked(snap_srv: Srv) -> None:
     """Once a table's chain before its window is checked, a rebuild (after a failed write)
-    checks only the entries since — and finds one edited there."""
+    or a recall checks only the entries since — and a rebuild finds one edited there."""
+    from macau_tables.server import recall as R
     from macau_tables.server import store
 
     srv = snap_srv
@@ -431,6 +432,21 @@ def test_a_rebuild_checks_the_chain_only_from_where_it_was_checked(snap_srv: Srv
             again.client.portal.call(actor._rebuild_committed)  # type: ignore[union-attr]
             # (up to the stored snapshot the rebuild started from)
             assert starts == [checked] and actor.chain_checked > checked
+            # a recall from a stored snapshot checks only what this process has not: none
+            # of the chain for a snapshot within it, the rest from there for a later one
+            n, _ = actor.checked()
+            seen = set()
+            for seq in stored(again, t):
+                starts.clear()
+                rec = again.floor.db.read_sync(
+                    lambda c, seq=seq: R.load_record(
+                        c, t, actor.game.name, actor.header, seq, actor.checked()
+                    )
+                )
+                if rec.first:  # (a snapshot the table may start from)
+                    assert starts == ([] if seq <= n else [n])
+                    seen.add(seq <= n)
+            assert seen == {True, False}
             edited = actor.chain_checked  # (not checked from the database yet)
             tamper(
                 again,

@@ -55,7 +55,9 @@ def install(
         actor = floor.table(table_id)
         viewer = _viewer(user)
         result: dict[str, Any] = await floor.db.read(
-            lambda c: R.table_recall(c, table_id, actor.game, actor.header, viewer, limit, before)
+            lambda c: R.table_recall(
+                c, table_id, actor.game, actor.header, viewer, limit, before, actor.checked()
+            )
         )
         return result
 
@@ -80,7 +82,8 @@ def install(
         stacks = await floor.db.read(lambda c: store.balances_like(c, "stack:"))
         played = {acc.split(":")[1] for acc in stacks if acc.endswith(":" + name)}
         tables = {
-            t: (floor.table(t).game, floor.table(t).header) for t in played & set(floor.tables)
+            t: (floor.table(t).game, floor.table(t).header, floor.table(t).checked())
+            for t in played & set(floor.tables)
         }
         result: dict[str, Any] = await floor.db.read(
             lambda c: R.player_recall(c, name, tables, viewer, limit)

@@ -419,8 +419,7 @@ class Floor:
                     continue
                 actor.chain_job = None
                 if ok and found == link:
-                    if actor.chain_checked < end:
-                        actor.chain_checked, actor.chain_hash = end, found
+                    actor.chain_verified(end, found)
                     self.chains_checked += 1
                     continue
                 if ok:

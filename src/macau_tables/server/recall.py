@@ -58,6 +58,10 @@ __all__ = [
 
 log = logging.getLogger("macau_tables.server")
 
+#: how far this process checked a table's chain: the entries before ``n``, and the hash of
+#: the last of them (``TableActor.chain_checked``, ``chain_hash``; ``(0, None)``: nothing)
+Checked = tuple[int, str | None]
+
 #: The rounds a recall returns at most (Ontario: the last game and the 9 before it).
 RECALL_LIMIT = 10
 
@@ -137,18 +141,30 @@ def recall_start(
 
 
 def load_record(
-    conn: Connection, table_id: str, game: str, header: dict[str, Any], start: int = 0
+    conn: Connection,
+    table_id: str,
+    game: str,
+    header: dict[str, Any],
+    start: int = 0,
+    checked: Checked = (0, None),
 ) -> TableRecord:
     """The table's journal (with each entry's time), its seeds and its transactions; from
     entry ``start`` on (a stored snapshot's: :func:`recall_start`), with the state stored
-    there, if its chain up to there verifies (:func:`store.verify_chain_to`, from the
-    stored text) and the table may start from it (``contract.safe_base``); otherwise
-    whole."""
+    there, if the table may start from it (``contract.safe_base``) and its chain up to
+    there verifies from the stored text (:func:`store.verify_chain_link`) — from where this
+    process checked it already (``checked``: the entries before ``n``, the last one's
+    hash, ``TableActor.chain_checked`` and ``chain_hash``), or if ``start`` is within those,
+    by the stored hash of the entry before it alone; otherwise whole."""
     if start:
         window = store.load_window(conn, table_id, game, header, start)
         if safe_base(window.events, start, start):
-            before = store.verify_chain_to(conn, table_id, game, header, start)
-            if window.entry(start).prev_hash != before:
+            link = window.entry(start).prev_hash
+            n, last = checked if checked[1] is not None else (0, None)
+            if start > n:
+                store.verify_chain_link(
+                    conn, table_id, game, header, start, link, start=n, prev=last
+                )
+            elif store.stored_hash(conn, table_id, start - 1) != link:
                 raise JournalTampered(f"entry {start}: prev_hash does not match")
             q = store.journal_t.c
             times = [
@@ -481,6 +497,7 @@ def table_recall(
     viewer: Viewer,
     limit: int,
     before: int | None = None,
+    checked: Checked = (0, None),
 ) -> dict[str, Any]:
     """``GET /tables/{id}/recall``: the table's last ``limit`` rounds (numbered below
     ``before``) rebuilt for ``viewer``, from the stored snapshot before them where there is
@@ -491,21 +508,22 @@ def table_recall(
         "table_id": table_id,
         "game": game.name,
         "rounds_total": len(index),
-        "rounds": rounds_from(conn, table_id, game, header, viewer, chosen),
+        "rounds": rounds_from(conn, table_id, game, header, viewer, chosen, checked),
     }
 
 
 def player_recall(
     conn: Connection,
     player: str,
-    tables: Mapping[str, tuple[GameBinding, dict[str, Any]]],
+    tables: Mapping[str, tuple[GameBinding, dict[str, Any], Checked]],
     viewer: Viewer,
     limit: int,
 ) -> dict[str, Any]:
     """``GET /players/{name}/recall``: ``player``'s last ``limit`` rounds at ``tables`` (each
-    table's game and header), oldest first, rebuilt for ``viewer``: his rounds found from
-    the transactions that moved his chips (:func:`player_rounds_in`), each table's rebuilt
-    from the snapshot before them (:func:`rounds_from`)."""
+    table's game, header and the entries whose chain this process checked), oldest first,
+    rebuilt for ``viewer``: his rounds found from the transactions that moved his chips
+    (:func:`player_rounds_in`), each table's rebuilt from the snapshot before them
+    (:func:`rounds_from`)."""
     q = store.journal_t.c
     mine: list[tuple[int, str, int, Round]] = []
     for table_id in sorted(tables):
@@ -525,8 +543,8 @@ def player_recall(
     for table_id in sorted(tables):
         picked = [x[3] for x in chosen if x[1] == table_id]
         if picked:
-            game, header = tables[table_id]
-            out.extend(rounds_from(conn, table_id, game, header, viewer, picked))
+            game, header, checked = tables[table_id]
+            out.extend(rounds_from(conn, table_id, game, header, viewer, picked, checked))
     out.sort(key=lambda r: (r["started_at"], r["table_id"], r["round"]))
     return {"player": player, "rounds": out}
 
@@ -538,14 +556,15 @@ def rounds_from(
     header: dict[str, Any],
     viewer: Viewer,
     chosen: Sequence[Round],
+    checked: Checked = (0, None),
 ) -> list[dict[str, Any]]:
     """``chosen`` rounds of the table rebuilt for ``viewer`` (:func:`recall_rounds`), from the
-    stored snapshot before them where there is one (:func:`recall_start`). A snapshot that
-    does not restore the state its checkpoint committed to is logged and the whole journal
-    re-run instead: the journal, not the snapshot, is the record."""
-    record = load_record(
-        conn, table_id, game.name, header, recall_start(conn, table_id, game, chosen)
-    )
+    stored snapshot before them where there is one (:func:`recall_start`; ``checked``: as
+    :func:`load_record`). A snapshot that does not restore the state its checkpoint
+    committed to is logged and the whole journal re-run instead: the journal, not the
+    snapshot, is the record."""
+    start = recall_start(conn, table_id, game, chosen)
+    record = load_record(conn, table_id, game.name, header, start, checked)
     try:
         return recall_rounds(record, game, viewer, chosen)
     except ReplayMismatch:

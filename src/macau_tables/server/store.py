@@ -856,6 +856,35 @@ def verify_chain_to(
     return str(prev)
 
 
+def verify_chain_link(
+    conn: Connection,
+    table_id: str,
+    game: str,
+    header: Mapping[str, Any],
+    end: int,
+    link: str,
+    *,
+    start: int = 0,
+    prev: str | None = None,
+) -> str:
+    """:func:`verify_chain_to` up to entry ``end``, whose ``prev_hash`` is ``link`` (a
+    window's first entry: the chain before it must end there); the hash of entry ``end - 1``.
+    """
+    before = verify_chain_to(conn, table_id, game, header, end, start=start, prev=prev)
+    if link != before:
+        raise JournalTampered(f"entry {end}: prev_hash does not match")
+    return before
+
+
+def stored_hash(conn: Connection, table_id: str, seq: int) -> str | None:
+    """The hash stored with entry ``seq`` (None: no such entry)."""
+    q = journal_t.c
+    found = conn.execute(
+        sa.select(q.hash).where(q.table_id == table_id, q.seq == seq)
+    ).scalar_one_or_none()
+    return None if found is None else str(found)
+
+
 def exit_with_parent(parent: int) -> None:
     """A worker process's initializer: it exits when ``parent`` does (a server killed with
     ``kill -9`` leaves no worker behind)."""

@@ -262,8 +262,7 @@ class TableActor:
         # the journal's entries before ``chain_checked`` were checked as a chain from the
         # database in this process (``chain_hash``: the last one's hash), and a check left
         # to the floor's background (``chain_job``: the window's first entry, its prev_hash)
-        self.chain_checked = 0
-        self.chain_hash: str | None = None
+        self._chain: tuple[int, str | None] = (0, None)  # (one attribute: read whole)
         self.chain_job: tuple[int, str] | None = None
 
     # --- state --------------------------------------------------------------------------
@@ -821,10 +820,28 @@ class TableActor:
             if engine.journal.head != journal.head:
                 raise JournalTampered("replay reproduces the events but not the chain")
             if self.chain_job is None:  # (every entry checked, from the header)
-                self.chain_checked, self.chain_hash = len(journal), journal.head
+                self._chain = (len(journal), journal.head)
         if isinstance(engine, Snapshotting):
             engine.compact()  # the checkpoints the replay re-ran: keep from the latest safe
         return engine
+
+    def checked(self) -> tuple[int, str | None]:
+        """How far this process checked the table's chain from the database: the entries
+        before ``n`` and the last one's hash (a recall checks only what comes after)."""
+        return self._chain
+
+    @property
+    def chain_checked(self) -> int:
+        return self._chain[0]
+
+    @property
+    def chain_hash(self) -> str | None:
+        return self._chain[1]
+
+    def chain_verified(self, end: int, last: str) -> None:
+        """The background check verified the entries before ``end`` (the last one's hash)."""
+        if self._chain[0] < end:
+            self._chain = (end, last)
 
     def _chain_before(self, conn: Connection, end: int, link: str) -> None:
         """The chain of the entries before a window that starts at entry ``end`` (whose
@@ -841,18 +858,17 @@ class TableActor:
         if self.chain_checked == 0 and self.floor.settings.chain_check == "background":
             self.chain_job = (end, link)
             return
-        before = store.verify_chain_to(
+        before = store.verify_chain_link(
             conn,
             self.table_id,
             self.game.name,
             self.header,
             end,
+            link,
             start=self.chain_checked,
             prev=self.chain_hash,
         )
-        if link != before:
-            raise JournalTampered(f"entry {end}: prev_hash does not match")
-        self.chain_checked, self.chain_hash = end, before
+        self._chain = (end, before)
 
     def _load_from_snapshot(
         self, conn: Connection, seeds: Mapping[str, bytes], head: str
