@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 
+from macau_tables.games.contract import rounds
 from macau_tables.server import store
+from macau_tables.server.recall import round_index
 from macau_tables.tiles import FULL_SET
 from tests.server.conftest import Srv, new_key
 from tests.server.test_recovery import restarted
@@ -57,6 +59,15 @@ def whole(srv: Srv, table: str) -> None:
     engine = srv.client.portal.call(srv.floor.db.read, actor.load)  # type: ignore[union-attr]
     assert engine.journal.head == actor.head
     assert actor.seq == len(engine.journal) - 1
+
+    def rounds_both_ways(c: Any) -> tuple[Any, Any]:
+        journal = store.load_journal(c, table, actor.game.name, actor.header)
+        return round_index(c, table), rounds(journal.events)
+
+    # the recall's round index, from the marking entries the database selects by kind (its
+    # voids and corrections parsed), is the rounds of the whole journal's events
+    by_kind, by_events = srv.floor.db.read_sync(rounds_both_ways)
+    assert by_kind == by_events
 
 
 def refused(srv: Srv, table: str, r: Any, status: int, rule: str) -> None:

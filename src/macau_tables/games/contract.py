@@ -1015,10 +1015,23 @@ def rounds(events: Sequence[Event | Kind], start: int = 0) -> list[Round]:
     A supervisor's void or correction (:class:`RoundVoided`, :class:`RoundCorrected`)
     belongs to the round it names, which then ends with it, ``voided`` or ``corrected``.
     """
+    return marked_rounds(enumerate(events, start=start), start + len(events))
+
+
+def round_kinds() -> frozenset[str]:
+    """The event kinds :func:`marked_rounds` needs: those the engines mark, and the
+    supervisors' voids and corrections."""
+    return frozenset(_ROUND_MARKS) | {RoundVoided.kind, RoundCorrected.kind}
+
+
+def marked_rounds(entries: Iterable[tuple[int, Event | Kind]], length: int) -> list[Round]:
+    """:func:`rounds` from a journal's entries as ``(seq, event)``, in order, of which those
+    whose kind is not in :func:`round_kinds` may be left out (a database selects the rest by
+    kind: server/recall.py); ``length``: the journal's."""
     out: list[Round] = []
     first: int | None = None
     corrected = False  # the round under way was corrected (a keyed-in step re-run)
-    for i, ev in enumerate(events, start=start):
+    for i, ev in entries:
         if isinstance(ev, RoundVoided | RoundCorrected):
             target = ev.from_seq if isinstance(ev, RoundVoided) else ev.of_seq
             status = "voided" if isinstance(ev, RoundVoided) else "corrected"
@@ -1049,7 +1062,7 @@ def rounds(events: Sequence[Event | Kind], start: int = 0) -> list[Round]:
             out.append(Round(len(out) + 1, first, i, status))
             first, corrected = None, False
     if first is not None:
-        out.append(Round(len(out) + 1, first, start + len(events) - 1, UNDER_WAY))
+        out.append(Round(len(out) + 1, first, length - 1, UNDER_WAY))
     return out
 
 

@@ -29,7 +29,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from macau_tables.core.errors import JournalTampered, MacauTablesError, ReplayMismatch
-from macau_tables.core.journal import FORMAT, FORMAT_VERSION, Event, Journal, event_from_json
+from macau_tables.core.journal import FORMAT, FORMAT_VERSION, Journal, event_from_json
 from macau_tables.core.visibility import Viewer, ViewerRole
 from macau_tables.games.contract import (
     Kind,
@@ -37,6 +37,8 @@ from macau_tables.games.contract import (
     Round,
     RoundCorrected,
     RoundVoided,
+    marked_rounds,
+    round_kinds,
     rounds,
     safe_base,
 )
@@ -107,26 +109,28 @@ class TableRecord:
 
 def round_index(conn: Connection, table_id: str) -> list[Round]:
     """The table's rounds, numbered from its opening, as :func:`contract.rounds` finds them
-    in its events — from the journal's ``kind`` column alone (a round's marks are kinds),
-    with only the supervisors' voids and corrections parsed (they name the round they
-    take back): no event of play is read, so a recall of the last rounds of a long
-    journal needs only the entries from the snapshot before them."""
+    in its events — from the entries whose kind marks a round (``contract.round_kinds``),
+    selected by the database, and of those only the supervisors' voids and corrections
+    parsed (they name the round they take back): no event of play is read, so a recall of
+    the last rounds of a long journal needs only the entries from the snapshot before
+    them (``contract.marked_rounds``)."""
     q = store.journal_t.c
     named = (RoundVoided.kind, RoundCorrected.kind)
-    taken_back = {
-        int(seq): event_from_json(json.loads(text))
-        for seq, text in conn.execute(
-            sa.select(q.seq, q.event).where(q.table_id == table_id, q.kind.in_(named))
-        )
-    }
-    marks: list[Event | Kind] = []
-    for seq, kind in conn.execute(
-        sa.select(q.seq, q.kind).where(q.table_id == table_id).order_by(q.seq)
-    ):
-        if seq != len(marks):
-            raise JournalTampered(f"entry {len(marks)}: missing")
-        marks.append(taken_back[seq] if kind in named else Kind(str(kind)))
-    return rounds(marks)
+    length = conn.execute(
+        sa.select(sa.func.coalesce(sa.func.max(q.seq) + 1, 0)).where(q.table_id == table_id)
+    ).scalar_one()
+    rows = conn.execute(
+        sa.select(q.seq, q.kind, sa.case((q.kind.in_(named), q.event), else_=None))
+        .where(q.table_id == table_id, q.kind.in_(sorted(round_kinds())))
+        .order_by(q.seq)
+    )
+    return marked_rounds(
+        (
+            (int(seq), event_from_json(json.loads(text)) if text is not None else Kind(kind))
+            for seq, kind, text in rows
+        ),
+        int(length),
+    )
 
 
 def recall_start(
