@@ -463,3 +463,38 @@ def test_a_rebuild_checks_the_chain_only_from_where_it_was_checked(snap_srv: Srv
         while actor.status != "locked" and time.monotonic() < deadline:
             time.sleep(0.02)
         assert actor.status == "locked" and f"entry {edited}" in (actor.lock_reason or "")
+
+
+def test_a_recall_tries_the_snapshot_before_when_it_may_not_start_from_the_latest(
+    snap_srv: Srv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The latest snapshot before the recalled rounds may not be a starting point (one
+    taken inside a round the table has not finished: ``contract.safe_base``): the recall
+    tries the one before it, not the whole journal, and gives the same rounds."""
+    from macau_tables.server import recall as R
+
+    srv = snap_srv
+    t = new_table(srv, "baccarat")
+    play(srv, t, ["alice", "bob"], rounds=12)
+    actor = srv.floor.tables[t]
+    chosen = srv.floor.db.read_sync(lambda c: R.last(R.round_index(c, t), 1))
+    starts = srv.floor.db.read_sync(lambda c: R.recall_starts(c, t, actor.game, chosen))
+    assert len(starts) >= 2
+    real, tried, whole = R.window_record, [], []
+
+    def refuse_the_latest(
+        c: Any, table_id: str, game: str, header: Any, start: int, checked: Any
+    ) -> Any:
+        tried.append(start)
+        return None if start == starts[0] else real(c, table_id, game, header, start, checked)
+
+    monkeypatch.setattr(R, "window_record", refuse_the_latest)
+    monkeypatch.setattr(R, "_whole_record", lambda *a: whole.append(a) or None)
+    viewer = Viewer.SUPERVISOR
+    got = srv.floor.db.read_sync(
+        lambda c: R.rounds_from(c, t, actor.game, actor.header, viewer, chosen)
+    )
+    assert tried == starts[:2] and whole == []
+    monkeypatch.undo()
+    _, expected = whole_recall(srv, t, "supervisor", 1)
+    assert got == expected["rounds"]

@@ -53,12 +53,17 @@ __all__ = [
     "player_rounds_in",
     "recall_rounds",
     "recall_start",
+    "recall_starts",
     "round_index",
     "rounds_from",
     "table_recall",
+    "window_record",
 ]
 
 log = logging.getLogger("macau_tables.server")
+
+#: the stored snapshots a recall tries, the latest first, before it reads the whole journal
+RECALL_STARTS = 3
 
 #: how far this process checked a table's chain: the entries before ``n``, and the hash of
 #: the last of them (``TableActor.chain_checked``, ``chain_hash``; ``(0, None)``: nothing)
@@ -133,15 +138,22 @@ def round_index(conn: Connection, table_id: str) -> list[Round]:
     )
 
 
+def recall_starts(
+    conn: Connection, table_id: str, game: GameBinding, chosen: Sequence[Round]
+) -> list[int]:
+    """The entries a recall of ``chosen`` may start from: the stored snapshots before their
+    first round, the latest first (none if the game cannot be restored)."""
+    if game.restore is None or not chosen:
+        return []
+    begin = min(r.first for r in chosen)
+    return [s for s in store.snapshot_seqs(conn, table_id) if s < begin]
+
+
 def recall_start(
     conn: Connection, table_id: str, game: GameBinding, chosen: Sequence[Round]
 ) -> int:
-    """The entry a recall of ``chosen`` may start from: the latest stored snapshot before
-    their first round (0: none, or the game cannot be restored)."""
-    if game.restore is None or not chosen:
-        return 0
-    begin = min(r.first for r in chosen)
-    return next((s for s in store.snapshot_seqs(conn, table_id) if s < begin), 0)
+    """The latest of :func:`recall_starts` (0: none)."""
+    return next(iter(recall_starts(conn, table_id, game, chosen)), 0)
 
 
 def load_record(
@@ -153,12 +165,28 @@ def load_record(
     checked: Checked = (0, None),
 ) -> TableRecord:
     """The table's journal (with each entry's time), its seeds and its transactions; from
-    entry ``start`` on (a stored snapshot's: :func:`recall_start`), with the state stored
-    there, if the table may start from it (``contract.safe_base``) and its chain up to
-    there verifies from the stored text (:func:`store.verify_chain_link`) — from where this
-    process checked it already (``checked``: the entries before ``n``, the last one's
-    hash, ``TableActor.chain_checked`` and ``chain_hash``), or if ``start`` is within those,
-    by the stored hash of the entry before it alone; otherwise whole."""
+    entry ``start`` on where :func:`window_record` may, otherwise whole."""
+    if start:
+        record = window_record(conn, table_id, game, header, start, checked)
+        if record is not None:
+            return record
+    return _whole_record(conn, table_id, game, header)
+
+
+def window_record(
+    conn: Connection,
+    table_id: str,
+    game: str,
+    header: dict[str, Any],
+    start: int,
+    checked: Checked = (0, None),
+) -> TableRecord | None:
+    """The table's record from entry ``start`` on (a stored snapshot's: :func:`recall_starts`)
+    with the state stored there, if the table may start from it (``contract.safe_base``;
+    None if not) and its chain up to there verifies from the stored text
+    (:func:`store.verify_chain_link`) — from where this process checked it already
+    (``checked``: the entries before ``n``, the last one's hash, ``TableActor.checked``),
+    or if ``start`` is within those, by the stored hash of the entry before it alone."""
     if start:
         window = store.load_window(conn, table_id, game, header, start)
         if safe_base(window.events, start, start):
@@ -190,6 +218,12 @@ def load_record(
                 first=start,
                 snapshot=store.get_snapshot(conn, table_id, start),
             )
+    return None
+
+
+def _whole_record(
+    conn: Connection, table_id: str, game: str, header: dict[str, Any]
+) -> TableRecord:
     j = store.journal_t
     rows = conn.execute(
         sa.select(j.c.seq, j.c.event, j.c.prev_hash, j.c.hash, j.c.created_at)
@@ -563,12 +597,18 @@ def rounds_from(
     checked: Checked = (0, None),
 ) -> list[dict[str, Any]]:
     """``chosen`` rounds of the table rebuilt for ``viewer`` (:func:`recall_rounds`), from the
-    stored snapshot before them where there is one (:func:`recall_start`; ``checked``: as
-    :func:`load_record`). A snapshot that does not restore the state its checkpoint
-    committed to is logged and the whole journal re-run instead: the journal, not the
-    snapshot, is the record."""
-    start = recall_start(conn, table_id, game, chosen)
-    record = load_record(conn, table_id, game.name, header, start, checked)
+    latest stored snapshot before them that the table may start from (of the last
+    :data:`RECALL_STARTS`: :func:`recall_starts`, :func:`window_record`; ``checked``: as
+    there), else from the whole journal. A snapshot that does not restore the state its
+    checkpoint committed to is logged and the whole journal re-run instead: the journal,
+    not the snapshot, is the record."""
+    record = None
+    for start in recall_starts(conn, table_id, game, chosen)[:RECALL_STARTS]:
+        record = window_record(conn, table_id, game.name, header, start, checked)
+        if record is not None:  # (a snapshot inside a round the table is still in is not)
+            break
+    if record is None:
+        record = load_record(conn, table_id, game.name, header)
     try:
         return recall_rounds(record, game, viewer, chosen)
     except ReplayMismatch:
