@@ -75,6 +75,27 @@ def stored(srv: Srv, table: str) -> list[int]:
     return [int(r[0]) for r in rows]
 
 
+def forge(srv: Srv, table: str, seqs: list[int]) -> None:
+    """Edit the baccarat snapshots stored at ``seqs`` behind the server's back: a player's
+    chips raised by 100."""
+
+    def edit(c: sa.Connection) -> None:
+        for seq in seqs:
+            text = c.execute(
+                sa.text("SELECT state FROM snapshots WHERE table_id = :t AND seq = :s"),
+                {"t": table, "s": seq},
+            ).scalar_one()
+            state = snapshot.decode(__import__("json").loads(text))
+            stacks = state["stacks"]
+            stacks[next(iter(stacks))] += 100
+            c.execute(
+                sa.text("UPDATE snapshots SET state = :x WHERE table_id = :t AND seq = :s"),
+                {"x": snapshot.text(snapshot.encode(state)), "t": table, "s": seq},
+            )
+
+    srv.floor.db.write_sync(edit)
+
+
 def all_events(srv: Srv, table: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     after = -1
@@ -142,23 +163,7 @@ def test_a_forged_snapshot_locks_the_table(snap_srv: Srv) -> None:
     srv = snap_srv
     t = new_table(srv, "baccarat")
     play(srv, t, ["alice", "bob"], rounds=12)
-    seqs = stored(srv, t)
-
-    def forge(c: sa.Connection) -> None:
-        for seq in seqs:
-            text = c.execute(
-                sa.text("SELECT state FROM snapshots WHERE table_id = :t AND seq = :s"),
-                {"t": t, "s": seq},
-            ).scalar_one()
-            state = snapshot.decode(__import__("json").loads(text))
-            stacks = state["stacks"]
-            stacks[next(iter(stacks))] += 100
-            c.execute(
-                sa.text("UPDATE snapshots SET state = :x WHERE table_id = :t AND seq = :s"),
-                {"x": snapshot.text(snapshot.encode(state)), "t": t, "s": seq},
-            )
-
-    srv.floor.db.write_sync(forge)
+    forge(srv, t, stored(srv, t))
     url = srv.floor.settings.database_url
     assert url is not None
     srv.client.__exit__(None, None, None)
@@ -353,21 +358,7 @@ def test_a_recall_past_a_forged_snapshot_re_runs_the_whole_journal(
     before = table_recall(srv, t, "supervisor", "limit=3")
     start, _ = whole_recall(srv, t, "supervisor", 3)
     assert start > 0
-
-    def forge(c: sa.Connection) -> None:
-        text = c.execute(
-            sa.text("SELECT state FROM snapshots WHERE table_id = :t AND seq = :s"),
-            {"t": t, "s": start},
-        ).scalar_one()
-        state = snapshot.decode(__import__("json").loads(text))
-        stacks = state["stacks"]
-        stacks[next(iter(stacks))] += 100
-        c.execute(
-            sa.text("UPDATE snapshots SET state = :x WHERE table_id = :t AND seq = :s"),
-            {"x": snapshot.text(snapshot.encode(state)), "t": t, "s": start},
-        )
-
-    srv.floor.db.write_sync(forge)
+    forge(srv, t, [start])
     with caplog.at_level("ERROR", logger="macau_tables.server"):
         assert table_recall(srv, t, "supervisor", "limit=3") == before
     assert f"recall from the snapshot at entry {start}" in caplog.text
