@@ -52,6 +52,17 @@ class Serve:
             time.sleep(0.1)
         raise AssertionError(f"serve did not answer: {self.log.read_text()[-3000:]}")
 
+    def checked(self, timeout: float = 60.0) -> dict[str, Any]:
+        """``/health`` once the start-up's background checks (the ledger, the chains and
+        money before the tables' snapshots) are done."""
+        deadline = time.monotonic() + timeout
+        while True:
+            health: dict[str, Any] = httpx.get(self.url + "/health", timeout=5).json()
+            if not health["chains_pending"] and not health["ledger_pending"]:
+                return health
+            assert time.monotonic() < deadline, health
+            time.sleep(0.1)
+
     def creds(self) -> dict[str, str]:
         """The demo accounts' passwords it printed on its first start."""
         return dict(re.findall(r"^ {4}(\w+)\s+(\S+)$", self.log.read_text(), re.M))

@@ -22,8 +22,8 @@ from macau_tables.core.rng import Rng
 from macau_tables.games.contract import replay
 from macau_tables.server import store
 from macau_tables.server.bots import BotReport, play_bots
+from macau_tables.server.checks import verify_ledger
 from macau_tables.server.db import Database
-from macau_tables.server.floor import verify_ledger
 from macau_tables.server.games import binding, games
 from tests.server.pg import free_port
 from tests.server.test_crash import ServerProcess, chaos

@@ -407,12 +407,21 @@ def test_a_front_that_dies_is_replaced(tmp_path: Path) -> None:
 
 
 def _fronts(core: int) -> list[int]:
+    """The core's front processes alive (not its other children: the background check's
+    worker)."""
     return [
         int(pid)
         for task in Path(f"/proc/{core}/task").iterdir()
         for pid in (task / "children").read_text().split()
-        if _alive(int(pid))
+        if _alive(int(pid)) and b"server.front" in _cmdline(int(pid))
     ]
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:  # (gone meanwhile)
+        return b""
 
 
 def test_a_front_that_keeps_dying_stops_the_server(tmp_path: Path) -> None:

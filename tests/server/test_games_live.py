@@ -72,8 +72,15 @@ def test_bots_play_every_bound_game_and_the_ledger_stays_whole(tmp_path: Path) -
         assert sum(m["totals"]["handle"] for m in days) > 0
         # a restart rebuilds each table by replaying its journal through the rules
         server.stop()
-        health = server.start()
-        assert health == {"ok": True, "tables": len(real), "locked": {}, "chains_pending": []}
+        server.start()
+        health = server.checked()
+        assert health == {
+            "ok": True,
+            "tables": len(real),
+            "locked": {},
+            "chains_pending": [],
+            "ledger_pending": False,
+        }
         again = log.read_text()
         assert f"{len(real)} table(s) verified in" in again and again.count("a new floor") == 1
     finally:

@@ -22,7 +22,8 @@ from macau_tables.core.visibility import Viewer
 from macau_tables.games.contract import Actor
 from macau_tables.server import store
 from macau_tables.server.app import create_app
-from macau_tables.server.floor import DEMO_DEPOSIT, Floor, verify_ledger
+from macau_tables.server.checks import verify_ledger
+from macau_tables.server.floor import DEMO_DEPOSIT, Floor
 from macau_tables.server.tables import Reply, TableActor
 from tests.server.conftest import Srv, make_settings, new_key
 

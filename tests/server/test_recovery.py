@@ -3,9 +3,12 @@ money does not verify is locked with the reason (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
+import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
@@ -15,12 +18,12 @@ from tests.server.conftest import Srv, make_settings
 
 
 @contextmanager
-def restarted(srv: Srv) -> Iterator[Srv]:
+def restarted(srv: Srv, **settings: Any) -> Iterator[Srv]:
     """Stop ``srv``'s app (a clean stop: the test of a kill is test_crash) and start anew."""
     url = srv.floor.settings.database_url
     assert url is not None
     srv.client.__exit__(None, None, None)
-    floor = Floor(make_settings(url))
+    floor = Floor(make_settings(url, **settings))
     with TestClient(create_app(floor=floor)) as client:
         yield Srv(client, floor, srv.creds)
 
@@ -99,14 +102,28 @@ def test_a_truncated_journal_locks_the_table(srv: Srv) -> None:
         assert "chain ends before the expected head" in again.floor.recovery.locked["hilo-1"]
 
 
-def test_a_cached_balance_that_differs_from_its_postings_locks_the_table(srv: Srv) -> None:
+@pytest.mark.parametrize("check", ["startup", "background"])
+def test_a_cached_balance_that_differs_from_its_postings_locks_the_table(
+    srv: Srv, check: str
+) -> None:
+    """The ledger's own check, before the tables open (``chain_check="startup"``) or in
+    the floor's worker process once they are (the default: O(history), it does not hold
+    up the start)."""
     srv.ok("alice", "hilo-1", "join", {"amount": 9_000})
     srv.floor.db.write_sync(
         lambda c: c.execute(
             sa.text("UPDATE accounts SET balance = balance + 100 WHERE name = 'stack:hilo-1:alice'")
         )
     )
-    with restarted(srv) as again:
+    with restarted(srv, chain_check=check) as again:
+        if check == "background":
+            health = again.client.get("/health").json()
+            assert health["ledger_pending"] or "hilo-1" in again.floor.recovery.locked
+            deadline = time.monotonic() + 60
+            while again.floor.ledger_pending():
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+            assert not again.client.get("/health").json()["ledger_pending"]
         reason = again.floor.recovery.locked["hilo-1"]
         assert "stack:hilo-1:alice caches 9100" in reason
         led = again.client.get("/audit/ledger", headers=again.headers("auditor")).json()

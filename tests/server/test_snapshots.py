@@ -215,6 +215,72 @@ def test_an_entry_edited_before_the_snapshot_locks_the_table(snap_srv: Srv, chec
         assert actor.chain_checked > 0 and actor.chain_job is None
 
 
+def wait_checked(srv: Srv) -> None:
+    """Until the floor's background checks (the ledger, the history before the
+    snapshots) are done."""
+    deadline = time.monotonic() + 60
+    while srv.floor.chains_pending() or srv.floor.ledger_pending():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("check", ["startup", "background"])
+def test_a_posting_edited_before_the_snapshot_locks_the_table(snap_srv: Srv, check: str) -> None:
+    """The ledger's rows of the entries before the snapshot are compared with what those
+    entries moved. A transaction's two postings each moved by 100 and the cached balances
+    moved to match: the ledger's own checks pass — only the journal tells. The table is
+    locked, before it opens or by the background check, and a supervisor's unlock is
+    refused while it does not verify; the other table plays on."""
+    srv = snap_srv
+    t = new_table(srv, "craps")
+    other = new_table(srv, "baccarat")
+    play(srv, t, ["alice", "bob"], rounds=12)
+    play(srv, other, ["alice", "bob"], rounds=2)
+    first = min(stored(srv, t))
+    legs = srv.floor.db.read_sync(
+        lambda c: c.execute(
+            sa.text(
+                "SELECT p.id, p.account, p.amount FROM postings p "
+                "JOIN transactions x ON x.id = p.tx_id "
+                "WHERE x.table_id = :t AND x.seq < :first AND x.n_postings = 2 "
+                "AND p.tx_id = (SELECT y.id FROM transactions y WHERE y.table_id = :t "
+                "AND y.seq < :first AND y.n_postings = 2 ORDER BY y.seq LIMIT 1)"
+            ),
+            {"t": t, "first": first},
+        ).all()
+    )
+    assert len(legs) == 2 and legs[0].amount == -legs[1].amount != 0
+    for leg in legs:
+        step = 100 if leg.amount > 0 else -100
+        tamper(srv, "postings", f"UPDATE postings SET amount = amount + {step} WHERE id = {leg.id}")
+        srv.floor.db.write_sync(
+            lambda c, leg=leg, step=step: c.execute(
+                sa.text("UPDATE accounts SET balance = balance + :d WHERE name = :n"),
+                {"d": step, "n": leg.account},
+            )
+        )
+    url = srv.floor.settings.database_url
+    assert url is not None
+    srv.client.__exit__(None, None, None)
+    with floor_at(url, srv.creds, chain_check=check) as again:
+        if check == "background":
+            assert again.floor.tables[t].status == "open"  # (it opened at once)
+            wait_checked(again)
+        reason = again.floor.recovery.locked.get(t, "")
+        assert reason.startswith("LedgerMismatch: money: "), reason
+        assert "by the journal (entries before" in reason, reason
+        assert again.floor.tables[t].status == "locked"
+        assert other not in again.floor.recovery.locked
+        led = again.client.get("/audit/ledger", headers=again.headers("auditor")).json()
+        assert led["ok"], led  # the ledger alone is consistent
+        r = again.client.post(
+            f"/tables/{t}/unlock", json={"reason": "looked"}, headers=again.headers("supervisor")
+        )
+        assert (r.status_code, r.json()["error"]) == (409, "ledger_mismatch"), r.text
+        assert again.floor.tables[t].status == "locked"
+        play(again, other, ["alice", "bob"], rounds=1)
+
+
 @pytest.mark.parametrize("every", [0, EVERY])
 def test_a_craps_table_plays_on_with_a_new_shooter_after_a_restart(
     tmp_path: Any, every: int

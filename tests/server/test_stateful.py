@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from macau_tables.games.contract import Actor
-from macau_tables.server.floor import Floor, table_money_problems, verify_ledger
+from macau_tables.server.checks import table_money_problems, verify_ledger
+from macau_tables.server.floor import Floor
 from tests.server.conftest import make_settings
 
 PLAYERS = ("alice", "bob", "carol")

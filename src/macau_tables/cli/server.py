@@ -110,9 +110,10 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
         chain_check: Annotated[
             ChainCheck,
             typer.Option(
-                help="When a table's entries before its snapshot are checked as a chain: "
-                "'background' (the table opens at once; a worker process checks them and "
-                "locks the table if they do not verify) or 'startup' (before it opens).",
+                help="When the history is checked — each table's entries before its snapshot "
+                "(their chain, and their money against the ledger) and the ledger's own sums: "
+                "'background' (the tables open at once; a worker process checks, and locks "
+                "a table that does not verify) or 'startup' (before they open).",
                 case_sensitive=False,
             ),
         ] = ChainCheck.background,

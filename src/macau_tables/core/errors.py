@@ -70,6 +70,11 @@ class HoldError(MacauTablesError):
     """A wager placed twice, or settled when it is not in play (settled twice, never placed)."""
 
 
+class LedgerMismatch(MacauTablesError):
+    """A ledger whose rows differ from what a table's journal moved (postings per account,
+    holds opened or closed)."""
+
+
 class ReplayMismatch(JournalError):
     """A journal whose events do not follow from the rules: replay derived other events."""
 

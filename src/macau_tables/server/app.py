@@ -28,10 +28,11 @@ from macau_tables.server import api_dealer, api_recall, api_supervisor, store
 from macau_tables.server import schemas as S
 from macau_tables.server.api_meters import install as install_meters
 from macau_tables.server.auth import PERMISSIONS, StaffRole, User, require
+from macau_tables.server.checks import verify_ledger
 from macau_tables.server.cluster import FORWARDED, ForwardMiddleware
 from macau_tables.server.errors import ApiError, from_domain, not_found
 from macau_tables.server.fastpath import CommandFastPath
-from macau_tables.server.floor import Floor, Settings, verify_ledger
+from macau_tables.server.floor import Floor, Settings
 from macau_tables.server.games import games
 from macau_tables.server.latency import Latencies
 from macau_tables.server.tables import Reply
@@ -178,6 +179,8 @@ def create_app(
         out: dict[str, Any] = {"ok": True, "tables": len(the_floor.tables), "locked": locked}
         # the tables whose chain before their snapshot is still being checked (they play)
         out["chains_pending"] = the_floor.chains_pending()
+        # the ledger's own check, at start-up left to the background (tables play meanwhile)
+        out["ledger_pending"] = the_floor.ledger_pending()
         if the_floor.cluster is not None:  # several processes: who runs which table
             cluster = the_floor.cluster
             out["process"] = {"id": cluster.owner, "url": cluster.url}

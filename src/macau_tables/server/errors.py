@@ -14,6 +14,7 @@ from macau_tables.core.errors import (
     InsufficientFunds,
     InvalidInput,
     JournalError,
+    LedgerMismatch,
     MacauTablesError,
     RuleViolation,
 )
@@ -38,7 +39,9 @@ def from_domain(exc: MacauTablesError) -> ApiError:
     """The API error for a typed error of the engines or the ledger."""
     if isinstance(exc, InvalidInput):
         status = 422
-    elif isinstance(exc, RuleViolation | HoldError | InsufficientFunds | JournalError):
+    elif isinstance(
+        exc, RuleViolation | HoldError | InsufficientFunds | JournalError | LedgerMismatch
+    ):
         status = 409
     else:
         status = 400

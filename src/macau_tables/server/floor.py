@@ -30,7 +30,7 @@ from macau_tables.core.ledger import CAGE, Movement, Transaction
 from macau_tables.core.money import MOP, Money
 from macau_tables.core.rng import new_server_seed
 from macau_tables.games.contract import accounts as acc
-from macau_tables.server import store
+from macau_tables.server import checks, store
 from macau_tables.server.auth import (
     Passwords,
     StaffRole,
@@ -98,12 +98,6 @@ class Settings:
 
 
 @dataclass
-class Problem:
-    table_id: str | None
-    reason: str
-
-
-@dataclass
 class RecoveryReport:
     tables: int = 0
     locked: dict[str, str] = field(default_factory=dict)
@@ -132,7 +126,9 @@ class Floor:
         # the background check of the chains before the tables' windows (check_chains)
         self._chain_task: asyncio.Task[None] | None = None
         self._chain_pool: ProcessPoolExecutor | None = None
-        self.chains_checked = 0  # tables whose chain the background check verified
+        self.chains_checked = 0  # tables whose history the background check verified
+        self._ledger_job = False  # the ledger's own check is left to the background
+        self._ledger_running = False  # (and running now)
         if not self.db.is_sqlite and self.settings.cluster is not False:
             self.cluster = Cluster(
                 self,
@@ -214,13 +210,13 @@ class Floor:
         rows = await self.db.read(
             lambda c: c.execute(sa.select(store.tables_t).order_by(store.tables_t.c.id)).all()
         )
-        problems = await self.db.read(verify_ledger)
+        if self.settings.chain_check == "background":
+            problems: list[checks.Problem] = []  # the worker checks it once the tables open
+            self._ledger_job = True
+        else:
+            problems = await self.db.read(checks.verify_ledger)
         report.ledger = [p.reason for p in problems]
-        by_table: dict[str, list[str]] = defaultdict(list)
-        for p in problems:
-            for row in rows:
-                if p.table_id in (None, row.id):
-                    by_table[row.id].append(p.reason)
+        by_table = _by_table([(p.table_id, p.reason) for p in problems], [r.id for r in rows])
         for row in rows:
             report.tables += 1
             actor = self._actor_of(row)
@@ -228,7 +224,7 @@ class Floor:
             if self.cluster is not None:  # recovered when this process takes its lease
                 actor.owned = False
                 continue
-            await self._recover_table(actor, by_table[row.id], report)
+            await self._recover_table(actor, by_table.get(row.id, []), report)
         if self.cluster is not None:
             self._ledger_reasons = by_table
             await self.cluster.poll_once(report)
@@ -243,7 +239,9 @@ class Floor:
         if reason is None and actor.status != "locked":
             try:
                 actor.engine = await self.db.read(actor.load)
-                money = await self.db.read(functools.partial(table_money_problems, actor=actor))
+                money = await self.db.read(
+                    functools.partial(checks.table_money_problems, actor=actor)
+                )
                 reason = "; ".join(money) or None
             except MacauTablesError as exc:
                 reason = f"{type(exc).__name__}: {exc}"
@@ -285,19 +283,20 @@ class Floor:
     async def take_over(self, table_ids: list[str], report: RecoveryReport | None = None) -> None:
         """Tables whose advisory locks this process just took: claim their lease rows,
         then rebuild each exactly as at start-up (:meth:`_recover_table`) and start its
-        clock. The ledger is checked once for the batch."""
+        clock. The ledger is checked once for the batch (by default in the background, as
+        at start-up)."""
         assert self.cluster is not None
         cluster = self.cluster
         report = report if report is not None else RecoveryReport()
         by_table = self._ledger_reasons
         self._ledger_reasons = None
-        if by_table is None:
-            by_table = defaultdict(list)
+        if by_table is None and self.settings.chain_check == "background":
+            by_table = {}
+            self._ledger_job = True  # (check_chains, below)
+        elif by_table is None:
             rows = await self.db.read(lambda c: c.execute(sa.select(store.tables_t.c.id)).all())
-            for p in await self.db.read(verify_ledger):
-                for (tid,) in rows:
-                    if p.table_id in (None, tid):
-                        by_table[tid].append(p.reason)
+            problems = await self.db.read(checks.verify_ledger)
+            by_table = _by_table([(p.table_id, p.reason) for p in problems], [t for (t,) in rows])
         await self.adopt(table_ids)
         for table_id in table_ids:
             actor = self.tables[table_id]
@@ -361,30 +360,71 @@ class Floor:
             engine=None,
         )
 
-    # --- the chains before the windows, in the background -------------------------------
+    # --- the history before the windows, and the ledger, in the background -------------
 
     def chains_pending(self) -> list[str]:
-        """The tables whose chain before their window the background check has not done."""
+        """The tables whose history before their window (chain and money) the background
+        check has not done."""
         return sorted(t for t, a in self.tables.items() if a.chain_job is not None and a.owned)
 
+    def ledger_pending(self) -> bool:
+        """The ledger's own check (``checks.verify_ledger``) is left to the background."""
+        return self._ledger_job or self._ledger_running
+
     def check_chains(self) -> None:
-        """Start the background check of the chains the tables' first loads left to it
-        (``TableActor._chain_before``: after start-up, after a take-over), if any."""
-        if self.chains_pending() and (self._chain_task is None or self._chain_task.done()):
+        """Start the background check of what the start-up or a take-over left to it
+        (``TableActor._chain_before``; the ledger, at start-up), if anything."""
+        if (self._ledger_job or self.chains_pending()) and (
+            self._chain_task is None or self._chain_task.done()
+        ):
             self._chain_task = asyncio.get_running_loop().create_task(self._check_chains())
 
     async def _check_chains(self) -> None:
-        """Each table's entries before its window checked as a chain from their stored text
-        (``store.check_chain``), in a worker process — the event loop plays on — and linked
-        to the window's first entry; a table whose chain does not verify is locked with the
+        """In a worker process — the event loop plays on: the ledger's own check, then each
+        table's entries before its window, as a chain from their stored text linked to the
+        window's first entry, and their money against the ledger
+        (``checks.check_history``). A table that does not verify is locked with the
         reason, as at start-up."""
         loop = asyncio.get_running_loop()
         try:
+            await self._check_ledger(loop)
             await self._check_pending_chains(loop)
         finally:  # (its worker goes: a later take-over starts another)
             if self._chain_pool is not None:
                 self._chain_pool.shutdown(wait=False, cancel_futures=True)
                 self._chain_pool = None
+
+    def _worker(self) -> ProcessPoolExecutor:
+        if self._chain_pool is None:
+            self._chain_pool = ProcessPoolExecutor(
+                1,
+                mp_context=mp.get_context("spawn"),
+                initializer=store.exit_with_parent,
+                initargs=(os.getpid(),),
+            )
+        return self._chain_pool
+
+    async def _check_ledger(self, loop: asyncio.AbstractEventLoop) -> None:
+        while self._ledger_job:  # (asked again meanwhile, by a take-over: once more)
+            self._ledger_job, self._ledger_running = False, True
+            try:
+                found = await loop.run_in_executor(self._worker(), checks.check_ledger, self.db.url)
+            except Exception:  # (the worker or the database) again later
+                log.exception("the check of the ledger failed")
+                self._chain_pool = None
+                self._ledger_job = True
+                await asyncio.sleep(CHAIN_RETRY)
+                continue
+            finally:
+                self._ledger_running = False
+            self.recovery.ledger.extend(reason for _, reason in found)
+            owned = [t for t, a in self.tables.items() if a.owned]
+            for table_id, reasons in sorted(_by_table(found, owned).items()):
+                actor = self.tables[table_id]
+                if actor.status != "locked":
+                    reason = "; ".join(reasons)
+                    self.recovery.locked[table_id] = reason
+                    await self.lock_table(actor, reason)
 
     async def _check_pending_chains(self, loop: asyncio.AbstractEventLoop) -> None:
         while pending := self.chains_pending():
@@ -393,30 +433,25 @@ class Floor:
                 if actor.chain_job is None or not actor.owned:
                     continue  # (done, or handed to another process, which checks it)
                 end, link = actor.chain_job
-                if self._chain_pool is None:
-                    self._chain_pool = ProcessPoolExecutor(
-                        1,
-                        mp_context=mp.get_context("spawn"),
-                        initializer=store.exit_with_parent,
-                        initargs=(os.getpid(),),
-                    )
+                game = actor.game
                 try:
                     ok, found = await loop.run_in_executor(
-                        self._chain_pool,
-                        store.check_chain,
+                        self._worker(),
+                        checks.check_history,
                         self.db.url,
                         table_id,
-                        actor.game.name,
+                        game.name,
                         actor.header,
                         end,
+                        sorted({game.create.__module__, game.open.__module__}),
                     )
-                except Exception:  # (not the chain: the worker or the database) again later
-                    log.exception("table %s: the check of its chain failed", table_id)
+                except Exception:  # (not the history: the worker or the database) again later
+                    log.exception("table %s: the check of its history failed", table_id)
                     self._chain_pool = None
                     await asyncio.sleep(CHAIN_RETRY)
                     continue
-                if not actor.owned:
-                    continue
+                if not actor.owned or actor.chain_job != (end, link):
+                    continue  # (handed over, or checked at once meanwhile: an unlock)
                 actor.chain_job = None
                 if ok and found == link:
                     actor.chain_verified(end, found)
@@ -582,8 +617,9 @@ class Floor:
     async def set_status(self, actor: TableActor, status: str, user: str, reason: str) -> None:
         """Pause, resume (open), close or unlock (→ open after it verifies) a table."""
         if status == "open" and actor.status == "locked":
-            engine = await self.db.read(actor.load)  # raises if it still does not verify
-            problems = await self.db.read(lambda c: table_money_problems(c, actor))
+            # raises if it still does not verify: the whole chain and money, at once
+            engine = await self.db.read(functools.partial(actor.load, defer=False))
+            problems = await self.db.read(lambda c: checks.table_money_problems(c, actor))
             if problems:
                 raise ApiError(409, "still_locked", "; ".join(problems), "SRV-LOCK")
             actor.engine = engine
@@ -744,96 +780,11 @@ def _missing_open(journal: Journal, seeds: Mapping[str, bytes]) -> Any:
     raise JournalError(f"this server does not run {journal.game!r}")
 
 
-# --- ledger checks ---------------------------------------------------------------------
-
-
-def verify_ledger(conn: Connection) -> list[Problem]:
-    """The ledger's own checks: the postings sum to zero, each transaction sums to zero,
-    and every account's cached balance equals the sum of its postings."""
-    p, a = store.postings_t, store.accounts_t
-    out: list[Problem] = []
-    total = conn.execute(sa.select(sa.func.coalesce(sa.func.sum(p.c.amount), 0))).scalar_one()
-    if int(total) != 0:
-        out.append(Problem(None, f"money: the postings sum to {total}, not zero"))
-    bad_tx = conn.execute(
-        sa.select(p.c.tx_id).group_by(p.c.tx_id).having(sa.func.sum(p.c.amount) != 0).limit(5)
-    ).all()
-    for (tx,) in bad_tx:
-        out.append(Problem(None, f"money: transaction {tx} does not sum to zero"))
-    sums = (
-        sa.select(p.c.account, sa.func.sum(p.c.amount).label("total"))
-        .group_by(p.c.account)
-        .subquery()
-    )
-    rows = conn.execute(
-        sa.select(a.c.name, a.c.balance, sa.func.coalesce(sums.c.total, 0))
-        .select_from(a.outerjoin(sums, sums.c.account == a.c.name))
-        .where(a.c.balance != sa.func.coalesce(sums.c.total, 0))
-    ).all()
-    for name, cached, posted in rows:
-        parts = str(name).split(":")
-        table = parts[1] if parts[0] in ("stack", "wagers", "bank", "house", "commission") else None
-        out.append(
-            Problem(table, f"money: {name} caches {cached} but its postings sum to {posted}")
-        )
-    return out
-
-
-def table_money_problems(conn: Connection, actor: TableActor) -> list[str]:
-    """The table's journal against the database: the same postings per account, and the
-    same holds opened and closed."""
-    engine = actor.engine
-    if engine is None:
-        return []
-    want: dict[str, int] = defaultdict(int)
-    opened: set[str] = set()
-    closed: set[str] = set()
-    # the journal's window (a table started from a snapshot, or compacted) against the
-    # ledger's rows from its first entry on
-    first = engine.journal.first
-    for ev in engine.journal.events:
-        mv = ev.movement()
-        if mv is None:
-            continue
-        for posting in mv.transaction.postings:
-            want[posting.account] += posting.amount.minor
-        opened.update(mv.opens)
-        closed.update(mv.closes)
-    p, t = store.postings_t, store.transactions_t
-    have = {
-        str(acct): int(total)
-        for acct, total in conn.execute(
-            sa.select(p.c.account, sa.func.sum(p.c.amount))
-            .select_from(p.join(t, t.c.id == p.c.tx_id))
-            .where(t.c.table_id == actor.table_id, t.c.seq >= first)
-            .group_by(p.c.account)
-        )
-    }
-    out = []
-    for account in sorted(set(want) | set(have)):
-        if want.get(account, 0) != have.get(account, 0):
-            out.append(
-                f"money: {account} is {have.get(account, 0)} in the ledger but "
-                f"{want.get(account, 0)} by the journal"
-            )
-    db_open = {
-        str(h)
-        for (h,) in conn.execute(
-            sa.select(store.holds_opened_t.c.hold_id).where(
-                store.holds_opened_t.c.table_id == actor.table_id,
-                store.holds_opened_t.c.seq >= first,
-            )
-        )
-    }
-    db_closed = {
-        str(h)
-        for (h,) in conn.execute(
-            sa.select(store.holds_closed_t.c.hold_id).where(
-                store.holds_closed_t.c.table_id == actor.table_id,
-                store.holds_closed_t.c.seq >= first,
-            )
-        )
-    }
-    if db_open != opened or db_closed != closed:
-        out.append("money: the holds in the ledger differ from the journal's")
+def _by_table(problems: list[tuple[str | None, str]], tables: list[str]) -> dict[str, list[str]]:
+    """The ledger's problems by the table each locks (one of no table's: every table)."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for table_id, reason in problems:
+        for t in tables:
+            if table_id in (None, t):
+                out[t].append(reason)
     return out

@@ -58,7 +58,7 @@ from macau_tables.games.contract import (
     safe_base,
     time_out,
 )
-from macau_tables.server import store
+from macau_tables.server import checks, store
 from macau_tables.server.cluster import not_owner
 from macau_tables.server.errors import ApiError, from_domain
 from macau_tables.server.games import GameBinding
@@ -804,15 +804,16 @@ class TableActor:
             self.engine = None
             await self.floor.lock_table(self, f"rebuild failed: {exc}")
 
-    def load(self, conn: Connection) -> TableEngine:
+    def load(self, conn: Connection, defer: bool = True) -> TableEngine:
         """The engine rebuilt from the database: chain, head, replay with the kept seeds —
         from the latest safe snapshot if there is one (``contract.safe_base``), the whole
-        chain checked either way."""
+        chain checked either way (before the snapshot: see :meth:`_chain_before`, whose
+        ``defer`` this is)."""
         row = conn.execute(
             sa.select(store.tables_t.c.head_hash).where(store.tables_t.c.id == self.table_id)
         ).one()
         seeds = store.table_seeds(conn, self.table_id)
-        engine = self._load_from_snapshot(conn, seeds, str(row[0]))
+        engine = self._load_from_snapshot(conn, seeds, str(row[0]), defer)
         if engine is None:
             journal = store.load_journal(conn, self.table_id, self.game.name, self.header)
             journal.verify(expected_head=row[0])
@@ -843,21 +844,24 @@ class TableActor:
         if self._chain[0] < end:
             self._chain = (end, last)
 
-    def _chain_before(self, conn: Connection, end: int, link: str) -> None:
+    def _chain_before(self, conn: Connection, end: int, link: str, defer: bool = True) -> None:
         """The chain of the entries before a window that starts at entry ``end`` (whose
         ``prev_hash`` is ``link``), checked from their stored text — once in this process:
-        a rebuild checks only what was not checked before. At a table's first load, with
-        ``chain_check="background"``, it is left to the floor's background check
-        (``Floor.check_chains``), which locks the table if it does not verify."""
-        if end < self.chain_checked or self.chain_job is not None:
+        a rebuild checks only what was not checked before — and, checked from the header,
+        their money against the ledger (``checks.verify_history_money``). At a table's
+        first load, with ``chain_check="background"``, both are left to the floor's
+        background check (``Floor.check_chains``), which locks the table if they do not
+        verify; ``defer=False`` (a supervisor's unlock) checks them at once."""
+        if end < self.chain_checked or (self.chain_job is not None and defer):
             return  # (entry ``end`` checked already, or the background check covers it)
         if end == self.chain_checked:
             if link != self.chain_hash:
                 raise JournalTampered(f"entry {end}: prev_hash does not match")
             return
-        if self.chain_checked == 0 and self.floor.settings.chain_check == "background":
+        if defer and self.chain_checked == 0 and self.floor.settings.chain_check == "background":
             self.chain_job = (end, link)
             return
+        start = self.chain_checked
         before = store.verify_chain_link(
             conn,
             self.table_id,
@@ -865,13 +869,16 @@ class TableActor:
             self.header,
             end,
             link,
-            start=self.chain_checked,
+            start=start,
             prev=self.chain_hash,
         )
+        if start == 0:  # (later entries were in a window: checked with it)
+            checks.verify_history_money(conn, self.table_id, end)
         self._chain = (end, before)
+        self.chain_job = None
 
     def _load_from_snapshot(
-        self, conn: Connection, seeds: Mapping[str, bytes], head: str
+        self, conn: Connection, seeds: Mapping[str, bytes], head: str, defer: bool = True
     ) -> TableEngine | None:
         """The engine from the latest stored snapshot it may start from, then the entries
         after it re-run by the rules (the first, the checkpoint, re-derives the snapshot's
@@ -891,7 +898,7 @@ class TableActor:
                 "the chain does not end at the table's head (entries removed from the end, "
                 "or the chain was rewritten)"
             )
-        self._chain_before(conn, window.first, window.entry(window.first).prev_hash)
+        self._chain_before(conn, window.first, window.entry(window.first).prev_hash, defer)
         rest = Journal.of_entries(game, header, window.entries[start - window.first :])
         empty = Journal.resume(game, header, start, rest.entry(start).prev_hash)
         try:

@@ -1,0 +1,237 @@
+"""The money checks: the ledger's own, and a table's journal against the ledger.
+
+* :func:`verify_ledger` — the postings sum to zero, in all and per transaction, and every
+  account's cached balance equals the sum of its postings. SQL aggregates over every
+  posting: O(history). At start-up, with ``Settings.chain_check="background"`` (the
+  default), it runs in the floor's worker process once the tables are open
+  (:func:`check_ledger`); with ``"startup"`` before they open. ``GET /audit/ledger`` runs
+  it on demand.
+* :func:`table_money_problems` — a table's window (the journal the engine holds, from its
+  snapshot on) against the ledger's rows from the window's first entry on: the same
+  postings per account, the same holds opened and closed. At every load, before the table
+  opens: O(window).
+* :func:`history_money_problems` — the same for the entries before the window, read from
+  their stored text: with the chain before the window, in the worker
+  (:func:`check_history`), or before the table opens with ``"startup"``.
+
+Together the last two cover a table's whole journal, split at the window's first entry:
+its transactions, holds opened and holds closed carry the journal entry (``seq``) whose
+event moved the money.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from macau_tables.core.errors import LedgerMismatch, MacauTablesError
+from macau_tables.core.journal import Event, event_from_json
+from macau_tables.server import store
+
+if TYPE_CHECKING:
+    from macau_tables.server.tables import TableActor
+
+__all__ = [
+    "Moved",
+    "Problem",
+    "check_history",
+    "check_ledger",
+    "history_money_problems",
+    "table_money_problems",
+    "verify_history_money",
+    "verify_ledger",
+]
+
+#: the accounts a table owns (``kind:table_id:…``); a problem in one names that table
+TABLE_ACCOUNTS = ("stack", "wagers", "bank", "house", "commission")
+
+
+@dataclass
+class Problem:
+    table_id: str | None  # None: the whole floor's (every table is locked)
+    reason: str
+
+
+def verify_ledger(conn: Connection) -> list[Problem]:
+    """The ledger's own checks: the postings sum to zero, each transaction sums to zero,
+    and every account's cached balance equals the sum of its postings."""
+    p, a = store.postings_t, store.accounts_t
+    out: list[Problem] = []
+    total = conn.execute(sa.select(sa.func.coalesce(sa.func.sum(p.c.amount), 0))).scalar_one()
+    if int(total) != 0:
+        out.append(Problem(None, f"money: the postings sum to {total}, not zero"))
+    bad_tx = conn.execute(
+        sa.select(p.c.tx_id).group_by(p.c.tx_id).having(sa.func.sum(p.c.amount) != 0).limit(5)
+    ).all()
+    for (tx,) in bad_tx:
+        out.append(Problem(None, f"money: transaction {tx} does not sum to zero"))
+    sums = (
+        sa.select(p.c.account, sa.func.sum(p.c.amount).label("total"))
+        .group_by(p.c.account)
+        .subquery()
+    )
+    rows = conn.execute(
+        sa.select(a.c.name, a.c.balance, sa.func.coalesce(sums.c.total, 0))
+        .select_from(a.outerjoin(sums, sums.c.account == a.c.name))
+        .where(a.c.balance != sa.func.coalesce(sums.c.total, 0))
+    ).all()
+    for name, cached, posted in rows:
+        parts = str(name).split(":")
+        table = parts[1] if parts[0] in TABLE_ACCOUNTS else None
+        out.append(
+            Problem(table, f"money: {name} caches {cached} but its postings sum to {posted}")
+        )
+    return out
+
+
+# --- a table's journal against the ledger -----------------------------------------------
+
+
+@dataclass
+class Moved:
+    """What a range of a table's entries moved: per account, and the holds."""
+
+    postings: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    opened: set[str] = field(default_factory=set)
+    closed: set[str] = field(default_factory=set)
+
+    def add(self, ev: Event) -> None:
+        mv = ev.movement()
+        if mv is None:
+            return
+        for posting in mv.transaction.postings:
+            self.postings[posting.account] += posting.amount.minor
+        self.opened.update(mv.opens)
+        self.closed.update(mv.closes)
+
+
+def journal_moved(events: Iterable[Event]) -> Moved:
+    moved = Moved()
+    for ev in events:
+        moved.add(ev)
+    return moved
+
+
+def ledger_moved(conn: Connection, table_id: str, first: int = 0, end: int | None = None) -> Moved:
+    """The ledger's rows of the table's entries ``first … end - 1`` (``end`` None: to the
+    last)."""
+    p, t = store.postings_t, store.transactions_t
+    o, c = store.holds_opened_t, store.holds_closed_t
+
+    def within(seq: Any) -> list[Any]:
+        return [seq >= first] + ([] if end is None else [seq < end])
+
+    moved = Moved()
+    for acct, total in conn.execute(
+        sa.select(p.c.account, sa.func.sum(p.c.amount))
+        .select_from(p.join(t, t.c.id == p.c.tx_id))
+        .where(t.c.table_id == table_id, *within(t.c.seq))
+        .group_by(p.c.account)
+    ):
+        moved.postings[str(acct)] = int(total)
+    moved.opened = {
+        str(h)
+        for (h,) in conn.execute(
+            sa.select(o.c.hold_id).where(o.c.table_id == table_id, *within(o.c.seq))
+        )
+    }
+    moved.closed = {
+        str(h)
+        for (h,) in conn.execute(
+            sa.select(c.c.hold_id).where(c.c.table_id == table_id, *within(c.c.seq))
+        )
+    }
+    return moved
+
+
+def differences(journal: Moved, ledger: Moved, where: str = "") -> list[str]:
+    """What the ledger and the journal disagree on (``where``: which entries, for the
+    reason)."""
+    out = []
+    for account in sorted(set(journal.postings) | set(ledger.postings)):
+        want, have = journal.postings.get(account, 0), ledger.postings.get(account, 0)
+        if want != have:
+            out.append(f"money: {account} is {have} in the ledger but {want} by the journal{where}")
+    if journal.opened != ledger.opened or journal.closed != ledger.closed:
+        out.append(f"money: the holds in the ledger differ from the journal's{where}")
+    return out
+
+
+def table_money_problems(conn: Connection, actor: TableActor) -> list[str]:
+    """The table's window (a table started from a snapshot, or compacted) against the
+    ledger's rows from its first entry on: the same postings per account, and the same
+    holds opened and closed."""
+    engine = actor.engine
+    if engine is None:
+        return []
+    ledger = ledger_moved(conn, actor.table_id, engine.journal.first)
+    return differences(journal_moved(engine.journal.events), ledger)
+
+
+def history_money_problems(conn: Connection, table_id: str, end: int) -> list[str]:
+    """The table's entries before ``end`` (before its window), decoded from their stored
+    text, against the ledger's rows of those entries. Each event's kind must be known to
+    this process (its game's module imported)."""
+    q = store.journal_t.c
+    moved = Moved()
+    rows = conn.execute(
+        sa.select(q.event).where(q.table_id == table_id, q.seq < end).order_by(q.seq)
+    )
+    for (text,) in rows:
+        moved.add(event_from_json(json.loads(text)))
+    return differences(moved, ledger_moved(conn, table_id, 0, end), f" (entries before {end})")
+
+
+def verify_history_money(conn: Connection, table_id: str, end: int) -> None:
+    """:func:`history_money_problems`, raised as :class:`LedgerMismatch`."""
+    problems = history_money_problems(conn, table_id, end)
+    if problems:
+        raise LedgerMismatch("; ".join(problems))
+
+
+# --- the floor's worker process -----------------------------------------------------------
+
+
+def check_history(
+    url: str,
+    table_id: str,
+    game: str,
+    header: Mapping[str, Any],
+    end: int,
+    modules: Sequence[str] = (),
+) -> tuple[bool, str]:
+    """In a worker process (``Floor``'s background check): the chain of the table's
+    entries ``0 … end - 1`` from their stored text (:func:`store.verify_chain_to`), then
+    their money against the ledger (:func:`history_money_problems`; ``modules`` are
+    imported first: the game's, so that its events decode). ``(True, the hash of entry
+    end - 1)``, or ``(False, why)``."""
+    for module in modules:
+        importlib.import_module(module)
+    engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            last = store.verify_chain_to(conn, table_id, game, header, end)
+            verify_history_money(conn, table_id, end)
+        return True, last
+    except MacauTablesError as exc:  # the chain, the money, or an entry that does not decode
+        return False, f"{type(exc).__name__}: {exc}"
+    finally:
+        engine.dispose()
+
+
+def check_ledger(url: str) -> list[tuple[str | None, str]]:
+    """:func:`verify_ledger` on a connection of its own, in the worker process: the
+    problems as ``(table_id or None, reason)``."""
+    engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            return [(p.table_id, p.reason) for p in verify_ledger(conn)]
+    finally:
+        engine.dispose()
