@@ -36,6 +36,7 @@ from macau_tables.core.journal import Event, event_from_json
 from macau_tables.server import store
 
 if TYPE_CHECKING:
+    from macau_tables.games.contract import TableEngine
     from macau_tables.server.tables import TableActor
 
 __all__ = [
@@ -164,11 +165,13 @@ def differences(journal: Moved, ledger: Moved, where: str = "") -> list[str]:
     return out
 
 
-def table_money_problems(conn: Connection, actor: TableActor) -> list[str]:
+def table_money_problems(
+    conn: Connection, actor: TableActor, engine: TableEngine | None = None
+) -> list[str]:
     """The table's window (a table started from a snapshot, or compacted) against the
     ledger's rows from its first entry on: the same postings per account, and the same
-    holds opened and closed."""
-    engine = actor.engine
+    holds opened and closed. ``engine``: one just loaded (by default the actor's)."""
+    engine = engine if engine is not None else actor.engine
     if engine is None:
         return []
     ledger = ledger_moved(conn, actor.table_id, engine.journal.first)

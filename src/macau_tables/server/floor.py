@@ -29,6 +29,7 @@ from macau_tables.core.journal import Journal
 from macau_tables.core.ledger import CAGE, Movement, Transaction
 from macau_tables.core.money import MOP, Money
 from macau_tables.core.rng import new_server_seed
+from macau_tables.games.contract import TableEngine
 from macau_tables.games.contract import accounts as acc
 from macau_tables.server import checks, store
 from macau_tables.server.auth import (
@@ -238,9 +239,11 @@ class Floor:
         reason: str | None = "; ".join(ledger_reasons) or None
         if reason is None and actor.status != "locked":
             try:
-                actor.engine = await self.db.read(actor.load)
-                money = await self.db.read(
-                    functools.partial(checks.table_money_problems, actor=actor)
+                # loaded and checked in one read, and given to the actor only then: at a
+                # take-over the table serves meanwhile, and a command run on the engine
+                # between the two (its postings not committed yet) looked like a mismatch
+                actor.engine, money = await self.db.read(
+                    functools.partial(_load_checked, actor=actor)
                 )
                 reason = "; ".join(money) or None
             except MacauTablesError as exc:
@@ -618,8 +621,9 @@ class Floor:
         """Pause, resume (open), close or unlock (→ open after it verifies) a table."""
         if status == "open" and actor.status == "locked":
             # raises if it still does not verify: the whole chain and money, at once
-            engine = await self.db.read(functools.partial(actor.load, defer=False))
-            problems = await self.db.read(lambda c: checks.table_money_problems(c, actor))
+            engine, problems = await self.db.read(
+                functools.partial(_load_checked, actor=actor, defer=False)
+            )
             if problems:
                 raise ApiError(409, "still_locked", "; ".join(problems), "SRV-LOCK")
             actor.engine = engine
@@ -788,3 +792,12 @@ def _by_table(problems: list[tuple[str | None, str]], tables: list[str]) -> dict
             if table_id in (None, t):
                 out[t].append(reason)
     return out
+
+
+def _load_checked(
+    conn: Connection, actor: TableActor, defer: bool = True
+) -> tuple[TableEngine, list[str]]:
+    """The table's engine from the database and its window's money problems, in one read
+    (``TableActor.load``, ``checks.table_money_problems``)."""
+    engine = actor.load(conn, defer)
+    return engine, checks.table_money_problems(conn, actor, engine)
