@@ -53,8 +53,11 @@ postgres:
 	  echo "installing PostgreSQL (Debian's postgresql package) for the server tests"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; }
 
+# the suite on TEST_WORKERS processes (pytest-xdist; each starts its own throwaway
+# PostgreSQL): 2 for these 2-core machines; TEST_WORKERS=0 runs it in one process
+TEST_WORKERS ?= 2
 unit: $(STAMP) postgres
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS)
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
