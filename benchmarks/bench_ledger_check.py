@@ -39,7 +39,7 @@ import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI = [sys.executable, "-c", "from macau_tables.cli.app import main; main()"]
-WALLETS = ("wallet:alice", "wallet:bob", "wallet:carol")
+WALLETS = ("player:alice", "player:bob", "player:carol")  # (contract.accounts.wallet)
 
 
 def free_port() -> int:

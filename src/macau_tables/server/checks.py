@@ -62,7 +62,10 @@ class Problem:
 
 def verify_ledger(conn: Connection) -> list[Problem]:
     """The ledger's own checks: the postings sum to zero, each transaction sums to zero,
-    and every account's cached balance equals the sum of its postings."""
+    and every account's cached balance equals the sum of its postings. Each check is one
+    statement, so each reads one state of the ledger even while tables play (the
+    background check): two statements — the accounts' sums, then their cached balances —
+    would see the bets committed between them as a mismatch."""
     p, a = store.postings_t, store.accounts_t
     out: list[Problem] = []
     total = conn.execute(sa.select(sa.func.coalesce(sa.func.sum(p.c.amount), 0))).scalar_one()
