@@ -4,6 +4,7 @@ Hi-Lo test double, driven through the real HTTP API (FastAPI's TestClient)."""
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -113,3 +114,12 @@ def lite(tmp_path: Any) -> Iterator[Srv]:
     floor = Floor(make_settings(str(tmp_path / "floor.db")))
     with TestClient(create_app(floor=floor)) as client:
         yield Srv(client, floor, dict(floor.demo_credentials))
+
+
+def wait_checked(srv: Srv) -> None:
+    """Until the floor's background checks (the ledger, the history before the
+    snapshots) are done."""
+    deadline = time.monotonic() + 60
+    while srv.floor.chains_pending() or srv.floor.ledger_pending():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)

@@ -3,7 +3,6 @@ money does not verify is locked with the reason (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -14,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from macau_tables.server.app import create_app
 from macau_tables.server.floor import Floor
-from tests.server.conftest import Srv, make_settings
+from tests.server.conftest import Srv, make_settings, wait_checked
 
 
 @contextmanager
@@ -119,10 +118,7 @@ def test_a_cached_balance_that_differs_from_its_postings_locks_the_table(
         if check == "background":
             health = again.client.get("/health").json()
             assert health["ledger_pending"] or "hilo-1" in again.floor.recovery.locked
-            deadline = time.monotonic() + 60
-            while again.floor.ledger_pending():
-                assert time.monotonic() < deadline
-                time.sleep(0.05)
+            wait_checked(again)
             assert not again.client.get("/health").json()["ledger_pending"]
         reason = again.floor.recovery.locked["hilo-1"]
         assert "stack:hilo-1:alice caches 9100" in reason

@@ -22,7 +22,7 @@ from macau_tables.games.contract import _ROUND_MARKS, RoundMark, Snapshotting
 from macau_tables.server.app import create_app
 from macau_tables.server.bots import _STRATEGIES
 from macau_tables.server.floor import Floor
-from tests.server.conftest import Srv, make_settings
+from tests.server.conftest import Srv, make_settings, wait_checked
 from tests.server.play import new_table
 from tests.server.test_recovery import tamper
 
@@ -213,15 +213,6 @@ def test_an_entry_edited_before_the_snapshot_locks_the_table(snap_srv: Srv, chec
         # the verified chain is not checked again: a rebuild checks only what is new
         actor = again.floor.tables[other]
         assert actor.chain_checked > 0 and actor.chain_job is None
-
-
-def wait_checked(srv: Srv) -> None:
-    """Until the floor's background checks (the ledger, the history before the
-    snapshots) are done."""
-    deadline = time.monotonic() + 60
-    while srv.floor.chains_pending() or srv.floor.ledger_pending():
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
 
 
 @pytest.mark.parametrize("check", ["startup", "background"])
