@@ -60,6 +60,16 @@ def floor_at(url: str, creds: dict[str, str] | None = None, **settings: Any) -> 
         yield Srv(client, floor, creds or dict(floor.demo_credentials))
 
 
+@contextmanager
+def restart(srv: Srv, **settings: Any) -> Iterator[Srv]:
+    """Stop ``srv``'s app and start a new floor on its database (:func:`floor_at`)."""
+    url = srv.floor.settings.database_url
+    assert url is not None
+    srv.client.__exit__(None, None, None)
+    with floor_at(url, srv.creds, **settings) as again:
+        yield again
+
+
 @pytest.fixture
 def snap_srv(database_url: str) -> Iterator[Srv]:
     with floor_at(database_url) as s:
@@ -138,10 +148,7 @@ def test_a_table_starts_again_from_its_snapshot_as_it_was(snap_srv: Srv, game: s
     }
     check_table_recalls(srv, t)
     check_player_recalls(srv, t)
-    url = srv.floor.settings.database_url
-    assert url is not None
-    srv.client.__exit__(None, None, None)
-    with floor_at(url, srv.creds) as again:
+    with restart(srv) as again:
         assert again.floor.recovery.locked == {}
         restarted = again.floor.tables[t].engine
         assert isinstance(restarted, Snapshotting)
@@ -164,10 +171,7 @@ def test_a_forged_snapshot_locks_the_table(snap_srv: Srv) -> None:
     t = new_table(srv, "baccarat")
     play(srv, t, ["alice", "bob"], rounds=12)
     forge(srv, t, stored(srv, t))
-    url = srv.floor.settings.database_url
-    assert url is not None
-    srv.client.__exit__(None, None, None)
-    with floor_at(url, srv.creds) as again:
+    with restart(srv) as again:
         reason = again.floor.recovery.locked.get(t, "")
         assert "entry" in reason and ("checkpoint" in reason or "digest" in reason), reason
         assert again.floor.tables[t].status == "locked"
@@ -191,10 +195,7 @@ def test_an_entry_edited_before_the_snapshot_locks_the_table(snap_srv: Srv, chec
         f"UPDATE journal SET event = REPLACE(event, 'alice', 'carol') "
         f"WHERE table_id = '{t}' AND seq = 2",
     )
-    url = srv.floor.settings.database_url
-    assert url is not None
-    srv.client.__exit__(None, None, None)
-    with floor_at(url, srv.creds, chain_check=check) as again:
+    with restart(srv, chain_check=check) as again:
         if check == "background":
             assert again.floor.tables[t].status == "open"  # (it opened at once)
             health = again.client.get("/health").json()
@@ -250,10 +251,7 @@ def test_a_posting_edited_before_the_snapshot_locks_the_table(snap_srv: Srv, che
                 {"d": step, "n": leg.account},
             )
         )
-    url = srv.floor.settings.database_url
-    assert url is not None
-    srv.client.__exit__(None, None, None)
-    with floor_at(url, srv.creds, chain_check=check) as again:
+    with restart(srv, chain_check=check) as again:
         if check == "background":
             assert again.floor.tables[t].status == "open"  # (it opened at once)
             wait_checked(again)
@@ -313,10 +311,7 @@ def test_a_snapshot_that_is_not_json_locks_the_table_and_the_server_starts(
             sa.text("UPDATE snapshots SET state = '{not json' WHERE table_id = :t"), {"t": t}
         )
     )
-    url = srv.floor.settings.database_url
-    assert url is not None
-    srv.client.__exit__(None, None, None)
-    with floor_at(url, srv.creds) as again:
+    with restart(srv) as again:
         reason = again.floor.recovery.locked.get(t, "")
         assert "not JSON" in reason, reason
         assert again.client.get("/health").status_code == 200
@@ -459,10 +454,7 @@ def test_a_rebuild_checks_the_chain_only_from_where_it_was_checked(snap_srv: Srv
     srv = snap_srv
     t = new_table(srv, "baccarat")
     play(srv, t, ["alice", "bob"], rounds=8)
-    url = srv.floor.settings.database_url
-    assert url is not None
-    srv.client.__exit__(None, None, None)
-    with floor_at(url, srv.creds, chain_check="startup") as again:
+    with restart(srv, chain_check="startup") as again:
         actor = again.floor.tables[t]
         checked = actor.chain_checked
         assert checked > 0 and actor.chain_job is None
