@@ -398,18 +398,17 @@ def test_workers_share_one_port_and_a_killed_worker_is_started_again(tmp_path: P
     assert f"(pid {victim_pid}) exited with -9; starting it again" in text, (before, after, text)
 
 
-ACTIONS = st.sampled_from(
-    [
-        ("alice", "join", {"amount": 20_000}),
-        ("bob", "join", {"amount": 20_000}),
-        ("alice", "bet", {"amount": 500}),
-        ("bob", "bet", {"amount": 700}),
-        ("alice", "reveal", {}),
-        ("bob", "reveal", {}),
-        ("alice", "leave", {}),
-        ("clock", "step", {}),
-    ]
-)
+JOIN_A = ("alice", "join", {"amount": 20_000})
+JOIN_B = ("bob", "join", {"amount": 20_000})
+BET_A = ("alice", "bet", {"amount": 500})
+BET_B = ("bob", "bet", {"amount": 700})
+REVEAL_A = ("alice", "reveal", {})
+REVEAL_B = ("bob", "reveal", {})
+LEAVE_A = ("alice", "leave", {})
+CLOCK = ("clock", "step", {})
+ACTIONS = st.sampled_from([JOIN_A, JOIN_B, BET_A, BET_B, REVEAL_A, REVEAL_B, LEAVE_A, CLOCK])
+#: a whole round and the next one's bet
+ROUND = [JOIN_A, JOIN_B, CLOCK, BET_A, BET_B, CLOCK, REVEAL_A, REVEAL_B, CLOCK, CLOCK, BET_A, CLOCK]
 VIEWERS = (Viewer.PUBLIC, Viewer.SUPERVISOR, Viewer.player("alice"), Viewer.player("bob"))
 
 
@@ -441,22 +440,7 @@ def test_a_replica_shows_each_viewer_what_the_owner_shows() -> None:
 
             # a whole round, whatever a fresh clone's Hypothesis draws (its first examples
             # are small, most refused: once only 9 entries, where the test wants rounds)
-            @example(
-                [
-                    ("alice", "join", {"amount": 20_000}),
-                    ("bob", "join", {"amount": 20_000}),
-                    ("clock", "step", {}),
-                    ("alice", "bet", {"amount": 500}),
-                    ("bob", "bet", {"amount": 700}),
-                    ("clock", "step", {}),
-                    ("alice", "reveal", {}),
-                    ("bob", "reveal", {}),
-                    ("clock", "step", {}),
-                    ("clock", "step", {}),
-                    ("alice", "bet", {"amount": 500}),
-                    ("clock", "step", {}),
-                ]
-            )
+            @example(ROUND)
             @given(st.lists(ACTIONS, min_size=1, max_size=12))
             @settings(max_examples=12, deadline=None)
             def play(actions: list[tuple[str, str, dict[str, Any]]]) -> None:
