@@ -6,7 +6,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from macau_tables.core.errors import HoldError, InsufficientFunds, InvalidInput
+from macau_tables.core.errors import (
+    HoldError,
+    InsufficientFunds,
+    InvalidInput,
+    UnbalancedPostings,
+)
 from macau_tables.core.ledger import CAGE, Ledger, Movement, Transaction
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
@@ -113,3 +118,30 @@ def test_account_scheme_names_the_table() -> None:
     assert accounts.wagers("t1") == "wagers:t1"
     with pytest.raises(InvalidInput):
         accounts.wallet("a:b")
+
+
+_ACCOUNTS = st.sampled_from(["stack:t-1:alice", "wagers:t-1", "house:t-1", "player:bob", CAGE])
+
+
+@given(st.lists(st.tuples(_ACCOUNTS, st.integers(-1_000, 1_000)), max_size=8))
+def test_an_events_movement_is_the_transaction_of_its_postings(
+    pairs: list[tuple[str, int]],
+) -> None:
+    """``contract.movement`` merges the plain pairs itself (each posting built once): the
+    same transaction as ``Transaction.of`` over the postings, accounts in first-seen order,
+    zero nets dropped; an unbalanced one, a bad account or a non-int refused alike."""
+    from macau_tables.core.ledger import Posting
+    from macau_tables.core.money import MOP
+    from macau_tables.games.contract import movement
+
+    pairs = [*pairs, (CAGE, -sum(m for _, m in pairs))]
+    expected = Transaction.of((Posting(a, Money(m, MOP)) for a, m in pairs), "memo")
+    got = movement(MOP, pairs, opens=["b1"], memo="memo")
+    assert got == Movement(expected, ("b1",), ())
+    with pytest.raises(InvalidInput):
+        movement(MOP, [*pairs, ("Not An Account", 0)])
+    with pytest.raises(TypeError):
+        movement(MOP, [*pairs, (CAGE, True)])
+    if pairs[0][1]:  # unbalanced by one posting's amount
+        with pytest.raises(UnbalancedPostings):
+            movement(MOP, pairs[1:])

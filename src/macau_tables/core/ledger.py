@@ -97,17 +97,18 @@ class Transaction:
     memo: str = ""
 
     def __post_init__(self) -> None:
-        postings = tuple(self.postings)
+        postings = self.postings
+        if type(postings) is not tuple:
+            postings = tuple(postings)
+            object.__setattr__(self, "postings", postings)
+        net: dict[Currency, int] = {}
         for posting in postings:
             if not isinstance(posting, Posting):
                 raise TypeError(f"not a Posting: {posting!r}")
-        object.__setattr__(self, "postings", postings)
-        net: dict[Currency, int] = {}
-        for posting in postings:
-            cur = posting.amount.currency
-            net[cur] = net.get(cur, 0) + posting.amount.minor
-        off = [str(Money(minor, cur)) for cur, minor in net.items() if minor != 0]
-        if off:
+            amount = posting.amount
+            net[amount.currency] = net.get(amount.currency, 0) + amount.minor
+        if any(net.values()):
+            off = [str(Money(minor, cur)) for cur, minor in net.items() if minor != 0]
             raise UnbalancedPostings(
                 f"postings of {self.memo or 'a transaction'!r} are off by {', '.join(off)}"
             )
