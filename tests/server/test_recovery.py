@@ -154,3 +154,69 @@ def test_a_forged_settlement_with_a_recomputed_chain_is_refused_by_replay(srv: S
     srv.floor.db.write_sync(rewrite)
     with restarted(srv) as again:
         assert "ReplayMismatch" in again.floor.recovery.locked["hilo-1"]
+
+
+def test_a_command_sent_while_a_taken_table_is_checked_waits_for_the_check(
+    srv: Srv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A take-over (server/floor.py ``take_over``) rebuilds a table while the server
+    serves the others: a command reaching it while its journal and money are checked is
+    answered 503, not recorded (the table has no engine until the check is done) — never
+    run on the engine
+    being checked — which stop 30 found once by chance on two workers: run there, its
+    entry was in the engine but its postings were not yet committed, and a healthy table
+    was locked for a money mismatch."""
+    import asyncio
+
+    from macau_tables.core.visibility import Viewer
+    from macau_tables.games.contract import Actor
+    from macau_tables.server import checks, store
+    from macau_tables.server.floor import DEMO_DEPOSIT, RecoveryReport
+
+    srv.ok("alice", "hilo-1", "join", {"amount": 1_000})
+    floor = srv.floor
+    actor = floor.tables["hilo-1"]
+    seq = actor.seq
+    replies: list[Any] = []
+    check = checks.table_money_problems
+
+    def checked_while_a_command_comes(conn: sa.Connection, actor: Any, engine: Any) -> Any:
+        # the read's thread, between the load and the money check: bob's join arrives
+        future = asyncio.run_coroutine_threadsafe(
+            actor.command(
+                Actor.player("bob"),
+                "join",
+                {"amount": 700},
+                user="bob",
+                viewer=Viewer.player("bob"),
+                key="bob-during-the-check",
+            ),
+            loop,
+        )
+        replies.append(future.result(30))
+        return check(conn, actor, engine)
+
+    async def take_it_over() -> RecoveryReport:
+        actor.engine = None  # as take_over, once the lease row is this process's
+        report = RecoveryReport()
+        await floor._recover_table(actor, [], report)
+        return report
+
+    loop: Any = None
+
+    async def loop_of() -> Any:
+        return asyncio.get_running_loop()
+
+    loop = srv.client.portal.call(loop_of)  # type: ignore[union-attr]
+    monkeypatch.setattr(checks, "table_money_problems", checked_while_a_command_comes)
+    report = srv.client.portal.call(take_it_over)  # type: ignore[union-attr]
+    assert [r.status for r in replies] == [503]  # not recorded: retry
+    assert replies[0].body["error"] == "unavailable"
+    assert report.locked == {} and actor.status == "open"
+
+    def bobs_wallet() -> int:
+        return floor.db.read_sync(lambda c: store.balance(c, "player:bob"))
+
+    assert bobs_wallet() == DEMO_DEPOSIT  # his join was not recorded
+    assert srv.ok("bob", "hilo-1", "join", {"amount": 700})["seq"] > seq
+    assert bobs_wallet() == DEMO_DEPOSIT - 700

@@ -580,6 +580,16 @@ class TableActor:
         if not self.owned:
             return self._refusal(not_owner(self.table_id))
 
+        if self.engine is None and self.status not in ("locked", "closed"):
+            # being rebuilt (taken over, server/floor.py take_over): not recorded, retry
+            return self._refusal(
+                ApiError(
+                    503,
+                    "unavailable",
+                    "the table is being rebuilt here; the command was not recorded: retry",
+                    "SRV-STATUS",
+                )
+            )
         if self.engine is None or self.status in ("locked", "closed"):
             why = self.lock_reason or self.status
             return self._refusal(
