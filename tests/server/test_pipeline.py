@@ -491,8 +491,9 @@ def test_a_batchs_replies_go_out_once_on_disk_between_the_next_batchs_units(
                 order.append(f"unit {name} (first answered: {answered[0].done()})")
                 if name == "a":  # the first batch's sync ends while this one runs
                     synced.set()
+                    first_sync = group.unsynced[0][0]
                     deadline = time.monotonic() + 10
-                    while group.syncs == 0 and time.monotonic() < deadline:
+                    while not first_sync.done() and time.monotonic() < deadline:
                         time.sleep(0.001)
                 return name
 

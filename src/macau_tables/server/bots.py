@@ -63,6 +63,7 @@ class BotReport:
     bet_latencies: list[float] = field(default_factory=list)
     acknowledged: list[tuple[str, str]] = field(default_factory=list)  # (table, hold id)
     retries: int = 0
+    unavailable: int = 0  # 503 answers, sent again (Bot.request)
     views: int = 0  # GET /tables/{id}/view answered (a bot reads it before each move)
     transport_errors: Counter[str] = field(default_factory=Counter)
     elapsed: float = 0.0
@@ -80,7 +81,8 @@ class BotReport:
             f"({', '.join(f'{k}: {v}' for k, v in sorted(self.statuses.items()))}), "
             f"{self.bets} bets in {self.elapsed:.1f} s = {rate:.{1 if rate < 100 else 0}f} bets/s, "
             f"bet latency p50 {self.percentile(0.5) * 1000:.1f} ms "
-            f"p99 {self.percentile(0.99) * 1000:.1f} ms, {self.retries} retried in transit"
+            f"p99 {self.percentile(0.99) * 1000:.1f} ms, {self.retries} retried in transit, "
+            f"{self.unavailable} sent again after a 503"
             + (f"; refusals by rule: {dict(self.rules.most_common(8))}" if self.rules else "")
         )
 
@@ -108,12 +110,19 @@ class Bot:
         self.seated = False
 
     async def request(self, method: str, url: str, *, deadline: float, **kw: Any) -> Any:
-        """Send until answered (the same request, the same key), or the deadline."""
+        """Send until answered (the same request, the same key), or the deadline: again
+        after a transport error, and after a 503 (nothing was recorded: a table being
+        rebuilt, taken over by another process, a database that failed)."""
         import httpx
 
         while True:
             try:
-                return await self.http.request(method, url, **kw)
+                r = await self.http.request(method, url, **kw)
+                if r.status_code != 503 or time.monotonic() > deadline:
+                    return r
+                self.report.unavailable += 1
+                await asyncio.sleep(0.2)
+                continue
             except httpx.TransportError as exc:
                 if time.monotonic() > deadline:
                     raise
