@@ -25,6 +25,7 @@ from macau_tables.server.checks import verify_ledger
 from macau_tables.server.db import Database
 from tests.server.conftest import HILO
 from tests.server.pg import free_port
+from tests.server.serve_proc import front_pids
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,12 +78,7 @@ class ServerProcess:
         """``kill -9`` of the server's front process (SQLite: server/front.py), then wait
         until the core's new front answers; ``False`` if there is none (PostgreSQL)."""
         assert self.proc is not None
-        fronts = [
-            int(pid)
-            for task in Path(f"/proc/{self.proc.pid}/task").iterdir()
-            for pid in (task / "children").read_text().split()
-            if b"server.front" in Path(f"/proc/{pid}/cmdline").read_bytes()
-        ]
+        fronts = front_pids(self.proc.pid)
         for pid in fronts:
             os.kill(pid, signal.SIGKILL)
         deadline = time.monotonic() + 30

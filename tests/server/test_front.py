@@ -31,6 +31,7 @@ from hypothesis import strategies as st
 from macau_tables.server import front as front_mod
 from macau_tables.server.front import KEEP_ALIVE, MAX_BODY, MAX_HEAD, FrameReader, encode
 from tests.server.pg import free_port
+from tests.server.serve_proc import front_pids
 from tests.server.test_fastpath import CASES, _content, json_values
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -406,24 +407,6 @@ def test_a_front_that_dies_is_replaced(tmp_path: Path) -> None:
         _stop(server)
 
 
-def _fronts(core: int) -> list[int]:
-    """The core's front processes alive (not its other children: the background check's
-    worker)."""
-    return [
-        int(pid)
-        for task in Path(f"/proc/{core}/task").iterdir()
-        for pid in (task / "children").read_text().split()
-        if _alive(int(pid)) and b"server.front" in _cmdline(int(pid))
-    ]
-
-
-def _cmdline(pid: int) -> bytes:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:  # (gone meanwhile)
-        return b""
-
-
 def test_a_front_that_keeps_dying_stops_the_server(tmp_path: Path) -> None:
     """Without a front the server is unreachable: a sixth death within 10 s stops it all
     (cleanly), for whatever supervises it to start it again."""
@@ -434,12 +417,12 @@ def test_a_front_that_keeps_dying_stops_the_server(tmp_path: Path) -> None:
             _wait(
                 lambda: (
                     server.proc.poll() is not None
-                    or [p for p in _fronts(server.proc.pid) if p not in killed]
+                    or [p for p in front_pids(server.proc.pid) if p not in killed]
                 )
             )
             if server.proc.poll() is not None:
                 break
-            [front] = [p for p in _fronts(server.proc.pid) if p not in killed]
+            [front] = [p for p in front_pids(server.proc.pid) if p not in killed]
             os.kill(front, signal.SIGKILL)
             killed.append(front)
         assert len(killed) == 6
