@@ -525,6 +525,62 @@ def test_a_batchs_replies_go_out_once_on_disk_between_the_next_batchs_units(
     assert group.syncs == 2  # one a batch
 
 
+def test_a_batchs_replies_go_out_while_the_next_batch_commits(tmp_path: Path) -> None:
+    """The first batch's sync ends while the second batch's COMMIT runs (the loop waiting
+    for it): the first batch's reply goes out then, not after that COMMIT."""
+    import threading
+    from concurrent.futures import Future as ThreadFuture
+    from concurrent.futures import ThreadPoolExecutor
+
+    from macau_tables.server.db import Database
+
+    db = Database(str(tmp_path / "c.db"))
+    group = db.group
+    assert group is not None and group.wal_path is not None
+    synced, replied = threading.Event(), threading.Event()
+    seen: list[bool] = []
+    sync_wal = group._sync_wal
+
+    def held_sync(path: str) -> None:
+        assert synced.wait(10)
+        sync_wal(path)
+
+    class Commits(ThreadPoolExecutor):  # the second COMMIT waits for the first reply
+        def submit(self, fn: Any, /, *args: Any, **kw: Any) -> ThreadFuture[Any]:
+            def commit() -> Any:
+                if group.batches == 1:  # the second batch's
+                    synced.set()  # the first batch is on disk now
+                    seen.append(replied.wait(10))
+                return fn(*args, **kw)
+
+            return super().submit(commit)
+
+    group._sync_wal = held_sync  # type: ignore[method-assign]
+    group.fsync.shutdown()
+    group.fsync = Commits(1)
+
+    async def go() -> None:
+        loop = asyncio.get_running_loop()
+        later: list[asyncio.Task[str]] = []
+
+        def first(_: Connection) -> str:
+            later.append(loop.create_task(db.write(lambda c: "second")))
+            return "first"
+
+        async def actor() -> str:
+            return await db.write(first)
+
+        assert await asyncio.shield(actor()) == "first"
+        replied.set()
+        assert await later[0] == "second"
+
+    try:
+        asyncio.run(go())
+    finally:
+        db.close()
+    assert seen == [True]  # the first reply went out while the second batch committed
+
+
 def test_a_sync_that_fails_fails_its_commands_and_every_write_after(tmp_path: Path) -> None:
     """The WAL cannot be put on disk: the batch's commands are not acknowledged (their
     error, not their result), and no write is taken after it — what the disk holds is no

@@ -387,12 +387,17 @@ class LoopCommitter:
         """After a batch's COMMIT: the WAL's frames on disk (``fdatasync``, in the sync's
         thread) — what ``synchronous=FULL`` does inside the COMMIT, here after it, so
         that the next batch's units run meanwhile. ``MACAU_TABLES_WAL_SYNC=commit`` (or a
-        database without a file): inside the COMMIT, as SQLite does it."""
+        database without a file): inside the COMMIT, as SQLite does it. Once done, the
+        batch's results go out at the loop's next turn (:meth:`_release_synced`): while
+        the next batch commits, or between two of its units."""
         if self.wal_path is None:
             done: Future[None] = Future()
             done.set_result(None)
             return done
-        return self.syncer.submit(self._sync_wal, self.wal_path)
+        loop = asyncio.get_running_loop()
+        synced = self.syncer.submit(self._sync_wal, self.wal_path)
+        synced.add_done_callback(lambda _: loop.call_soon_threadsafe(self._release_synced))
+        return synced
 
     def _sync_wal(self, path: str) -> None:
         started = time.perf_counter()
@@ -404,20 +409,15 @@ class LoopCommitter:
         self.sync_time += time.perf_counter() - started
         self.syncs += 1
 
-    async def _release(self, wait: bool = False) -> None:
-        """The results of the batches whose WAL is on disk, oldest first (``wait``: the
-        oldest, waited for), then the callers' fan-out and replies before the group
-        commit goes on. A sync that fails fails its batch's commands and every write
-        after it: what is on disk is no longer known (:attr:`broken`)."""
+    def _release_synced(self) -> bool:
+        """The results of the batches whose WAL is on disk, oldest first (never one after
+        a batch still syncing). A sync that fails fails its batch's commands and every
+        write after it: what is on disk is no longer known (:attr:`broken`). True if any
+        was handed out."""
         released = False
-        while self.unsynced and (wait or self.unsynced[0][0].done()):
-            synced, done = self.unsynced[0]
-            error: BaseException | None = None
-            try:
-                await asyncio.wrap_future(synced)
-            except Exception as exc:
-                error = exc
-            self.unsynced.popleft()
+        while self.unsynced and self.unsynced[0][0].done():
+            synced, done = self.unsynced.popleft()
+            error = synced.exception()
             if error is not None and self.broken is None:
                 log.critical("the WAL could not be synced: no more writes (%s)", error)
                 self.broken = error
@@ -428,8 +428,16 @@ class LoopCommitter:
                     fut.set_exception(error or failed)  # type: ignore[arg-type]
                 else:
                     fut.set_result(result)
-            released, wait = True, False
-        if released:  # the callers' fan-out and their replies, before more units run
+            released = True
+        return released
+
+    async def _release(self, wait: bool = False) -> None:
+        """:meth:`_release_synced` (``wait``: once the oldest batch is on disk), then the
+        callers' fan-out and replies before the group commit goes on."""
+        if wait and self.unsynced:
+            with contextlib.suppress(Exception):  # (its error is its batch's: above)
+                await asyncio.wrap_future(self.unsynced[0][0])
+        if self._release_synced() or wait:
             for _ in range(REPLY_HOPS):
                 await asyncio.sleep(0)
 
