@@ -1,8 +1,7 @@
 """Table server throughput: bot clients over loopback, durable bets/s and bet latency.
 
-A real server process (uvicorn, SQLite by default: WAL, group commit, the WAL synced before
-each batch's replies; ``MACAU_TABLES_WAL_SYNC=commit``: synced inside the COMMIT) runs
-TABLES Hi-Lo tables (the server's test double: one bet is one hold, one command, one
+A real server process (uvicorn, SQLite by default: WAL, synchronous=FULL, group commit)
+runs TABLES Hi-Lo tables (the server's test double: one bet is one hold, one command, one
 durable transaction); BOTS bot clients in CLIENTS processes (asyncio on uvloop, a minimal
 keep-alive HTTP client) sit at them; each bets every THINK seconds on average (0.4 s by
 default: 400 bots offer 1,000 bets/s) — Poisson arrivals from a random start
@@ -602,11 +601,7 @@ def _run(ap: argparse.ArgumentParser, a: argparse.Namespace, tmp: Path) -> None:
         return
     out = measure(a, a.database_url or str(tmp / "bench.db"), tmp)
     out.update(
-        database="postgresql"
-        if a.database_url
-        else "sqlite (WAL, synced after each batch's COMMIT)"
-        if os.environ.get("MACAU_TABLES_WAL_SYNC", "").strip().lower() != "commit"
-        else "sqlite (WAL, synchronous=FULL: synced inside each COMMIT)",
+        database="postgresql" if a.database_url else "sqlite (WAL, synchronous=FULL)",
         tables=a.tables,
         bots=a.bots,
         think_s=a.think,
@@ -652,11 +647,6 @@ def _run(ap: argparse.ArgumentParser, a: argparse.Namespace, tmp: Path) -> None:
                     f"batches' writes {g['writes_ms'] / out['bets']:.3f} ms of the loop "
                     f"({g['rows'] / out['bets']:.1f} rows), the commit "
                     f"{g['commit_ms'] / g['batches']:.2f} ms a batch (its thread)"
-                    + (
-                        f", the WAL's sync after it {g['sync_ms'] / g['syncs']:.2f} ms"
-                        if g.get("syncs")
-                        else " (the WAL's sync inside)"
-                    )
                     if "units_ms" in g and out["bets"]
                     else ""
                 )

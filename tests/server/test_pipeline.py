@@ -7,7 +7,6 @@ every command queued before it, committed; watchers get each event once, in orde
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -456,183 +455,37 @@ def test_commands_sent_together_end_as_sent_one_by_one(
     assert together == one_by_one
 
 
-def test_a_batchs_replies_go_out_once_on_disk_between_the_next_batchs_units(
-    tmp_path: Path,
-) -> None:
-    """A batch's results wait for its WAL on disk (the sync after its COMMIT); the next
-    batch's units run meanwhile, and the replies go out as soon as the sync is done —
-    between two of those units, not after all of them. A command's reply is three
-    callbacks away from its result (the actor's task, the shield around it, the request's
-    task): with one yield, the replies waited behind the next batch's units."""
-    import threading
-
+def test_a_batchs_replies_go_out_before_the_next_batchs_units_run(tmp_path: Path) -> None:
+    """A command's reply is three callbacks from its result (the actor's task, the shield
+    around it, the request's task): they all run before the group commit runs the next
+    batch's units — with one yield, every reply of a batch waited behind the next batch."""
     from macau_tables.server.db import Database
 
     db = Database(str(tmp_path / "r.db"))
-    group = db.group
-    assert group is not None and group.wal_path is not None
-    synced = threading.Event()
-    sync_wal = group._sync_wal
-
-    def slow_sync(path: str) -> None:  # the disk: done when the test says so
-        assert synced.wait(10)
-        sync_wal(path)
-
-    group._sync_wal = slow_sync  # type: ignore[method-assign]
     order: list[str] = []
 
     async def go() -> None:
         loop = asyncio.get_running_loop()
         later: list[asyncio.Task[str]] = []
-        answered: list[asyncio.Future[str]] = []
 
-        def next_unit(name: str) -> Callable[[Connection], str]:
-            def unit(_: Connection) -> str:
-                order.append(f"unit {name} (first answered: {answered[0].done()})")
-                if name == "a":  # the first batch's sync ends while this one runs
-                    synced.set()
-                    first_sync = group.unsynced[0][0]
-                    deadline = time.monotonic() + 10
-                    while not first_sync.done() and time.monotonic() < deadline:
-                        time.sleep(0.001)
-                return name
-
-            return unit
+        def second(_: Connection) -> str:
+            order.append("the next batch's unit runs")
+            return "second"
 
         def first(_: Connection) -> str:
-            # sent while this batch runs: they are the next batch
-            later.extend(loop.create_task(db.write(next_unit(n))) for n in "abc")
+            # sent while this batch commits: it is the next batch
+            later.append(loop.create_task(db.write(second)))
             return "first"
 
         async def actor() -> str:  # as TableActor.command: a task, shielded
             return await db.write(first)
 
-        answered.append(asyncio.ensure_future(asyncio.shield(actor())))  # the request
-        reply = await answered[0]
+        reply = await asyncio.shield(actor())  # as the request's task
         order.append(f"the {reply} reply goes out")
-        assert [await t for t in later] == ["a", "b", "c"]
-
-    try:
-        asyncio.run(go())
-    finally:
-        db.close()
-    assert order == [
-        "unit a (first answered: False)",
-        "the first reply goes out",
-        "unit b (first answered: True)",
-        "unit c (first answered: True)",
-    ]
-    assert group.syncs == 2  # one a batch
-
-
-def test_a_batchs_replies_go_out_while_the_next_batch_commits(tmp_path: Path) -> None:
-    """The first batch's sync ends while the second batch's COMMIT runs (the loop waiting
-    for it): the first batch's reply goes out then, not after that COMMIT."""
-    import threading
-    from concurrent.futures import Future as ThreadFuture
-    from concurrent.futures import ThreadPoolExecutor
-
-    from macau_tables.server.db import Database
-
-    db = Database(str(tmp_path / "c.db"))
-    group = db.group
-    assert group is not None and group.wal_path is not None
-    synced, replied = threading.Event(), threading.Event()
-    seen: list[bool] = []
-    sync_wal = group._sync_wal
-
-    def held_sync(path: str) -> None:
-        assert synced.wait(10)
-        sync_wal(path)
-
-    class Commits(ThreadPoolExecutor):  # the second COMMIT waits for the first reply
-        def submit(self, fn: Any, /, *args: Any, **kw: Any) -> ThreadFuture[Any]:
-            def commit() -> Any:
-                if group.batches == 1:  # the second batch's
-                    synced.set()  # the first batch is on disk now
-                    seen.append(replied.wait(10))
-                return fn(*args, **kw)
-
-            return super().submit(commit)
-
-    group._sync_wal = held_sync  # type: ignore[method-assign]
-    group.fsync.shutdown()
-    group.fsync = Commits(1)
-
-    async def go() -> None:
-        loop = asyncio.get_running_loop()
-        later: list[asyncio.Task[str]] = []
-
-        def first(_: Connection) -> str:
-            later.append(loop.create_task(db.write(lambda c: "second")))
-            return "first"
-
-        async def actor() -> str:
-            return await db.write(first)
-
-        assert await asyncio.shield(actor()) == "first"
-        replied.set()
         assert await later[0] == "second"
 
     try:
         asyncio.run(go())
     finally:
         db.close()
-    assert seen == [True]  # the first reply went out while the second batch committed
-
-
-def test_a_sync_that_fails_fails_its_commands_and_every_write_after(tmp_path: Path) -> None:
-    """The WAL cannot be put on disk: the batch's commands are not acknowledged (their
-    error, not their result), and no write is taken after it — what the disk holds is no
-    longer known, the server must be stopped (a log line says so)."""
-    from macau_tables.server.db import Database
-
-    db = Database(str(tmp_path / "f.db"))
-    group = db.group
-    assert group is not None
-
-    def failing_sync(path: str) -> None:
-        raise OSError(5, "Input/output error", path)
-
-    group._sync_wal = failing_sync  # type: ignore[method-assign]
-
-    async def go() -> tuple[Any, Any]:
-        first = await asyncio.gather(db.write(lambda c: "written"), return_exceptions=True)
-        second = await asyncio.gather(db.write(lambda c: "again"), return_exceptions=True)
-        return first[0], second[0]
-
-    try:
-        first, second = asyncio.run(go())
-    finally:
-        db.close()
-    assert isinstance(first, OSError)
-    assert isinstance(second, RuntimeError) and "could not be synced" in str(second)
-
-
-@pytest.mark.parametrize("wal_sync", ["after", "commit"])
-def test_the_group_commits_connection_leaves_the_sync_to_the_sync_thread(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, wal_sync: str
-) -> None:
-    """The batches' connection commits with ``synchronous=NORMAL`` (the COMMIT writes the
-    WAL; the sync's thread puts it on disk before any result is handed out);
-    ``MACAU_TABLES_WAL_SYNC=commit``: ``FULL``, the sync inside the COMMIT, as SQLite does
-    it. Every other connection, the checkpointer's included, is ``FULL``."""
-    from macau_tables.server.db import Database
-
-    monkeypatch.setenv("MACAU_TABLES_WAL_SYNC", wal_sync)
-    db = Database(str(tmp_path / "s.db"))
-    group = db.group
-    assert group is not None
-
-    def pragma(c: Connection) -> int:
-        return int(c.connection.dbapi_connection.execute("PRAGMA synchronous").fetchone()[0])  # type: ignore[union-attr]
-
-    try:
-        ours = asyncio.run(db.write(pragma))
-        group.checkpoint()
-        checkpointer = group.ckpt_conn.execute("PRAGMA synchronous").fetchone()[0]
-        other = db.read_sync(pragma)
-    finally:
-        db.close()
-    assert (ours, group.syncs) == ((1, 1) if wal_sync == "after" else (2, 0))
-    assert (checkpointer, other) == (2, 2)
+    assert order == ["the first reply goes out", "the next batch's unit runs"]

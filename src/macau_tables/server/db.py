@@ -1,19 +1,14 @@
 """The database: SQLite (embedded, the default) or PostgreSQL, through SQLAlchemy 2.
 
-* SQLite: WAL, ``synchronous=FULL`` (the group commit's connection: below), foreign keys
-  on, ``BEGIN IMMEDIATE`` for every write (a separate reader engine uses plain deferred
-  ``BEGIN``), with **group commit**
+* SQLite: WAL, ``synchronous=FULL``, foreign keys on, ``BEGIN IMMEDIATE`` for every write
+  (a separate reader engine uses plain deferred ``BEGIN``), with **group commit**
   (:class:`LoopCommitter`): every unit of work waiting (commands of different tables)
   runs inside one ``BEGIN IMMEDIATE`` transaction, committed once — one fsync for many
   commands. The units' writes wait and are executed together at the end of the batch
   (``store.WriteBatch``); a unit that fails is undone alone (its waiting writes dropped,
   its own SAVEPOINT rolled back if it had to run a statement at once); no reply is sent
-  before the commit and the WAL's sync, so each command is still atomic and durable when
-  it is acknowledged. The sync (``fdatasync`` of the WAL, what ``synchronous=FULL`` does
-  inside the COMMIT) runs after the COMMIT in a thread of its own, while the next batch's
-  units run; the batches' connection is ``synchronous=NORMAL`` (in WAL mode: never
-  corrupted, and what it commits is on disk once synced; every other connection, the
-  checkpointer's included, is ``FULL``). The WAL is checkpointed in a thread of its own
+  before the commit, so each command is still atomic and durable when it is
+  acknowledged. The WAL is checkpointed in a thread of its own
   (:meth:`LoopCommitter.checkpoint`), not inside a batch's commit. One server process
   per file (:class:`ServerLock`): a second one is refused before it writes anything.
 * PostgreSQL (``postgresql+psycopg://…``): READ COMMITTED with row locks — a table's
@@ -38,7 +33,6 @@ import contextlib
 import logging
 import os
 import time
-from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -116,12 +110,10 @@ class LoopCommitter:
     Units of work wait in a list; one flusher task runs them, each a unit of one ``BEGIN
     IMMEDIATE`` transaction (its writes kept in a ``store.WriteBatch`` until the end of the
     batch), on the loop's thread (they are short and CPU-only: no other thread competes
-    for the GIL), then commits in a worker thread while the loop serves requests and
-    gathers the next batch; then the WAL is synced in another thread (:meth:`_sync`)
-    while the next batch's units run. Each unit's result (or error) is handed back only
-    once its batch is committed and synced — between two units of the next batch, as soon
-    as the sync is done — and the flusher lets the woken callers run (their fan-out and
-    replies) before it runs more units: what they publish is what was committed.
+    for the GIL), then commits in a worker thread — the fsync —
+    while the loop serves requests and gathers the next batch. Each unit's result (or
+    error) is handed back only after the commit, and the flusher lets the woken callers run
+    (their fan-out) before it runs the next batch: what they publish is what was committed.
 
     A unit may change memory before it fails (a table's engine: server/tables.py), and a
     table's commands may follow each other in one batch or in consecutive ones (they are
@@ -136,14 +128,6 @@ class LoopCommitter:
         self.pending: list[_LoopUnit] = []
         self.task: asyncio.Task[None] | None = None
         self.fsync = ThreadPoolExecutor(1, thread_name_prefix="db-commit")
-        # the WAL's sync after each COMMIT (_sync): the batches committed, their results
-        # waiting for it, oldest first
-        self.syncer = ThreadPoolExecutor(1, thread_name_prefix="db-sync")
-        self.unsynced: deque[tuple[Future[None], list[_Done]]] = deque()
-        self.wal_path = _wal_path(engine)
-        self.broken: BaseException | None = None
-        self.syncs = 0
-        self.sync_time = 0.0  # seconds of the syncs (their thread)
         self.conn: Connection | None = None
         self.batches = 0
         self.units = 0
@@ -173,8 +157,6 @@ class LoopCommitter:
             raw = self.conn.connection.dbapi_connection
             assert raw is not None
             raw.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT}")
-            if self.wal_path is not None:  # the COMMIT writes the WAL, _sync puts it on disk
-                raw.execute("PRAGMA synchronous=NORMAL")
         return self.conn
 
     def checkpoint(self) -> None:
@@ -242,8 +224,6 @@ class LoopCommitter:
             "units_ms": round(self.units_time * 1000),
             "writes_ms": round(self.writes_time * 1000),
             "commit_ms": round(self.commit_time * 1000),
-            "syncs": self.syncs,
-            "sync_ms": round(self.sync_time * 1000),
             "checkpoints": self.checkpoints,
             "wal_restarts": self.restarts,
             "restart_wait_ms": round(self.restart_wait * 1000),
@@ -268,8 +248,6 @@ class LoopCommitter:
         on_error: Callable[[Connection], None] | None = None,
         on_fail: Callable[[], None] | None = None,
     ) -> T:
-        if self.broken is not None:
-            raise RuntimeError(f"the database's WAL could not be synced: {self.broken}")
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[T] = loop.create_future()
         self.pending.append((fn, fut, on_error, on_fail))
@@ -279,14 +257,11 @@ class LoopCommitter:
 
     async def _flush(self) -> None:
         loop = asyncio.get_running_loop()
-        while self.pending or self.unsynced:
-            if not self.pending:  # the last batches' replies, once on disk
-                await self._release(wait=True)
-                continue
+        while self.pending:
             if self.wal_frames >= WAL_RESTART and loop.time() >= self.restart_due:
                 await self._restart_wal()
             batch, self.pending = self.pending, []
-            done: list[_Done] = []
+            done: list[tuple[asyncio.Future[Any], Any, BaseException | None]] = []
             try:
                 conn = self._connection()
                 try:
@@ -299,19 +274,31 @@ class LoopCommitter:
                     # at its end; a unit's savepoint is opened only if it needs one
                     # (store.WriteBatch)
                     writes = store.WriteBatch(cur)
-                    at = 0
-                    while at < len(batch):
-                        at = self._run_units(batch, at, conn, writes, done)
-                        if at < len(batch):  # the batch before is on disk: its replies
-                            await self._release()
-                    t1 = time.perf_counter()
+                    conn.info[store.BATCH] = writes
                     try:
-                        conn.info[store.BATCH] = writes
+                        t0 = time.perf_counter()
+                        for fn, fut, on_error, _ in batch:
+                            writes.begin_unit()
+                            try:
+                                result = fn(conn)
+                            except Exception as exc:
+                                writes.fail_unit()
+                                if on_error is not None:
+                                    try:
+                                        on_error(conn)
+                                    except Exception:
+                                        log.exception("repairing a failed unit failed")
+                                done.append((fut, None, exc))
+                            else:
+                                writes.end_unit()
+                                done.append((fut, result, None))
+                        t1 = time.perf_counter()
                         writes.flush()
+                        t2 = time.perf_counter()
+                        self.units_time += t1 - t0
+                        self.writes_time += t2 - t1
                     finally:
                         conn.info.pop(store.BATCH, None)
-                    t2 = time.perf_counter()
-                    self.writes_time += t2 - t1
                     self.statements += writes.executed
                     self.rows += writes.rows
                     cur.close()
@@ -339,111 +326,19 @@ class LoopCommitter:
                 self.checkpoint_due = loop.time() + CHECKPOINT_EVERY
                 with contextlib.suppress(RuntimeError):  # (closing: no new checkpoint)
                     self.checkpointing = self.checkpointer.submit(self.checkpoint)
-            # committed; its results wait for the WAL on disk (the sync's thread), while
-            # the next batch's units run
-            self.unsynced.append((self._sync(), done))
-            await self._release()
-
-    def _run_units(
-        self,
-        batch: list[_LoopUnit],
-        at: int,
-        conn: Connection,
-        writes: store.WriteBatch,
-        done: list[_Done],
-    ) -> int:
-        """The batch's units from ``at``, each alone (one that fails is undone and
-        repaired at once), until the batch before this one is on disk: the index of the
-        next unit to run (``len(batch)``: all ran)."""
-        unsynced = self.unsynced
-        conn.info[store.BATCH] = writes
-        t0 = time.perf_counter()
-        try:
-            while at < len(batch):
-                if unsynced and unsynced[0][0].done():
-                    break
-                fn, fut, on_error, _ = batch[at]
-                at += 1
-                writes.begin_unit()
-                try:
-                    result = fn(conn)
-                except Exception as exc:
-                    writes.fail_unit()
-                    if on_error is not None:
-                        try:
-                            on_error(conn)
-                        except Exception:
-                            log.exception("repairing a failed unit failed")
-                    done.append((fut, None, exc))
-                else:
-                    writes.end_unit()
-                    done.append((fut, result, None))
-        finally:
-            conn.info.pop(store.BATCH, None)
-            self.units_time += time.perf_counter() - t0
-        return at
-
-    def _sync(self) -> Future[None]:
-        """After a batch's COMMIT: the WAL's frames on disk (``fdatasync``, in the sync's
-        thread) — what ``synchronous=FULL`` does inside the COMMIT, here after it, so
-        that the next batch's units run meanwhile. ``MACAU_TABLES_WAL_SYNC=commit`` (or a
-        database without a file): inside the COMMIT, as SQLite does it. Once done, the
-        batch's results go out at the loop's next turn (:meth:`_release_synced`): while
-        the next batch commits, or between two of its units."""
-        if self.wal_path is None:
-            done: Future[None] = Future()
-            done.set_result(None)
-            return done
-        loop = asyncio.get_running_loop()
-        synced = self.syncer.submit(self._sync_wal, self.wal_path)
-        synced.add_done_callback(lambda _: loop.call_soon_threadsafe(self._release_synced))
-        return synced
-
-    def _sync_wal(self, path: str) -> None:
-        started = time.perf_counter()
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            os.fdatasync(fd)
-        finally:
-            os.close(fd)
-        self.sync_time += time.perf_counter() - started
-        self.syncs += 1
-
-    def _release_synced(self) -> bool:
-        """The results of the batches whose WAL is on disk, oldest first (never one after
-        a batch still syncing). A sync that fails fails its batch's commands and every
-        write after it: what is on disk is no longer known (:attr:`broken`). True if any
-        was handed out."""
-        released = False
-        while self.unsynced and self.unsynced[0][0].done():
-            synced, done = self.unsynced.popleft()
-            error = synced.exception()
-            if error is not None and self.broken is None:
-                log.critical("the WAL could not be synced: no more writes (%s)", error)
-                self.broken = error
-            for fut, result, failed in done:
+            for fut, result, error in done:
                 if fut.done():
                     continue
-                if error is not None or failed is not None:
-                    fut.set_exception(error or failed)  # type: ignore[arg-type]
+                if error is not None:
+                    fut.set_exception(error)
                 else:
                     fut.set_result(result)
-            released = True
-        return released
-
-    async def _release(self, wait: bool = False) -> None:
-        """:meth:`_release_synced` (``wait``: once the oldest batch is on disk), then the
-        callers' fan-out and replies before the group commit goes on."""
-        if wait and self.unsynced:
-            with contextlib.suppress(Exception):  # (its error is its batch's: above)
-                await asyncio.wrap_future(self.unsynced[0][0])
-        if self._release_synced() or wait:
+            # the callers' fan-out and their replies, before the next batch's units run
             for _ in range(REPLY_HOPS):
                 await asyncio.sleep(0)
 
     def close(self) -> None:
         self.fsync.shutdown(wait=True)
-        self.syncer.shutdown(wait=True)
         self.checkpointer.shutdown(wait=True)
         self._close_checkpointer_conn()
         self._drop()
@@ -509,21 +404,6 @@ CHECKPOINT_EVERY = 0.25
 #: around it completes, the request's task wakes and sends the reply. With one yield the
 #: replies waited behind the whole next batch's units (tests/server/test_pipeline.py).
 REPLY_HOPS = 3
-
-
-def _wal_path(engine: Engine) -> str | None:
-    """The WAL file the group commit syncs after each COMMIT (:meth:`LoopCommitter._sync`);
-    None: SQLite syncs it inside the COMMIT (``synchronous=FULL``)."""
-    if os.environ.get("MACAU_TABLES_WAL_SYNC", "").strip().lower() == "commit":
-        return None
-    path = engine.url.database
-    if not path or path == ":memory:" or path.startswith("file:"):
-        return None
-    return str(Path(path).resolve()) + "-wal"
-
-
-# a batch's results: each unit's future, its result, its error
-_Done = tuple["asyncio.Future[Any]", Any, BaseException | None]
 
 # a unit of LoopCommitter: the work, its future, its on_error and on_fail
 _LoopUnit = tuple[
