@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,8 +15,11 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
 
+from macau_tables.core.visibility import Viewer
+from macau_tables.games.contract import Actor
 from macau_tables.server.app import create_app
 from macau_tables.server.floor import Floor, Settings
+from macau_tables.server.tables import Reply, TableActor
 from tests.server.conftest_game import register_hilo
 from tests.server.pg import postgres_url
 
@@ -26,6 +29,15 @@ _keys = itertools.count()
 
 def new_key() -> str:
     return f"k{next(_keys)}"
+
+
+def player_command(
+    actor: TableActor, who: str, op: str, args: dict[str, Any], key: str | None = None, **kw: Any
+) -> Awaitable[Reply]:
+    """``who``'s command at ``actor``'s table, as the API sends it (a new key by default)."""
+    return actor.command(
+        Actor.player(who), op, args, user=who, viewer=Viewer.player(who), key=key or new_key(), **kw
+    )
 
 
 @dataclass

@@ -19,25 +19,18 @@ from hypothesis import strategies as st
 from sqlalchemy.engine import Connection
 
 from macau_tables.core.visibility import Viewer
-from macau_tables.games.contract import Actor
 from macau_tables.server import store
 from macau_tables.server.app import create_app
 from macau_tables.server.checks import verify_ledger
 from macau_tables.server.floor import DEMO_DEPOSIT, Floor
 from macau_tables.server.tables import Reply, TableActor
-from tests.server.conftest import Srv, make_settings, new_key
+from tests.server.conftest import Srv, make_settings, player_command
 
 TABLE = "hilo-1"
 
 
 def _call(srv: Srv, fn: Callable[[], Awaitable[Any]]) -> Any:
     return srv.client.portal.call(fn)  # type: ignore[union-attr]
-
-
-def _command(actor: TableActor, who: str, op: str, args: dict[str, Any]) -> Awaitable[Reply]:
-    return actor.command(
-        Actor.player(who), op, args, user=who, viewer=Viewer.player(who), key=new_key()
-    )
 
 
 def _together(srv: Srv, calls: list[tuple[str, str, dict[str, Any]]]) -> tuple[list[Reply], int]:
@@ -49,7 +42,7 @@ def _together(srv: Srv, calls: list[tuple[str, str, dict[str, Any]]]) -> tuple[l
 
     async def go() -> tuple[list[Reply], int]:
         before = group.batches
-        replies = await asyncio.gather(*(_command(actor, w, op, a) for w, op, a in calls))
+        replies = await asyncio.gather(*(player_command(actor, w, op, a) for w, op, a in calls))
         return list(replies), group.batches - before
 
     result: tuple[list[Reply], int] = _call(srv, go)
@@ -134,8 +127,8 @@ def test_a_batch_whose_commit_fails_leaves_its_tables_as_committed(lite: Srv) ->
 
     async def go() -> tuple[list[Any], int]:
         before = group.batches
-        bob = asyncio.ensure_future(_command(actor, "bob", "join", {"amount": 1_000}))
-        carol = asyncio.ensure_future(_command(actor, "carol", "join", {"amount": 1_000}))
+        bob = asyncio.ensure_future(player_command(actor, "bob", "join", {"amount": 1_000}))
+        carol = asyncio.ensure_future(player_command(actor, "carol", "join", {"amount": 1_000}))
         await asyncio.sleep(0)  # (their units go first into the queue, then this one)
         broke = asyncio.ensure_future(lite.floor.db.write(breaks_the_commit))
         done = await asyncio.gather(bob, broke, carol, return_exceptions=True)
@@ -162,7 +155,7 @@ def test_a_lock_holder_sees_every_command_queued_before_it(lite: Srv) -> None:
 
     async def go() -> tuple[list[Reply], dict[str, Any]]:
         sent = [
-            asyncio.ensure_future(_command(actor, p, "join", {"amount": 1_000}))
+            asyncio.ensure_future(player_command(actor, p, "join", {"amount": 1_000}))
             for p in ("alice", "bob", "carol")
         ]
         for _ in range(5):  # until the three are in the group commit's queue
@@ -186,7 +179,10 @@ def test_watchers_get_each_event_once_in_order_then_the_state(lite: Srv) -> None
         while not sub.queue.empty():  # the snapshot
             sub.queue.get_nowait()
         replies = await asyncio.gather(
-            *(_command(actor, p, "join", {"amount": 1_000}) for p in ("alice", "bob", "carol"))
+            *(
+                player_command(actor, p, "join", {"amount": 1_000})
+                for p in ("alice", "bob", "carol")
+            )
         )
         msgs = []
         while not sub.queue.empty():
@@ -261,8 +257,8 @@ def test_a_unit_reads_the_balances_the_batch_has_not_written_yet(lite: Srv) -> N
     async def go() -> list[Reply]:
         return list(
             await asyncio.gather(
-                _command(one, "alice", "join", {"amount": 600_000}),
-                _command(two, "alice", "join", {"amount": 600_000}),
+                player_command(one, "alice", "join", {"amount": 600_000}),
+                player_command(two, "alice", "join", {"amount": 600_000}),
             )
         )
 
@@ -279,15 +275,7 @@ def test_a_key_sent_twice_in_one_batch_gets_the_first_answer(lite: Srv) -> None:
     actor = lite.floor.tables[TABLE]
 
     def join() -> Awaitable[Reply]:
-        return actor.command(
-            Actor.player("bob"),
-            "join",
-            {"amount": 1_000},
-            user="bob",
-            viewer=Viewer.player("bob"),
-            key="twice",
-            req_hash="h",
-        )
+        return player_command(actor, "bob", "join", {"amount": 1_000}, key="twice", req_hash="h")
 
     async def go() -> list[Reply]:
         return list(await asyncio.gather(join(), join()))
@@ -401,7 +389,7 @@ def _run_floor(
 
         async def send(batch: list[tuple[int, str, str, dict[str, Any]]]) -> list[int]:
             actors = _tables(floor)
-            calls = [_command(actors[t], who, op, args) for t, who, op, args in batch]
+            calls = [player_command(actors[t], who, op, args) for t, who, op, args in batch]
             if together:
                 replies = list(await asyncio.gather(*calls))
             else:

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from macau_tables.server.app import create_app
 from macau_tables.server.floor import Floor
-from tests.server.conftest import Srv, make_settings, wait_checked
+from tests.server.conftest import Srv, make_settings, player_command, wait_checked
 
 
 @contextmanager
@@ -168,8 +168,6 @@ def test_a_command_sent_while_a_taken_table_is_checked_waits_for_the_check(
     was locked for a money mismatch."""
     import asyncio
 
-    from macau_tables.core.visibility import Viewer
-    from macau_tables.games.contract import Actor
     from macau_tables.server import checks, store
     from macau_tables.server.floor import DEMO_DEPOSIT, RecoveryReport
 
@@ -183,15 +181,7 @@ def test_a_command_sent_while_a_taken_table_is_checked_waits_for_the_check(
     def checked_while_a_command_comes(conn: sa.Connection, actor: Any, engine: Any) -> Any:
         # the read's thread, between the load and the money check: bob's join arrives
         future = asyncio.run_coroutine_threadsafe(
-            actor.command(
-                Actor.player("bob"),
-                "join",
-                {"amount": 700},
-                user="bob",
-                viewer=Viewer.player("bob"),
-                key="bob-during-the-check",
-            ),
-            loop,
+            player_command(actor, "bob", "join", {"amount": 700}), loop
         )
         replies.append(future.result(30))
         return check(conn, actor, engine)
