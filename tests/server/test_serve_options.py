@@ -58,17 +58,28 @@ def test_the_front_writes_the_access_log_when_asked(tmp_path: Path, flags: list[
 
 
 @pytest.mark.parametrize(
-    ("flags", "every", "check"),
+    ("flags", "every", "check", "hours"),
     [
-        ([], 1000, "background"),
-        (["--checkpoint-every", "250", "--chain-check", "startup"], 250, "startup"),
+        ([], 1000, "background", 24.0),
+        (
+            ["--checkpoint-every", "250", "--chain-check", "startup", "--idempotency-hours", "0"],
+            250,
+            "startup",
+            0.0,
+        ),
+        (["--idempotency-hours", "1.5"], 1000, "background", 1.5),
     ],
 )
-def test_the_snapshot_options_reach_the_floor(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flags: list[str], every: int, check: str
+def test_the_snapshot_and_retention_options_reach_the_floor(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    flags: list[str],
+    every: int,
+    check: str,
+    hours: float,
 ) -> None:
-    """``--checkpoint-every`` and ``--chain-check`` are the floor's settings (until
-    2026-11-27 ``--checkpoint-every`` was accepted and ignored)."""
+    """``--checkpoint-every``, ``--chain-check`` and ``--idempotency-hours`` are the floor's
+    settings (until 2026-11-27 ``--checkpoint-every`` was accepted and ignored)."""
     seen: dict[str, Any] = {}
 
     def fake_run(app_: Any, **_kwargs: Any) -> None:  # (the server is not started)
@@ -81,3 +92,4 @@ def test_the_snapshot_options_reach_the_floor(
     assert result.exit_code == 0, result.output
     assert seen["settings"].checkpoint_every == every
     assert seen["settings"].chain_check == check
+    assert seen["settings"].idempotency_hours == hours

@@ -117,6 +117,15 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
                 case_sensitive=False,
             ),
         ] = ChainCheck.background,
+        idempotency_hours: Annotated[
+            float,
+            typer.Option(
+                help="Hours an idempotency record (a money-moving request's key and first "
+                "answer) is kept; then it is deleted, and the key is a new key again "
+                '(docs/server.md, "Idempotency"). 0: kept for ever.',
+                min=0,
+            ),
+        ] = 24.0,
         front: Annotated[
             bool,
             typer.Option(
@@ -151,6 +160,7 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
             front=front,
             checkpoint_every=checkpoint_every,
             chain_check=chain_check.value,
+            idempotency_hours=idempotency_hours,
         )
 
     @db_app.command("upgrade", epilog="Example: macau-tables db upgrade --database-url floor.db")

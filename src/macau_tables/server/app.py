@@ -330,13 +330,19 @@ def create_app(
         them were awaited so that the WAL started over (and the milliseconds the batches
         waited for those), and the WAL's length in pages at the last one. ``memory``: the
         process's resident memory and the journal entries its tables hold in memory,
-        which it grows with (docs/operations.md, "Memory"). ``front`` (SQLite, unless
+        which it grows with (docs/operations.md, "Memory"). ``idempotency``: how many
+        hours a record is kept (0: for ever) and how many records this process deleted
+        since it started (docs/operations.md, "Disk"). ``front`` (SQLite, unless
         ``--no-front``): the front process's id and how many times it was replaced."""
         group = the_floor.db.group
         return {
             **latencies.report(),
             "group_commit": group.stats() if group else None,
             "memory": the_floor.memory(),
+            "idempotency": {
+                "hours": the_floor.settings.idempotency_hours,
+                "pruned": the_floor.idempotency_pruned,
+            },
             # SQLite: the front process (server/front.py) and how often it was replaced
             "front": front.stats() if (front := getattr(app.state, "front", None)) else None,
         }

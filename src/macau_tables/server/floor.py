@@ -66,6 +66,13 @@ DEMO_USERS = (
 #: database failed (not the chain)
 CHAIN_RETRY = 5.0
 
+#: seconds between two passes of the idempotency records' retention (Floor.prune_idempotency)
+PRUNE_EVERY = 10.0
+
+#: records deleted per write transaction by a pass: on SQLite each such delete is a unit of
+#: the group commit, between the tables' commands (~1–2 ms for 250)
+PRUNE_CHUNK = 250
+
 
 @dataclass
 class Settings:
@@ -96,6 +103,9 @@ class Settings:
     # (the table opens at once; a worker process checks it, and locks the table if it does
     # not verify) or "startup" (checked before the table opens); docs/server.md
     chain_check: str = "background"
+    # an idempotency record is kept this many hours, then deleted (docs/server.md,
+    # "Idempotency"); 0: kept for ever
+    idempotency_hours: float = 24.0
 
 
 @dataclass
@@ -128,6 +138,8 @@ class Floor:
         self._chain_task: asyncio.Task[None] | None = None
         self._chain_pool: ProcessPoolExecutor | None = None
         self.chains_checked = 0  # tables whose history the background check verified
+        self._prune_task: asyncio.Task[None] | None = None
+        self.idempotency_pruned = 0  # records the retention deleted since the start
         self._ledger_job = False  # the ledger's own check is left to the background
         self._ledger_running = False  # (and running now)
         if not self.db.is_sqlite and self.settings.cluster is not False:
@@ -150,6 +162,8 @@ class Floor:
             if self.db.is_sqlite:  # one server process per file (db.ServerLock)
                 self._server_lock = ServerLock(self.db.url)
             await self._start()
+        if self.settings.idempotency_hours > 0:
+            self._prune_task = asyncio.get_running_loop().create_task(self._prune_loop())
 
     async def _start(self) -> None:
         await asyncio.get_running_loop().run_in_executor(None, upgrade, self.db)
@@ -167,6 +181,11 @@ class Floor:
         self.check_chains()
 
     async def stop(self) -> None:
+        if self._prune_task is not None:
+            self._prune_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._prune_task
+            self._prune_task = None
         if self._chain_task is not None:
             self._chain_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -184,6 +203,29 @@ class Floor:
         if self._server_lock is not None:
             self._server_lock.close()
             self._server_lock = None
+
+    async def prune_idempotency(self, now_ms: int | None = None) -> int:
+        """Delete the idempotency records older than ``idempotency_hours`` (before
+        ``now_ms``, the wall clock by default), ``PRUNE_CHUNK`` a write transaction, until
+        none is left; return how many. The records are most of what the database gains a
+        command (docs/operations.md, "Disk"); the ledger and the journals are kept."""
+        now = store.now_ms() if now_ms is None else now_ms
+        before = now - round(self.settings.idempotency_hours * 3_600_000)
+        total = 0
+        while True:
+            n = await self.db.write(lambda c: store.prune_idempotency(c, before, PRUNE_CHUNK))
+            total += n
+            self.idempotency_pruned += n
+            if n < PRUNE_CHUNK:
+                return total
+
+    async def _prune_loop(self) -> None:
+        while True:
+            await asyncio.sleep(PRUNE_EVERY)
+            try:
+                await self.prune_idempotency()
+            except Exception:  # the database failed: the next pass tries again
+                log.exception("deleting old idempotency records failed")
 
     def memory(self) -> dict[str, int | None]:
         """What grows: the process's resident memory (bytes; None where ``/proc`` is not)

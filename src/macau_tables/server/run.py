@@ -36,6 +36,7 @@ def serve(
     on_start: Callable[[Floor], None] | None = None,
     checkpoint_every: int = 1000,
     chain_check: str = "background",
+    idempotency_hours: float = 24.0,
 ) -> None:
     """Run the server until interrupted (migrations and recovery first).
 
@@ -57,6 +58,7 @@ def serve(
         gaming_day_start=gaming_day_start,
         checkpoint_every=checkpoint_every,
         chain_check=chain_check,
+        idempotency_hours=idempotency_hours,
     )
     if workers > 1 and not is_postgresql(settings.database_url):
         raise InvalidInput(WORKERS_NEED_PG)

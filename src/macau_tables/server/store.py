@@ -1042,6 +1042,29 @@ def put_idempotent(
     )
 
 
+def prune_idempotency(conn: Connection, before_ms: int, limit: int) -> int:
+    """Delete up to ``limit`` idempotency records written before ``before_ms`` (the
+    retention window's start: ``serve --idempotency-hours``), the oldest first; return how
+    many. A key whose record is gone is a new key: a request sent with it again runs again.
+
+    SQLite looks at the ``limit`` oldest records by ``rowid`` (the order they were written
+    in) and deletes those among them that are old enough: no index on the time, and no
+    scan past them when none is. PostgreSQL takes the oldest by ``created_at`` (its index,
+    migration 0009), skipping rows another process is deleting (``SKIP LOCKED``)."""
+    if conn.dialect.name == "sqlite":
+        sql = (
+            "DELETE FROM idempotency WHERE rowid IN (SELECT rowid FROM (SELECT rowid, "
+            "created_at FROM idempotency ORDER BY rowid LIMIT :n) WHERE created_at < :before)"
+        )
+    else:
+        sql = (
+            "DELETE FROM idempotency AS i USING (SELECT user_name, key FROM idempotency "
+            "WHERE created_at < :before ORDER BY created_at LIMIT :n FOR UPDATE SKIP LOCKED) "
+            "AS old WHERE i.user_name = old.user_name AND i.key = old.key"
+        )
+    return int(conn.execute(sa.text(sql), {"before": before_ms, "n": limit}).rowcount)
+
+
 def audit(
     conn: Connection, user: str, action: str, target: str, reason: str, data: Any = None
 ) -> None:
