@@ -89,7 +89,7 @@ def main() -> None:
             wrote = add(db, 0, args.records, args.batch, 1)
             chunks = prune(db, 2)
             deleted = sum(chunks)
-            q = statistics.quantiles(chunks, n=100)
+            q = statistics.quantiles(chunks, n=100, method="inclusive")
             print(
                 f"{args.records:,} records of a {len(ANSWER)}-byte answer: written "
                 f"{wrote / args.records * 1e6:.1f} µs a record ({args.batch} a transaction, "
