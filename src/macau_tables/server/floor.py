@@ -212,6 +212,8 @@ class Floor:
         now = store.now_ms() if now_ms is None else now_ms
         before = now - round(self.settings.idempotency_hours * 3_600_000)
         total = 0
+        if not await self.db.read(lambda c: store.idempotency_to_prune(c, before, PRUNE_CHUNK)):
+            return total  # (most passes: no write at all)
         while True:
             n = await self.db.write(lambda c: store.prune_idempotency(c, before, PRUNE_CHUNK))
             total += n

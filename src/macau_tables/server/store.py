@@ -1042,6 +1042,19 @@ def put_idempotent(
     )
 
 
+def idempotency_to_prune(conn: Connection, before_ms: int, limit: int) -> bool:
+    """Whether :func:`prune_idempotency` would delete a record now: a read, so that a pass
+    with nothing to delete writes nothing (no transaction, no fsync)."""
+    if conn.dialect.name == "sqlite":
+        sql = (
+            "SELECT 1 FROM (SELECT created_at FROM idempotency ORDER BY rowid LIMIT :n) "
+            "WHERE created_at < :before LIMIT 1"
+        )
+    else:
+        sql = "SELECT 1 FROM idempotency WHERE created_at < :before LIMIT 1"
+    return conn.execute(sa.text(sql), {"before": before_ms, "n": limit}).first() is not None
+
+
 def prune_idempotency(conn: Connection, before_ms: int, limit: int) -> int:
     """Delete up to ``limit`` idempotency records written before ``before_ms`` (the
     retention window's start: ``serve --idempotency-hours``), the oldest first; return how
