@@ -207,8 +207,8 @@ class Floor:
     async def prune_idempotency(self, now_ms: int | None = None) -> int:
         """Delete the idempotency records older than ``idempotency_hours`` (before
         ``now_ms``, the wall clock by default), ``PRUNE_CHUNK`` a write transaction, until
-        none is left; return how many. The records are most of what the database gains a
-        command (docs/operations.md, "Disk"); the ledger and the journals are kept."""
+        none is left; return how many. The records are the largest part of what the database
+        gains a command (docs/operations.md, "Disk"); the ledger and the journals are kept."""
         now = store.now_ms() if now_ms is None else now_ms
         before = now - round(self.settings.idempotency_hours * 3_600_000)
         total = 0
