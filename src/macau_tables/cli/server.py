@@ -6,8 +6,11 @@ runs, so the engines and the rest of the CLI work without them.
 
 from __future__ import annotations
 
+import contextlib
 import enum
-from typing import Annotated
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 
@@ -16,7 +19,9 @@ from macau_tables.core.errors import InvalidInput
 
 db_app = typer.Typer(
     help="The server's database (SQLite file or PostgreSQL).",
-    epilog="Example: macau-tables db upgrade --database-url floor.db",
+    epilog="Examples: macau-tables db upgrade --database-url floor.db  ·  "
+    "macau-tables db check --database-url floor.db  ·  "
+    "macau-tables db backup floor-copy.db --database-url floor.db",
 )
 
 
@@ -31,6 +36,45 @@ def _need_server() -> None:
             err=True,
         )
         raise typer.Exit(2) from exc
+
+
+@contextlib.contextmanager
+def _database_errors() -> Iterator[None]:
+    """A database that cannot be reached or read (PostgreSQL down, a file that is not a
+    server's database): one line and exit 2, not a traceback."""
+    import sqlite3
+
+    import sqlalchemy as sa
+
+    from macau_tables.cli.common import fail
+
+    try:
+        yield
+    except sa.exc.SQLAlchemyError as exc:
+        fail(f"the database: {getattr(exc, 'orig', None) or exc}")
+    except sqlite3.Error as exc:
+        fail(f"the database: {exc}")
+
+
+def _report_check(check: Any) -> None:
+    """A line for the ledger and one for each table; exit 2 (one line on stderr) if
+    anything does not verify."""
+    from macau_tables.cli.common import fail
+
+    if check.ledger:
+        for reason in check.ledger:
+            typer.echo(f"ledger: {reason}")
+    else:
+        typer.echo(
+            f"ledger: {check.postings:,} postings sum to zero, per transaction too; every "
+            "balance equals its postings"
+        )
+    for t in check.tables:
+        verdict = "chain and money verify" if t.problem is None else t.problem
+        typer.echo(f"{t.table_id}  {t.game}  {t.status}  {t.entries:,} entries: {verdict}")
+    if not check.ok:
+        bad = len(check.ledger) + sum(t.problem is not None for t in check.tables)
+        fail(f"{bad} problem(s): the database does not verify")
 
 
 def _check_day_start(text: str) -> None:
@@ -172,8 +216,58 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
         _need_server()
         from macau_tables.server.run import db_upgrade
 
-        done = db_upgrade(database_url)
+        with _database_errors():
+            done = db_upgrade(database_url)
         typer.echo(f"applied {', '.join(done)}" if done else "the database is up to date")
+
+    @db_app.command(
+        "check",
+        epilog="Example: macau-tables db check --database-url floor.db  "
+        "(exit 2 if anything does not verify)",
+    )
+    @handle_errors
+    def check_cmd(
+        database_url: Annotated[str | None, typer.Option(help=URL_HELP)] = None,
+    ) -> None:
+        """Verify a server's database: the ledger, and every table's chain and money.
+
+        What a start-up checks, in one read snapshot — beside a running server, on a copy
+        restored from a backup, or on a file sent to a lab: the postings sum to zero (in all
+        and per transaction) and every balance equals its postings; each table's journal
+        chains from its stored text to the head its row names; the money its events moved
+        is the ledger's. Exit 2 if anything does not verify."""
+        _need_server()
+        from macau_tables.server.checks import check_database
+
+        with _database_errors():
+            found = check_database(database_url)
+        _report_check(found)
+
+    @db_app.command(
+        "backup",
+        epilog="Example: macau-tables db backup floor-2026-11-27.db --database-url floor.db",
+    )
+    @handle_errors
+    def backup_cmd(
+        target: Annotated[Path, typer.Argument(help="The backup: a new file.")],
+        database_url: Annotated[str | None, typer.Option(help=URL_HELP)] = None,
+    ) -> None:
+        """Copy a SQLite floor to a new file as of one moment — the server may be running
+        — then check the copy as `db check` does (exit 2 if it does not verify).
+
+        To restore: stop the server, put the copy in the database's place (its -wal and
+        -shm files removed), start it. PostgreSQL: pg_dump or pg_basebackup, then
+        `db check` on the restored database."""
+        _need_server()
+        from macau_tables.server.backup import backup_sqlite
+
+        with _database_errors():
+            done = backup_sqlite(database_url, target)
+        typer.echo(
+            f"copied {done.source} to {done.target}: {done.size / 1e6:,.1f} MB in "
+            f"{done.seconds:.1f} s"
+        )
+        _report_check(done.check)
 
     @app.command(
         "bots",

@@ -26,12 +26,13 @@ import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from macau_tables.core.errors import LedgerMismatch, MacauTablesError
+from macau_tables.core.errors import InvalidInput, LedgerMismatch, MacauTablesError
 from macau_tables.core.journal import Event, event_from_json
 from macau_tables.server import store
 
@@ -40,8 +41,10 @@ if TYPE_CHECKING:
     from macau_tables.server.tables import TableActor
 
 __all__ = [
+    "DatabaseCheck",
     "Moved",
     "Problem",
+    "check_database",
     "check_history",
     "check_ledger",
     "history_money_problems",
@@ -241,3 +244,81 @@ def check_ledger(url: str) -> list[tuple[str | None, str]]:
             return [(p.table_id, p.reason) for p in verify_ledger(conn)]
     finally:
         engine.dispose()
+
+
+# --- a whole database, offline or beside a running server (``macau-tables db check``) ----
+
+
+@dataclass
+class TableCheck:
+    table_id: str
+    game: str
+    status: str  # the table's, as stored (open, paused, closed, locked)
+    entries: int
+    problem: str | None  # None: its chain and its money verify
+
+
+@dataclass
+class DatabaseCheck:
+    """What :func:`check_database` found: the ledger's own problems and each table's."""
+
+    ledger: list[str]
+    tables: list[TableCheck]
+    postings: int
+
+    @property
+    def ok(self) -> bool:
+        return not self.ledger and all(t.problem is None for t in self.tables)
+
+
+def check_database(url: str | None) -> DatabaseCheck:
+    """Everything a floor's start-up checks, on the database at ``url`` (a SQLite path or
+    URL, None for ``./macau-tables.db``, or PostgreSQL's), in one read
+    snapshot (a server may be writing it meanwhile): the ledger's own sums
+    (:func:`verify_ledger`), and each table's whole journal — its chain from the stored
+    text to the head the table row names, and the money its events moved against the
+    ledger's rows (:func:`history_money_problems`). The rules are not re-run: a server
+    started on the database re-runs each table from its latest snapshot."""
+    from macau_tables.server.db import normalise_url
+    from macau_tables.server.games import games
+
+    known = games()
+    target = sa.engine.make_url(normalise_url(url))
+    if target.get_backend_name() == "sqlite" and not Path(target.database or "").is_file():
+        raise InvalidInput(f"no database at {target.database}")  # (not a new empty one)
+    engine = sa.create_engine(target, poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as raw:
+            conn = raw
+            if engine.dialect.name == "postgresql":
+                conn = raw.execution_options(isolation_level="REPEATABLE READ")
+            with conn.begin():
+                ledger = [p.reason for p in verify_ledger(conn)]
+                postings = int(
+                    conn.execute(
+                        sa.select(sa.func.count()).select_from(store.postings_t)
+                    ).scalar_one()
+                )
+                rows = conn.execute(sa.select(store.tables_t).order_by(store.tables_t.c.id)).all()
+                tables = [_check_table(conn, row, known) for row in rows]
+    finally:
+        engine.dispose()
+    return DatabaseCheck(ledger, tables, postings)
+
+
+def _check_table(conn: Connection, row: Any, known: Mapping[str, Any]) -> TableCheck:
+    end = int(row.head_seq) + 1
+    problem: str | None = None
+    if row.game not in known:
+        problem = f"unknown game {row.game!r}: this installation runs {sorted(known)}"
+    else:
+        try:
+            head = store.verify_chain_to(conn, row.id, row.game, json.loads(row.header), end)
+            if head != row.head_hash:
+                named = str(row.head_hash)[:12]
+                problem = f"JournalTampered: the chain ends at {head[:12]}…, the table at {named}…"
+            else:
+                verify_history_money(conn, row.id, end)
+        except MacauTablesError as exc:  # the chain, the money, an entry that does not decode
+            problem = f"{type(exc).__name__}: {exc}"
+    return TableCheck(row.id, row.game, str(row.status), end, problem)

@@ -1,0 +1,227 @@
+"""``macau-tables db check`` (a database verified as a start-up verifies it: SQLite and
+PostgreSQL) and ``db backup`` (a SQLite floor copied while its server plays, as of one
+moment: each copy verifies and a server starts on it)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from typer.testing import CliRunner
+
+from macau_tables.cli.app import app
+from macau_tables.server.backup import backup_sqlite
+from macau_tables.server.bots import BotReport, play_bots
+from macau_tables.server.checks import check_database
+from macau_tables.server.floor import Floor
+from tests.server.conftest import Srv, make_settings
+from tests.server.pg import free_port
+from tests.server.test_crash import ServerProcess
+
+runner = CliRunner()
+
+
+def played(srv: Srv) -> None:
+    """A round at hilo-1: two players sit down, bet, and the round settles."""
+    for who in ("alice", "bob"):
+        srv.ok(who, "hilo-1", "join", {"amount": 10_000})
+    srv.step("hilo-1")
+    for who in ("alice", "bob"):
+        srv.ok(who, "hilo-1", "bet", {"amount": 1_000})
+    while srv.step("hilo-1"):
+        pass
+
+
+def url_of(srv: Srv) -> str:
+    return srv.floor.db.url
+
+
+def test_db_check_verifies_a_floor_beside_its_server(srv: Srv) -> None:
+    played(srv)
+    result = runner.invoke(app, ["db", "check", "--database-url", url_of(srv)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("ledger: ") and "sum to zero" in lines[0]
+    row = next(line for line in lines if line.startswith("hilo-1 "))
+    entries = len(srv.floor.tables["hilo-1"].engine.journal)  # type: ignore[union-attr]
+    assert row == f"hilo-1  hilo  open  {entries:,} entries: chain and money verify"
+    assert len(lines) == 1 + len(srv.floor.tables)
+
+
+def _without_triggers(conn: Any, table: str) -> None:
+    """Take a table's append-only triggers away (a tamperer with write access)."""
+    if conn.dialect.name == "sqlite":
+        names = conn.execute(
+            sa.text("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = :t"),
+            {"t": table},
+        ).all()
+        for (name,) in names:
+            conn.execute(sa.text(f'DROP TRIGGER "{name}"'))
+    else:
+        conn.execute(sa.text(f"ALTER TABLE {table} DISABLE TRIGGER USER"))
+
+
+@pytest.mark.parametrize("what", ["an event", "a cached balance"])
+def test_db_check_names_what_does_not_verify(srv: Srv, what: str) -> None:
+    played(srv)
+    with srv.floor.db.writer.begin() as conn:
+        if what == "an event":
+            _without_triggers(conn, "journal")
+            conn.execute(
+                sa.text(
+                    "UPDATE journal SET event = replace(event, '1000', '9000') "
+                    "WHERE table_id = 'hilo-1' AND kind = 'hilo.bet_placed'"
+                )
+            )
+        else:
+            conn.execute(
+                sa.text("UPDATE accounts SET balance = balance + 1 WHERE name = :n"),
+                {"n": "player:carol"},
+            )
+    result = runner.invoke(app, ["db", "check", "--database-url", url_of(srv)])
+    assert result.exit_code == 2, result.output
+    assert "problem(s): the database does not verify" in result.output
+    if what == "an event":
+        row = next(line for line in result.output.splitlines() if line.startswith("hilo-1 "))
+        assert "JournalTampered: entry" in row and "hash does not match" in row
+    else:
+        assert "ledger: money: player:carol caches" in result.output
+        assert "hilo-1  hilo  open" in result.output  # (the tables themselves verify)
+
+
+def test_db_check_and_backup_refuse_bad_input_in_one_line(tmp_path: Path, lite: Srv) -> None:
+    cases = [
+        (["db", "check", "--database-url", str(tmp_path / "none.db")], "no database at"),
+        (
+            ["db", "backup", str(tmp_path / "b.db"), "--database-url", str(tmp_path / "none.db")],
+            "no database at",
+        ),
+        (
+            ["db", "backup", url_of(lite).split("///")[1], "--database-url", url_of(lite)],
+            "exists: name a new file",
+        ),
+        (
+            ["db", "backup", str(tmp_path / "b.db"), "--database-url", "postgresql://x@/y"],
+            "pg_dump",
+        ),
+        (
+            ["db", "backup", str(tmp_path / "no" / "b.db"), "--database-url", url_of(lite)],
+            "no directory",
+        ),
+    ]
+    (tmp_path / "junk.db").write_text("not a database")
+    cases.append((["db", "check", "--database-url", str(tmp_path / "junk.db")], "not a database"))
+    for args, text in cases:
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert text in result.output, (args, result.output)
+        assert len(result.output.strip().splitlines()) == 1, result.output
+    assert not (tmp_path / "none.db").exists()  # (not created by the check)
+    assert not list(tmp_path.glob("b.db*"))
+
+
+def test_a_backup_taken_while_bots_play_is_one_moment_and_a_server_starts_on_it(
+    tmp_path: Path,
+) -> None:
+    url = str(tmp_path / "floor.db")
+    server = ServerProcess(url, free_port(), tmp_path / "server.log")
+    server.start()
+    copies: list[Path] = []
+    try:
+        creds = server.creds()
+        report = BotReport()
+
+        async def scenario() -> BotReport:
+            done = asyncio.Event()
+            bots = asyncio.create_task(
+                play_bots(
+                    f"http://127.0.0.1:{server.port}",
+                    6,
+                    60.0,
+                    ("supervisor", creds["supervisor"]),
+                    ("cashier", creds["cashier"]),
+                    tables=[("hilo-1", "hilo"), ("hilo-2", "hilo")],
+                    poll=0.02,
+                    report=report,
+                    stop=done,
+                )
+            )
+            loop = asyncio.get_running_loop()
+            deadline = time.monotonic() + 30
+            while report.bets < 20 and time.monotonic() < deadline:  # (playing)
+                await asyncio.sleep(0.05)
+            for i in range(4):  # copies while the bots bet, settle and cash out
+                bets = report.bets
+                target = tmp_path / f"copy-{i}.db"
+                result = await loop.run_in_executor(
+                    None,
+                    lambda t=target: runner.invoke(
+                        app, ["db", "backup", str(t), "--database-url", url]
+                    ),
+                )
+                assert result.exit_code == 0, result.output
+                assert "chain and money verify" in result.output
+                copies.append(target)
+                while report.bets == bets and not bots.done():  # (the floor moved on)
+                    await asyncio.sleep(0.01)
+            done.set()
+            return await bots
+
+        result = asyncio.run(scenario())
+        assert result.bets > 20 and not [s for s in result.statuses if s >= 500]
+    finally:
+        server.stop()
+    # each copy is one committed state of the floor, and a server starts on it: it verifies
+    # every table and finishes the rounds in play by their rules
+    heads = []
+    for copy in copies:
+        check = check_database(str(copy))
+        assert check.ok, check
+        heads.append(sum(t.entries for t in check.tables))
+        floor = Floor(make_settings(str(copy), demo=False))
+
+        async def start_and_stop(f: Floor = floor) -> Any:
+            await f.start()
+            try:
+                return f.recovery
+            finally:
+                await f.stop()
+
+        recovery = asyncio.run(start_and_stop())
+        assert recovery.locked == {} and recovery.ledger == []
+        assert check_database(str(copy)).ok  # (and what the start-up finished verifies too)
+    assert heads == sorted(heads) and heads[0] < heads[-1]  # four moments, one after another
+    assert check_database(url).ok
+
+
+def test_backup_sqlite_leaves_no_partial_file_when_the_copy_fails(
+    tmp_path: Path, lite: Srv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sqlite3
+
+    played(lite)
+    real = sqlite3.connect
+
+    class Failing:  # the source's connection, whose copy fails half-way
+        def __init__(self, conn: sqlite3.Connection) -> None:
+            self.conn = conn
+
+        def backup(self, target: sqlite3.Connection, **_: Any) -> None:
+            target.execute("CREATE TABLE half (x)")
+            raise sqlite3.OperationalError("disk I/O error")
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.conn, name)
+
+    def connect(*args: Any, **kwargs: Any) -> Any:
+        conn = real(*args, **kwargs)
+        return Failing(conn) if kwargs.get("uri") else conn
+
+    monkeypatch.setattr(sqlite3, "connect", connect)
+    with pytest.raises(sqlite3.OperationalError):
+        backup_sqlite(url_of(lite), tmp_path / "b.db")
+    assert not list(tmp_path.glob("b.db*"))
