@@ -898,22 +898,6 @@ def exit_with_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True, name="exit-with-parent").start()
 
 
-def check_chain(
-    url: str, table_id: str, game: str, header: Mapping[str, Any], end: int
-) -> tuple[bool, str]:
-    """:func:`verify_chain_to` of entries ``0 … end - 1`` on a connection of its own (in a
-    worker process: ``Floor``'s background check of the chains before the tables' windows):
-    ``(True, the hash of entry end - 1)``, or ``(False, why)``."""
-    engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
-    try:
-        with engine.connect() as conn:
-            return True, verify_chain_to(conn, table_id, game, header, end)
-    except JournalTampered as exc:
-        return False, f"{type(exc).__name__}: {exc}"
-    finally:
-        engine.dispose()
-
-
 def put_snapshot(
     conn: Connection, table_id: str, seq: int, encoded: Any, base: int, keep: int = 3
 ) -> None:
