@@ -52,6 +52,33 @@ def test_db_check_verifies_a_floor_beside_its_server(srv: Srv) -> None:
     assert len(lines) == 1 + len(srv.floor.tables)
 
 
+def test_db_check_reads_one_snapshot(srv: Srv, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deposit committed while the check runs (after its ledger's sums) is not seen by
+    what it reads next: every read is of the state the first one saw."""
+    from macau_tables.server import checks
+
+    played(srv)
+    first = checks.verify_ledger
+
+    def then_a_deposit(conn: Any) -> Any:
+        found = first(conn)
+        srv.deposit("carol", 100)  # (another connection: the server's, committed)
+        return found
+
+    def postings() -> int:
+        return int(
+            srv.floor.db.read_sync(
+                lambda c: c.execute(sa.text("SELECT count(*) FROM postings")).scalar_one()
+            )
+        )
+
+    before = postings()
+    monkeypatch.setattr(checks, "verify_ledger", then_a_deposit)
+    found = check_database(url_of(srv))
+    assert postings() == before + 2  # the deposit was committed during the check
+    assert found.postings == before and found.ok  # which read the state before it
+
+
 def _without_triggers(conn: Any, table: str) -> None:
     """Take a table's append-only triggers away (a tamperer with write access)."""
     if conn.dialect.name == "sqlite":

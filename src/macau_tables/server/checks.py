@@ -287,6 +287,11 @@ def check_database(url: str | None) -> DatabaseCheck:
     if target.get_backend_name() == "sqlite" and not Path(target.database or "").is_file():
         raise InvalidInput(f"no database at {target.database}")  # (not a new empty one)
     engine = sa.create_engine(target, poolclass=sa.pool.NullPool)
+    if engine.dialect.name == "sqlite":
+        # pysqlite begins a transaction only before a write: a BEGIN of our own, so that
+        # every read below sees the state of the first (SQLAlchemy's recipe)
+        sa.event.listen(engine, "connect", _no_implicit_begin)
+        sa.event.listen(engine, "begin", lambda c: c.exec_driver_sql("BEGIN"))
     try:
         with engine.connect() as raw:
             conn = raw
@@ -304,6 +309,10 @@ def check_database(url: str | None) -> DatabaseCheck:
     finally:
         engine.dispose()
     return DatabaseCheck(ledger, tables, postings)
+
+
+def _no_implicit_begin(dbapi_conn: Any, _record: Any) -> None:
+    dbapi_conn.isolation_level = None
 
 
 def _check_table(conn: Connection, row: Any, known: Mapping[str, Any]) -> TableCheck:
