@@ -5,6 +5,7 @@ moment: each copy verifies and a server starts on it)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,17 @@ def test_db_check_verifies_a_floor_beside_its_server(srv: Srv) -> None:
     entries = len(srv.floor.tables["hilo-1"].engine.journal)  # type: ignore[union-attr]
     assert row == f"hilo-1  hilo  open  {entries:,} entries: chain and money verify"
     assert len(lines) == 1 + len(srv.floor.tables)
+    result = runner.invoke(app, ["db", "check", "--database-url", url_of(srv), "--json"])
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.output)
+    assert found["ok"] is True and found["ledger"] == []
+    assert {
+        "table_id": "hilo-1",
+        "game": "hilo",
+        "status": "open",
+        "entries": entries,
+        "problem": None,
+    } in found["tables"]
 
 
 def test_db_check_reads_one_snapshot(srv: Srv, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -112,6 +124,9 @@ def test_db_check_names_what_does_not_verify(srv: Srv, what: str) -> None:
     result = runner.invoke(app, ["db", "check", "--database-url", url_of(srv)])
     assert result.exit_code == 2, result.output
     assert "problem(s): the database does not verify" in result.output
+    as_json = runner.invoke(app, ["db", "check", "--database-url", url_of(srv), "--json"])
+    assert as_json.exit_code == 2
+    assert json.loads(as_json.stdout)["ok"] is False
     if what == "an event":
         row = next(line for line in result.output.splitlines() if line.startswith("hilo-1 "))
         assert "JournalTampered: entry" in row and "hash does not match" in row

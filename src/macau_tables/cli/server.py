@@ -56,10 +56,18 @@ def _database_errors() -> Iterator[None]:
         fail(f"the database: {exc}")
 
 
-def _report_check(check: Any) -> None:
-    """A line for the ledger and one for each table; exit 2 (one line on stderr) if
-    anything does not verify."""
-    from macau_tables.cli.common import fail
+def _report_check(check: Any, as_json: bool = False, copied: dict[str, Any] | None = None) -> None:
+    """A line for the ledger and one for each table (``as_json``: one JSON document, the
+    backup's ``copied`` in it); exit 2 (one line on stderr) if anything does not verify."""
+    import dataclasses
+
+    from macau_tables.cli.common import fail, print_json
+
+    if as_json:
+        print_json({**(copied or {}), "ok": check.ok, **dataclasses.asdict(check)})
+        if not check.ok:
+            fail("the database does not verify")
+        return
 
     if check.ledger:
         for reason in check.ledger:
@@ -228,6 +236,7 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
     @handle_errors
     def check_cmd(
         database_url: Annotated[str | None, typer.Option(help=URL_HELP)] = None,
+        json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
     ) -> None:
         """Verify a server's database: the ledger, and every table's chain and money.
 
@@ -241,7 +250,7 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
 
         with _database_errors():
             found = check_database(database_url)
-        _report_check(found)
+        _report_check(found, json)
 
     @db_app.command(
         "backup",
@@ -251,6 +260,7 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
     def backup_cmd(
         target: Annotated[Path, typer.Argument(help="The backup: a new file.")],
         database_url: Annotated[str | None, typer.Option(help=URL_HELP)] = None,
+        json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
     ) -> None:
         """Copy a SQLite floor to a new file as of one moment — the server may be running
         — then check the copy as `db check` does (exit 2 if it does not verify).
@@ -263,11 +273,18 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
 
         with _database_errors():
             done = backup_sqlite(database_url, target)
-        typer.echo(
-            f"copied {done.source} to {done.target}: {done.size / 1e6:,.1f} MB in "
-            f"{done.seconds:.1f} s"
-        )
-        _report_check(done.check)
+        copied = {
+            "source": str(done.source),
+            "target": str(done.target),
+            "bytes": done.size,
+            "seconds": round(done.seconds, 3),
+        }
+        if not json:
+            typer.echo(
+                f"copied {done.source} to {done.target}: {done.size / 1e6:,.1f} MB in "
+                f"{done.seconds:.1f} s"
+            )
+        _report_check(done.check, json, copied)
 
     @app.command(
         "bots",
