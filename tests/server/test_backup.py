@@ -16,12 +16,12 @@ from typer.testing import CliRunner
 
 from macau_tables.cli.app import app
 from macau_tables.server.backup import backup_sqlite
-from macau_tables.server.bots import BotReport, play_bots
+from macau_tables.server.bots import BotReport
 from macau_tables.server.checks import check_database
 from macau_tables.server.floor import Floor
 from tests.server.conftest import Srv, make_settings
 from tests.server.pg import free_port
-from tests.server.test_crash import ServerProcess
+from tests.server.test_crash import HILO_TABLES, ServerProcess
 
 runner = CliRunner()
 
@@ -174,24 +174,11 @@ def test_a_backup_taken_while_bots_play_is_one_moment_and_a_server_starts_on_it(
     server.start()
     copies: list[Path] = []
     try:
-        creds = server.creds()
         report = BotReport()
 
         async def scenario() -> BotReport:
             done = asyncio.Event()
-            bots = asyncio.create_task(
-                play_bots(
-                    f"http://127.0.0.1:{server.port}",
-                    6,
-                    60.0,
-                    ("supervisor", creds["supervisor"]),
-                    ("cashier", creds["cashier"]),
-                    tables=[("hilo-1", "hilo"), ("hilo-2", "hilo")],
-                    poll=0.02,
-                    report=report,
-                    stop=done,
-                )
-            )
+            bots = server.bots(6, report, done, tables=HILO_TABLES)
             loop = asyncio.get_running_loop()
             deadline = time.monotonic() + 30
             while report.bets < 20 and time.monotonic() < deadline:  # (playing)

@@ -30,6 +30,10 @@ from tests.server.serve_proc import front_pids
 ROOT = Path(__file__).resolve().parents[2]
 
 
+#: the tables of ``tests.server.serve_hilo`` (its first start)
+HILO_TABLES = [("hilo-1", "hilo"), ("hilo-2", "hilo")]
+
+
 class ServerProcess:
     """``tests.server.serve_hilo`` as a child process (killed with SIGKILL, restarted)."""
 
@@ -103,6 +107,26 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+    def bots(
+        self, players: int, report: BotReport, stop: asyncio.Event, **options: Any
+    ) -> asyncio.Task[BotReport]:
+        """``players`` bots playing here until ``stop`` is set (two minutes at most), as a
+        task of the running loop; the staff's passwords from the server's log."""
+        creds = self.creds()
+        return asyncio.create_task(
+            play_bots(
+                f"http://127.0.0.1:{self.port}",
+                players,
+                120.0,
+                ("supervisor", creds["supervisor"]),
+                ("cashier", creds["cashier"]),
+                poll=0.02,
+                report=report,
+                stop=stop,
+                **options,
+            )
+        )
 
     def creds(self) -> dict[str, str]:
         out = {}
@@ -186,7 +210,6 @@ def test_kill_9_loses_no_acknowledged_wager(database_url: str, tmp_path: Path) -
     server = ServerProcess(url, free_port(), tmp_path / "server.log")
     server.start()
     try:
-        creds = server.creds()
         report = BotReport()
         rng = Rng.seeded("crash", url.split("://")[0])
 
@@ -194,20 +217,7 @@ def test_kill_9_loses_no_acknowledged_wager(database_url: str, tmp_path: Path) -
             # the bots play until the three kills are done (a restart takes seconds on a
             # busy machine: a fixed playing time could end before the last kill)
             done = asyncio.Event()
-            bots = asyncio.create_task(
-                play_bots(
-                    f"http://127.0.0.1:{server.port}",
-                    6,
-                    120.0,
-                    ("supervisor", creds["supervisor"]),
-                    ("cashier", creds["cashier"]),
-                    tables=[("hilo-1", "hilo"), ("hilo-2", "hilo")],
-                    grace=40.0,
-                    poll=0.02,
-                    report=report,
-                    stop=done,
-                )
-            )
+            bots = server.bots(6, report, done, tables=HILO_TABLES, grace=40.0)
             kills = await chaos(server, report, rng, 3, bots)
             await asyncio.sleep(1.0)  # play on after the last restart, then cash out
             done.set()

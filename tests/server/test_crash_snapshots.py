@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from macau_tables.core.rng import Rng
 from macau_tables.games.contract import replay
 from macau_tables.server import store
-from macau_tables.server.bots import BotReport, play_bots
+from macau_tables.server.bots import BotReport
 from macau_tables.server.checks import verify_ledger
 from macau_tables.server.db import Database
 from macau_tables.server.games import binding, games
@@ -95,25 +95,12 @@ def test_kill_9_with_snapshots_loses_no_acknowledged_wager(
     server = GamesServer(url, free_port(), tmp_path / "server.log")
     server.start()
     try:
-        creds = server.creds()
         report = BotReport()
         rng = Rng.seeded("crash-snapshots", url.split("://")[0])
 
         async def scenario() -> tuple[BotReport, list[str]]:
             done = asyncio.Event()
-            bots = asyncio.create_task(
-                play_bots(
-                    f"http://127.0.0.1:{server.port}",
-                    8,
-                    120.0,
-                    ("supervisor", creds["supervisor"]),
-                    ("cashier", creds["cashier"]),
-                    grace=10.0,
-                    poll=0.02,
-                    report=report,
-                    stop=done,
-                )
-            )
+            bots = server.bots(8, report, done, grace=10.0)
             kills = await chaos(server, report, rng, 3, bots)
             await asyncio.sleep(2.0)  # play on after the last restart, then cash out
             done.set()
