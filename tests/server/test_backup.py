@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from typer.testing import CliRunner
 
 from macau_tables.cli.app import app
+from macau_tables.core.errors import MacauTablesError
 from macau_tables.server.backup import backup_sqlite
 from macau_tables.server.bots import BotReport
 from macau_tables.server.checks import check_database
@@ -251,6 +252,6 @@ def test_backup_sqlite_leaves_no_partial_file_when_the_copy_fails(
         return Failing(conn) if kwargs.get("uri") else conn
 
     monkeypatch.setattr(sqlite3, "connect", connect)
-    with pytest.raises(sqlite3.OperationalError):
+    with pytest.raises(MacauTablesError, match="database: disk I/O error"):
         backup_sqlite(url_of(lite), tmp_path / "b.db")
     assert not list(tmp_path.glob("b.db*"))

@@ -6,9 +6,7 @@ runs, so the engines and the rest of the CLI work without them.
 
 from __future__ import annotations
 
-import contextlib
 import enum
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -36,24 +34,6 @@ def _need_server() -> None:
             err=True,
         )
         raise typer.Exit(2) from exc
-
-
-@contextlib.contextmanager
-def _database_errors() -> Iterator[None]:
-    """A database that cannot be reached or read (PostgreSQL down, a file that is not a
-    server's database): one line and exit 2, not a traceback."""
-    import sqlite3
-
-    import sqlalchemy as sa
-
-    from macau_tables.cli.common import fail
-
-    try:
-        yield
-    except sa.exc.SQLAlchemyError as exc:
-        fail(f"the database: {getattr(exc, 'orig', None) or exc}")
-    except sqlite3.Error as exc:
-        fail(f"the database: {exc}")
 
 
 def _report_check(check: Any, as_json: bool = False, copied: dict[str, Any] | None = None) -> None:
@@ -224,8 +204,7 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
         _need_server()
         from macau_tables.server.run import db_upgrade
 
-        with _database_errors():
-            done = db_upgrade(database_url)
+        done = db_upgrade(database_url)
         typer.echo(f"applied {', '.join(done)}" if done else "the database is up to date")
 
     @db_app.command(
@@ -248,9 +227,7 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
         _need_server()
         from macau_tables.server.checks import check_database
 
-        with _database_errors():
-            found = check_database(database_url)
-        _report_check(found, json)
+        _report_check(check_database(database_url), json)
 
     @db_app.command(
         "backup",
@@ -271,8 +248,7 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
         _need_server()
         from macau_tables.server.backup import backup_sqlite
 
-        with _database_errors():
-            done = backup_sqlite(database_url, target)
+        done = backup_sqlite(database_url, target)
         copied = {
             "source": str(done.source),
             "target": str(done.target),

@@ -25,7 +25,7 @@ import sqlalchemy as sa
 
 from macau_tables.core.errors import InvalidInput
 from macau_tables.server.checks import DatabaseCheck, check_database
-from macau_tables.server.db import normalise_url
+from macau_tables.server.db import database_error, normalise_url
 
 
 @dataclass
@@ -61,24 +61,31 @@ def backup_sqlite(database_url: str | None, target: Path) -> Backup:
         raise InvalidInput(f"no directory {target.parent} for the backup")
     partial = target.with_name(target.name + ".partial")
     started = time.perf_counter()
-    src = sqlite3.connect(f"file:{quote(str(source.resolve()))}?mode=ro", uri=True)
     try:
+        _copy(source, partial)
+    except BaseException as exc:
         partial.unlink(missing_ok=True)
-        dst = sqlite3.connect(partial)
-        try:
-            src.backup(dst)  # every page in one step: one read transaction, one state
-        finally:
-            dst.close()
-    except BaseException:
-        partial.unlink(missing_ok=True)
+        if isinstance(exc, sqlite3.Error):  # a file that is not a database, a full disk
+            raise database_error(exc) from exc
         raise
-    finally:
-        src.close()
     _sync(partial)
     os.replace(partial, target)
     _sync(target.parent)
     seconds = time.perf_counter() - started
     return Backup(source, target, target.stat().st_size, seconds, check_database(str(target)))
+
+
+def _copy(source: Path, target: Path) -> None:
+    target.unlink(missing_ok=True)
+    src = sqlite3.connect(f"file:{quote(str(source.resolve()))}?mode=ro", uri=True)
+    try:
+        dst = sqlite3.connect(target)
+        try:
+            src.backup(dst)  # every page in one step: one read transaction, one state
+        finally:
+            dst.close()
+    finally:
+        src.close()
 
 
 def _sync(path: Path) -> None:

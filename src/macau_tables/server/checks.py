@@ -279,7 +279,7 @@ def check_database(url: str | None) -> DatabaseCheck:
     text to the head the table row names, and the money its events moved against the
     ledger's rows (:func:`history_money_problems`). The rules are not re-run: a server
     started on the database re-runs each table from its latest snapshot."""
-    from macau_tables.server.db import normalise_url
+    from macau_tables.server.db import database_error, normalise_url
     from macau_tables.server.games import games
 
     known = games()
@@ -306,6 +306,8 @@ def check_database(url: str | None) -> DatabaseCheck:
                 )
                 rows = conn.execute(sa.select(store.tables_t).order_by(store.tables_t.c.id)).all()
                 tables = [_check_table(conn, row, known) for row in rows]
+    except sa.exc.SQLAlchemyError as exc:  # not reachable, or not a server's database
+        raise database_error(exc) from exc
     finally:
         engine.dispose()
     return DatabaseCheck(ledger, tables, postings)

@@ -98,6 +98,13 @@ def _sqlite_engine(url: str, *, immediate: bool) -> Engine:
     return engine
 
 
+def database_error(exc: BaseException) -> MacauTablesError:
+    """A database that cannot be reached or read (PostgreSQL down, a file that is not a
+    server's database), as the one line a command prints."""
+    why = " ".join(str(getattr(exc, "orig", None) or exc).split())
+    return MacauTablesError(f"database: {why}")
+
+
 def is_retryable(exc: BaseException) -> bool:
     """A PostgreSQL serialization failure or deadlock: run the transaction again."""
     orig = getattr(exc, "orig", exc)

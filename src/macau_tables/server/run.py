@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from macau_tables.core.errors import InvalidInput, MacauTablesError
-from macau_tables.server.db import Database, ServerLock, normalise_url, upgrade
+from macau_tables.server.db import Database, ServerLock, database_error, normalise_url, upgrade
 from macau_tables.server.floor import Floor, Settings
 
 
@@ -382,12 +382,11 @@ def db_upgrade(database_url: str | None) -> list[str]:
     try:
         db = Database(database_url)
     except (SQLAlchemyError, ValueError) as exc:
-        raise MacauTablesError(f"database: {exc}") from exc
+        raise database_error(exc) from exc
     try:
         return upgrade(db)
     except SQLAlchemyError as exc:
-        why = " ".join(str(getattr(exc, "orig", None) or exc).split())
-        raise MacauTablesError(f"database: {why}") from exc
+        raise database_error(exc) from exc
     finally:
         db.close()
 
