@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from macau_tables.cli.app import app
 from macau_tables.core.errors import MacauTablesError
+from macau_tables.core.journal import Entry, canonical_json
 from macau_tables.server.backup import backup_sqlite
 from macau_tables.server.bots import BotReport
 from macau_tables.server.checks import check_database
@@ -62,7 +63,61 @@ def test_db_check_verifies_a_floor_beside_its_server(srv: Srv) -> None:
         "status": "open",
         "entries": entries,
         "problem": None,
+        "replayed": False,
     } in found["tables"]
+
+
+def _rewrite_chained(conn: Any, table_id: str, kind: str, change: Any) -> None:
+    """Rewrite the table's first ``kind`` event and every hash after it, as a tamperer
+    who knows the chain's recipe would: the chain still verifies to the new head."""
+    _without_triggers(conn, "journal")
+    rows = conn.execute(
+        sa.text("SELECT seq, event, prev_hash, hash FROM journal WHERE table_id = :t ORDER BY seq"),
+        {"t": table_id},
+    ).all()
+    prev, changed = None, False
+    for seq, text, prev_hash, hash_ in rows:
+        prev = prev_hash if prev is None else prev
+        event = json.loads(text)
+        if not changed and event["kind"] == kind:
+            change(event["data"])
+            text, changed = canonical_json(event).decode(), True
+        new = Entry.compute_hash(seq, None, prev, event_text=text.encode())  # type: ignore[arg-type]
+        if new != hash_ or prev != prev_hash:
+            conn.execute(
+                sa.text(
+                    "UPDATE journal SET event = :e, prev_hash = :p, hash = :h "
+                    "WHERE table_id = :t AND seq = :s"
+                ),
+                {"e": text, "p": prev, "h": new, "t": table_id, "s": seq},
+            )
+        prev = new
+    assert changed
+    conn.execute(
+        sa.text("UPDATE tables SET head_hash = :h WHERE id = :t"), {"h": prev, "t": table_id}
+    )
+
+
+def test_db_check_replay_reruns_the_rules(srv: Srv) -> None:
+    """``--replay`` re-derives every event: a house card rewritten with its chain made
+    whole again (the money untouched: the settlements as they were) passes the chain and
+    money checks, and not the rules'."""
+    played(srv)
+    url = url_of(srv)
+    result = runner.invoke(app, ["db", "check", "--database-url", url, "--replay"])
+    assert result.exit_code == 0, result.output
+    assert "hilo-1  hilo  open" in result.output
+    assert "entries: chain, money and rules verify" in result.output
+    with srv.floor.db.writer.begin() as conn:
+        _rewrite_chained(
+            conn, "hilo-1", "hilo.house_card", lambda d: d.update(card=d["card"] % 13 + 1)
+        )
+    assert runner.invoke(app, ["db", "check", "--database-url", url]).exit_code == 0
+    result = runner.invoke(app, ["db", "check", "--database-url", url, "--replay", "--json"])
+    assert result.exit_code == 2, result.output
+    row = next(t for t in json.loads(result.stdout)["tables"] if t["table_id"] == "hilo-1")
+    assert row["replayed"] is True
+    assert row["problem"].startswith("ReplayMismatch: entry"), row
 
 
 def test_db_check_reads_one_snapshot(srv: Srv, monkeypatch: pytest.MonkeyPatch) -> None:
