@@ -3,8 +3,8 @@ of one moment, taken while the server runs, then checked as a start-up would che
 
 The copy is SQLite's online backup in one step (``sqlite3.Connection.backup`` with every
 page at once): one read transaction on the source, so one committed state — never half a
-command — and in WAL mode the server's writes go on meanwhile (only its checkpoints wait
-for the copy's end to start the WAL over). It is written beside the target, synced, then
+command — and in WAL mode the server's writes go on meanwhile (only the WAL waits for the
+copy's end to start over). It is written beside the target, synced, then
 renamed, so the target is either absent or whole. Then :func:`checks.check_database`
 runs on the copy: the ledger's sums and every table's chain and money. PostgreSQL has its
 own tools (``pg_dump``, ``pg_basebackup``): check what they restore with
@@ -21,11 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-import sqlalchemy as sa
-
 from macau_tables.core.errors import InvalidInput
 from macau_tables.server.checks import DatabaseCheck, check_database
-from macau_tables.server.db import database_error, normalise_url
+from macau_tables.server.db import database_error, sqlite_file
 
 
 @dataclass
@@ -37,30 +35,23 @@ class Backup:
     check: DatabaseCheck
 
 
-def sqlite_path(database_url: str | None) -> Path:
-    """The file of a SQLite URL (or path); :class:`InvalidInput` for PostgreSQL."""
-    url = sa.engine.make_url(normalise_url(database_url))
-    if url.get_backend_name() != "sqlite" or not url.database:
+def backup_sqlite(database_url: str | None, target: Path) -> Backup:
+    """Copy the SQLite database at ``database_url`` to ``target`` (a new file) as of one
+    moment, beside a running server or not, and check the copy."""
+    source = sqlite_file(database_url)
+    if source is None:
         raise InvalidInput(
             "db backup copies a SQLite file; back PostgreSQL up with pg_dump or "
             "pg_basebackup, then run 'macau-tables db check' on the restored copy "
             '(docs/operations.md, "Backups")'
         )
-    return Path(url.database)
-
-
-def backup_sqlite(database_url: str | None, target: Path) -> Backup:
-    """Copy the SQLite database at ``database_url`` to ``target`` (a new file) as of one
-    moment, beside a running server or not, and check the copy."""
-    source = sqlite_path(database_url)
-    if not source.is_file():
-        raise InvalidInput(f"no database at {source}")
     if target.exists():
         raise InvalidInput(f"{target} exists: name a new file for the backup")
     if not target.parent.is_dir():
         raise InvalidInput(f"no directory {target.parent} for the backup")
     partial = target.with_name(target.name + ".partial")
     started = time.perf_counter()
+    partial.unlink(missing_ok=True)  # (left by a copy that was killed)
     try:
         _copy(source, partial)
     except BaseException as exc:
@@ -76,7 +67,6 @@ def backup_sqlite(database_url: str | None, target: Path) -> Backup:
 
 
 def _copy(source: Path, target: Path) -> None:
-    target.unlink(missing_ok=True)
     src = sqlite3.connect(f"file:{quote(str(source.resolve()))}?mode=ro", uri=True)
     try:
         dst = sqlite3.connect(target)

@@ -42,7 +42,7 @@ import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Connection, Engine
 
-from macau_tables.core.errors import MacauTablesError
+from macau_tables.core.errors import InvalidInput, MacauTablesError
 from macau_tables.server import store
 
 log = logging.getLogger("macau_tables.server")
@@ -64,6 +64,18 @@ def normalise_url(url: str | None) -> str:
     if url.startswith(("postgresql://", "postgres://")):
         return "postgresql+psycopg://" + url.split("://", 1)[1]
     return url
+
+
+def sqlite_file(url: str | None) -> Path | None:
+    """The file of a SQLite URL or path (None for PostgreSQL); :class:`InvalidInput` if
+    there is no such file — a command that reads a database does not create an empty one."""
+    made = sa.engine.make_url(normalise_url(url))
+    if made.get_backend_name() != "sqlite":
+        return None
+    path = Path(made.database or "")
+    if not path.is_file():
+        raise InvalidInput(f"no database at {path}")
+    return path
 
 
 def _sqlite_engine(url: str, *, immediate: bool) -> Engine:
