@@ -4,8 +4,9 @@ Players join with a buy-in (wallet → stack), the dealer shuffles (a committed 
 players bet (a hold: stack → wagers) and may withdraw a bet while betting is open, the
 dealer deals each bettor a face-down card (private to its holder), each bettor reveals his
 card (required; on a time-out the rules reveal it: ``HL-3``), then the house card is drawn
-and each bet settles: higher wins even money from the house, equal pushes, lower loses.
-The seed is revealed at the end of the round. Rule IDs ``HL-n`` are this double's own.
+and the round settles in one event, as the four games' rounds do (one transaction, every
+hold closed): higher wins even money from the house, equal pushes, lower loses. The seed
+is revealed at the end of the round. Rule IDs ``HL-n`` are this double's own.
 """
 
 from __future__ import annotations
@@ -170,24 +171,31 @@ class HouseCard(Event):
 
 @event
 @dataclass(frozen=True, slots=True)
-class BetSettled(Event):
-    kind: ClassVar[str] = "hilo.bet_settled"
+class RoundSettled(Event):
+    """Every bet of the round settled against the house card: one event, one transaction
+    (its postings merged by account), every hold closed — as the four games settle a round
+    (until stop 33 the double settled each bet in an event of its own: docs/benchmarks.md)."""
+
+    kind: ClassVar[str] = "hilo.round_settled"
     table_id: str
-    bet_id: str
-    player: str
-    amount: int
-    result: str  # win | push | lose
+    house: int
+    results: tuple[dict[str, Any], ...]  # {bet_id, player, amount, result}, in bet order
 
     def movement(self) -> Movement:
-        stack, wagers = accounts.stack(self.table_id, self.player), accounts.wagers(self.table_id)
-        house = accounts.house(self.table_id)
-        if self.result == "win":
-            moves = [(wagers, -self.amount), (house, -self.amount), (stack, 2 * self.amount)]
-        elif self.result == "push":
-            moves = [(wagers, -self.amount), (stack, self.amount)]
-        else:
-            moves = [(wagers, -self.amount), (house, self.amount)]
-        return movement(MOP, moves, closes=[self.bet_id], memo=f"settle {self.bet_id}")
+        t = self.table_id
+        wagers, house = accounts.wagers(t), accounts.house(t)
+        pairs: list[tuple[str, int]] = []
+        for r in self.results:
+            a, stack = r["amount"], accounts.stack(t, r["player"])
+            if r["result"] == "win":
+                pairs += [(wagers, -a), (house, -a), (stack, 2 * a)]
+            elif r["result"] == "push":
+                pairs += [(wagers, -a), (stack, a)]
+            else:
+                pairs += [(wagers, -a), (house, a)]
+        return movement(
+            MOP, pairs, closes=[r["bet_id"] for r in self.results], memo=f"{t} round settled"
+        )
 
 
 @dataclass
@@ -279,9 +287,12 @@ class HiLoTable:
                 self.revealed[p] = c
             case HouseCard(card=c):
                 self.house = c
-            case BetSettled(bet_id=b, player=p, amount=a, result=r):
-                del self.bets[b]
-                self.stacks[p] += {"win": 2 * a, "push": a, "lose": 0}[r]
+            case RoundSettled(results=results):
+                for r in results:
+                    del self.bets[r["bet_id"]]
+                    self.stacks[r["player"]] += {"win": 2, "push": 1, "lose": 0}[r["result"]] * r[
+                        "amount"
+                    ]
             case SeedRevealed():
                 self.phase, self.seed, self.house = "idle", None, None
                 self.cards.clear()
@@ -406,10 +417,14 @@ class HiLoTable:
         rng = Rng.for_event(self.seed, self.table_id, self.label + "/house")
         house = 1 + rng.below(13)
         evs: list[Event] = [HouseCard(house)]
+        rows: list[dict[str, Any]] = []
         for bet in sorted(self.bets.values(), key=lambda b: int(b.bet_id[1:])):
             card = self.cards[bet.player]
             result = "win" if card > house else "push" if card == house else "lose"
-            evs.append(BetSettled(self.table_id, bet.bet_id, bet.player, bet.amount, result))
+            rows.append(
+                {"bet_id": bet.bet_id, "player": bet.player, "amount": bet.amount, "result": result}
+            )
+        evs.append(RoundSettled(self.table_id, house, tuple(rows)))
         evs.append(SeedRevealed(self.label, self.seed.hex()))
         return list(self._emit(evs))
 

@@ -49,8 +49,9 @@ def test_a_round_moves_money_through_holds_and_the_ledger_sums_to_zero(srv: Srv)
     kinds = [e["kind"] for e in r["events"]]
     assert kinds[:2] == ["hilo.card_revealed", "hilo.house_card"]
     assert kinds[-1] == "table.seed_revealed"
-    settled = next(e for e in r["events"] if e["kind"] == "hilo.bet_settled")["data"]
-    stack = 50_000 + {"win": 1_000, "push": 0, "lose": -1_000}[settled["result"]]
+    settled = next(e for e in r["events"] if e["kind"] == "hilo.round_settled")["data"]
+    [row] = settled["results"]
+    stack = 50_000 + {"win": 1_000, "push": 0, "lose": -1_000}[row["result"]]
     assert wallet(srv, "alice")["stacks"] == {"stack:hilo-1:alice": stack}
     ledger_ok(srv)
     srv.ok("alice", "hilo-1", "leave")
@@ -70,7 +71,8 @@ def test_the_clock_times_out_a_player_by_the_rules_default(srv: Srv) -> None:
     ev = srv.client.get("/tables/hilo-1/events", headers=srv.headers("bob")).json()
     timed = [e for e in ev if e["kind"] == "table.timed_out"]
     assert [t["data"] for t in timed] == [{"actor": "player:bob", "op": "reveal", "rule": "HL-3"}]
-    assert sum(e["kind"] == "hilo.bet_settled" for e in ev) == 2
+    [settled] = [e["data"] for e in ev if e["kind"] == "hilo.round_settled"]
+    assert sorted(r["player"] for r in settled["results"]) == ["alice", "bob"]
     ledger_ok(srv)
 
 

@@ -41,7 +41,7 @@ def test_two_players_play_a_round_and_see_the_ledgers_balances(live: Live, watch
     for w in (alice, bob):  # each turns his face-down card over
         w.page.click("[data-actions] [data-action=reveal]", timeout=20_000)
     for w, who in ((alice, "alice"), (bob, "bob")):
-        w.page.wait_for_selector(f"[data-log] li:has-text('hilo.bet_settled'):has-text('{who}')")
+        w.page.wait_for_selector("[data-log] li:has-text('hilo.round_settled')")
         # the page shows what the ledger says (GET /wallet reads the postings' balances)
         ledger = live.get(who, "/wallet")
         stack = ledger["stacks"][f"stack:hilo-1:{who}"]
@@ -51,9 +51,9 @@ def test_two_players_play_a_round_and_see_the_ledgers_balances(live: Live, watch
         )
         assert w.page.locator("[data-wallet]").get_attribute("data-avos") == str(ledger["wallet"])
         # and the ledger moved what the settlement says (even money; a push returns the bet)
-        settled = [f["event"]["data"] for f in frames[who] if f["type"] == "event"
-                   and f["event"]["kind"] == "hilo.bet_settled"
-                   and f["event"]["data"]["player"] == who]  # fmt: skip
+        settled = [r for f in frames[who] if f["type"] == "event"
+                   and f["event"]["kind"] == "hilo.round_settled"
+                   for r in f["event"]["data"]["results"] if r["player"] == who]  # fmt: skip
         net = {"win": 10_000, "push": 0, "lose": -10_000}[settled[0]["result"]]
         assert stack == 50_000 + net
         assert axe_violations(w.page) == []
