@@ -477,3 +477,60 @@ def test_a_batchs_replies_go_out_before_the_next_batchs_units_run(tmp_path: Path
     finally:
         db.close()
     assert order == ["the first reply goes out", "the next batch's unit runs"]
+
+
+@pytest.mark.parametrize("loop_kind", ["asyncio", "uvloop"])
+def test_the_fronts_reply_frames_are_written_before_the_next_batchs_units_run(
+    tmp_path: Path, loop_kind: str
+) -> None:
+    """The front's commands (server/core_link.py) are one hop further: the request's task
+    queues its reply frame, and the frames go out together on the next iteration
+    (front.Batcher). They are written before the next batch's units run — with the hops
+    of the plain path only, they waited behind the whole next batch (stop 33)."""
+    import uvloop
+
+    from macau_tables.server.db import Database
+    from macau_tables.server.front import Batcher
+
+    db = Database(str(tmp_path / "f.db"))
+    order: list[str] = []
+
+    class Transport:
+        def is_closing(self) -> bool:
+            return False
+
+        def write(self, data: bytes) -> None:
+            order.append("the reply frame is written")
+
+    async def go() -> None:
+        loop = asyncio.get_running_loop()
+        out = Batcher(loop)
+        out.transport = Transport()  # type: ignore[assignment]
+        later: list[asyncio.Task[str]] = []
+
+        def second(_: Connection) -> str:
+            order.append("the next batch's unit runs")
+            return "second"
+
+        def first(_: Connection) -> str:
+            later.append(loop.create_task(db.write(second)))  # the next batch
+            return "first"
+
+        async def actor() -> str:  # as TableActor.command: a task, shielded
+            return await db.write(first)
+
+        async def answer() -> None:  # as FrontChannel._answer: a task per frame
+            reply = await asyncio.shield(actor())
+            out.send((1, 200, reply))
+
+        await loop.create_task(answer())
+        assert await later[0] == "second"
+
+    try:
+        if loop_kind == "uvloop":
+            uvloop.run(go())
+        else:
+            asyncio.run(go())
+    finally:
+        db.close()
+    assert order == ["the reply frame is written", "the next batch's unit runs"]
