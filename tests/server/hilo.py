@@ -37,6 +37,8 @@ from macau_tables.games.contract import (
 
 GAME = "hilo"
 MAX_AMOUNT = 10**12
+#: what a settled bet returns to its player's stack, in stakes: even money, the stake, none
+PAYS = {"win": 2, "push": 1, "lose": 0}
 
 
 def _amount(value: Any, what: str) -> int:
@@ -185,14 +187,9 @@ class RoundSettled(Event):
         t = self.table_id
         wagers, house = accounts.wagers(t), accounts.house(t)
         pairs: list[tuple[str, int]] = []
-        for r in self.results:
-            a, stack = r["amount"], accounts.stack(t, r["player"])
-            if r["result"] == "win":
-                pairs += [(wagers, -a), (house, -a), (stack, 2 * a)]
-            elif r["result"] == "push":
-                pairs += [(wagers, -a), (stack, a)]
-            else:
-                pairs += [(wagers, -a), (house, a)]
+        for r in self.results:  # the stake leaves the wagers; the house pays or keeps it
+            a, back = r["amount"], PAYS[r["result"]] * r["amount"]
+            pairs += [(wagers, -a), (accounts.stack(t, r["player"]), back), (house, a - back)]
         return movement(
             MOP, pairs, closes=[r["bet_id"] for r in self.results], memo=f"{t} round settled"
         )
@@ -290,9 +287,7 @@ class HiLoTable:
             case RoundSettled(results=results):
                 for r in results:
                     del self.bets[r["bet_id"]]
-                    self.stacks[r["player"]] += {"win": 2, "push": 1, "lose": 0}[r["result"]] * r[
-                        "amount"
-                    ]
+                    self.stacks[r["player"]] += PAYS[r["result"]] * r["amount"]
             case SeedRevealed():
                 self.phase, self.seed, self.house = "idle", None, None
                 self.cards.clear()

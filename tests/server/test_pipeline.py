@@ -443,17 +443,36 @@ def test_commands_sent_together_end_as_sent_one_by_one(
     assert together == one_by_one
 
 
-def test_a_batchs_replies_go_out_before_the_next_batchs_units_run(tmp_path: Path) -> None:
+@pytest.mark.parametrize("loop_kind", ["asyncio", "uvloop"])
+@pytest.mark.parametrize("via", ["http", "front"])
+def test_a_batchs_replies_go_out_before_the_next_batchs_units_run(
+    tmp_path: Path, via: str, loop_kind: str
+) -> None:
     """A command's reply is three callbacks from its result (the actor's task, the shield
     around it, the request's task): they all run before the group commit runs the next
-    batch's units — with one yield, every reply of a batch waited behind the next batch."""
+    batch's units — with one yield, every reply of a batch waited behind the next batch.
+    A command from the front (server/core_link.py) is one hop further: the request's task
+    queues its reply frame, and the frames go out together on the next iteration
+    (front.Batcher) — with three yields, they waited behind the next batch (stop 33)."""
+    import uvloop
+
     from macau_tables.server.db import Database
+    from macau_tables.server.front import Batcher
 
     db = Database(str(tmp_path / "r.db"))
     order: list[str] = []
 
+    class Transport:  # the core's end of the socket pair
+        def is_closing(self) -> bool:
+            return False
+
+        def write(self, data: bytes) -> None:
+            order.append("the reply goes out")
+
     async def go() -> None:
         loop = asyncio.get_running_loop()
+        out = Batcher(loop)
+        out.transport = Transport()  # type: ignore[assignment]
         later: list[asyncio.Task[str]] = []
 
         def second(_: Connection) -> str:
@@ -468,69 +487,18 @@ def test_a_batchs_replies_go_out_before_the_next_batchs_units_run(tmp_path: Path
         async def actor() -> str:  # as TableActor.command: a task, shielded
             return await db.write(first)
 
-        reply = await asyncio.shield(actor())  # as the request's task
-        order.append(f"the {reply} reply goes out")
-        assert await later[0] == "second"
-
-    try:
-        asyncio.run(go())
-    finally:
-        db.close()
-    assert order == ["the first reply goes out", "the next batch's unit runs"]
-
-
-@pytest.mark.parametrize("loop_kind", ["asyncio", "uvloop"])
-def test_the_fronts_reply_frames_are_written_before_the_next_batchs_units_run(
-    tmp_path: Path, loop_kind: str
-) -> None:
-    """The front's commands (server/core_link.py) are one hop further: the request's task
-    queues its reply frame, and the frames go out together on the next iteration
-    (front.Batcher). They are written before the next batch's units run — with the hops
-    of the plain path only, they waited behind the whole next batch (stop 33)."""
-    import uvloop
-
-    from macau_tables.server.db import Database
-    from macau_tables.server.front import Batcher
-
-    db = Database(str(tmp_path / "f.db"))
-    order: list[str] = []
-
-    class Transport:
-        def is_closing(self) -> bool:
-            return False
-
-        def write(self, data: bytes) -> None:
-            order.append("the reply frame is written")
-
-    async def go() -> None:
-        loop = asyncio.get_running_loop()
-        out = Batcher(loop)
-        out.transport = Transport()  # type: ignore[assignment]
-        later: list[asyncio.Task[str]] = []
-
-        def second(_: Connection) -> str:
-            order.append("the next batch's unit runs")
-            return "second"
-
-        def first(_: Connection) -> str:
-            later.append(loop.create_task(db.write(second)))  # the next batch
-            return "first"
-
-        async def actor() -> str:  # as TableActor.command: a task, shielded
-            return await db.write(first)
-
-        async def answer() -> None:  # as FrontChannel._answer: a task per frame
+        async def request() -> None:  # the request's task (FrontChannel._answer's, too)
             reply = await asyncio.shield(actor())
-            out.send((1, 200, reply))
+            if via == "front":
+                out.send((1, 200, reply))
+            else:  # (the HTTP answer is written by the request's task itself)
+                order.append("the reply goes out")
 
-        await loop.create_task(answer())
+        await loop.create_task(request())
         assert await later[0] == "second"
 
     try:
-        if loop_kind == "uvloop":
-            uvloop.run(go())
-        else:
-            asyncio.run(go())
+        (uvloop.run if loop_kind == "uvloop" else asyncio.run)(go())
     finally:
         db.close()
-    assert order == ["the reply frame is written", "the next batch's unit runs"]
+    assert order == ["the reply goes out", "the next batch's unit runs"]
