@@ -14,7 +14,10 @@ settles at the same moment, round after round);
 throughput by Little's law. Measured over WINDOW seconds after a warm-up: bets
 acknowledged per second, the p50 / p99 latency of a bet (request sent → reply read; and as
 the server process timed the same bets, ``GET /server/latency``: request parsed → reply
-handed to the socket) and the CPU per bet of the server, of PostgreSQL and of the bots.
+handed to the socket), the CPU per bet of the server, of PostgreSQL and of the bots, and
+the machine: its steal (``/proc/stat``: CPU time the hypervisor gave to other guests) over
+the window and while the slowest 1 % of bets were in flight, and in how many 100-ms
+intervals those bets were sent (a p99 made by a few stalls shows as a handful).
 (A bet sent while its table's betting is closed is refused: with ``--think 0.4`` about
 13 % are, so ``--think 0.35`` is what offers 1,000 bets/s into open betting windows.)
 
@@ -38,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import multiprocessing as mp
 import os
@@ -47,6 +51,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -159,6 +164,7 @@ async def _bots(
     spread: float = 0.0,
 ) -> None:
     lat: list[float] = []
+    sent: list[float] = []  # each of those bets' send time (wall clock)
     counts = {"bets": 0, "refused": 0, "other": 0, "requests": 0}
 
     async def one(i: int, name: str) -> None:
@@ -209,6 +215,7 @@ async def _bots(
                 if start <= now <= stop:
                     counts["bets"] += 1
                     lat.append(dt)
+                    sent.append(now - dt)
                 if think:  # open the loop: a bot bets every `think` seconds (on average)
                     await asyncio.sleep(max(0.0, gap() - dt))
                 continue
@@ -224,7 +231,7 @@ async def _bots(
     )
     failed = [r for r in results if isinstance(r, BaseException)]
     counts["other"] = len(failed)  # bots that stopped on an error: printed by the report
-    out.put({"lat": lat, **counts, "error": repr(failed[0]) if failed else None})
+    out.put({"lat": lat, "sent": sent, **counts, "error": repr(failed[0]) if failed else None})
 
 
 def _client(
@@ -316,6 +323,65 @@ def _cpu_seconds(roots: list[int]) -> float:
     for pid in wanted:
         total += stats.get(pid, (0, 0.0))[1]
     return total
+
+
+class _MachineSampler(threading.Thread):
+    """The machine's CPU time (``/proc/stat``) every ``SAMPLE`` seconds during the window.
+
+    On a virtual machine, *steal* is the time the hypervisor ran another guest while this
+    one's vCPUs had work: the server then has less than its cores, whatever it does. The
+    benchmark prints it over the window and over the moments the slowest bets were in
+    flight (:func:`_tail`), so that a run's p99 can be read against the machine it got."""
+
+    SAMPLE = 0.1
+
+    def __init__(self, until: float) -> None:
+        super().__init__(daemon=True)
+        self.until = until
+        self.samples: list[tuple[float, int, int]] = []  # (time, steal, total) in ticks
+
+    @staticmethod
+    def read() -> tuple[int, int] | None:
+        try:
+            with open("/proc/stat") as f:
+                ticks = [int(x) for x in f.readline().split()[1:]]
+        except (OSError, ValueError):
+            return None
+        steal = ticks[7] if len(ticks) > 7 else 0
+        return steal, sum(ticks[:8])
+
+    def run(self) -> None:
+        while time.time() < self.until:
+            got = self.read()
+            if got is None:
+                return
+            self.samples.append((time.time(), *got))
+            time.sleep(self.SAMPLE)
+
+
+def _tail(
+    sent: list[float], lat: list[float], p99: float, samples: list[tuple[float, int, int]]
+) -> dict[str, Any]:
+    """Where the slowest 1 % of bets (latency >= the p99) fell: in how many of the window's
+    100-ms intervals they were sent, and the steal while they were in flight (the sampling
+    intervals that overlap one of them) against the steal over the window."""
+    slow = sorted((t, d) for t, d in zip(sent, lat, strict=True) if d >= p99)
+    out: dict[str, Any] = {"intervals": None, "of": None, "steal": None, "steal_in_tail": None}
+    if not sent or not slow:
+        return out
+    t0 = min(sent)
+    out["intervals"] = len({int((t - t0) * 10) for t, _ in slow})
+    out["of"] = int((max(sent) - t0) * 10) + 1
+    if len(samples) < 2:
+        return out
+    steal = total = steal_in = total_in = 0
+    for (a, s0, n0), (b, s1, n1) in itertools.pairwise(samples):
+        steal, total = steal + s1 - s0, total + n1 - n0
+        if any(t <= b and t + d >= a for t, d in slow):
+            steal_in, total_in = steal_in + s1 - s0, total_in + n1 - n0
+    out["steal"] = round(steal / total, 3) if total else None
+    out["steal_in_tail"] = round(steal_in / total_in, 3) if total_in else None
+    return out
 
 
 def _server_latency(url: str, headers: dict[str, str]) -> dict[str, Any] | None:
@@ -417,6 +483,8 @@ def measure(
             ).json()["token"]
         }
         time.sleep(max(0.0, start - time.time()))
+        sampler = _MachineSampler(stop + 0.5)
+        sampler.start()
         cpu0 = _cpu_seconds([proc.pid]), _cpu_seconds(pg), _cpu_seconds(bots)
         loop0, own0 = _thread_cpu_seconds(proc.pid), _own_cpu_seconds(proc.pid)
         seen0 = _server_latency(url, sup) if workers == 1 else None
@@ -429,11 +497,19 @@ def measure(
         results = [q.get(timeout=a.warmup + a.window + 120) for _ in procs]
         for p in procs:
             p.join()
+        sampler.join()
         lat = sorted(x for r in results for x in r["lat"])
         bets = sum(r["bets"] for r in results)
 
         def pct(q: float) -> float:
             return lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else 0.0
+
+        tail = _tail(
+            [t for r in results for t in r["sent"]],
+            [x for r in results for x in r["lat"]],
+            pct(0.99) / 1000,
+            sampler.samples,
+        )
 
         # the same bets as the server process timed them (server/latency.py): request
         # parsed -> reply handed to the socket, each figure a bucket's upper bound
@@ -457,6 +533,12 @@ def measure(
             "p50_ms": round(pct(0.5), 1),
             "p99_ms": round(pct(0.99), 1),
             "refused": sum(r["refused"] for r in results),
+            # the machine: the hypervisor's steal over the window and while the slowest 1 %
+            # of bets were in flight; the 100-ms intervals those bets were sent in (_tail)
+            "steal": tail["steal"],
+            "steal_in_tail": tail["steal_in_tail"],
+            "tail_intervals": tail["intervals"],
+            "intervals": tail["of"],
             # bots that stopped on an error (none expected): a run with any is not valid
             "bots_failed": sum(r["other"] for r in results),
             "bot_error": next((r["error"] for r in results if r["error"]), None),
@@ -658,6 +740,20 @@ def _run(ap: argparse.ArgumentParser, a: argparse.Namespace, tmp: Path) -> None:
                 f"  ** {out['bots_failed']} bots stopped on an error, e.g. {out['bot_error']}: "
                 "this run is not valid **\n"
                 if out["bots_failed"]
+                else ""
+            )
+            + (
+                f"  the slowest 1 % of bets were sent in {out['tail_intervals']} of the "
+                f"{out['intervals']} 100-ms intervals"
+                + (
+                    f"; the machine's steal (CPU the hypervisor gave to other guests) "
+                    f"{out['steal']:.1%} over the window, {out['steal_in_tail']:.1%} while "
+                    "they were in flight"
+                    if out["steal"] is not None and out["steal_in_tail"] is not None
+                    else ""
+                )
+                + "\n"
+                if out.get("tail_intervals") is not None
                 else ""
             )
             + f"  server CPU {out['cpu_s_per_1000_bets']} ms per bet, "
