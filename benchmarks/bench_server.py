@@ -794,15 +794,15 @@ def _report_front(a: argparse.Namespace, pairs: list[list[dict[str, Any]]]) -> N
     keys = ("bets_per_s", "p99_ms", "loop_cpu_ms_per_bet", "loop_busy")
     print(
         f"{'pair':>4}  {'front: bets/s':>13} {'p99 ms':>8} {'loop ms/bet':>11} {'busy':>5}"
-        f" {'front ms/bet':>12}   {'one process: bets/s':>19} {'p99 ms':>8}"
-        f" {'loop ms/bet':>11} {'busy':>5}"
+        f" {'front ms/bet':>12} {'steal':>6}   {'one process: bets/s':>19} {'p99 ms':>8}"
+        f" {'loop ms/bet':>11} {'busy':>5} {'steal':>6}"
     )
     for i, (f, o) in enumerate(pairs, 1):
         print(
             f"{i:>4}  {f['bets_per_s']:>13.0f} {f['p99_ms']:>8.1f} {f['loop_cpu_ms_per_bet']:>11}"
-            f" {f['loop_busy']:>5.0%} {f['children_cpu_ms_per_bet']:>12}   "
+            f" {f['loop_busy']:>5.0%} {f['children_cpu_ms_per_bet']:>12} {_pc(f['steal']):>6}   "
             f"{o['bets_per_s']:>19.0f} {o['p99_ms']:>8.1f} {o['loop_cpu_ms_per_bet']:>11}"
-            f" {o['loop_busy']:>5.0%}"
+            f" {o['loop_busy']:>5.0%} {_pc(o['steal']):>6}"
         )
     med = {
         side: {k: statistics.median(p[j][k] for p in pairs) for k in keys}
@@ -816,6 +816,11 @@ def _report_front(a: argparse.Namespace, pairs: list[list[dict[str, Any]]]) -> N
     )
     if any(r["bots_failed"] for p in pairs for r in p):
         print("  ** some bots stopped on an error: these runs are not valid **")
+    print("  (steal: the CPU time the hypervisor gave to other guests during the run)")
+
+
+def _pc(x: float | None) -> str:
+    return "-" if x is None else f"{x:.1%}"
 
 
 def _report_pg(a: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
@@ -834,6 +839,7 @@ def _report_pg(a: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
     print(
         f"  {'':<58}{'bets/s':>9}{'vs 1':>7}{'p50 ms':>9}{'p99 ms':>9}"
         f"{'CPU ms/bet: server':>20}{'PostgreSQL':>11}{'bots':>6}{'cores busy':>11}"
+        f"{'steal':>7}"
     )
     base = 1.0
     for r in runs:
@@ -844,7 +850,7 @@ def _report_pg(a: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
             f"  {name:<58}{r['bets_per_s']:>9.0f}{r['bets_per_s'] / base:>6.2f}x"
             f"{r['p50_ms']:>9.1f}{r['p99_ms']:>9.1f}{r['server_cpu_ms_per_bet'] or 0:>20.2f}"
             f"{r['pg_cpu_ms_per_bet'] or 0:>11.2f}{r['bots_cpu_ms_per_bet'] or 0:>6.2f}"
-            f"{r['machine_busy']:>11.2f}"
+            f"{r['machine_busy']:>11.2f}{_pc(r['steal']):>7}"
         )
         if r["bots_failed"]:
             print(
@@ -861,8 +867,9 @@ def _report_pg(a: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
             print(f"  {'median of ' + str(a.repeat) + ': ' + name:<58}{m:>9.0f}{m / one:>6.2f}x")
     print(
         "  (CPU: user + system of the server processes, of PostgreSQL's and of the bot "
-        "clients; cores busy: all three together; the machine's other load during the runs "
-        f"is not ours: load average {os.getloadavg()[0]:.1f})"
+        "clients; cores busy: all three together; steal: the CPU time the hypervisor gave to "
+        "other guests during the run; the machine's other load during the runs is not ours: "
+        f"load average {os.getloadavg()[0]:.1f})"
     )
 
 
