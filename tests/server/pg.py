@@ -3,6 +3,10 @@
 Started once per test session on a free loopback port, as the ``postgres`` user (``initdb``
 and ``pg_ctl`` refuse root), in a temporary data directory with a private socket directory,
 ``fsync`` left on; stopped and removed at the end. Each test gets a new database.
+
+A session that was killed (an xdist worker ended before its ``atexit`` finished, a ``kill``)
+leaves its directory behind, and a cluster's directory holds hundreds of megabytes: each
+start first removes the directories of clusters no longer running (:func:`sweep`).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -36,10 +41,47 @@ def _as_postgres(*cmd: str) -> list[str]:
     return list(cmd)
 
 
+PREFIX = "macau-pg-"
+
+#: a directory this recent may be a cluster still being made (before ``postmaster.pid``)
+SWEEP_AFTER = 600.0
+
+
+def _running(data: Path) -> bool:
+    """Whether the postmaster named in ``data/postmaster.pid`` is alive."""
+    try:
+        pid = int((data / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # (alive, another user's)
+        return True
+    return True
+
+
+def sweep(tmp: Path, now: float, older_than: float = SWEEP_AFTER) -> list[Path]:
+    """Remove the cluster directories under ``tmp`` whose postmaster is not running and
+    that are older than ``older_than`` seconds; return them."""
+    gone = []
+    for root in tmp.glob(PREFIX + "*"):
+        try:
+            age = now - root.stat().st_mtime
+        except OSError:
+            continue
+        if root.is_dir() and age > older_than and not _running(root / "data"):
+            shutil.rmtree(root, ignore_errors=True)
+            gone.append(root)
+    return gone
+
+
 def _start() -> dict[str, Any]:
     if not (BIN / "initdb").exists():
         pytest.fail("PostgreSQL 15 is missing: `make test` installs Debian's postgresql")
-    root = Path(tempfile.mkdtemp(prefix="macau-pg-"))
+    sweep(Path(tempfile.gettempdir()), time.time())
+    root = Path(tempfile.mkdtemp(prefix=PREFIX))
     data, sock = root / "data", root / "sock"
     sock.mkdir()
     if os.geteuid() == 0:
@@ -86,7 +128,11 @@ def _stop(info: dict[str, Any]) -> None:
         capture_output=True,
         check=False,
     )
-    shutil.rmtree(info["root"], ignore_errors=True)
+    for _ in range(5):  # (a process of the cluster may still be writing its last files)
+        shutil.rmtree(info["root"], ignore_errors=True)
+        if not info["root"].exists():
+            break
+        time.sleep(0.2)
 
 
 def cluster() -> dict[str, Any]:
