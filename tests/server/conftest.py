@@ -20,6 +20,7 @@ from macau_tables.games.contract import Actor
 from macau_tables.server.app import create_app
 from macau_tables.server.floor import Floor, Settings
 from macau_tables.server.tables import Reply, TableActor
+from tests.server import pg
 from tests.server.conftest_game import register_hilo
 from tests.server.pg import postgres_url
 
@@ -135,3 +136,8 @@ def wait_checked(srv: Srv) -> None:
     while srv.floor.chains_pending() or srv.floor.ledger_pending():
         assert time.monotonic() < deadline
         time.sleep(0.05)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The session's PostgreSQL cluster goes before the session ends (tests/server/pg.py)."""
+    pg.stop()

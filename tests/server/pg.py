@@ -135,6 +135,17 @@ def _stop(info: dict[str, Any]) -> None:
         time.sleep(0.2)
 
 
+def stop() -> None:
+    """Stop and remove the session's cluster, if one was started: at the end of the test
+    session (tests/server/conftest.py), while the session still runs — an xdist worker's
+    ``atexit`` handlers were cut short, leaving the directory half removed."""
+    if _cluster:
+        info = dict(_cluster)
+        _cluster.clear()
+        atexit.unregister(_stop)
+        _stop(info)
+
+
 def cluster() -> dict[str, Any]:
     if not _cluster:
         _cluster.update(_start())
