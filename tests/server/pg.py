@@ -58,7 +58,7 @@ def _running(data: Path) -> bool:
     except ProcessLookupError:
         return False
     except PermissionError:  # (alive, another user's)
-        return True
+        pass
     return True
 
 
@@ -128,11 +128,7 @@ def _stop(info: dict[str, Any]) -> None:
         capture_output=True,
         check=False,
     )
-    for _ in range(5):  # (a process of the cluster may still be writing its last files)
-        shutil.rmtree(info["root"], ignore_errors=True)
-        if not info["root"].exists():
-            break
-        time.sleep(0.2)
+    shutil.rmtree(info["root"], ignore_errors=True)
 
 
 def stop() -> None:
