@@ -221,6 +221,48 @@ def test_a_paused_table_refuses_players_and_resumes(srv: Srv) -> None:
     assert [e["action"] for e in log[:2]] == ["status:open", "status:paused"]
 
 
+def test_a_table_closes_only_once_no_players_money_is_on_it(srv: Srv) -> None:
+    """A closed table takes no command again, leave included: closing it with chips seated
+    or a bet in play would strand them (SRV-CLOSE). The way out: pause, players leave."""
+    h = srv.headers("supervisor")
+    srv.ok("alice", "hilo-1", "join", {"amount": 10_000})
+    srv.step("hilo-1")
+    srv.ok("alice", "hilo-1", "bet", {"amount": 1_000})
+    r = srv.client.post("/tables/hilo-1/close", json={"reason": "end of shift"}, headers=h)
+    assert (r.status_code, r.json()["rule"]) == (409, "SRV-CLOSE")
+    assert "stack:hilo-1:alice MOP 90.00" in r.json()["message"]
+    assert "wagers:hilo-1 MOP 10.00" in r.json()["message"]
+    assert srv.client.get("/tables/hilo-1", headers=h).json()["status"] == "open"
+    log = srv.client.get("/audit/log", headers=h).json()
+    assert not [e for e in log if e["action"] == "status:closed"]
+    # paused: no new bet, but a player may leave — once his bet has been settled
+    r = srv.client.post("/tables/hilo-1/pause", json={"reason": "closing"}, headers=h)
+    assert r.json()["status"] == "paused"
+    r = srv.cmd("alice", "hilo-1", "leave")
+    assert r.status_code == 409 and r.json()["rule"] != "SRV-STATUS"  # the engine's refusal
+    srv.client.post("/tables/hilo-1/resume", json={"reason": "finish the round"}, headers=h)
+    for _ in range(4):  # betting closes, the card is dealt, the clock reveals it (HL-3)
+        if not srv.floor.db.read_sync(lambda c: store.balance(c, "wagers:hilo-1")):
+            break
+        srv.step("hilo-1")
+    assert srv.floor.db.read_sync(lambda c: store.balance(c, "wagers:hilo-1")) == 0
+    srv.client.post("/tables/hilo-1/pause", json={"reason": "closing"}, headers=h)
+    r = srv.cmd("bob", "hilo-1", "join", {"amount": 100})
+    assert (r.status_code, r.json()["rule"]) == (409, "SRV-STATUS")
+    before = wallet(srv, "alice")
+    held = before["stacks"]["stack:hilo-1:alice"]
+    assert held in (9_000, 10_000, 11_000)  # lost, pushed or won the round
+    srv.ok("alice", "hilo-1", "leave")
+    after = wallet(srv, "alice")
+    assert after["stacks"] == {"stack:hilo-1:alice": 0}
+    assert after["wallet"] == before["wallet"] + held
+    r = srv.client.post("/tables/hilo-1/close", json={"reason": "end of shift"}, headers=h)
+    assert r.status_code == 200 and r.json()["status"] == "closed", r.text
+    r = srv.cmd("alice", "hilo-1", "leave")
+    assert (r.status_code, r.json()["rule"]) == (409, "SRV-STATUS")
+    ledger_ok(srv)
+
+
 def test_create_table_and_per_op_route(srv: Srv) -> None:
     h = srv.headers("supervisor")
     r = srv.client.post("/tables", json={"id": "hilo-2", "game": "hilo"}, headers=h)

@@ -408,6 +408,14 @@ def test_pause_close_and_unlock_need_a_reason_and_are_audit_logged(srv: Srv) -> 
             r = srv.client.post(f"/tables/{t}/{verb}", json=body, headers=srv.headers("supervisor"))
             assert (r.status_code, r.json()["rule"]) == (422, "SRV-INPUT"), verb
     for verb in ("pause", "resume", "close"):
+        if verb == "close":
+            # alice's chips are seated: the table may not close over them (SRV-CLOSE)
+            r = srv.client.post(
+                f"/tables/{t}/close", json={"reason": "early"}, headers=srv.headers("supervisor")
+            )
+            assert (r.status_code, r.json()["rule"]) == (409, "SRV-CLOSE"), r.text
+            assert f"stack:{t}:alice" in r.json()["message"]
+            srv.ok("alice", t, "leave")
         r = srv.client.post(
             f"/tables/{t}/{verb}",
             json={"reason": f"{verb} for the test"},

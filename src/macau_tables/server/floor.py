@@ -676,6 +676,8 @@ class Floor:
 
         def unit(conn: Connection) -> None:
             actor.lock_row(conn)
+            if status == "closed":
+                _refuse_closing_with_money(conn, actor.table_id)
             conn.execute(
                 store.tables_t.update()
                 .where(store.tables_t.c.id == actor.table_id)
@@ -836,6 +838,31 @@ def _by_table(problems: list[tuple[str | None, str]], tables: list[str]) -> dict
             if table_id in (None, t):
                 out[t].append(reason)
     return out
+
+
+def _refuse_closing_with_money(conn: Connection, table_id: str) -> None:
+    """A closed table takes no command again, ``leave`` included: it may close only once no
+    player's money is on it — no chips seated (``stack:<table>:*``), no bet in play
+    (``wagers:<table>``), no bank (``bank:<table>``). What is still there is named (409
+    ``SRV-CLOSE``): pause the table, let its round settle and its players leave (a paused
+    table still takes ``leave``), then close it."""
+    on_table = {
+        account: balance
+        for account, balance in store.balances_like(conn, f"stack:{table_id}:").items()
+        if balance
+    }
+    for account in (acc.wagers(table_id), acc.bank(table_id)):
+        if balance := store.balance(conn, account):
+            on_table[account] = balance
+    if on_table:
+        listed = ", ".join(f"{a} {Money(b, MOP)}" for a, b in sorted(on_table.items()))
+        raise ApiError(
+            409,
+            "money_at_table",
+            f"players' money is still at the table ({listed}): let the round settle and "
+            "the players leave (a paused table takes leave) before closing it",
+            "SRV-CLOSE",
+        )
 
 
 def _load_checked(

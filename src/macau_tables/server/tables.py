@@ -72,6 +72,8 @@ MAX_INT = 2**53
 #: the supervisor's operations: only through a request and a second supervisor's approval
 #: (``api_supervisor``), never through ``/commands``
 SUPERVISED_OPS = frozenset({"void_round", "correct_round", "change_limits"})
+#: a player's cash-out, every game's: the one command a paused table takes from a player
+LEAVE = "leave"
 
 
 class LeaseLost(Exception):
@@ -669,8 +671,17 @@ class TableActor:
     ) -> Reply:
         engine = self.engine
         assert engine is not None
-        if self.status == "paused" and command.actor.role is not Role.SYSTEM and not supervised:
-            return self._refusal(ApiError(409, "table_paused", "the table is paused", "SRV-STATUS"))
+        if (
+            self.status == "paused"
+            and command.actor.role is not Role.SYSTEM
+            and not supervised
+            and not (command.actor.role is Role.PLAYER and command.op == LEAVE)
+        ):
+            # a paused table still lets a player take his chips back (the engine refuses
+            # it while he has money in play): the way to a table that may close (SRV-CLOSE)
+            return self._refusal(
+                ApiError(409, "table_paused", "the table is paused (leave only)", "SRV-STATUS")
+            )
         if expect_seq is not None and expect_seq != self.seq:
             return self._refusal(
                 ApiError(
