@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from fastapi.testclient import TestClient
 
 from macau_tables.server import store
 from tests.server.conftest import Srv, new_key
@@ -296,3 +297,28 @@ def test_the_journal_export_verifies_and_hides_no_seed_still_secret(srv: Srv) ->
     assert len(secret) == 2 and len(revealed) == 1
     hidden = [s.hex() for s in secret.values() if s.hex() != revealed[0]["event"]["data"]["seed"]]
     assert hidden and hidden[0] not in text
+
+
+def test_a_bug_is_answered_with_the_json_error_body_and_logged(
+    srv: Srv, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Never Starlette's plain-text 500: a bug gets the body every error has, an incident
+    id, and the traceback in the log under that id."""
+
+    async def boom() -> None:
+        raise RuntimeError("a bug")
+
+    srv.client.app.add_api_route("/boom", boom)  # type: ignore[attr-defined]
+    client = TestClient(srv.client.app, raise_server_exceptions=False)
+    r = client.get("/boom")
+    assert r.status_code == 500
+    body = r.json()
+    assert (body["error"], body["rule"]) == ("internal", "SRV-INTERNAL")
+    incident = body["message"].split("incident ")[1].split(",")[0]
+    assert any(
+        f"incident {incident}" in rec.getMessage() and rec.exc_info for rec in caplog.records
+    )
+    r = client.get("/no/such/path")
+    assert (r.status_code, r.json()["rule"]) == (404, "SRV-404")
+    r = client.delete("/wallet")
+    assert (r.status_code, r.json()["rule"]) == (405, "SRV-INPUT")

@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
+from macau_tables.server import store
 from tests.server.conftest import Srv
 
 
@@ -25,7 +27,7 @@ def table(srv: Srv, game: str) -> str:
         ("craps", "alice", "throw", {"dice": [6, 6]}, 403, "SRV-KEYIN"),
         ("baccarat", "dealer", "load_shoe", {"cards": ["Td"] * 8}, 403, "SRV-KEYIN"),
         ("paigow", "alice", "shake", {"dice": [1, 2, 3]}, 403, "SRV-KEYIN"),
-        ("baccarat", "alice", "place_bet", {"bet": "dragon", "amount": 10_000}, 422, None),
+        ("baccarat", "alice", "place_bet", {"bet": "dragon", "amount": 10_000}, 422, "SRV-INPUT"),
         (
             "baccarat",
             "alice",
@@ -34,23 +36,39 @@ def table(srv: Srv, game: str) -> str:
             422,
             "SRV-AMOUNT",
         ),
-        ("craps", "alice", "place_bet", {"bet": "pass", "amount": -5}, 422, None),
-        ("taiwan", "alice", "sit", {"seat": "x"}, 422, None),
+        ("craps", "alice", "place_bet", {"bet": "pass", "amount": -5}, 422, "SRV-INPUT"),
+        ("taiwan", "alice", "sit", {"seat": "x"}, 422, "TW-3a"),
+        ("craps", "alice", "place_bet", {"bet": "pass", "amount": 0}, 422, "SRV-INPUT"),
+        ("baccarat", "alice", "join", {"buy_in": -100}, 422, "SRV-INPUT"),
+        ("paigow", "alice", "fly", {}, 422, "SRV-INPUT"),
         ("paigow", "alice", "set_tiles", {"seat": 2, "front": ["6-7", "9-9"]}, 409, "PG-5.1"),
     ],
 )
 def test_bad_input_and_key_in_at_real_tables(
-    srv: Srv, game: str, who: str, op: str, args: dict[str, Any], status: int, rule: str | None
+    srv: Srv, game: str, who: str, op: str, args: dict[str, Any], status: int, rule: str
 ) -> None:
     t = table(srv, game)
+    before = written(srv)
     r = srv.cmd(who, t, op, args)
     assert r.status_code == status, r.text
     body = r.json()
     assert set(body) == {"error", "rule", "message"}
-    if rule is not None:
-        assert body["rule"] == rule
+    assert body["rule"] == rule  # a rule always: the game's, or the server's for its kind
+    assert written(srv) == before  # nothing posted, nothing journalled
     led = srv.client.get("/audit/ledger", headers=srv.headers("auditor")).json()
     assert led["ok"]
+
+
+def written(srv: Srv) -> tuple[int, int]:
+    """How many postings and journal entries the database holds."""
+
+    def count(conn: Any) -> tuple[int, int]:
+        return tuple(  # type: ignore[return-value]
+            conn.execute(sa.select(sa.func.count()).select_from(t)).scalar_one()
+            for t in (store.postings_t, store.journal_t)
+        )
+
+    return srv.floor.db.read_sync(count)
 
 
 def test_an_expired_token_is_refused(srv: Srv) -> None:

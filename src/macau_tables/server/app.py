@@ -10,6 +10,7 @@ import contextlib
 import json
 import logging
 import os
+import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -127,9 +128,28 @@ def create_app(
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         error = "not_found" if exc.status_code == 404 else "http_error"
+        rule = "SRV-404" if exc.status_code == 404 else "SRV-INPUT"
         return JSONResponse(
-            {"error": error, "rule": None, "message": str(exc.detail)},
+            {"error": error, "rule": rule, "message": str(exc.detail)},
             status_code=exc.status_code,
+        )
+
+    @app.exception_handler(Exception)
+    async def _bug(request: Request, exc: Exception) -> JSONResponse:
+        """A bug, never an answer the API means: logged with an incident id, answered with
+        the JSON error body all others have (not Starlette's plain text). A command that
+        was recorded answers as recorded when retried with the same key."""
+        incident = secrets.token_hex(4)
+        log.error(
+            "incident %s: %s %s failed", incident, request.method, request.url.path, exc_info=exc
+        )
+        return JSONResponse(
+            {
+                "error": "internal",
+                "rule": "SRV-INTERNAL",
+                "message": f"internal server error (incident {incident}, in the server's log)",
+            },
+            status_code=500,
         )
 
     # --- who is calling -----------------------------------------------------------------

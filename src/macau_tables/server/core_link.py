@@ -29,7 +29,7 @@ from macau_tables.server.wire import Prepared
 
 log = logging.getLogger("macau_tables.front")
 
-_INTERNAL_ERROR = b'{"error":"internal","rule":null,"message":"internal server error"}'
+_INTERNAL_ERROR = b'{"error":"internal","rule":"SRV-INTERNAL","message":"internal server error"}'
 
 
 class FrontChannel(asyncio.Protocol):

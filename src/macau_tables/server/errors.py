@@ -36,16 +36,20 @@ def _snake(name: str) -> str:
 
 
 def from_domain(exc: MacauTablesError) -> ApiError:
-    """The API error for a typed error of the engines or the ledger."""
+    """The API error for a typed error of the engines or the ledger: the rule the engine
+    names, or — where no article of the rules names the case (a bet kind that does not
+    exist, a negative amount, not this player's turn) — the server's rule for its kind."""
     if isinstance(exc, InvalidInput):
-        status = 422
-    elif isinstance(
-        exc, RuleViolation | HoldError | InsufficientFunds | JournalError | LedgerMismatch
-    ):
-        status = 409
+        status, rule = 422, "SRV-INPUT"
+    elif isinstance(exc, InsufficientFunds):
+        status, rule = 409, "SRV-FUNDS"
+    elif isinstance(exc, HoldError):
+        status, rule = 409, "SRV-HOLD"
+    elif isinstance(exc, RuleViolation | JournalError | LedgerMismatch):
+        status, rule = 409, "SRV-PLAY"
     else:
-        status = 400
-    return ApiError(status, _snake(type(exc).__name__), exc.message, exc.rule)
+        status, rule = 400, "SRV-INPUT"
+    return ApiError(status, _snake(type(exc).__name__), exc.message, exc.rule or rule)
 
 
 def not_found(what: str, rule: str = "SRV-404") -> ApiError:
