@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import shlex
 import subprocess
 import sys
 import textwrap
@@ -97,6 +99,28 @@ def test_every_command_has_help_with_an_example_and_no_bool_column() -> None:
         assert result.exit_code == 0, (path, result.output)
         assert "<bool>" not in result.output, path
         assert "Example" in result.output, path
+
+
+def test_every_example_parses_as_its_command_takes_it() -> None:
+    """Each help's example, taken from the epilog and parsed by its command: a flag that
+    does not exist, a value of the wrong type or a missing argument fails here."""
+    top = app_command()
+    ctx = top.make_context("macau-tables", ["--help"], resilient_parsing=True)
+    checked = 0
+    for name in top.list_commands(ctx):
+        group = top.get_command(ctx, name)
+        subs = group.list_commands(ctx) if hasattr(group, "list_commands") else [None]
+        for sub in subs:
+            command = group if sub is None else group.get_command(ctx, sub)
+            path = [name] if sub is None else [name, sub]
+            for example in re.findall(
+                r"macau-tables .+?(?=\s{2}|·|\(|,? then|$)", command.epilog or ""
+            ):
+                words = shlex.split(example)[1:]
+                assert words[: len(path)] == path, (path, example)
+                with command.make_context(" ".join(path), words[len(path) :]):
+                    checked += 1  # parsed: every option known, every value of its type
+    assert checked > 25
 
 
 def test_version() -> None:

@@ -280,7 +280,9 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
 
     @app.command(
         "bots",
-        epilog="Example: macau-tables bots --url http://127.0.0.1:8000 --players 8 --seconds 60",
+        epilog="Example: macau-tables bots --url http://127.0.0.1:8000 --players 8 --seconds 60 "
+        "--supervisor supervisor:PW --cashier cashier:PW  (the demo accounts' passwords, "
+        "printed once by serve; or MACAU_TABLES_SUPERVISOR / MACAU_TABLES_CASHIER)",
     )
     @handle_errors
     def bots_cmd(
@@ -288,10 +290,20 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
         players: Annotated[int, typer.Option(help="How many bot players.", min=1)] = 4,
         seconds: Annotated[float, typer.Option(help="How long to play.", min=0.1)] = 60.0,
         supervisor: Annotated[
-            str, typer.Option(help="name:password of a supervisor (creates the bot players)")
+            str,
+            typer.Option(
+                help="name:password of a supervisor (creates the bot players); required",
+                envvar="MACAU_TABLES_SUPERVISOR",
+                show_default=False,
+            ),
         ] = "",
         cashier: Annotated[
-            str, typer.Option(help="name:password of a cashier (funds the bot players)")
+            str,
+            typer.Option(
+                help="name:password of a cashier (funds the bot players); required",
+                envvar="MACAU_TABLES_CASHIER",
+                show_default=False,
+            ),
         ] = "",
         seed: Annotated[str, typer.Option(help="Seed of the bots' choices.")] = "bots",
     ) -> None:
