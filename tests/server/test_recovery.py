@@ -84,10 +84,19 @@ def test_an_edited_journal_locks_the_table_with_the_reason(srv: Srv) -> None:
     with restarted(srv) as again:
         reason = again.floor.recovery.locked["hilo-1"]
         assert "hash does not match" in reason
+        # the reason for staff; anyone else reads that it did not verify (it may name
+        # another player's money: TableActor.public_reason)
+        staff = again.client.get("/tables/hilo-1", headers=again.headers("supervisor")).json()
+        assert (staff["status"], staff["lock_reason"]) == ("locked", reason)
+        public = again.floor.tables["hilo-1"].public_reason()
+        assert public is not None and "verify" in public and public not in reason
         health = again.client.get("/health").json()
-        assert health["locked"] == {"hilo-1": reason}
+        assert health["locked"] == {"hilo-1": public}
+        mine = again.client.get("/tables/hilo-1", headers=again.headers("bob")).json()
+        assert mine["lock_reason"] == public
         r = again.cmd("bob", "hilo-1", "join", {"amount": 100})
         assert (r.status_code, r.json()["rule"]) == (409, "SRV-STATUS")
+        assert reason not in r.json()["message"] and public in r.json()["message"]
         r = again.client.post(
             "/tables/hilo-1/unlock", json={"reason": "checked"}, headers=again.headers("supervisor")
         )

@@ -195,7 +195,8 @@ def create_app(
 
     @app.get("/health", tags=["floor"])
     async def health() -> dict[str, Any]:
-        locked = {t: a.lock_reason for t, a in the_floor.tables.items() if a.status == "locked"}
+        # (no login here: the reasons as anyone may read them, TableActor.public_reason)
+        locked = {t: a.public_reason() for t, a in the_floor.tables.items() if a.status == "locked"}
         out: dict[str, Any] = {"ok": True, "tables": len(the_floor.tables), "locked": locked}
         # the tables whose chain before their snapshot is still being checked (they play)
         out["chains_pending"] = the_floor.chains_pending()
@@ -224,14 +225,15 @@ def create_app(
         request: Request,
         user: Annotated[User, Depends(allowed("tables.list"))],
     ) -> list[dict[str, Any]]:
-        mine = {t: a.info() for t, a in the_floor.tables.items() if a.owned}
+        staff = user.role is not StaffRole.PLAYER  # (a lock's reason: TableActor.public_reason)
+        mine = {t: a.info(staff) for t, a in the_floor.tables.items() if a.owned}
         cluster = the_floor.cluster
         if cluster is not None and FORWARDED not in request.headers:
             others = await cluster.remote_tables(request.headers.get("authorization", ""))
             for info in others:  # the owner's own answer; any table left: what is known here
                 mine.setdefault(info["id"], info)
             for t, a in the_floor.tables.items():
-                mine.setdefault(t, a.info())
+                mine.setdefault(t, a.info(staff))
         return [mine[t] for t in sorted(mine)]
 
     @app.post("/tables", response_model=S.TableInfo, tags=["tables"], **perm("tables.create"))
@@ -257,7 +259,7 @@ def create_app(
     async def table_info(
         table_id: str, user: Annotated[User, Depends(allowed("tables.read"))]
     ) -> dict[str, Any]:
-        return the_floor.table(table_id).info()
+        return the_floor.table(table_id).info(staff=user.role is not StaffRole.PLAYER)
 
     @app.get(
         "/tables/{table_id}/view",

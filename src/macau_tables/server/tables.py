@@ -324,14 +324,25 @@ class TableActor:
             memo = self._pending_memo = (*memo[:3], (as_json, store.render(as_json)))
         return memo[3]  # type: ignore[return-value]
 
-    def info(self) -> dict[str, Any]:
+    def public_reason(self) -> str | None:
+        """The lock's reason as anyone may read it. A table that did not verify is locked
+        with what did not: a ledger problem names accounts and amounts — another player's
+        wallet among them (a wallet's problem locks every table) — so players, refusals and
+        ``/health`` read only that it did not verify; staff read the reason
+        (``GET /tables`` as staff, the audit log). A pause's or a dispute's reason is the
+        supervisor's words, shown as they are."""
+        if self.status == "locked" and self.lock_reason is not None:
+            return "the table did not verify (staff can read why)"
+        return self.lock_reason
+
+    def info(self, staff: bool = True) -> dict[str, Any]:
         view = self.engine.view(Viewer.PUBLIC) if self.engine is not None else {}
         players = view.get("players")
         return {
             "id": self.table_id,
             "game": self.game.name,
             "status": self.status,
-            "lock_reason": self.lock_reason,
+            "lock_reason": self.lock_reason if staff else self.public_reason(),
             "options": self.options,
             "settings": self.settings,
             "seq": self.seq,
@@ -472,7 +483,7 @@ class TableActor:
                 )
             )
         if self.status != "open":
-            why = self.lock_reason or self.status
+            why = self.public_reason() or self.status
             return self._refusal(
                 ApiError(409, "table_" + self.status, f"table is {why}", "SRV-STATUS")
             )
@@ -593,7 +604,7 @@ class TableActor:
                 )
             )
         if self.engine is None or self.status in ("locked", "closed"):
-            why = self.lock_reason or self.status
+            why = self.public_reason() or self.status
             return self._refusal(
                 ApiError(409, "table_" + self.status, f"table is {why}", "SRV-STATUS")
             )
