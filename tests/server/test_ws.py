@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
+
+import pytest
+from starlette.websockets import WebSocketDisconnect
 
 from macau_tables.core.journal import event_from_json
 from macau_tables.core.visibility import Viewer
+from macau_tables.server import app as server_app
 from tests.server.conftest import Srv
 
 
@@ -109,3 +114,51 @@ def test_the_message_schemas_are_published(srv: Srv) -> None:
     assert set(s["websocket"]) == {"WsSnapshot", "WsEvent", "WsState", "WsError"}
     assert s["websocket"]["WsEvent"]["properties"]["type"]["const"] == "event"
     assert srv.client.get("/openapi.json").status_code == 200
+
+
+def test_a_socket_closes_when_its_token_is_logged_out_or_expires(
+    srv: Srv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The viewer's projection is for a session that is still valid: a logout or the
+    token's expiry closes the socket as an unknown token is closed at connect (4401)."""
+    monkeypatch.setattr(server_app, "WS_TOKEN_RECHECK_S", 0.05)
+    srv.ok("bob", "hilo-1", "join", {"amount": 1_000})
+    bob = token(srv, "bob")
+    with srv.client.websocket_connect(f"/tables/hilo-1/ws?token={bob}") as ws:
+        read_until_snapshot(ws)
+        r = srv.client.post("/auth/logout", headers={"Authorization": f"Bearer {bob}"})
+        assert r.status_code == 200
+        closed_in_time(srv)  # (not a receive that would wait for ever if it stayed open)
+        msg = ws.receive_json()
+        assert (msg["type"], msg["rule"]) == ("error", "SRV-AUTH")
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4401
+    # a token that expires while its socket is open (the watch wakes at its expiry)
+    cashier = token(srv, "cashier")  # (logged in for 12 h, before the short tokens)
+    srv.floor.settings.token_seconds = 1
+    r = srv.client.post("/auth/login", json={"name": "alice", "password": srv.creds["alice"]})
+    alice = r.json()["token"]
+    srv.floor.settings.token_seconds = 12 * 3600
+    monkeypatch.setattr(server_app, "WS_TOKEN_RECHECK_S", 30.0)
+    with srv.client.websocket_connect(f"/tables/hilo-1/ws?token={alice}") as ws:
+        read_until_snapshot(ws)
+        closed_in_time(srv, 5.0)  # at its expiry, about a second, not 30
+        msg = ws.receive_json()
+        assert (msg["type"], msg["rule"]) == ("error", "SRV-AUTH")
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4401
+    # a socket whose token stays valid is not closed by the watch
+    with srv.client.websocket_connect(f"/tables/hilo-1/ws?token={cashier}") as ws:
+        read_until_snapshot(ws)
+        assert srv.step("hilo-1")
+        assert ws.receive_json()["type"] in ("event", "state")
+
+
+def closed_in_time(srv: Srv, seconds: float = 2.0) -> None:
+    """The table's subscribers are gone within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while srv.floor.tables["hilo-1"].subscribers and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not srv.floor.tables["hilo-1"].subscribers, "the socket stayed open"

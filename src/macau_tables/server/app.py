@@ -19,6 +19,7 @@ from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
@@ -39,6 +40,10 @@ from macau_tables.server.latency import Latencies
 from macau_tables.server.tables import Reply
 
 log = logging.getLogger("macau_tables.server")
+
+#: an open WebSocket's token is looked at again this often (and at its expiry): a logout
+#: closes the viewer's sockets within this many seconds (close code 4401)
+WS_TOKEN_RECHECK_S = 10.0
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -132,6 +137,23 @@ def create_app(
         return JSONResponse(
             {"error": error, "rule": rule, "message": str(exc.detail)},
             status_code=exc.status_code,
+        )
+
+    @app.exception_handler(DBAPIError)
+    async def _database(request: Request, exc: DBAPIError) -> JSONResponse:
+        """The database failed (past the retries of 40001/40P01, a lost connection, a
+        race on a key two requests wrote at once): its transaction rolled back. 503, as
+        a table's command answers it (``TableActor._run``)."""
+        log.warning("%s %s: the database failed: %s", request.method, request.url.path, exc.orig)
+        return JSONResponse(
+            ApiError(
+                503,
+                "unavailable",
+                "the database failed; retry with the same Idempotency-Key "
+                "(a request that was recorded answers as recorded)",
+                "SRV-DB",
+            ).body(),
+            status_code=503,
         )
 
     @app.exception_handler(Exception)
@@ -624,15 +646,25 @@ def create_app(
             return
         sub = await actor.subscribe(_viewer(user), last_seq)
         receiver = asyncio.create_task(_drain(ws))
+        session = asyncio.create_task(_session_ends(token))
         try:
             while True:
                 getter = asyncio.create_task(sub.queue.get())
                 done, _ = await asyncio.wait(
-                    {getter, receiver}, return_when=asyncio.FIRST_COMPLETED
+                    {getter, receiver, session}, return_when=asyncio.FIRST_COMPLETED
                 )
                 if receiver in done:
                     getter.cancel()
                     break
+                if session in done:  # the token expired or was logged out: 4401, as at connect
+                    getter.cancel()
+                    ended = session.exception()
+                    if isinstance(ended, ApiError):
+                        with contextlib.suppress(Exception):
+                            await ws.send_json({"type": "error", **ended.body()})
+                            await ws.close(code=4000 + ended.status)
+                        break
+                    raise ended or RuntimeError("the session watch ended")
                 msg = getter.result()
                 if msg is None:  # too slow, or shutting down
                     with contextlib.suppress(Exception):
@@ -652,6 +684,17 @@ def create_app(
         finally:
             actor.unsubscribe(sub)
             receiver.cancel()
+            session.cancel()
+
+    async def _session_ends(token: str) -> None:
+        """Returns never: raises the 401 once ``token`` has expired or was logged out —
+        checked at its expiry and every ``WS_TOKEN_RECHECK_S`` (from the process's cache
+        of tokens, which a logout here empties at once)."""
+        while True:
+            await the_floor.authenticate(token)
+            expires = the_floor.token_expires_ms(token)
+            left = WS_TOKEN_RECHECK_S if expires is None else (expires - store.now_ms()) / 1000
+            await asyncio.sleep(min(WS_TOKEN_RECHECK_S, max(left, 0.0) + 0.001))
 
     api_dealer.install(app, the_floor, allowed, perm)
     api_recall.install(app, the_floor, allowed, perm)  # issue 16: recall, export

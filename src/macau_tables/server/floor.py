@@ -801,6 +801,11 @@ class Floor:
             raise ApiError(401, "unauthorized", "missing, unknown or expired token", "SRV-AUTH")
         return cached[0]
 
+    def token_expires_ms(self, token: str) -> int | None:
+        """When ``token`` expires (epoch ms), as :meth:`authenticate` last found it."""
+        cached = self._tokens.get(token_hash(token))
+        return None if cached is None else cached[1]
+
     async def logout(self, token: str) -> None:
         h = token_hash(token)
         self._tokens.pop(h, None)
