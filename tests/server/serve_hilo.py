@@ -10,13 +10,59 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+from typing import Any
 
 from macau_tables.server.floor import Floor, Settings
 from macau_tables.server.run import serve
 from tests.server.conftest_game import register_hilo
 
+#: the crash harness's window between a commit and its answers: ``N`` makes this process
+#: SIGKILL itself right after its N-th batch commit (the group commit's, on SQLite or
+#: PostgreSQL), before any answer of that batch is sent
+KILL_AFTER_COMMITS = "MACAU_TABLES_TEST_KILL_AFTER_COMMITS"
+
+
+def kill_after_commits(n: int) -> None:
+    """Wrap the two places a batch commits: SQLite's ``tx.commit`` in the ``db-commit``
+    thread (``DefaultDialect.do_commit``) and PostgreSQL's ``COMMIT`` in a ``db-group``
+    thread (``psycopg.Cursor.execute``); the callers' futures are set only after they
+    return, so nothing of the batch has answered when the process dies."""
+    import itertools
+    import signal
+    import threading
+
+    import psycopg
+    from sqlalchemy.engine.default import DefaultDialect
+
+    commits = itertools.count(1)
+
+    def counted(thread: str) -> None:
+        if threading.current_thread().name.startswith(thread) and next(commits) >= n:
+            sys.stdout.write(f"killed right after commit {n}\n")
+            sys.stdout.flush()
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    do_commit = DefaultDialect.do_commit
+
+    def commit_then_maybe_die(self: DefaultDialect, dbapi_connection: Any) -> None:
+        do_commit(self, dbapi_connection)
+        counted("db-commit")
+
+    execute = psycopg.Cursor.execute
+
+    def execute_then_maybe_die(self: psycopg.Cursor[Any], query: Any, *a: Any, **k: Any) -> Any:
+        out = execute(self, query, *a, **k)
+        if query == "COMMIT":
+            counted("db-group")
+        return out
+
+    DefaultDialect.do_commit = commit_then_maybe_die  # type: ignore[method-assign]
+    psycopg.Cursor.execute = execute_then_maybe_die  # type: ignore[method-assign]
+
 
 def main() -> None:
+    if os.environ.get(KILL_AFTER_COMMITS):
+        kill_after_commits(int(os.environ[KILL_AFTER_COMMITS]))
     url, port = sys.argv[1], int(sys.argv[2])
     tables = int(sys.argv[3]) if len(sys.argv) > 3 else 2
     betting = float(sys.argv[4]) if len(sys.argv) > 4 else 0.3

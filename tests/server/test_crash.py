@@ -25,6 +25,7 @@ from macau_tables.server.checks import verify_ledger
 from macau_tables.server.db import Database
 from tests.server.conftest import HILO
 from tests.server.pg import free_port
+from tests.server.serve_hilo import KILL_AFTER_COMMITS as KILL_AFTER
 from tests.server.serve_proc import front_pids
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,8 +43,8 @@ class ServerProcess:
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
 
-    def start(self) -> None:
-        env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}
+    def start(self, **extra_env: str) -> None:
+        env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}", **extra_env}
         tables = "2" if self.starts == 0 else "1"
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
@@ -229,6 +230,61 @@ def test_kill_9_loses_no_acknowledged_wager(database_url: str, tmp_path: Path) -
         assert ("the front" in kills) is not url.startswith("postgresql")
         assert not [s for s in result.statuses if s >= 500], result.summary()
         # one more kill with everyone gone: recovery finishes what is in play
+        server.kill9()
+        server.start()
+        deadline = time.monotonic() + 30
+        while True:
+            state = check_floor(url, result.acknowledged)
+            if not state["unsettled"] or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+        assert state["unsettled"] == [], state
+        assert state["holds"] == state["closed"] >= len(set(result.acknowledged)) > 0
+    finally:
+        server.stop()
+
+
+def test_a_kill_between_a_commit_and_its_answers_loses_nothing(
+    database_url: str, tmp_path: Path
+) -> None:
+    """The narrowest window, hit on purpose: the server dies right after a batch's commit,
+    before any of its answers is sent (serve_hilo's KILL_AFTER_COMMITS). The bets of that
+    batch are recorded but unanswered; the bots send them again with the same keys, and
+    each is answered from its record — recorded once, settled once."""
+    url = database_url
+    server = ServerProcess(url, free_port(), tmp_path / "server.log")
+    server.start()
+    try:
+        report = BotReport()
+
+        async def scenario() -> tuple[BotReport, int]:
+            done = asyncio.Event()
+            bots = server.bots(6, report, done, tables=HILO_TABLES, grace=40.0)
+            loop = asyncio.get_running_loop()
+            seen = report.bets
+            while report.bets < seen + 20 and not bots.done():  # set up and betting
+                await asyncio.sleep(0.01)
+            await loop.run_in_executor(None, server.kill9)
+            # started again to die on its own right after its 25th commit, bets in play
+            await loop.run_in_executor(None, lambda: server.start(**{KILL_AFTER: "25"}))
+            proc = server.proc
+            assert proc is not None
+            deadline = time.monotonic() + 60
+            while proc.poll() is None and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            code = proc.poll()
+            retried = report.retries
+            await loop.run_in_executor(None, server.start)
+            await asyncio.sleep(1.5)  # the bots send again, then play on
+            done.set()
+            result = await bots
+            assert code == -signal.SIGKILL, server.log.read_text()[-3000:]
+            return result, retried
+
+        result, retried = asyncio.run(scenario())
+        assert "killed right after commit 25" in server.log.read_text()
+        assert retried > 0  # requests in flight at the kill were sent again
+        assert not [s for s in result.statuses if s >= 500], result.summary()
         server.kill9()
         server.start()
         deadline = time.monotonic() + 30
