@@ -3,6 +3,7 @@ the odds caps, table limits, settlement through the ledger, and the journal with
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -343,6 +344,47 @@ def test_table_limits_and_funds() -> None:
         t.place_bet("zed", "field", M(5))
     with pytest.raises(InvalidInput, match="no bet called"):
         bet_kind("lucky")
+
+
+def test_spot_limits_are_a_bet_spots_own_and_read_back() -> None:
+    """A casino's limits for some spots (a lower maximum on Big 7, a higher minimum on
+    the Field); the other flat bets keep the table's; the rule set's JSON keeps them, and
+    a rule set without them writes the JSON it always wrote (old journals read)."""
+    rules = CrapsRules(
+        min_bet=M(5),
+        max_bet=M(500),
+        spot_limits={"big7": (M(1), M(50)), "field": (M(20), M(500))},
+    )
+    t = table(rules=rules)
+    with pytest.raises(BetNotAllowed, match=r"above the spot maximum MOP 50\.00 \(spot limits\)"):
+        t.place_bet("alice", "seven", M(51))
+    t.place_bet("alice", "big7", M(2))  # below the table's minimum: the spot's own
+    with pytest.raises(BetNotAllowed, match=r"below the spot minimum MOP 20\.00"):
+        t.place_bet("alice", "field", M(10))
+    seven = t.place_bet("alice", "big7", M(50)).bet_id
+    with pytest.raises(BetNotAllowed, match="spot maximum"):
+        t.increase_bet("alice", seven, M(1))
+    t.place_bet("alice", "pass", M(500))  # the table's limits
+    with pytest.raises(BetNotAllowed, match=r"below the table minimum MOP 5\.00"):
+        t.place_bet("alice", "eleven", M(4))
+    data = rules.to_json()
+    assert data["spot_limits"] == {"big7": [100, 5_000], "field": [2_000, 50_000]}
+    assert CrapsRules.from_json(json.loads(json.dumps(data))) == rules
+    plain = CrapsRules().to_json()
+    assert "spot_limits" not in plain and list(plain) == list(CrapsRules.KEYS)
+    assert CrapsRules.from_json(plain) == CrapsRules()
+    for bad in (
+        {"lucky": (M(1), M(2))},  # no such bet
+        {"pass_odds": (M(1), M(2))},  # odds have only their cap (CR-2.2)
+        {"field": (M(9), M(2))},  # minimum above maximum
+        {"field": (M(0), M(2))},
+        {"field": (Money.of(1, HKD), Money.of(2, HKD))},
+    ):
+        with pytest.raises(InvalidInput, match="spot_limits"):
+            CrapsRules(spot_limits=bad)
+    for bad_json in ({"field": [1]}, {"field": [1.5, 2]}, [1, 2]):
+        with pytest.raises(InvalidInput, match="spot_limits"):
+            CrapsRules.from_json({**plain, "spot_limits": bad_json})
 
 
 def test_bet_names_and_pay_tables_read_back() -> None:

@@ -157,3 +157,28 @@ def test_a_live_table_takes_keyed_in_dice_and_leaves_the_dealer_steps_to_the_dea
     assert r.status_code == 422, r.text
     r = srv.cmd("dealer", table(srv, "craps"), "throw_dice", {"dice": [3, 4]})
     assert (r.status_code, r.json()["rule"]) == (403, "SRV-KEYIN")
+
+
+def test_a_craps_table_with_limits_for_a_spot(srv: Srv) -> None:
+    """Limits per bet spot at a craps table: the rule set's spot_limits, set when the table
+    is created; the other flat bets keep the table's."""
+    r = srv.client.post(
+        "/tables",
+        json={"id": "craps-s", "game": "craps", "options": {"spot_limits": {"big7": [100, 5_000]}}},
+        headers=srv.headers("supervisor"),
+    )
+    assert r.status_code == 200, r.text
+    srv.ok("alice", "craps-s", "join", {"amount": 100_000})
+    before = written(srv)
+    r = srv.cmd("alice", "craps-s", "place_bet", {"bet": "big7", "amount": 5_100})
+    assert r.status_code == 409 and "spot maximum MOP 50.00" in r.json()["message"], r.text
+    assert r.json()["rule"] == "SRV-PLAY"  # (the regulation sets no limits: the casino's)
+    assert written(srv) == before
+    srv.ok("alice", "craps-s", "place_bet", {"bet": "big7", "amount": 5_000})
+    srv.ok("alice", "craps-s", "place_bet", {"bet": "field", "amount": 50_000})
+    r = srv.client.post(
+        "/tables",
+        json={"id": "craps-x", "game": "craps", "options": {"spot_limits": {"pass_odds": [1, 2]}}},
+        headers=srv.headers("supervisor"),
+    )
+    assert (r.status_code, r.json()["rule"]) == (422, "SRV-INPUT"), r.text

@@ -536,6 +536,10 @@ class CrapsRules:
     * ``rounding``: how fractional odds are rounded to the minor unit (module docstring).
     * ``pays``: pay tables that replace the Macau ones, by bet name (a casino variant).
     * ``min_bet`` / ``max_bet``: the table limits of a flat bet (odds have only the cap).
+    * ``spot_limits``: limits of their own for some bet spots, by bet name — ``{"any_seven":
+      (min, max)}``, e.g. a lower maximum on the one-roll bets; the other flat bets keep
+      ``min_bet`` / ``max_bet``. The regulation sets no limits: the casino's (none by
+      default). A supervisor's ``change_limits`` changes the table's pair, not these.
     """
 
     currency: Currency = MOP
@@ -548,6 +552,7 @@ class CrapsRules:
     come_odds_on_come_out: Literal["working", "off"] = "working"
     rounding: Rounding = Rounding.DOWN
     pays: Mapping[str, Payout] = field(default_factory=dict)
+    spot_limits: Mapping[str, tuple[Money, Money]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for name, allowed, rule in (
@@ -572,16 +577,44 @@ class CrapsRules:
             if name not in BET_KINDS:
                 raise InvalidInput(f"no bet called {name!r} to pay")
         object.__setattr__(self, "pays", MappingProxyType(dict(self.pays)))
+        for name, pair in self.spot_limits.items():
+            if name not in BET_KINDS or BET_KINDS[name].on is not None:
+                raise InvalidInput(
+                    f"spot_limits: no flat bet called {name!r} (odds have only the cap, CR-2.2)"
+                )
+            if not isinstance(pair, tuple) or len(pair) != 2:
+                raise InvalidInput(f"spot_limits: {name} is (min, max), not {pair!r}")
+            for amount in pair:
+                if not isinstance(amount, Money):
+                    raise InvalidInput(f"spot_limits: {name}'s limits are Money, not {amount!r}")
+                if amount.currency != self.currency or not amount.is_positive():
+                    raise InvalidInput(
+                        f"spot_limits: {name}'s limits must be positive {self.currency}: {amount}"
+                    )
+            if pair[0] > pair[1]:
+                raise InvalidInput(f"spot_limits: {name}'s minimum {pair[0]} is above {pair[1]}")
+        object.__setattr__(self, "spot_limits", MappingProxyType(dict(self.spot_limits)))
+
+    def limits(self, kind: CrapsBetKind) -> tuple[Money, Money, str]:
+        """A flat bet's minimum and maximum at this table, and whose they are (the spot's
+        own, or the table's)."""
+        if kind.name in self.spot_limits:
+            low, high = self.spot_limits[kind.name]
+            return low, high, "spot"
+        return self.min_bet, self.max_bet, "table"
 
     def payout(self, kind: CrapsBetKind) -> Payout:
         """The pay table of ``kind`` at this table (an override, else the Macau one)."""
         return self.pays.get(kind.name, kind.pays)
 
     #: the keys of :meth:`to_json`, in order: :meth:`from_json` demands exactly these
+    #: (and takes ``spot_limits`` besides, which is written only when there are any: a
+    #: rule set without them reads and writes as before)
     KEYS: ClassVar[tuple[str, ...]] = (
         "currency", "min_bet", "max_bet", "odds_cap", "big_unit", "big_odd_amounts",
         "odds_increases", "come_odds_on_come_out", "rounding", "pays",
     )  # fmt: skip
+    OPTIONAL_KEYS: ClassVar[tuple[str, ...]] = ("spot_limits",)
 
     def to_json(self) -> dict[str, Any]:
         """The rule set as JSON (amounts in minor units; pay tables as text)."""
@@ -596,7 +629,16 @@ class CrapsRules:
             "come_odds_on_come_out": self.come_odds_on_come_out,
             "rounding": self.rounding.value,
             "pays": {name: str(p) for name, p in sorted(self.pays.items())},
-        }
+        } | (
+            {
+                "spot_limits": {
+                    name: [low.minor, high.minor]
+                    for name, (low, high) in sorted(self.spot_limits.items())
+                }
+            }
+            if self.spot_limits
+            else {}
+        )
 
     @classmethod
     def from_json(cls, obj: object) -> CrapsRules:
@@ -605,7 +647,7 @@ class CrapsRules:
         if not isinstance(obj, Mapping):
             raise InvalidInput(f"craps rules are a JSON object, not {type(obj).__name__}")
         missing = [k for k in cls.KEYS if k not in obj]
-        unknown = sorted(set(obj) - set(cls.KEYS))
+        unknown = sorted(set(obj) - set(cls.KEYS) - set(cls.OPTIONAL_KEYS))
         if missing or unknown:
             parts = [f"missing {', '.join(missing)}"] if missing else []
             parts += [f"unknown {', '.join(unknown)}"] if unknown else []
@@ -622,6 +664,19 @@ class CrapsRules:
             pays = obj["pays"]
             if not isinstance(pays, Mapping):
                 raise InvalidInput(f"pays is an object, not {pays!r}")
+            spots = obj.get("spot_limits", {})
+            if not isinstance(spots, Mapping):
+                raise InvalidInput(f"spot_limits is an object, not {spots!r}")
+
+            def pair(name: str, value: object) -> tuple[Money, Money]:
+                if not isinstance(value, list | tuple) or len(value) != 2:
+                    raise InvalidInput(f"spot_limits: {name} is [min, max], not {value!r}")
+                low, high = value
+                for v in (low, high):
+                    if isinstance(v, bool) or not isinstance(v, int):
+                        raise InvalidInput(f"spot_limits: {name}'s limits are minor units")
+                return Money(low, cur), Money(high, cur)
+
             return cls(
                 currency=cur,
                 min_bet=Money(minor("min_bet"), cur),
@@ -633,6 +688,7 @@ class CrapsRules:
                 come_odds_on_come_out=obj["come_odds_on_come_out"],
                 rounding=Rounding(obj["rounding"]),
                 pays={str(name): payout_from_text(str(text)) for name, text in pays.items()},
+                spot_limits={str(name): pair(str(name), v) for name, v in spots.items()},
             )
         except (KeyError, ValueError, TypeError) as exc:
             raise InvalidInput(f"craps rules: {exc}") from exc
@@ -1641,15 +1697,14 @@ class CrapsTable(contract.SnapshotOps):
     def _limits(self, kind: CrapsBetKind, total: Money) -> None:
         if kind.on is not None:
             return  # odds have no table limits of their own: only the cap of CR-2.2
-        if total < self.rules.min_bet:
+        low, high, whose = self.rules.limits(kind)
+        if total < low:
             raise BetNotAllowed(
-                f"{kind.label} of {total} is below the table minimum "
-                f"{self.rules.min_bet} (table limits)"
+                f"{kind.label} of {total} is below the {whose} minimum {low} ({whose} limits)"
             )
-        if total > self.rules.max_bet:
+        if total > high:
             raise BetNotAllowed(
-                f"{kind.label} of {total} is above the table maximum "
-                f"{self.rules.max_bet} (table limits)"
+                f"{kind.label} of {total} is above the {whose} maximum {high} ({whose} limits)"
             )
         payout = self.rules.payout(kind)
         if isinstance(payout, PerUnits) and self.rules.big_odd_amounts == "refused":
