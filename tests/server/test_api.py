@@ -322,3 +322,28 @@ def test_a_bug_is_answered_with_the_json_error_body_and_logged(
     assert (r.status_code, r.json()["rule"]) == (404, "SRV-404")
     r = client.delete("/wallet")
     assert (r.status_code, r.json()["rule"]) == (405, "SRV-INPUT")
+
+
+def test_the_same_key_sent_twice_at_once_moves_money_once(srv: Srv) -> None:
+    """Deposits with one key at the same moment (a client's retry racing its first try):
+    the money moves once and every try gets the recorded answer (on PostgreSQL the tries
+    that lost the race on the idempotency key run again and find it; never a 500)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    body = {"player": "bob", "amount": 700}
+    start = wallet(srv, "bob")["wallet"]
+    for attempt in range(5):
+        h = srv.headers("cashier", f"race-{attempt}")
+        with ThreadPoolExecutor(4) as pool:
+            answers = list(
+                pool.map(
+                    lambda h: srv.client.post("/cashier/deposit", json=body, headers=h), [h] * 4
+                )
+            )
+        # the tries that lose the race on PostgreSQL run again and find the record
+        assert [r.status_code for r in answers] == [200] * 4, [r.text for r in answers]
+        again = srv.client.post("/cashier/deposit", json=body, headers=h)
+        assert again.status_code == 200
+        assert all(r.content == again.content for r in answers)  # the recorded answer
+        assert wallet(srv, "bob")["wallet"] == start + 700 * (attempt + 1)
+    ledger_ok(srv)

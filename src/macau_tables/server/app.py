@@ -19,7 +19,6 @@ from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
@@ -32,6 +31,7 @@ from macau_tables.server.api_meters import install as install_meters
 from macau_tables.server.auth import PERMISSIONS, StaffRole, User, require
 from macau_tables.server.checks import verify_ledger
 from macau_tables.server.cluster import FORWARDED, ForwardMiddleware
+from macau_tables.server.db import is_database_error
 from macau_tables.server.errors import ApiError, from_domain, not_found
 from macau_tables.server.fastpath import CommandFastPath
 from macau_tables.server.floor import Floor, Settings
@@ -139,28 +139,26 @@ def create_app(
             status_code=exc.status_code,
         )
 
-    @app.exception_handler(DBAPIError)
-    async def _database(request: Request, exc: DBAPIError) -> JSONResponse:
-        """The database failed (past the retries of 40001/40P01, a lost connection, a
-        race on a key two requests wrote at once): its transaction rolled back. 503, as
-        a table's command answers it (``TableActor._run``)."""
-        log.warning("%s %s: the database failed: %s", request.method, request.url.path, exc.orig)
-        return JSONResponse(
-            ApiError(
-                503,
-                "unavailable",
-                "the database failed; retry with the same Idempotency-Key "
-                "(a request that was recorded answers as recorded)",
-                "SRV-DB",
-            ).body(),
-            status_code=503,
-        )
-
     @app.exception_handler(Exception)
-    async def _bug(request: Request, exc: Exception) -> JSONResponse:
-        """A bug, never an answer the API means: logged with an incident id, answered with
-        the JSON error body all others have (not Starlette's plain text). A command that
-        was recorded answers as recorded when retried with the same key."""
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        """A database failure outside a table's command (past the retries of 40001 and
+        40P01, a lost connection): its transaction rolled back — 503 ``SRV-DB``, as a
+        table's command answers it (``TableActor._run``). Anything else is a bug, never an
+        answer the API means: logged with an incident id, answered with the JSON error
+        body all others have (not Starlette's plain text). Either way a command that was
+        recorded answers as recorded when sent again with the same key."""
+        if is_database_error(exc):
+            log.warning("%s %s: the database failed: %s", request.method, request.url.path, exc)
+            return JSONResponse(
+                ApiError(
+                    503,
+                    "unavailable",
+                    "the database failed; retry with the same Idempotency-Key "
+                    "(a request that was recorded answers as recorded)",
+                    "SRV-DB",
+                ).body(),
+                status_code=503,
+            )
         incident = secrets.token_hex(4)
         log.error(
             "incident %s: %s %s failed", incident, request.method, request.url.path, exc_info=exc

@@ -123,6 +123,27 @@ def is_retryable(exc: BaseException) -> bool:
     return getattr(orig, "sqlstate", None) in RETRYABLE_SQLSTATES
 
 
+def is_duplicate(exc: BaseException) -> bool:
+    """A unique constraint refused a row (SQLSTATE 23505 on PostgreSQL): on the
+    idempotency key, a request sent twice at once, whose first try has just committed."""
+    orig = getattr(exc, "orig", exc)
+    return getattr(orig, "sqlstate", None) == "23505"
+
+
+def is_database_error(exc: BaseException) -> bool:
+    """An error of the database or its driver (SQLAlchemy's wrapper, or the driver's own
+    from a statement sent on its cursor: ``store.WriteBatch``)."""
+    import sqlite3
+
+    if isinstance(exc, sa.exc.DBAPIError | sqlite3.Error):
+        return True
+    try:
+        import psycopg
+    except ImportError:  # pragma: no cover - the server extra installs it
+        return False
+    return isinstance(exc, psycopg.Error)
+
+
 class LoopCommitter:
     """SQLite's group commit, on the event loop (see the module docstring).
 

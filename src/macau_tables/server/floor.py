@@ -42,7 +42,7 @@ from macau_tables.server.auth import (
     token_hash,
 )
 from macau_tables.server.cluster import Cluster, not_owner
-from macau_tables.server.db import Database, ServerLock, upgrade
+from macau_tables.server.db import Database, ServerLock, is_duplicate, upgrade
 from macau_tables.server.errors import ApiError, from_domain, not_found
 from macau_tables.server.games import GameBinding, binding, games
 from macau_tables.server.tables import LeaseLost, Reply, TableActor
@@ -747,7 +747,14 @@ class Floor:
             store.put_idempotent(conn, user, key, req_hash, reply.status, reply.body)
             return reply
 
-        return await self.db.write(unit)
+        try:
+            return await self.db.write(unit)
+        except Exception as exc:
+            if not is_duplicate(exc):
+                raise
+            # the same key sent twice at once (PostgreSQL): the other try committed first;
+            # run again, this one finds its record and answers it (or 409 SRV-IDEM)
+            return await self.db.write(unit)
 
     # --- people -------------------------------------------------------------------------
 
