@@ -10,7 +10,6 @@ import contextlib
 import json
 import logging
 import os
-import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -23,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from macau_tables.core.errors import MacauTablesError
+from macau_tables.core.rng import random_hex
 from macau_tables.core.visibility import Viewer
 from macau_tables.games.contract import accounts as acc
 from macau_tables.server import api_dealer, api_recall, api_supervisor, store
@@ -159,7 +159,7 @@ def create_app(
                 ).body(),
                 status_code=503,
             )
-        incident = secrets.token_hex(4)
+        incident = random_hex(4)  # (core.rng: the only randomness)
         log.error(
             "incident %s: %s %s failed", incident, request.method, request.url.path, exc_info=exc
         )
