@@ -571,16 +571,7 @@ class TableActor:
             if key is not None:
                 stored = store.get_idempotent(conn, user, key)
                 if stored is not None:
-                    if stored.request_hash != req_hash:
-                        return self._refusal(
-                            ApiError(
-                                409,
-                                "idempotency_conflict",
-                                "this Idempotency-Key was used with another request",
-                                "SRV-IDEM",
-                            )
-                        )
-                    return Reply(stored.status, stored.body, stored.text.encode())
+                    return self._replayed(stored, req_hash)
             reply = self._execute(conn, command, user, viewer, expect_seq, new, supervised)
             if extra is not None and reply.status == 200:
                 extra(conn, reply)
@@ -604,6 +595,12 @@ class TableActor:
                 )
             )
         if self.engine is None or self.status in ("locked", "closed"):
+            # a command recorded before the table closed (or locked) is answered as
+            # recorded when sent again with its key, as at an open table
+            if key is not None:
+                stored = await floor.db.read(lambda c: store.get_idempotent(c, user, key))
+                if stored is not None:
+                    return self._replayed(stored, req_hash)
             why = self.public_reason() or self.status
             return self._refusal(
                 ApiError(409, "table_" + self.status, f"table is {why}", "SRV-STATUS")
@@ -637,11 +634,11 @@ class TableActor:
         except MacauTablesError as exc:
             if not repaired:
                 await self._rebuild()
-            return self._refusal(from_domain(exc))
+            return await self._recorded_refusal(from_domain(exc), user, key, req_hash)
         except ApiError as exc:
             if not repaired:
                 await self._rebuild()
-            return self._refusal(exc)
+            return await self._recorded_refusal(exc, user, key, req_hash)
         except Exception:
             log.exception("table %s: command %s failed", self.table_id, command.op)
             if not repaired:
@@ -656,6 +653,47 @@ class TableActor:
             if any(isinstance(e.event, Checkpoint) for e in new):
                 self._compact()
         return reply
+
+    def _replayed(self, stored: store.Stored, req_hash: str) -> Reply:
+        """The recorded answer of a key sent again: the same request's, byte for byte; a
+        409 ``SRV-IDEM`` for another request under the same key."""
+        if stored.request_hash != req_hash:
+            return self._refusal(
+                ApiError(
+                    409,
+                    "idempotency_conflict",
+                    "this Idempotency-Key was used with another request",
+                    "SRV-IDEM",
+                )
+            )
+        return Reply(stored.status, stored.body, stored.text.encode())
+
+    async def _recorded_refusal(
+        self, err: ApiError, user: str, key: str | None, req_hash: str
+    ) -> Reply:
+        """A refusal raised inside the command's transaction — a wallet or stack that would
+        go below zero (``SRV-FUNDS``, the ledger's check), a hold placed twice — rolled the
+        transaction back, its idempotency record with it: recorded now, as a refusal the
+        engine returns is, so that the key sent again answers it instead of running anew
+        (after a deposit, say). A 5xx is not recorded: it is to be retried."""
+        reply = self._refusal(err)
+        if key is None or not 400 <= err.status < 500:
+            return reply
+
+        def record(conn: Connection) -> Reply:
+            stored = store.get_idempotent(conn, user, key)
+            if stored is not None:  # (the same key, sent again meanwhile and recorded)
+                return self._replayed(stored, req_hash)
+            store.put_idempotent(
+                conn, user, key, req_hash, reply.status, reply.body, raw=reply.content()
+            )
+            return reply
+
+        try:
+            return await self.floor.db.write(record)
+        except Exception:  # the refusal stands; only its record is missing
+            log.exception("table %s: recording a refusal failed", self.table_id)
+            return reply
 
     def lock_row(self, conn: Connection) -> None:
         """First statement of every write of the table: on PostgreSQL, lock its row; with
