@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -206,6 +207,26 @@ def check_floor(url: str, acknowledged: list[tuple[str, str]]) -> dict[str, Any]
         db.close()
 
 
+def restarted_and_settled(
+    server: ServerProcess,
+    url: str,
+    acknowledged: list[tuple[str, str]],
+    check: Callable[[str, list[tuple[str, str]]], dict[str, Any]] = check_floor,
+) -> dict[str, Any]:
+    """One more ``kill -9`` with everyone gone, a restart, and ``check`` until recovery has
+    settled every acknowledged wager (30 s at most): its last state, none unsettled."""
+    server.kill9()
+    server.start()
+    deadline = time.monotonic() + 30
+    while True:
+        state = check(url, acknowledged)
+        if not state["unsettled"] or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    assert state["unsettled"] == [], state
+    return state
+
+
 def test_kill_9_loses_no_acknowledged_wager(database_url: str, tmp_path: Path) -> None:
     url = database_url
     server = ServerProcess(url, free_port(), tmp_path / "server.log")
@@ -230,15 +251,7 @@ def test_kill_9_loses_no_acknowledged_wager(database_url: str, tmp_path: Path) -
         assert ("the front" in kills) is not url.startswith("postgresql")
         assert not [s for s in result.statuses if s >= 500], result.summary()
         # one more kill with everyone gone: recovery finishes what is in play
-        server.kill9()
-        server.start()
-        deadline = time.monotonic() + 30
-        while True:
-            state = check_floor(url, result.acknowledged)
-            if not state["unsettled"] or time.monotonic() > deadline:
-                break
-            time.sleep(0.5)
-        assert state["unsettled"] == [], state
+        state = restarted_and_settled(server, url, result.acknowledged)
         assert state["holds"] == state["closed"] >= len(set(result.acknowledged)) > 0
     finally:
         server.stop()
@@ -285,15 +298,7 @@ def test_a_kill_between_a_commit_and_its_answers_loses_nothing(
         assert "killed right after commit 25" in server.log.read_text()
         assert retried > 0  # requests in flight at the kill were sent again
         assert not [s for s in result.statuses if s >= 500], result.summary()
-        server.kill9()
-        server.start()
-        deadline = time.monotonic() + 30
-        while True:
-            state = check_floor(url, result.acknowledged)
-            if not state["unsettled"] or time.monotonic() > deadline:
-                break
-            time.sleep(0.5)
-        assert state["unsettled"] == [], state
+        state = restarted_and_settled(server, url, result.acknowledged)
         assert state["holds"] == state["closed"] >= len(set(result.acknowledged)) > 0
     finally:
         server.stop()

@@ -12,7 +12,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,7 @@ from macau_tables.server.checks import verify_ledger
 from macau_tables.server.db import Database
 from macau_tables.server.games import binding, games
 from tests.server.pg import free_port
-from tests.server.test_crash import ServerProcess, chaos
+from tests.server.test_crash import ServerProcess, chaos, restarted_and_settled
 
 ROOT = Path(__file__).resolve().parents[2]
 EVERY = 12
@@ -110,15 +109,7 @@ def test_kill_9_with_snapshots_loses_no_acknowledged_wager(
         assert result.bets > 0
         assert len([k for k in kills if k != "the front"]) == 3
         assert not [s for s in result.statuses if s >= 500], result.summary()
-        server.kill9()
-        server.start()
-        deadline = time.monotonic() + 30
-        while True:
-            state = check(url, result.acknowledged)
-            if not state["unsettled"] or time.monotonic() > deadline:
-                break
-            time.sleep(0.5)
-        assert state["unsettled"] == [], state
+        state = restarted_and_settled(server, url, result.acknowledged, check)
         assert state["snapshots"] > 0, "no table checkpointed: the harness tested nothing new"
         log = server.log.read_text()
         assert "Traceback" not in log, log[-3000:]
