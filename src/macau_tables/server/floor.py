@@ -45,7 +45,7 @@ from macau_tables.server.cluster import Cluster, not_owner
 from macau_tables.server.db import Database, ServerLock, is_duplicate, upgrade
 from macau_tables.server.errors import ApiError, from_domain, not_found
 from macau_tables.server.games import GameBinding, binding, games
-from macau_tables.server.tables import LeaseLost, Reply, TableActor
+from macau_tables.server.tables import LeaseLost, Reply, TableActor, recorded_answer
 
 log = logging.getLogger("macau_tables.server")
 
@@ -720,17 +720,7 @@ class Floor:
         def unit(conn: Connection) -> Reply:
             stored = store.get_idempotent(conn, user, key)
             if stored is not None:
-                if stored.request_hash != req_hash:
-                    return Reply(
-                        409,
-                        ApiError(
-                            409,
-                            "idempotency_conflict",
-                            "this Idempotency-Key was used with another request",
-                            "SRV-IDEM",
-                        ).body(),
-                    )
-                return Reply(stored.status, stored.body)
+                return recorded_answer(stored, req_hash)
             found = get_user(conn, player)
             if found is None or found[0].role is not StaffRole.PLAYER:
                 return Reply(404, not_found(f"no player {player!r}", "SRV-PLAYER").body())

@@ -76,6 +76,20 @@ SUPERVISED_OPS = frozenset({"void_round", "correct_round", "change_limits"})
 LEAVE = "leave"
 
 
+def recorded_answer(stored: store.Stored, req_hash: str) -> Reply:
+    """The recorded answer of a key sent again (a table's command, the cashier's): the
+    same request's, byte for byte; a 409 ``SRV-IDEM`` for another request under the key."""
+    if stored.request_hash != req_hash:
+        err = ApiError(
+            409,
+            "idempotency_conflict",
+            "this Idempotency-Key was used with another request",
+            "SRV-IDEM",
+        )
+        return Reply(err.status, err.body())
+    return Reply(stored.status, stored.body, stored.text.encode())
+
+
 class LeaseLost(Exception):
     """The fence: the table's lease row names another process (see server/cluster.py)."""
 
@@ -571,7 +585,7 @@ class TableActor:
             if key is not None:
                 stored = store.get_idempotent(conn, user, key)
                 if stored is not None:
-                    return self._replayed(stored, req_hash)
+                    return recorded_answer(stored, req_hash)
             reply = self._execute(conn, command, user, viewer, expect_seq, new, supervised)
             if extra is not None and reply.status == 200:
                 extra(conn, reply)
@@ -600,7 +614,7 @@ class TableActor:
             if key is not None:
                 stored = await floor.db.read(lambda c: store.get_idempotent(c, user, key))
                 if stored is not None:
-                    return self._replayed(stored, req_hash)
+                    return recorded_answer(stored, req_hash)
             why = self.public_reason() or self.status
             return self._refusal(
                 ApiError(409, "table_" + self.status, f"table is {why}", "SRV-STATUS")
@@ -654,20 +668,6 @@ class TableActor:
                 self._compact()
         return reply
 
-    def _replayed(self, stored: store.Stored, req_hash: str) -> Reply:
-        """The recorded answer of a key sent again: the same request's, byte for byte; a
-        409 ``SRV-IDEM`` for another request under the same key."""
-        if stored.request_hash != req_hash:
-            return self._refusal(
-                ApiError(
-                    409,
-                    "idempotency_conflict",
-                    "this Idempotency-Key was used with another request",
-                    "SRV-IDEM",
-                )
-            )
-        return Reply(stored.status, stored.body, stored.text.encode())
-
     async def _recorded_refusal(
         self, err: ApiError, user: str, key: str | None, req_hash: str
     ) -> Reply:
@@ -683,7 +683,7 @@ class TableActor:
         def record(conn: Connection) -> Reply:
             stored = store.get_idempotent(conn, user, key)
             if stored is not None:  # (the same key, sent again meanwhile and recorded)
-                return self._replayed(stored, req_hash)
+                return recorded_answer(stored, req_hash)
             store.put_idempotent(
                 conn, user, key, req_hash, reply.status, reply.body, raw=reply.content()
             )
