@@ -21,7 +21,7 @@ from macau_tables.server.backup import backup_sqlite
 from macau_tables.server.bots import BotReport
 from macau_tables.server.checks import check_database
 from macau_tables.server.floor import Floor
-from tests.server.conftest import Srv, make_settings
+from tests.server.conftest import Srv, make_settings, wait_checked
 from tests.server.pg import free_port
 from tests.server.test_crash import HILO_TABLES, ServerProcess
 
@@ -163,6 +163,9 @@ def _without_triggers(conn: Any, table: str) -> None:
 @pytest.mark.parametrize("what", ["an event", "a cached balance"])
 def test_db_check_names_what_does_not_verify(srv: Srv, what: str) -> None:
     played(srv)
+    # the running floor's own checks done before the tampering (else they find it first and
+    # lock the table, which the check below then reads as locked)
+    wait_checked(srv)
     with srv.floor.db.writer.begin() as conn:
         if what == "an event":
             _without_triggers(conn, "journal")

@@ -375,9 +375,11 @@ def test_postings_are_indexed_by_transaction_only(srv: Srv) -> None:
 
 
 def test_a_worker_exits_when_its_parent_is_gone() -> None:
-    """``store.exit_with_parent``, the background chain check's worker initializer: a worker
-    whose parent is not the one it was started for (a server killed with ``kill -9``:
-    it is adopted by another) exits within about a second; with its parent alive it stays."""
+    """``store.exit_with_parent``, the background checks' worker initializer: the worker is
+    a fork server's child, not the server's (``store.worker_context``), so it watches the
+    server's pid itself. A worker whose server is already gone exits at once; one whose
+    server dies later (a server killed with ``kill -9``) exits right after it, though that
+    process is not its parent; with its server alive it stays."""
     import subprocess
     import sys
     import time
@@ -386,9 +388,24 @@ def test_a_worker_exits_when_its_parent_is_gone() -> None:
         "import sys, time; from macau_tables.server.store import exit_with_parent; "
         "exit_with_parent(int(sys.argv[1])); time.sleep(30)"
     )
+    gone_pid = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone_pid.wait()
     started = time.monotonic()
-    gone = subprocess.run([sys.executable, "-c", code, "1"], timeout=20, check=False)
+    gone = subprocess.run([sys.executable, "-c", code, str(gone_pid.pid)], timeout=20, check=False)
     assert gone.returncode == 0 and time.monotonic() - started < 15
+
+    server = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(4)"])
+    worker = subprocess.Popen([sys.executable, "-c", code, str(server.pid)])
+    try:
+        with pytest.raises(subprocess.TimeoutExpired):
+            worker.wait(timeout=1.5)  # its "server" still runs
+        server.kill()  # not the worker's parent: the worker sees it by its pidfd
+        assert worker.wait(timeout=10) == 0
+    finally:
+        for p in (server, worker):
+            p.kill()
+            p.wait()
+
     stays = subprocess.Popen([sys.executable, "-c", code, str(os.getpid())])
     try:
         with pytest.raises(subprocess.TimeoutExpired):
@@ -396,3 +413,18 @@ def test_a_worker_exits_when_its_parent_is_gone() -> None:
     finally:
         stays.kill()
         stays.wait()
+
+
+def test_the_checks_worker_is_a_fork_of_a_fork_server() -> None:
+    """The background checks' worker (``Floor._worker``) is forked from a fork server
+    that has the checks loaded, not a new interpreter for each floor that starts."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from macau_tables.server import store as st
+
+    ctx = st.worker_context()
+    assert ctx.get_start_method() == "forkserver"
+    with ProcessPoolExecutor(
+        1, mp_context=ctx, initializer=st.exit_with_parent, initargs=(os.getpid(),)
+    ) as pool:
+        assert pool.submit(os.getppid).result(timeout=60) != os.getpid()

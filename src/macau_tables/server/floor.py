@@ -11,7 +11,6 @@ import contextlib
 import functools
 import json
 import logging
-import multiprocessing as mp
 import os
 import time
 from collections import defaultdict
@@ -445,7 +444,7 @@ class Floor:
         if self._chain_pool is None:
             self._chain_pool = ProcessPoolExecutor(
                 1,
-                mp_context=mp.get_context("spawn"),
+                mp_context=store.worker_context(),
                 initializer=store.exit_with_parent,
                 initargs=(os.getpid(),),
             )
