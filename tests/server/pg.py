@@ -2,7 +2,9 @@
 
 Started once per test session on a free loopback port, as the ``postgres`` user (``initdb``
 and ``pg_ctl`` refuse root), in a temporary data directory with a private socket directory,
-``fsync`` left on; stopped and removed at the end. Each test gets a new database.
+``fsync`` left on; stopped and removed at the end. Each test gets a new database: a copy
+of one the migrations built once per session (``CREATE DATABASE … TEMPLATE``, ~0.1 s,
+where building the schema again took ~0.2 s more at every test), or an empty one.
 
 A session that was killed (an xdist worker ended before its ``atexit`` finished, a ``kill``)
 leaves its directory behind, and a cluster's directory holds hundreds of megabytes: each
@@ -27,6 +29,7 @@ import pytest
 BIN = Path("/usr/lib/postgresql/15/bin")
 _cluster: dict[str, Any] = {}
 _names = itertools.count()
+_template: list[str] = []  # the session's migrated database, once made
 
 
 def free_port() -> int:
@@ -138,6 +141,7 @@ def stop() -> None:
     if _cluster:
         info = dict(_cluster)
         _cluster.clear()
+        _template.clear()
         atexit.unregister(_stop)
         _stop(info)
 
@@ -148,19 +152,44 @@ def cluster() -> dict[str, Any]:
     return _cluster
 
 
-def new_database() -> str:
-    """A fresh, empty database on the session's cluster; its SQLAlchemy URL."""
+def admin() -> Any:
+    """An autocommit connection to the cluster's ``postgres`` database (psycopg)."""
     import psycopg
 
     info = cluster()
-    name = f"floor_{os.getpid()}_{next(_names)}"
-    with psycopg.connect(
+    return psycopg.connect(
         f"host=127.0.0.1 port={info['port']} user=postgres dbname=postgres", autocommit=True
-    ) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return f"postgresql+psycopg://postgres@127.0.0.1:{info['port']}/{name}"
+    )
+
+
+def new_database(migrated: bool = False) -> str:
+    """A fresh database on the session's cluster; its SQLAlchemy URL. Empty, or
+    ``migrated``: a copy of the session's database with every migration applied (what
+    ``serve`` would build on the empty one; the copy's start applies none)."""
+    name = f"floor_{os.getpid()}_{next(_names)}"
+    template = _migrated() if migrated else None
+    with admin() as conn:
+        if template is None:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        else:
+            conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    return f"postgresql+psycopg://postgres@127.0.0.1:{cluster()['port']}/{name}"
+
+
+def _migrated() -> str:
+    if not _template:
+        from macau_tables.server.db import Database, upgrade
+
+        url = new_database()
+        db = Database(url)
+        try:
+            assert upgrade(db), "the migrations built nothing"
+        finally:
+            db.close()
+        _template.append(url.rsplit("/", 1)[1])
+    return _template[0]
 
 
 def postgres_url(request: Any) -> str:
     del request
-    return new_database()
+    return new_database(migrated=True)
