@@ -918,8 +918,9 @@ def worker_context() -> Any:
     """The multiprocessing context of the server's worker processes (the background checks,
     server/floor.py): a fork server where pidfds let a worker watch the server
     (:func:`exit_with_parent`) — started once per server process with the checks' modules
-    loaded, each worker is then a fork of it, a few milliseconds, instead of a new
-    interpreter importing them again (~1 s of CPU at every start of a floor) — else spawn.
+    loaded, each later worker (a take-over's, another floor's in the same process) is a
+    fork of it, a few milliseconds, instead of a new interpreter importing them again
+    (~1 s of CPU each) — else spawn.
     Never a fork of the server itself: its threads (the commit's, the checkpointer's)."""
     import multiprocessing as mp
 
