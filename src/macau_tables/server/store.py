@@ -893,23 +893,22 @@ def exit_with_parent(parent: int) -> None:
     import select
     import threading
 
-    if not hasattr(os, "pidfd_open"):  # pragma: no cover (not Linux: spawned, a child)
+    if hasattr(os, "pidfd_open"):
+        try:
+            fd = os.pidfd_open(parent)
+        except ProcessLookupError:  # gone already
+            os._exit(0)
 
-        def orphaned() -> None:
+        def watch() -> None:
+            select.select([fd], [], [])  # readable once ``parent`` has exited
+            os._exit(0)
+
+    else:  # pragma: no cover (not Linux: spawned, ``parent``'s child)
+
+        def watch() -> None:
             while os.getppid() == parent:
                 time.sleep(1.0)
             os._exit(0)
-
-        threading.Thread(target=orphaned, daemon=True, name="exit-with-parent").start()
-        return
-    try:
-        fd = os.pidfd_open(parent)
-    except ProcessLookupError:  # gone already
-        os._exit(0)
-
-    def watch() -> None:
-        select.select([fd], [], [])  # readable once ``parent`` has exited
-        os._exit(0)
 
     threading.Thread(target=watch, daemon=True, name="exit-with-parent").start()
 
