@@ -560,6 +560,32 @@ def test_ba_4_card_exposed_in_a_hand_that_draws_it_stays_valid() -> None:
     assert t.balance("alice") == mop(100_000 - 100)  # the bet stood and lost
 
 
+def test_ba_4_exposed_card_while_a_third_card_is_due_the_hand_goes_on_auto_dealt() -> None:
+    """BA-4 「陽反之牌及該局之投注仍然有效,牌局繼續進行」 on a shoe the table deals itself: the
+    hand waits only for a holder (BA-16), so the card that comes out while it waits is the
+    next card of the shoe — here the Banker's third card, due once Player's face-down third
+    card is opened. It is dealt face up, not burned, and the bets stand."""
+    rules = BaccaratRules(decks=6, squeeze=True)
+    # Player T+5 = 5 draws 2d (BA-9.1): 7; Banker 4+K = 4 draws on a 2 (BA-9.3 (3)): 9c, 3
+    t = table("Th 4s 5h Kc 2d 9c", rules=rules)
+    t.place_bet("alice", BaccaratBetKind.PLAYER, mop(100))
+    t.deal()
+    t.reveal(Side.PLAYER, "alice")  # Player's third card goes to alice face down
+    assert t.hand is not None and t.hand.hidden[Side.PLAYER] == 1
+    assert t.holder_due() == ("alice", Side.PLAYER)
+    (exposed,) = t.expose_card()
+    assert exposed.to_json()["data"]["card"] == "9c"
+    events = t.reveal(Side.PLAYER, "alice")
+    assert "baccarat.cards_burned" not in [e.kind for e in events]
+    third = [e for e in events if isinstance(e, ThirdCardDealt)]
+    assert [(e.side, e.card) for e in third] == [("banker", "9c")]  # face up
+    ev = settled(events)
+    assert isinstance(ev, HandSettled)
+    assert (ev.player_total, ev.banker_total, ev.outcome) == (7, 3, "P")
+    assert [str(c) for c in t.results[0].banker_cards] == ["4s", "Kc", "9c"]
+    assert t.balance("alice") == mop(100_000 + 100)  # the bet stood and won 1:1
+
+
 def _settle_rest(t: BaccaratTable) -> HandSettled:
     events: list = []  # type: ignore[type-arg]
     while (due := t.holder_due()) is not None:

@@ -1831,11 +1831,12 @@ class BaccaratTable(contract.SnapshotOps):
 
     def expose_card(self, by: Actor = Actor.DEALER, card: Card | None = None) -> tuple[Event, ...]:
         """BA-4: the next card comes out of the shoe face up by accident. During a hand it
-        stays valid: if the hand draws it, it is that third card, face up, and the bets
-        stand. A card seen before the hand that would use it (between hands, or during a
-        hand that does not draw it) is burned at the start of the next hand under BA-8 — at
-        once between hands, after the settlement otherwise — so no bet is ever placed on a
-        hand whose first card is known."""
+        stays valid and the hand goes on (「牌局繼續進行」): if the hand draws it, it is that
+        third card, face up, and the bets stand — a third card already due (a physical shoe
+        waiting for it to be keyed in) is dealt at once. A card seen before the hand that
+        would use it (between hands, or during a hand that does not draw it) is burned at
+        the start of the next hand under BA-8 — at once between hands, after the settlement
+        otherwise — so no bet is ever placed on a hand whose first card is known."""
         self.verify_expose_card(by)
         self._verify_keyed(None if card is None else (card,), "expose_card", "BA-4")
         out: list[Event] = []
@@ -1845,6 +1846,8 @@ class BaccaratTable(contract.SnapshotOps):
         self._emit(CardExposed(str(card), str(by)), out)
         if self.phase is not BaccaratPhase.DEALING:
             self._emit(CardsBurned(1, "BA-8", str(card), SYSTEM), out)
+        else:  # BA-4: the hand goes on; a third card due now is this one (BA-9)
+            self._advance(out)
         return tuple(out)
 
     # --- BA-13 … BA-15, BA-18 bets --------------------------------------------------------------
