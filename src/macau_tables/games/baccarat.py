@@ -1370,7 +1370,8 @@ class BaccaratTable(contract.SnapshotOps):
 
     def _take(self, n: int) -> None:
         """Advance the shoe ``n`` cards; the cut card comes out when one behind it is taken
-        (BA-3.1)."""
+        (BA-3.1) — dealt, or burned between hands (BA-4/BA-8: it counts for the next hand,
+        BA-R1)."""
         if self.rules.continuous_shuffler:
             return
         if self.position + n > len(self.shoe):
@@ -1466,6 +1467,8 @@ class BaccaratTable(contract.SnapshotOps):
         if self.rules.continuous_shuffler:
             return  # BA-7.2: the cards go back into the machine
         if self.cut_card_out:  # BA-3.1
+            # the cut card came out in this hand, or in a burn before it (BA-4/BA-8): a cut
+            # card out between hands counts for the next hand (BA-R1)
             if self.hands_left is None:
                 self.hands_left = 0 if self.rules.last_hand is LastHand.LAST else 1
             else:
@@ -2728,10 +2731,11 @@ class BaccaratTable(contract.SnapshotOps):
 
     def _shoe_over_after_hand(self, h: Hand) -> bool:
         """BA-3.1: the hand the cut card came out in is the last (``last``), or one more hand
-        is played (``one_more``)."""
+        is played (``one_more``). A cut card that came out between hands, in a burn (BA-4 /
+        BA-8), counts for the next hand (BA-R1)."""
         if self.rules.continuous_shuffler or not self.cut_card_out or h.demonstration:
             return False
-        if self.hands_left is None:  # the cut card came out in this hand
+        if self.hands_left is None:  # the cut card came out in this hand (or before it: BA-R1)
             return self.rules.last_hand is LastHand.LAST
         return self.hands_left <= 1
 
