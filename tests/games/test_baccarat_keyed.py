@@ -21,6 +21,9 @@ from macau_tables.games.baccarat import (
     BurnMode,
     Card,
     CardsKeyed,
+    HandSettled,
+    Side,
+    ThirdCardDealt,
     full_set,
     parse_cards,
     play_out,
@@ -138,6 +141,47 @@ def test_ba_4_an_exposed_card_is_keyed_in_and_burned_before_bets() -> None:
     events = _cmd(t, "expose_card", {"card": "9c"})
     assert [e.kind for e in events][-2:] == ["baccarat.card_exposed", "baccarat.cards_burned"]
     assert t.position == 6 + 1  # six decks burned at the cut, then the exposed card
+
+
+@pytest.mark.parametrize(
+    ("deal", "side", "totals", "outcome", "stack"),
+    [
+        # Player 2+3 = 5 draws (BA-9.1); Banker K+7 = 7 stands (BA-9.4 (5)): 9 against 7
+        ("2c Kd 3c 7d", Side.PLAYER, (9, 7), "P", 110_000),
+        # Player K+7 = 7 stands (BA-9.2); Banker 2+3 = 5 draws as Player stood (BA-9.3 (6))
+        ("Kc 2d 7c 3d", Side.BANKER, (7, 9), "B", 90_000),
+    ],
+)
+def test_ba_4_exposed_card_while_a_third_card_is_due_the_hand_goes_on(
+    deal: str, side: Side, totals: tuple[int, int], outcome: str, stack: int
+) -> None:
+    """BA-4 「陽反之牌及該局之投注仍然有效,牌局繼續進行」: from a physical shoe, the card that
+    comes out face up while a third card is due is the next card of the shoe — that third
+    card (BA-9), dealt face up, not burned. The bets stand and the hand goes on to its
+    settlement; no void is needed."""
+    t = _live()
+    _cmd(t, "place_bet", {"bet": "player", "amount": 10_000}, ALICE)
+    _cmd(t, "deal", {"cards": deal.split()})
+    assert t.third_card_due() is side
+    events = _cmd(t, "expose_card", {"card": "4d"})
+    assert "baccarat.cards_burned" not in [e.kind for e in events]  # valid: not burned
+    (third,) = [e for e in events if isinstance(e, ThirdCardDealt)]
+    assert (third.side, third.card) == (str(side), "4d")  # the third card, face up
+    (done,) = [e for e in events if isinstance(e, HandSettled)]
+    assert ((done.player_total, done.banker_total), done.outcome) == (totals, outcome)
+    assert t.stacks["alice"] == stack  # the Player bet stood: won or lost 1:1 (BA-17)
+    r = t.results[-1]
+    cards = parse_cards(deal)
+    mine = r.player_cards if side is Side.PLAYER else r.banker_cards
+    assert mine[2] == Card.parse("4d")
+    assert (r.player_cards[:2], r.banker_cards[:2]) == ((cards[0], cards[2]), (cards[1], cards[3]))
+    assert t.position == 6 + 5  # the cut's burn, the four cards and the exposed third card
+    with pytest.raises(OutOfOrder):  # nothing more to key in for this hand
+        _cmd(t, "draw", {"card": "5h"})
+    _cmd(t, "deal", {"cards": ["9c", "Kh", "Td", "Qs"]})  # the next hand, from the next card
+    assert t.results[-1].player_cards == (Card.parse("9c"), Card.parse("Td"))
+    again = replay_baccarat(Journal.from_json(t.journal.to_json()))  # the exposure replays
+    assert again.snapshot() == t.snapshot()
 
 
 def test_keyed_cards_are_staff_only_until_revealed() -> None:

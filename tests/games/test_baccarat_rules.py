@@ -24,6 +24,7 @@ from macau_tables.games.baccarat import (
     CardsDealt,
     HandSettled,
     LastHand,
+    ShoeEnded,
     Side,
     ThirdCardDealt,
     TieChoice,
@@ -478,6 +479,66 @@ def test_ba_3_1_last_hand_after_the_cut_card(mode: LastHand, after: int) -> None
     assert shuffled.to_json()["data"]["reason"] == "BA-3.1"
 
 
+NATURALS = "9h Th Ts Tc"  # Player 9, Banker 0: no third card (BA-9.2, BA-9.4 (6))
+
+
+def _hands_after_a_burn_brings_out_the_cut_card(
+    mode: LastHand, during_a_hand: bool
+) -> tuple[BaccaratTable, list[HandSettled]]:
+    """A shoe whose first card behind the cut card (Ac) is exposed (BA-4) — between hands,
+    or during a hand that does not draw it — and so burned under BA-8 between hands: the cut
+    card comes out in that burn. Then hands are dealt (and settled) while the table deals."""
+    rules = BaccaratRules(decks=6, squeeze=True, last_hand=mode, cut_from_end=20)
+    cut_index = 6 * 52 - 20
+    front = " ".join([NATURALS, "Ac", NATURALS, NATURALS, NATURALS])
+    t = BaccaratTable(rules)
+    t.join("alice", mop(100_000), seat=1)
+    t.load_shoe(stacked_shoe(front, 6, burn=cut_index - 4))
+    t.cut()
+    t.burn(cut_index - 4 - 6)  # BA-8: up to the cut card, not beyond (four cards to it)
+    t.place_bet("alice", BaccaratBetKind.PLAYER, mop(100))
+    t.deal()  # the last four cards before the cut card
+    if during_a_hand:
+        (exposed,) = t.expose_card()
+    first = _settle_rest(t)
+    assert not first.shoe_over
+    if not during_a_hand:
+        assert not t.cut_card_out  # the hand took the last card before it
+        exposed, _burned = t.expose_card()
+    assert exposed.to_json()["data"]["card"] == "Ac"
+    assert t.cut_card_out and t.hand is None  # out in the burn, between hands
+    assert t.can_deal()  # the burn is no hand: the next hand is still dealt
+    hands = []
+    while t.can_deal():
+        t.place_bet("alice", BaccaratBetKind.PLAYER, mop(100))
+        t.deal()
+        hands.append(_settle_rest(t))
+    shoe_ended = t.journal.events[-1]
+    assert isinstance(shoe_ended, ShoeEnded) and shoe_ended.reason == "BA-3.1"
+    assert t.phase is BaccaratPhase.SHUFFLE
+    return t, hands
+
+
+@pytest.mark.parametrize("during_a_hand", [False, True], ids=["between-hands", "after-a-hand"])
+def test_ba_r1_cut_card_in_a_burn_counts_for_the_next_hand_one_more(during_a_hand: bool) -> None:
+    """BA-R1: a cut card that comes out between hands (in a burn, BA-4/BA-8) counts for the
+    next hand; with ``one_more`` (BA-3.1 「只可多進行一局」) that hand and one more are dealt,
+    and the shoe ends after the second."""
+    t, hands = _hands_after_a_burn_brings_out_the_cut_card(LastHand.ONE_MORE, during_a_hand)
+    assert [h.shoe_over for h in hands] == [False, True]
+    assert [r.outcome for r in t.shoe_results()] == ["P", "P", "P"]  # three hands, no more
+
+
+@pytest.mark.parametrize("during_a_hand", [False, True], ids=["between-hands", "after-a-hand"])
+def test_ba_r1_cut_card_in_a_burn_counts_for_the_next_hand_last(during_a_hand: bool) -> None:
+    """BA-R1: a cut card that comes out between hands (in a burn, BA-4/BA-8) counts for the
+    next hand; with ``last`` (BA-3.1 「乃最後一局」) that hand is the last: it is dealt, and the
+    shoe ends after it."""
+    t, hands = _hands_after_a_burn_brings_out_the_cut_card(LastHand.LAST, during_a_hand)
+    assert [h.shoe_over for h in hands] == [True]
+    assert [r.outcome for r in t.shoe_results()] == ["P", "P"]  # two hands, no more
+
+
 def test_ba_3_1_new_set_of_cards_recorded() -> None:
     """BA-3.1: damaged cards — a new set (recorded on the shuffle)."""
     t = BaccaratTable(BaccaratRules(decks=6))
@@ -558,6 +619,32 @@ def test_ba_4_card_exposed_in_a_hand_that_draws_it_stays_valid() -> None:
     assert ev.outcome == "B"
     assert [str(c) for c in t.results[0].player_cards] == ["Th", "5h", "5d"]
     assert t.balance("alice") == mop(100_000 - 100)  # the bet stood and lost
+
+
+def test_ba_4_exposed_card_while_a_third_card_is_due_the_hand_goes_on_auto_dealt() -> None:
+    """BA-4 「陽反之牌及該局之投注仍然有效,牌局繼續進行」 on a shoe the table deals itself: the
+    hand waits only for a holder (BA-16), so the card that comes out while it waits is the
+    next card of the shoe — here the Banker's third card, due once Player's face-down third
+    card is opened. It is dealt face up, not burned, and the bets stand."""
+    rules = BaccaratRules(decks=6, squeeze=True)
+    # Player T+5 = 5 draws 2d (BA-9.1): 7; Banker 4+K = 4 draws on a 2 (BA-9.3 (3)): 9c, 3
+    t = table("Th 4s 5h Kc 2d 9c", rules=rules)
+    t.place_bet("alice", BaccaratBetKind.PLAYER, mop(100))
+    t.deal()
+    t.reveal(Side.PLAYER, "alice")  # Player's third card goes to alice face down
+    assert t.hand is not None and t.hand.hidden[Side.PLAYER] == 1
+    assert t.holder_due() == ("alice", Side.PLAYER)
+    (exposed,) = t.expose_card()
+    assert exposed.to_json()["data"]["card"] == "9c"
+    events = t.reveal(Side.PLAYER, "alice")
+    assert "baccarat.cards_burned" not in [e.kind for e in events]
+    third = [e for e in events if isinstance(e, ThirdCardDealt)]
+    assert [(e.side, e.card) for e in third] == [("banker", "9c")]  # face up
+    ev = settled(events)
+    assert isinstance(ev, HandSettled)
+    assert (ev.player_total, ev.banker_total, ev.outcome) == (7, 3, "P")
+    assert [str(c) for c in t.results[0].banker_cards] == ["4s", "Kc", "9c"]
+    assert t.balance("alice") == mop(100_000 + 100)  # the bet stood and won 1:1
 
 
 def _settle_rest(t: BaccaratTable) -> HandSettled:

@@ -180,6 +180,25 @@ def test_a_live_baccarat_round_from_a_physical_shoe_keyed_card_by_card(srv: Srv)
     whole(srv, t)
 
 
+def test_ba_4_a_card_exposed_while_a_third_card_is_due_settles_through_the_api(srv: Srv) -> None:
+    """BA-4 「陽反之牌及該局之投注仍然有效,牌局繼續進行」: the dealer keys in the card that came
+    out face up while Player's third card was due; it is that card, and the hand settles."""
+    t = live(srv, "baccarat", options={"decks": 6})
+    srv.ok("alice", t, "join", {"buy_in": 100_000})
+    srv.ok("dealer", t, "open_shoe")
+    srv.ok("dealer", t, "cut", {"from_end": 20})
+    srv.ok("alice", t, "place_bet", {"bet": "player", "amount": 10_000})
+    srv.ok("dealer", t, "deal", {"cards": ["2c", "Kd", "3c", "7d"]})
+    assert dealer_ops(srv, t)[0] == "draw"  # BA-9.1: Player's 5 draws
+    out = srv.ok("dealer", t, "expose_card", {"card": "4d"})
+    third = next(e for e in out["events"] if e["kind"] == "baccarat.third_card_dealt")
+    assert (third["data"]["side"], third["data"]["card"]) == ("player", "4d")
+    settled = next(e for e in out["events"] if e["kind"] == "baccarat.hand_settled")
+    assert (settled["data"]["player_total"], settled["data"]["banker_total"]) == (9, 7)
+    assert stack(srv, "alice", t) == 110_000  # BA-17: the Player bet stood and won 1:1
+    whole(srv, t)
+
+
 def test_ba_1_a_card_the_shoe_cannot_hold_is_refused_through_the_api(srv: Srv) -> None:
     t = live(srv, "baccarat", options={"decks": 6})
     srv.ok("dealer", t, "open_shoe")

@@ -1370,7 +1370,8 @@ class BaccaratTable(contract.SnapshotOps):
 
     def _take(self, n: int) -> None:
         """Advance the shoe ``n`` cards; the cut card comes out when one behind it is taken
-        (BA-3.1)."""
+        (BA-3.1) — dealt, or burned between hands (BA-4/BA-8: it counts for the next hand,
+        BA-R1)."""
         if self.rules.continuous_shuffler:
             return
         if self.position + n > len(self.shoe):
@@ -1466,6 +1467,8 @@ class BaccaratTable(contract.SnapshotOps):
         if self.rules.continuous_shuffler:
             return  # BA-7.2: the cards go back into the machine
         if self.cut_card_out:  # BA-3.1
+            # the cut card came out in this hand, or in a burn before it (BA-4/BA-8): a cut
+            # card out between hands counts for the next hand (BA-R1)
             if self.hands_left is None:
                 self.hands_left = 0 if self.rules.last_hand is LastHand.LAST else 1
             else:
@@ -1831,11 +1834,12 @@ class BaccaratTable(contract.SnapshotOps):
 
     def expose_card(self, by: Actor = Actor.DEALER, card: Card | None = None) -> tuple[Event, ...]:
         """BA-4: the next card comes out of the shoe face up by accident. During a hand it
-        stays valid: if the hand draws it, it is that third card, face up, and the bets
-        stand. A card seen before the hand that would use it (between hands, or during a
-        hand that does not draw it) is burned at the start of the next hand under BA-8 — at
-        once between hands, after the settlement otherwise — so no bet is ever placed on a
-        hand whose first card is known."""
+        stays valid and the hand goes on (「牌局繼續進行」): if the hand draws it, it is that
+        third card, face up, and the bets stand — a third card already due (a physical shoe
+        waiting for it to be keyed in) is dealt at once. A card seen before the hand that
+        would use it (between hands, or during a hand that does not draw it) is burned at
+        the start of the next hand under BA-8 — at once between hands, after the settlement
+        otherwise — so no bet is ever placed on a hand whose first card is known."""
         self.verify_expose_card(by)
         self._verify_keyed(None if card is None else (card,), "expose_card", "BA-4")
         out: list[Event] = []
@@ -1845,6 +1849,8 @@ class BaccaratTable(contract.SnapshotOps):
         self._emit(CardExposed(str(card), str(by)), out)
         if self.phase is not BaccaratPhase.DEALING:
             self._emit(CardsBurned(1, "BA-8", str(card), SYSTEM), out)
+        else:  # BA-4: the hand goes on; a third card due now is this one (BA-9)
+            self._advance(out)
         return tuple(out)
 
     # --- BA-13 … BA-15, BA-18 bets --------------------------------------------------------------
@@ -2725,10 +2731,11 @@ class BaccaratTable(contract.SnapshotOps):
 
     def _shoe_over_after_hand(self, h: Hand) -> bool:
         """BA-3.1: the hand the cut card came out in is the last (``last``), or one more hand
-        is played (``one_more``)."""
+        is played (``one_more``). A cut card that came out between hands, in a burn (BA-4 /
+        BA-8), counts for the next hand (BA-R1)."""
         if self.rules.continuous_shuffler or not self.cut_card_out or h.demonstration:
             return False
-        if self.hands_left is None:  # the cut card came out in this hand
+        if self.hands_left is None:  # the cut card came out in this hand (or before it: BA-R1)
             return self.rules.last_hand is LastHand.LAST
         return self.hands_left <= 1
 
