@@ -492,3 +492,30 @@ def test_tw_r3_option_net_commission_stays_pg_r5() -> None:
     assert dict(rnd.settled.commissions) == {"bank": 250}
     moves = wallet_changes(rnd)
     assert (moves["player:bank"], moves.get("player:cob", 0)) == (4750, 0)
+
+
+# --- PG-R8: every other bettor of the seat, whatever his own outcome ---------------------------
+
+
+def test_pg_r8_a_bettor_without_action_is_compensated() -> None:
+    """PG-7.2 / PG-R8: bank capital 10. Seat 2 (first in settlement order): x loses 10 and
+    the bank has won its capital, so seat 3's bets have no action when seat 3 loses. On
+    seat 3 o bet 50 (placed first) and a 100 (the holder, the larger bet); a set the
+    losing way where (1-1 5-6 / 3-6 4-6) wins. Settled again with that setting the bank,
+    holding 20, pays o 20 (placed first), less 4% (PG-4.2): 19.20. o got nothing (no
+    action), so a owes him 19.20."""
+    comp_hand = ("1-1", "3-6", "4-6", "5-6")  # (5-6 3-6 / 1-1 4-6) loses; (1-1 5-6 / …) wins
+    rnd = staged(
+        PAIGOW, hands={1: PG_MID, 2: PG_WEAK, 3: comp_hand},
+        bets=[("x", 2, 10), ("o", 3, 50), ("a", 3, 100)], capital=10,
+    )  # fmt: skip
+    rnd.set_seat("x", 2, tiles("1-3", "3-3"))  # 0 / 0: loses
+    rnd.set_seat("a", 3, tiles("5-6", "3-6"))
+    rnd.set_banker("bank", tiles("1-5", "3-4"))
+    rnd.settle()
+    assert rnd.settled is not None
+    assert [(r.person, r.outcome) for r in rnd.results] == [
+        ("x", "lose"), ("o", "no_action"), ("a", "no_action"),
+    ]  # fmt: skip
+    owed = [(c["holder"], c["bettor"], c["better"], c["owed"]) for c in rnd.settled.compensation]
+    assert owed == [("a", "o", "player", 1920)]

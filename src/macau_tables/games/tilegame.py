@@ -1221,8 +1221,9 @@ class Round:
         self, seat_results: dict[int, SeatResult], banker: Setting
     ) -> list[dict[str, Any]]:
         """PG-7.2 / PG-R8: a holder who lost (以致輸) where another setting would have won or
-        pushed owes each other bettor of the seat what that bettor would have received had
-        the seat been set the best such way — the round settled again with it (running
+        pushed owes each other bettor of the seat — whatever his own outcome: a loss, or no
+        action because the bank's capital ran out — what that bettor would have received
+        had the seat been set the best such way — the round settled again with it (running
         balance, the bank's capital and commission included, PG-R4), so never more than
         the bank could have paid — less what he got. Recorded; the casino is not a party."""
         out: list[dict[str, Any]] = []
@@ -1241,7 +1242,7 @@ class Round:
             again = self._settle_bets({**seat_results, seat: best})
             holder = self.setters[seat]
             for br, would in zip(self.results, again, strict=True):
-                if br.seat != seat or br.person == holder or br.outcome != "lose":
+                if br.seat != seat or br.person == holder:
                     continue
                 owed = would.net - br.net
                 if owed.is_positive():
