@@ -45,6 +45,35 @@ def test_tw_6b_tw_r3_settle_the_taiwan_example() -> None:
     assert rep["commissions"] == {"bank": 500}  # 5% of the bet the bank won
 
 
+def test_tw_r3_settle_shows_each_layers_commission(tmp_path: Path) -> None:
+    """TW-R3: banker 100 and co-banker 100; the bank wins one bet of 150. The layers took
+    100 and 50 of it (banker first, TW-5e) and each pays 5% of what it took: 5.00 and
+    2.50, keeping 95.00 and 47.50. `taiwan settle` shows every layer's commission."""
+    facts = json.loads((EXAMPLES / "taiwan-round.json").read_text())
+    facts.update(
+        banker_capital="100",
+        cobankers=[["cob", "100"]],
+        bets=[["a", 2, "150"]],
+        tiles={k: v for k, v in facts["tiles"].items() if k in ("1", "2")},
+        settings={"1": ["4-4", "5-6"], "2": ["1-3", "4-6"]},
+    )
+    path = tmp_path / "cobank.json"
+    path.write_text(json.dumps(facts))
+    result = runner.invoke(app, ["taiwan", "settle", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    rep = json.loads(result.stdout)
+    assert rep["commissions"] == {"bank": 500, "cob": 250}
+    assert [(r["person"], r["share"], r["commission"], r["net"]) for r in rep["bank_layers"]] == [
+        ("bank", 10000, 500, 9500), ("cob", 5000, 250, 4750),
+    ]  # fmt: skip
+    human = runner.invoke(app, ["taiwan", "settle", str(path)])
+    assert human.exit_code == 0, human.output
+    assert "The bank's layers" in human.stdout
+    rows = [" ".join(line.strip("│ ").split()) for line in human.stdout.splitlines()]
+    assert "bank │ 100.00 │ 100.00 │ 5.00 │ 95.00" in rows
+    assert "cob │ 100.00 │ 50.00 │ 2.50 │ 47.50" in rows
+
+
 def test_settle_human_output_and_wrong_game(tmp_path: Path) -> None:
     result = runner.invoke(app, ["paigow", "settle", str(EXAMPLES / "paigow-round.json")])
     assert result.exit_code == 0

@@ -412,3 +412,110 @@ def test_tw_3a_tw_2d_a_four_place_round_has_no_fifth_place() -> None:
         with pytest.raises(RuleViolation, match="TW-3a"):
             rnd.place_bet("a", seat, m(10))
         rnd.place_bet("a", places, m(10))
+
+
+# --- TW-R3: the bank's commission falls on each layer in proportion to what it took ----------
+
+
+def test_tw_r3_commission_falls_on_each_layer_in_proportion() -> None:
+    """TW-R3: banker (capital 100) and co-banker (100); the bank wins one bet of 150. The
+    layers take it banker first (正庄先行, TW-5e): 100 and 50. The house's 5% of the bet,
+    7.50, falls on them in proportion to what each took: 5% of 100 and 5% of 50 — 5.00 and
+    2.50 — so they keep 95.00 and 47.50 (never 0 and 7.50)."""
+    rnd = staged(
+        TAIWAN, hands={1: TW_BANKER, 2: TW_LOSE}, bets=[("a", 2, 150)], capital=100,
+        cobank=[("cob", 100)],
+    )  # fmt: skip
+    settle_tw(rnd, {2: ("1-3", "4-6")})
+    assert rnd.settled is not None
+    assert dict(rnd.settled.bank_shares) == {"bank": 10000, "cob": 5000}
+    assert dict(rnd.settled.commissions) == {"bank": 500, "cob": 250}
+    moves = wallet_changes(rnd)
+    assert (moves["player:bank"], moves["player:cob"]) == (9500, 4750)
+    assert (moves["player:a"], moves["house:commission"]) == (-15000, 750)
+
+
+def test_tw_r3_commission_in_proportion_in_a_round_with_wins_and_losses() -> None:
+    """TW-R3 with PG-R4 / PG-R4a: banker 100, co-banker 100. In settlement order the bank
+    first collects 150 from place 2 — the banker's layer takes 100 of it, the co-banker's
+    50, and they pay 5% of that: 5.00 and 2.50 — then pays 100 to place 3. The round's
+    result before commission, 50, is shared in layers (banker first): the banker 50, the
+    co-banker 0. After commission: banker +45.00; the co-banker, who took 50 of the bet the
+    bank won and gave it back to place 3, −2.50."""
+    rnd = staged(
+        TAIWAN, hands={1: TW_BANKER, 2: TW_LOSE, 3: TW_WIN},
+        bets=[("a", 2, 150), ("b", 3, 100)], capital=100, cobank=[("cob", 100)],
+    )  # fmt: skip
+    settle_tw(rnd, {2: ("1-3", "4-6"), 3: ("2-2", "2-2")})
+    assert rnd.settled is not None
+    assert [(r.person, r.outcome, r.action.minor) for r in rnd.results] == [
+        ("a", "lose", 15000), ("b", "win", 10000),
+    ]  # fmt: skip
+    assert dict(rnd.settled.bank_shares) == {"bank": 5000, "cob": 0}
+    assert dict(rnd.settled.commissions) == {"bank": 500, "cob": 250}
+    moves = wallet_changes(rnd)
+    assert (moves["player:bank"], moves["player:cob"]) == (4500, -250)
+    assert moves["house:commission"] == 750 + 500  # the bank's 5% of 150, b's 5% of 100
+
+
+def test_tw_r3_tw_5c_a_layer_never_loses_more_than_its_capital_commission_included() -> None:
+    """TW-R3 / TW-5c: banker 100, co-banker 100. The bank collects 150 from place 2 (the
+    layers take 100 and 50 and pay 5.00 and 2.50), then owes 400 to place 3 and pays the
+    342.50 it has (its capital 200 and its net gain 142.50). Each layer loses exactly its
+    capital, commission included: the banker's share of the loss is 95.00 and his
+    commission 5.00, the co-banker's 97.50 and 2.50."""
+    rnd = staged(
+        TAIWAN, hands={1: TW_BANKER, 2: TW_LOSE, 3: TW_WIN},
+        bets=[("a", 2, 150), ("b", 3, 400)], capital=100, cobank=[("cob", 100)],
+    )  # fmt: skip
+    settle_tw(rnd, {2: ("1-3", "4-6"), 3: ("2-2", "2-2")})
+    assert rnd.settled is not None
+    assert [r.action.minor for r in rnd.results] == [15000, 34250]
+    assert dict(rnd.settled.commissions) == {"bank": 500, "cob": 250}
+    assert dict(rnd.settled.bank_shares) == {"bank": -9500, "cob": -9750}
+    moves = wallet_changes(rnd)
+    assert (moves["player:bank"], moves["player:cob"]) == (-10000, -10000)
+
+
+def test_tw_r3_option_net_commission_stays_pg_r5() -> None:
+    """``bank_commission="net"`` (PG-R5 as the TW-R3 option): the same round with wins and
+    losses as above; the result, 50, is shared in layers (banker 50, co-banker 0) and each
+    pays 5% of his net win: the banker 2.50, the co-banker nothing."""
+    rnd = staged(
+        TAIWAN, hands={1: TW_BANKER, 2: TW_LOSE, 3: TW_WIN},
+        bets=[("a", 2, 150), ("b", 3, 100)], capital=100, cobank=[("cob", 100)],
+        options=RoundOptions(bank_commission="net"),
+    )  # fmt: skip
+    settle_tw(rnd, {2: ("1-3", "4-6"), 3: ("2-2", "2-2")})
+    assert rnd.settled is not None
+    assert dict(rnd.settled.bank_shares) == {"bank": 5000, "cob": 0}
+    assert dict(rnd.settled.commissions) == {"bank": 250}
+    moves = wallet_changes(rnd)
+    assert (moves["player:bank"], moves.get("player:cob", 0)) == (4750, 0)
+
+
+# --- PG-R8: every other bettor of the seat, whatever his own outcome ---------------------------
+
+
+def test_pg_r8_a_bettor_without_action_is_compensated() -> None:
+    """PG-7.2 / PG-R8: bank capital 10. Seat 2 (first in settlement order): x loses 10 and
+    the bank has won its capital, so seat 3's bets have no action when seat 3 loses. On
+    seat 3 o bet 50 (placed first) and a 100 (the holder, the larger bet); a set the
+    losing way where (1-1 5-6 / 3-6 4-6) wins. Settled again with that setting the bank,
+    holding 20, pays o 20 (placed first), less 4% (PG-4.2): 19.20. o got nothing (no
+    action), so a owes him 19.20."""
+    comp_hand = ("1-1", "3-6", "4-6", "5-6")  # (5-6 3-6 / 1-1 4-6) loses; (1-1 5-6 / …) wins
+    rnd = staged(
+        PAIGOW, hands={1: PG_MID, 2: PG_WEAK, 3: comp_hand},
+        bets=[("x", 2, 10), ("o", 3, 50), ("a", 3, 100)], capital=10,
+    )  # fmt: skip
+    rnd.set_seat("x", 2, tiles("1-3", "3-3"))  # 0 / 0: loses
+    rnd.set_seat("a", 3, tiles("5-6", "3-6"))
+    rnd.set_banker("bank", tiles("1-5", "3-4"))
+    rnd.settle()
+    assert rnd.settled is not None
+    assert [(r.person, r.outcome) for r in rnd.results] == [
+        ("x", "lose"), ("o", "no_action"), ("a", "no_action"),
+    ]  # fmt: skip
+    owed = [(c["holder"], c["bettor"], c["better"], c["owed"]) for c in rnd.settled.compensation]
+    assert owed == [("a", "o", "player", 1920)]

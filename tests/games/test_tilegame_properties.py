@@ -129,3 +129,38 @@ def test_replay_rebuilds_the_same_round(case: tuple[Round, dict[str, int]]) -> N
     again = replay_round(Journal.from_json(rnd.journal.to_json()), rnd.regulation)
     assert again.journal.head == rnd.journal.head
     assert again.transaction == rnd.transaction
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rounds())
+def test_tw_r3_each_layer_pays_its_part_of_each_bet_the_bank_won(
+    case: tuple[Round, dict[str, int]],
+) -> None:
+    """TW-R3: the commission on each bet the bank wins falls on the bank's layers in
+    proportion to what each took of it: the parts sum to the bet's commission, none is
+    above 5% of its take rounded up to the minor unit, a layer that took nothing pays
+    nothing; a participant's commission is the sum of his parts (the house's part is not
+    charged), and the house's commission account gets every commission posted."""
+    rnd, _ = case
+    assert rnd.settled is not None
+    mode = rnd.options.bank_commission or rnd.regulation.bank_commission_default
+    if mode != "per_bet" or all(p == HOUSE for p, _c in rnd.bank_participants()):
+        assert all(not r.bank_parts for r in rnd.results)  # PG-R5: on the net win instead
+        return
+    rate = rnd.regulation.commission
+    owed: dict[str, int] = {}
+    for r in rnd.results:
+        if not r.bank_parts:
+            continue
+        assert r.bank_fee is not None
+        assert sum(f.minor for _p, _t, f in r.bank_parts) == r.bank_fee.minor
+        assert sum(t.minor for _p, t, _f in r.bank_parts) <= r.action.minor + len(r.bank_parts)
+        for person, take, fee in r.bank_parts:
+            assert take.is_positive()
+            assert 0 <= fee.minor <= -(-take.minor * rate.numerator // rate.denominator)
+            if person != HOUSE:
+                owed[person] = owed.get(person, 0) + fee.minor
+    assert dict(rnd.settled.commissions) == {p: v for p, v in owed.items() if v}
+    posted = dict(rnd.settled.postings).get("house:commission", 0)
+    players = sum(r.commission.minor for r in rnd.results)
+    assert posted == players + sum(owed.values())

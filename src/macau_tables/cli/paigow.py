@@ -84,11 +84,31 @@ def round_report(rnd: Round) -> dict[str, Any]:
         "bank_result": rnd.bank_result().minor if settled else 0,
         "bank_shares": dict(settled.bank_shares) if settled else {},
         "commissions": dict(settled.commissions) if settled else {},
+        "bank_layers": _bank_layers(rnd),
         "dealer_resets": list(settled.resets) if settled else [],
         "compensation": list(settled.compensation) if settled else [],
         "postings": dict(settled.postings) if settled else {},
         "void": rnd.phase is not Phase.SETTLED,
     }
+
+
+def _bank_layers(rnd: Round) -> list[dict[str, Any]]:
+    """Each participant of the bank, in layer order (PG-R4a, TW-5e): capital, share of the
+    result, commission (PG-R5 / TW-R3; 0 for a layer that took nothing and for the house's
+    own share) and what his wallet gains or loses."""
+    settled = rnd.settled
+    shares = dict(settled.bank_shares) if settled else {}
+    fees = dict(settled.commissions) if settled else {}
+    return [
+        {
+            "person": person,
+            "capital": capital.minor,
+            "share": shares.get(person, 0),
+            "commission": fees.get(person, 0),
+            "net": shares.get(person, 0) - fees.get(person, 0),
+        }
+        for person, capital in rnd.bank_participants()
+    ]
 
 
 def print_report(rnd: Round) -> None:
@@ -121,6 +141,15 @@ def print_report(rnd: Round) -> None:
             _num(m(r["action"])), _num(m(r["net"])), _num(m(r["commission"])),
         )  # fmt: skip
     console.print(bets)
+    layers = Table(title=f"The bank's layers, banker first ({rnd.currency.code})")
+    for col in ("layer", "capital", "share", "commission", "net"):
+        layers.add_column(col, justify="left" if col == "layer" else "right")
+    for row in rep["bank_layers"]:
+        layers.add_row(
+            row["person"], _num(m(row["capital"])), _num(m(row["share"])),
+            _num(m(row["commission"])), _num(m(row["net"])),
+        )  # fmt: skip
+    console.print(layers)
     shares = ", ".join(f"{p} {m(v).format()}" for p, v in rep["bank_shares"].items())
     fees = ", ".join(f"{p} {m(v).format()}" for p, v in rep["commissions"].items()) or "none"
     console.print(

@@ -25,8 +25,9 @@ implements it once, citing both texts. What differs is here, visibly:
 - Art. 7: TW-7a, **TW-7b** (no 地九王) — the tiles package, rule set ``tw1990``.
 - Art. 8: **TW-8** 5% of every win — :data:`COMMISSION`, each winning bet on its own
   (``player_commission_default="bet"``); TW-R3 the bank charged on each bet it wins, taken
-  as it collects it, inside the running balance, and shared by layer —
-  ``Round._settle_bets`` and ``Round._share_bank_result``.
+  as it collects it, inside the running balance, each bet's commission falling on the
+  layers in proportion to what each took of it — ``Round._settle_bets``,
+  ``Round._bank_parts`` and ``Round._share_bank_result``.
 - Refusals cite this text: :data:`CITE` maps the articles the shared mechanics cite by
   Pai Gow's numbering to this regulation's.
 - Art. 9: **TW-9b** Gee Joon never converts — the tiles package, ``tw1990``.

@@ -314,6 +314,9 @@ class BetResult:
     net: Money  # to the player, after commission
     commission: Money  # the player's commission on a win (PG-4.2, TW-8)
     bank_fee: Money | None = None  # TW-R3: taken from a bet the bank collects (per_bet)
+    #: TW-R3: who of the bank took what of this bet (``take``) and the part of ``bank_fee``
+    #: that falls on him (``fee``): (participant, take, fee), the house's part included.
+    bank_parts: tuple[tuple[str, Money, Money], ...] = ()
 
 
 # --- the round -----------------------------------------------------------------------------
@@ -966,6 +969,50 @@ class Round:
         r = self.regulation.commission
         return self.money(room.minor * r.denominator // (r.denominator - r.numerator))
 
+    def _bank_parts(
+        self, gross: Money, take: Money, fee: Money
+    ) -> tuple[tuple[str, Money, Money], ...]:
+        """TW-R3: who of the bank takes what of a bet it collects, and the part of the bet's
+        commission that falls on each.
+
+        The bank's running result before commission (``gross``) is shared in layers at
+        every step as the round's result is (PG-R4a, TW-5e: banker first, then the
+        co-bankers in the order they joined): what a layer takes of the bet is how much
+        its share grows when the bank collects ``take``. The commission falls on the layers
+        in proportion to what each took (TW-R3: 正庄先行 orders who takes, it does not shift
+        the charge). Rounding: the bet's commission is already rounded down to the minor
+        unit (PG-R5); :meth:`Money.allocate` splits it by largest remainder, ties to the
+        earlier layer, so the parts sum exactly to what the house took (the postings
+        balance) and each is within one minor unit of its exact share — never more than 5%
+        of its take rounded up to the minor unit.
+        """
+        before = self._layered(gross)
+        after = self._layered(gross + take)
+        people = list(before)
+        takes = [after[p] - before[p] for p in people]
+        parts = fee.allocate([max(t.minor, 0) for t in takes])
+        return tuple(
+            (p, t, f) for p, t, f in zip(people, takes, parts, strict=True) if t.is_positive()
+        )
+
+    def _collect(
+        self, gross: Money, want: Money, room: Money | None
+    ) -> tuple[Money, Money, tuple[tuple[str, Money, Money], ...]]:
+        """TW-R3 / TW-5c: what the bank collects of a losing bet (at most ``want``), the
+        commission taken out of it and its parts (:meth:`_bank_parts`). With ``room`` (the
+        running balance), the bank's result net of the commission its participants pay
+        grows by ``room`` at most: the house's own part of the commission is not charged
+        (it stays with the house's share), so it makes no room for the bank to collect."""
+        rate = self.regulation.commission
+        take = want
+        while True:
+            fee = take.commission(rate)
+            parts = self._bank_parts(gross, take, fee) if take.is_positive() else ()
+            charged = fee - self.money(sum(f.minor for p, _t, f in parts if p == HOUSE))
+            if room is None or take - charged <= room:
+                return take, fee, parts
+            take = take - max(take - charged - room, self.money(1))
+
     def _settle_bets(self, seat_results: Mapping[int, SeatResult]) -> list[BetResult]:
         """PG-R4: settle bets seat by seat in settlement order, each seat's bets in the order
         placed, within the bank's capital (PG-4.5, TW-5c): the running balance (default) or
@@ -976,11 +1023,11 @@ class Round:
         winning bet alone (``"bet"``, TW's default), rounded down (PG-R5). In ``per_bet``
         bank mode (TW-R3) the house takes its 5% out of each bet the bank collects, as it
         collects it: the running balance is net of it, so the bank never wins or loses more
-        than its capital, commission included (TW-5c).
+        than its capital, commission included (TW-5c); each bet records who of the bank took
+        what of it and the part of the commission on each (:meth:`_bank_parts`).
         """
         zero = self.money(0)
         capital = self.bank_capital
-        rate = self.regulation.commission
         bank_fee = self._bank_fee_in_balance()
         ordered: list[Bet] = []
         for seat in self.settlement_order():
@@ -992,7 +1039,9 @@ class Round:
                 if b.seat in seat_results:
                     cover[i] = min(b.amount, left)
                     left = left - cover[i]
-        gain = zero  # the bank's running result (net of the commission taken from it)
+        gross = zero  # the bank's running result before commission
+        taken = zero  # the commission the house took out of it (TW-R3)
+        charged = zero  # of which its participants pay (the house's own part is not charged)
         results: list[BetResult] = []
         for i, b in enumerate(ordered):
             res = seat_results.get(b.seat)
@@ -1000,23 +1049,28 @@ class Round:
                 outcome = "no_action" if res is None else "push"
                 results.append(BetResult(b.person, b.seat, b.amount, outcome, zero, zero, zero))
                 continue
+            room: Money | None = None
             if self.options.settlement == "cover":
                 action = cover[i]
             elif res is SeatResult.BANKER:  # the bank wins at most C (net)
-                room = capital - gain
+                room = capital - (gross - charged)
                 action = min(b.amount, self._collectable(room) if bank_fee else room)
-            else:
-                action = min(b.amount, capital + gain)  # the bank pays at most what it has
+            else:  # the bank pays at most what it has
+                action = min(b.amount, capital + gross - taken)
+            fee = zero
+            parts: tuple[tuple[str, Money, Money], ...] = ()
+            if res is SeatResult.BANKER and bank_fee and action.is_positive():
+                action, fee, parts = self._collect(gross, action, room)
             if action.is_zero():
                 results.append(BetResult(b.person, b.seat, b.amount, "no_action", zero, zero, zero))
             elif res is SeatResult.BANKER:
-                fee = action.commission(rate) if bank_fee else zero
-                gain = gain + action - fee
+                gross, taken = gross + action, taken + fee
+                charged = charged + fee - sum((f for p, _t, f in parts if p == HOUSE), zero)
                 results.append(
-                    BetResult(b.person, b.seat, b.amount, "lose", action, -action, zero, fee)
+                    BetResult(b.person, b.seat, b.amount, "lose", action, -action, zero, fee, parts)
                 )
             else:
-                gain = gain - action
+                gross = gross - action
                 results.append(BetResult(b.person, b.seat, b.amount, "win", action, action, zero))
         return self._player_commissions(results)
 
@@ -1112,12 +1166,12 @@ class Round:
         commission; never commission on the house's own share (PG-R5, TW-R3).
 
         ``net`` (PG-R5): the result is shared in layers (PG-R4a), then each participant
-        pays 4% of his net win. ``per_bet`` (TW-R3): the result net of the commission taken
-        in the running balance is what is shared in layers — so nobody loses more than
-        his capital, commission included (TW-5c); a participant's commission is what the
-        commission took from his layer (his share of the gross result less his share of the
-        net one): a layer that took nothing pays nothing. The house's part of it is no
-        commission: it stays with the house's share.
+        pays 4% of his net win. ``per_bet`` (TW-R3): the result before commission is shared
+        in layers (PG-R4a, TW-5e) and each participant pays the parts of the commission
+        that fell on him, bet by bet, in proportion to what he took of each bet the bank won
+        (:meth:`_bank_parts`): a layer that took nothing pays nothing. The house's part of
+        it is no commission: it stays with the house's share. Nobody wins or loses more
+        than his capital, commission included (TW-5c, :meth:`_within_capital`).
         """
         rate = self.regulation.commission
         gross = self._layered(self.bank_result())
@@ -1128,21 +1182,48 @@ class Round:
                 if p != HOUSE and share.is_positive()
             ]
             return list(gross.items()), fees
-        net = self._layered(self.bank_result() - self.bank_fees())
-        fees = []
-        for p, share in gross.items():
-            fee = share - net[p]
-            assert not fee.is_negative(), "a larger result never gives a layer less"
-            if p != HOUSE and fee.is_positive():
-                fees.append((p, fee))
-        return list(gross.items()), fees
+        paid = {p: self.money(0) for p in gross}
+        for r in self.results:
+            for p, _take, part in r.bank_parts:
+                if p != HOUSE:
+                    paid[p] = paid[p] + part
+        net = self._within_capital({p: share - paid[p] for p, share in gross.items()})
+        shares = [(p, net[p] + paid[p]) for p in gross]
+        return shares, [(p, fee) for p, fee in paid.items() if fee.is_positive()]
+
+    def _within_capital(self, net: dict[str, Money]) -> dict[str, Money]:
+        """TW-5c / TW-R3: no participant wins or loses more than his capital, commission
+        included. A layer that paid commission on a win the bank then paid out, and whose
+        share of a loss would take it past its capital with that commission, passes the
+        part beyond its capital on to the others, in layer order (banker first, 正庄先行),
+        each up to his own capital (likewise a win beyond a capital). The running balance
+        keeps the bank's result net of commission within the whole capital, so they have
+        room for it."""
+        capital = dict(self.bank_participants())
+        order = [p for layer in self._layers() for p, _ in layer]
+        out: dict[str, Money] = {}
+        moved = self.money(0)
+        for p in order:
+            cap = capital[p]
+            out[p] = max(-cap, min(cap, net[p]))
+            moved = moved + net[p] - out[p]
+        for p in order:
+            if moved.is_zero():
+                break
+            cap = capital[p]
+            step = min(moved, cap - out[p]) if moved.is_positive() else max(moved, -cap - out[p])
+            out[p] = out[p] + step
+            moved = moved - step
+        assert moved.is_zero(), "TW-5c: the bank's result is within its capital"
+        return out
 
     def _compensation(
         self, seat_results: dict[int, SeatResult], banker: Setting
     ) -> list[dict[str, Any]]:
         """PG-7.2 / PG-R8: a holder who lost (以致輸) where another setting would have won or
-        pushed owes each other bettor of the seat what that bettor would have received had
-        the seat been set the best such way — the round settled again with it (running
+        pushed owes each other bettor of the seat — whatever his own outcome: a loss, or no
+        action because the bank's capital ran out — what that bettor would have received
+        had the seat been set the best such way — the round settled again with it (running
         balance, the bank's capital and commission included, PG-R4), so never more than
         the bank could have paid — less what he got. Recorded; the casino is not a party."""
         out: list[dict[str, Any]] = []
@@ -1161,7 +1242,7 @@ class Round:
             again = self._settle_bets({**seat_results, seat: best})
             holder = self.setters[seat]
             for br, would in zip(self.results, again, strict=True):
-                if br.seat != seat or br.person == holder or br.outcome != "lose":
+                if br.seat != seat or br.person == holder:
                     continue
                 owed = would.net - br.net
                 if owed.is_positive():
