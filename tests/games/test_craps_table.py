@@ -271,10 +271,7 @@ def test_cr_2_2_cr_r2_odds_may_win_at_most_the_flat_bet() -> None:
     t.throw_dice(1, 5)
     with pytest.raises(BetNotAllowed, match=r"^CR-2\.2 .*at most MOP 8\.33 \(CR-R2\)"):
         t.place_bet("alice", "pass_odds", Money.parse("8.34"), on=line)
-    odds = t.place_bet("alice", "pass_odds", Money.parse("8.00"), on=line).bet_id
-    with pytest.raises(BetNotAllowed, match=r"^CR-2\.2"):
-        t.increase_bet("alice", odds, Money.parse("0.34"))
-    t.increase_bet("alice", odds, Money.parse("0.33"))
+    odds = t.place_bet("alice", "pass_odds", Money.parse("8.33"), on=line).bet_id
     assert t.bet(odds).amount == Money.parse("8.33")
 
 
@@ -300,6 +297,77 @@ def test_cr_r2_option_odds_cap_stake_caps_the_odds_stake_at_the_flat_bet() -> No
     t.place_bet("alice", "pass_odds", M(10), on=line)  # would win 20 under this option
     t.throw_dice(1, 3)
     assert t.balance("alice") == M(1000 + 10 + 20)
+
+
+# --- CR-R9 one odds bet, once ---------------------------------------------------------------
+
+
+def test_cr_r9_odds_not_increased() -> None:
+    """CR-R9 (CR-2.2, CR-3.2: 可額外投注一次): the odds on a flat bet with a point, and the
+    lay, are one bet: not increased, even within the cap; nothing is journalled."""
+    t = table()
+    assert t.rules.odds_increases == "refused"
+    line = t.place_bet("alice", "pass", M(10)).bet_id
+    dp = t.place_bet("alice", "dont_pass", M(10)).bet_id
+    t.throw_dice(1, 5)  # point 6: odds up to MOP 8.33, a lay up to MOP 12
+    odds = t.place_bet("alice", "pass_odds", M(5), on=line).bet_id
+    lay = t.place_bet("alice", "dont_pass_odds", M(6), on=dp).bet_id
+    head = t.journal.head
+    for bet_id in (odds, lay):
+        with pytest.raises(BetNotAllowed, match=r"CR-R9"):
+            t.increase_bet("alice", bet_id, M(1))
+        assert not t.can_increase_bet("alice", bet_id, M(1))
+    with pytest.raises(BetNotAllowed, match=r"^CR-2\.2 .*one odds bet already.*CR-R9"):
+        t.place_bet("alice", "pass_odds", M(1), on=line)
+    assert t.journal.head == head
+    assert (t.bet(odds).amount, t.bet(lay).amount) == (M(5), M(6))
+
+
+def test_cr_r9_odds_not_made_again_after_taken_down() -> None:
+    """CR-R9: odds taken down (CR-R6) are not made again on that flat bet — Pass Line odds,
+    a Come bet's odds, a Don't Pass lay; another flat bet still takes its one odds bet."""
+    t = table()
+    line = t.place_bet("alice", "pass", M(10)).bet_id
+    dp = t.place_bet("alice", "dont_pass", M(10)).bet_id
+    t.throw_dice(2, 2)  # point 4
+    come = t.place_bet("alice", "come", M(10)).bet_id
+    t.throw_dice(3, 3)  # the Come bet moves to 6
+    for flat, kind, amount in ((line, "pass_odds", M(5)), (dp, "dont_pass_odds", M(20)),
+                               (come, "come_odds", M(5))):  # fmt: skip
+        odds = t.place_bet("alice", kind, amount, on=flat).bet_id
+        t.take_down("alice", odds)
+        assert t.odds_on(flat) is None
+        head = t.journal.head
+        with pytest.raises(BetNotAllowed, match=r"taken down.*CR-R9"):
+            t.place_bet("alice", kind, amount, on=flat)
+        assert not t.can_place_bet("alice", kind, M(1), on=flat)
+        assert t.journal.head == head
+    t.throw_dice(4, 5)  # a new Come bet, its point 9, takes its one odds bet
+    other = t.place_bet("alice", "come", M(10)).bet_id
+    t.throw_dice(4, 5)
+    assert t.bet(other).point == 9
+    t.place_bet("alice", "come_odds", M(6), on=other)
+    assert replay(t.journal).snapshot() == t.snapshot()
+
+
+def test_cr_r9_option_odds_increases_allows_more() -> None:
+    """CR-R9, option ``odds_increases="allowed"``: a house may let the odds grow within the
+    cap (CR-2.2, CR-R2) and be made again after they were taken down."""
+    rules = CrapsRules(odds_increases="allowed")
+    assert CrapsRules.from_json(rules.to_json()) == rules
+    t = table(rules=rules)
+    line = t.place_bet("alice", "pass", M(10)).bet_id
+    t.throw_dice(1, 5)
+    odds = t.place_bet("alice", "pass_odds", Money.parse("8.00"), on=line).bet_id
+    with pytest.raises(BetNotAllowed, match=r"^CR-2\.2"):  # still within the cap
+        t.increase_bet("alice", odds, Money.parse("0.34"))
+    t.increase_bet("alice", odds, Money.parse("0.33"))
+    assert t.bet(odds).amount == Money.parse("8.33")
+    t.take_down("alice", odds)
+    again = t.place_bet("alice", "pass_odds", M(8), on=line).bet_id
+    assert t.odds_on(line) == t.bet(again)
+    with pytest.raises(InvalidInput, match="CR-R9"):
+        CrapsRules(odds_increases="sometimes")  # type: ignore[arg-type]
 
 
 def test_cr_12_bets_of_cr_4_to_cr_11_are_accepted_on_every_roll() -> None:

@@ -512,7 +512,7 @@ def bet_kind(name: str) -> CrapsBetKind:
 #: The option values a casino may choose, each with the Reading that is the default.
 ODDS_CAPS = ("winnings", "stake")  # CR-2.2, CR-R2
 BIG_ODD_AMOUNTS = ("even_money", "refused")  # CR-R4
-ODDS_INCREASES = ("allowed", "refused")  # CR-R6
+ODDS_INCREASES = ("refused", "allowed")  # CR-R9
 COME_ODDS_ON_COME_OUT = ("working", "off")  # CR-2.3
 
 
@@ -527,9 +527,11 @@ class CrapsRules:
     * ``big_odd_amounts`` (CR-R4): ``"even_money"`` — a Big bet that is not a whole number
       of blocks wins even money on the rest (the Reading); ``"refused"`` — a Big bet must
       be a whole number of blocks (6 U on Big 6/8, 5 U on Big 4/5/9/10).
-    * ``odds_increases`` (CR-R6): ``"allowed"`` — odds may be added to, within the cap,
-      between rolls (the Reading: odds may be made once the bet has a point and taken down
-      between rolls); ``"refused"`` — odds are laid once (take them down to change them).
+    * ``odds_increases`` (CR-R9): ``"refused"`` — a flat bet with a point takes one odds
+      (or lay) bet, once (可額外投注一次, CR-2.2, CR-3.2): it is not increased, and once taken
+      down it is not made again on that flat bet; ``"allowed"`` — a house that allows more:
+      the odds may grow within the cap between rolls, and be made again after they were
+      taken down.
     * ``come_odds_on_come_out`` (CR-2.3): ``"working"`` — Come odds are decided with their
       Come bet on every roll (CR-2.3 gives them "as in CR-2.2", decided with their bet);
       ``"off"`` — on a come-out roll the odds are returned when their Come bet is decided.
@@ -548,7 +550,7 @@ class CrapsRules:
     odds_cap: Literal["winnings", "stake"] = "winnings"
     big_unit: Money = field(default_factory=lambda: Money.of(1))
     big_odd_amounts: Literal["even_money", "refused"] = "even_money"
-    odds_increases: Literal["allowed", "refused"] = "allowed"
+    odds_increases: Literal["refused", "allowed"] = "refused"
     come_odds_on_come_out: Literal["working", "off"] = "working"
     rounding: Rounding = Rounding.DOWN
     pays: Mapping[str, Payout] = field(default_factory=dict)
@@ -558,7 +560,7 @@ class CrapsRules:
         for name, allowed, rule in (
             ("odds_cap", ODDS_CAPS, "CR-R2"),
             ("big_odd_amounts", BIG_ODD_AMOUNTS, "CR-R4"),
-            ("odds_increases", ODDS_INCREASES, "CR-R6"),
+            ("odds_increases", ODDS_INCREASES, "CR-R9"),
             ("come_odds_on_come_out", COME_ODDS_ON_COME_OUT, "CR-2.3"),
         ):
             value = getattr(self, name)
@@ -959,6 +961,8 @@ class CrapsTable(contract.SnapshotOps):
         self.throws = 0  # rolls and void throws
         self.next_bet_id = 1
         self._bets: dict[int, OpenBet] = {}
+        # CR-R9: the flat bets on the layout whose odds were taken down (not made again)
+        self._odds_down: set[int] = set()
         self.last_roll: RollSettled | None = None
         self.last_throw: DiceThrown | None = None
         # The shooter's server seed: its label and commitment are public (SeedCommitted); the
@@ -1203,7 +1207,10 @@ class CrapsTable(contract.SnapshotOps):
                 self._bets[ev.bet_id] = dataclasses.replace(bet, amount=bet.amount + more)
             case BetTakenDown():
                 for bet_id in ev.bet_ids:
-                    del self._bets[bet_id]
+                    on = self._bets.pop(bet_id).parent
+                    if on is not None:
+                        self._odds_down.add(on)
+                self._odds_down.difference_update(ev.bet_ids)
             case DiceThrown():
                 self.throws, self.rolls, self.last_throw = ev.throw, ev.roll, ev
             case ThrowVoided():
@@ -1214,6 +1221,7 @@ class CrapsTable(contract.SnapshotOps):
                                                                point=p["point"])  # fmt: skip
                 for r in ev.results:
                     del self._bets[r["bet"]]
+                    self._odds_down.discard(r["bet"])
                 self.point, self.last_roll = ev.point_after, ev
                 self._round_open = False
                 self._limits_now()
@@ -1294,7 +1302,7 @@ class CrapsTable(contract.SnapshotOps):
         seed that the journal revealed is spent (the dealer keys in his dice)."""
         fresh = self._fold()
         for name in ("_seats", "_stacks", "shooter", "shooters", "point", "rolls", "throws",
-                     "next_bet_id", "_bets", "last_roll", "last_throw", "_seed_label",
+                     "next_bet_id", "_bets", "_odds_down", "last_roll", "last_throw", "_seed_label",
                      "_commitment", "rules", "_next_limits", "_round_open"):  # fmt: skip
             setattr(self, name, getattr(fresh, name))
         last = self._events[-1]  # the void or the correction: its re-issued holds
@@ -1750,8 +1758,15 @@ class CrapsTable(contract.SnapshotOps):
                     rule=kind.rule,
                 )
             if self.odds_on(on) is not None:
+                more = "; increase it" if self.rules.odds_increases == "allowed" else ""
                 raise BetNotAllowed(
-                    f"the {self.label(flat)} bet has its one odds bet already; increase it",
+                    f"the {self.label(flat)} bet has its one odds bet already (CR-R9){more}",
+                    rule=kind.rule,
+                )
+            if on in self._odds_down and self.rules.odds_increases == "refused":
+                raise BetNotAllowed(
+                    f"the odds on the {self.label(flat)} bet were taken down: they are not "
+                    "made again on that bet (CR-R9)",
                     rule=kind.rule,
                 )
             self._odds_cap(kind, flat, amount)
@@ -1790,8 +1805,9 @@ class CrapsTable(contract.SnapshotOps):
         return ev
 
     def verify_increase_bet(self, actor: Actor | str, bet_id: int, amount: Money) -> None:
-        """CR-R6: a line bet may grow only before it has a point; odds within the cap (unless
-        ``odds_increases="refused"``); the bets of CR-4 to CR-11 at any time (CR-12)."""
+        """CR-R6: a line bet may grow only before it has a point; the bets of CR-4 to CR-11 at
+        any time (CR-12); odds are one bet, not increased (CR-R9), unless the house allows it
+        (``odds_increases="allowed"``: within the cap)."""
         bet = self._own(actor, bet_id)
         kind = BET_KINDS[bet.kind]
         self._amount(amount)
@@ -1806,8 +1822,8 @@ class CrapsTable(contract.SnapshotOps):
         else:
             if self.rules.odds_increases == "refused":
                 raise BetNotAllowed(
-                    f"odds are laid once at this table: take the {self.label(bet)} down "
-                    "to change them (CR-R6, odds_increases='refused')",
+                    f"the {self.label(bet)} bet is its flat bet's one odds bet: it is not "
+                    "increased (CR-R9)",
                     rule=kind.rule,
                 )
             assert bet.parent is not None
@@ -2148,6 +2164,7 @@ class CrapsTable(contract.SnapshotOps):
     @classmethod
     def _restored(cls, encoded: Any, journal: Journal, seeds: Mapping[str, bytes]) -> CrapsTable:
         table = contract.decode_state(cls, encoded)
+        vars(table).setdefault("_odds_down", set())  # (a state encoded before CR-R9's)
         table._journal, table._events, table._keyring = journal, [], dict(seeds)
         table._draw_cache = table._replay_commitments = None
         table._snaps = contract.Snapshots(encoded)
