@@ -20,7 +20,8 @@ from macau_tables.core.journal import replay as journal_replay
 from macau_tables.core.ledger import CAGE, Ledger, Transaction
 from macau_tables.core.money import HKD, Money
 from macau_tables.core.rng import Rng
-from macau_tables.games.contract import Actor, accounts
+from macau_tables.core.visibility import Viewer
+from macau_tables.games.contract import Actor, Command, accounts
 from macau_tables.games.craps import (
     BET_KINDS,
     CrapsPhase,
@@ -127,6 +128,62 @@ def test_cr_r1_a_cocked_die_declared_by_the_dealer_is_an_input() -> None:
     assert ev.cocked == (False, True)
     assert t.point == 4
     assert replay(t.journal).snapshot() == t.snapshot()
+
+
+def test_cr_r1_a_dealer_operated_table_keys_in_every_throw_and_refuses_the_rng_throw() -> None:
+    """CR-R1, one source of results per table: at a dealer-operated table (``dealer="live"``)
+    the dice are physical — no seed is drawn for a shooter, his RNG throw is refused and
+    nothing is journalled; the dealer keys in every throw and declares void throws."""
+    live = CrapsRules(dealer="live")
+    t = table("alice", "bob", rules=live, rng=Rng.seeded("live"))
+    assert t.view(Viewer.SUPERVISOR)["shooter_seed"] is None  # the RNG throws none
+    t.place_bet("alice", "pass", M(10))
+    head = t.journal.head
+    with pytest.raises(OutOfOrder, match=r"^CR-R1 .*dealer-operated"):
+        t.throw("alice")
+    with pytest.raises(OutOfOrder, match=r"^CR-R1"):
+        t.execute(Command(Actor.player("alice"), "throw"), Rng.seeded("live"))
+    assert not t.can_throw("alice")
+    assert t.journal.head == head
+    dealer = next(p for p in t.pending() if p.actor == Actor.DEALER)
+    assert dealer.operations == ("throw_dice", "void_throw") and dealer.required
+    t.void_throw()  # a die off the table: only here (CR-R1)
+    t.throw_dice(3, 4)  # 7 on the come-out: the Pass Line wins
+    assert t.balance("alice") == M(1000 + 10)
+    assert replay(t.journal).snapshot() == t.snapshot()
+
+
+def test_cr_r1_an_auto_dealt_table_refuses_a_void_throw_and_keyed_dice() -> None:
+    """CR-R1: an auto-dealt table's (``dealer="auto"``) throws are the RNG's: a void throw
+    (which would skip a random outcome) and keyed-in dice are refused, nothing journalled."""
+    t = table("alice", rules=CrapsRules(dealer="auto"), rng=Rng.seeded("auto"))
+    t.place_bet("alice", "field", M(10))
+    head = t.journal.head
+    with pytest.raises(OutOfOrder, match=r"^CR-R1 .*auto-dealt.*never voided"):
+        t.void_throw()
+    with pytest.raises(OutOfOrder, match=r"^CR-R1 .*auto-dealt"):
+        t.execute(Command(Actor.DEALER, "void_throw", {"reason": "a die left the table"}))
+    with pytest.raises(OutOfOrder, match=r"^CR-R1 .*auto-dealt"):
+        t.throw_dice(3, 4)
+    assert not t.can_void_throw() and not t.can_throw_dice(3, 4)
+    assert t.journal.head == head and t.throws == 0
+    assert all(p.actor != Actor.DEALER for p in t.pending())
+    t.throw("alice")
+    assert t.rolls == 1
+
+
+def test_cr_r1_option_dealer_is_written_only_when_declared() -> None:
+    """CR-R1: the table's source of results is the rule set's ``dealer``; a rule set
+    without it (written before it was declared) reads and writes as before."""
+    undeclared = CrapsRules()
+    assert undeclared.dealer is None and "dealer" not in undeclared.to_json()
+    assert CrapsRules.from_json(undeclared.to_json()) == undeclared
+    for dealer in ("auto", "live"):
+        rules = CrapsRules(dealer=dealer)  # type: ignore[arg-type]
+        assert rules.to_json()["dealer"] == dealer
+        assert CrapsRules.from_json(rules.to_json()) == rules
+    with pytest.raises(InvalidInput, match="CR-R1"):
+        CrapsRules(dealer="robot")  # type: ignore[arg-type]
 
 
 # --- CR-2.1 the point cycle; CR-R7 the shooter ---------------------------------------------

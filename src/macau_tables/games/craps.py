@@ -514,6 +514,7 @@ ODDS_CAPS = ("winnings", "stake")  # CR-2.2, CR-R2
 BIG_ODD_AMOUNTS = ("even_money", "refused")  # CR-R4
 ODDS_INCREASES = ("refused", "allowed")  # CR-R9
 COME_ODDS_ON_COME_OUT = ("working", "off")  # CR-2.3
+DEALERS = ("auto", "live")  # CR-R1: the table's one source of results (None: not declared)
 
 
 @dataclass(frozen=True)
@@ -535,6 +536,16 @@ class CrapsRules:
     * ``come_odds_on_come_out`` (CR-2.3): ``"working"`` — Come odds are decided with their
       Come bet on every roll (CR-2.3 gives them "as in CR-2.2", decided with their bet);
       ``"off"`` — on a come-out roll the odds are returned when their Come bet is decided.
+    * ``dealer`` (CR-R1, one source of results per table): ``"auto"`` — an auto-dealt
+      table: every throw is the shooter's, from his committed server seed (the RNG); no
+      dice are keyed in and no throw is voided; ``"live"`` — a dealer-operated table: the
+      dice are physical, the dealer keys in every throw's faces (a cocked die's face most
+      evidently up included) and declares a void throw when a die leaves the table; no seed
+      is drawn and the shooter's RNG throw is refused. ``None``: a rule set that does not
+      declare it (written before the option): a shooter with a committed seed throws from
+      it, the dealer may key in dice and declare void throws, as such tables were played.
+      The server declares it for every table it opens (its ``dealer``). Written in the
+      JSON only when declared.
     * ``rounding``: how fractional odds are rounded to the minor unit (module docstring).
     * ``pays``: pay tables that replace the Macau ones, by bet name (a casino variant).
     * ``min_bet`` / ``max_bet``: the table limits of a flat bet (odds have only the cap).
@@ -555,8 +566,15 @@ class CrapsRules:
     rounding: Rounding = Rounding.DOWN
     pays: Mapping[str, Payout] = field(default_factory=dict)
     spot_limits: Mapping[str, tuple[Money, Money]] = field(default_factory=dict)
+    dealer: Literal["auto", "live"] | None = None
 
     def __post_init__(self) -> None:
+        if self.dealer is not None and self.dealer not in DEALERS:
+            raise InvalidInput(
+                f"dealer is {' or '.join(map(repr, DEALERS))} (or not declared), "
+                f"not {self.dealer!r}",
+                rule="CR-R1",
+            )
         for name, allowed, rule in (
             ("odds_cap", ODDS_CAPS, "CR-R2"),
             ("big_odd_amounts", BIG_ODD_AMOUNTS, "CR-R4"),
@@ -610,36 +628,40 @@ class CrapsRules:
         return self.pays.get(kind.name, kind.pays)
 
     #: the keys of :meth:`to_json`, in order: :meth:`from_json` demands exactly these
-    #: (and takes ``spot_limits`` besides, which is written only when there are any: a
+    #: (and takes ``spot_limits`` and ``dealer`` besides, each written only when set: a
     #: rule set without them reads and writes as before)
     KEYS: ClassVar[tuple[str, ...]] = (
         "currency", "min_bet", "max_bet", "odds_cap", "big_unit", "big_odd_amounts",
         "odds_increases", "come_odds_on_come_out", "rounding", "pays",
     )  # fmt: skip
-    OPTIONAL_KEYS: ClassVar[tuple[str, ...]] = ("spot_limits",)
+    OPTIONAL_KEYS: ClassVar[tuple[str, ...]] = ("spot_limits", "dealer")
 
     def to_json(self) -> dict[str, Any]:
         """The rule set as JSON (amounts in minor units; pay tables as text)."""
-        return {
-            "currency": self.currency.code,
-            "min_bet": self.min_bet.minor,
-            "max_bet": self.max_bet.minor,
-            "odds_cap": self.odds_cap,
-            "big_unit": self.big_unit.minor,
-            "big_odd_amounts": self.big_odd_amounts,
-            "odds_increases": self.odds_increases,
-            "come_odds_on_come_out": self.come_odds_on_come_out,
-            "rounding": self.rounding.value,
-            "pays": {name: str(p) for name, p in sorted(self.pays.items())},
-        } | (
+        return (
             {
-                "spot_limits": {
-                    name: [low.minor, high.minor]
-                    for name, (low, high) in sorted(self.spot_limits.items())
-                }
+                "currency": self.currency.code,
+                "min_bet": self.min_bet.minor,
+                "max_bet": self.max_bet.minor,
+                "odds_cap": self.odds_cap,
+                "big_unit": self.big_unit.minor,
+                "big_odd_amounts": self.big_odd_amounts,
+                "odds_increases": self.odds_increases,
+                "come_odds_on_come_out": self.come_odds_on_come_out,
+                "rounding": self.rounding.value,
+                "pays": {name: str(p) for name, p in sorted(self.pays.items())},
             }
-            if self.spot_limits
-            else {}
+            | (
+                {
+                    "spot_limits": {
+                        name: [low.minor, high.minor]
+                        for name, (low, high) in sorted(self.spot_limits.items())
+                    }
+                }
+                if self.spot_limits
+                else {}
+            )
+            | ({"dealer": self.dealer} if self.dealer is not None else {})
         )
 
     @classmethod
@@ -691,6 +713,7 @@ class CrapsRules:
                 rounding=Rounding(obj["rounding"]),
                 pays={str(name): payout_from_text(str(text)) for name, text in pays.items()},
                 spot_limits={str(name): pair(str(name), v) for name, v in spots.items()},
+                dealer=obj.get("dealer"),
             )
         except (KeyError, ValueError, TypeError) as exc:
             raise InvalidInput(f"craps rules: {exc}") from exc
@@ -1105,7 +1128,7 @@ class CrapsTable(contract.SnapshotOps):
             if _can(self.verify_leave, actor):
                 bet_ops.append("leave")
             out.append(Pending(actor, tuple(bet_ops), None, "CR-R6", required=False))
-        if self.shooter is not None:
+        if self.shooter is not None and self.rules.dealer != "auto":  # CR-R1
             keyed = not self._can_draw()
             out.append(Pending(Actor.DEALER, ("throw_dice", "void_throw"), None, "CR-R1",
                                required=keyed))  # fmt: skip
@@ -1902,6 +1925,12 @@ class CrapsTable(contract.SnapshotOps):
         """CR-1: only one player, the shooter, throws (CR-R7: until a seven-out); his dice
         come from his committed seed. ``dice`` (replay) must be the seed's."""
         self._shooter_acts(actor)
+        if self.rules.dealer == "live":
+            raise OutOfOrder(
+                "this table is dealer-operated: the dealer keys in every throw's dice; the "
+                "RNG throws none",
+                rule="CR-R1",
+            )
         if not self._can_draw():
             raise OutOfOrder(
                 "no seed is committed for this shooter: the dealer keys in the dice",
@@ -1936,6 +1965,12 @@ class CrapsTable(contract.SnapshotOps):
         """CR-1, CR-R1: the dealer keys in the dice as thrown at a live table."""
         if not isinstance(by, Actor) or by.role not in (Role.DEALER, Role.SUPERVISOR):
             raise OutOfOrder(f"the dealer keys in the dice, not {by}", rule="CR-R1")
+        if self.rules.dealer == "auto":
+            raise OutOfOrder(
+                "this table is auto-dealt: its dice are the shooter's, from the RNG; none are "
+                "keyed in",
+                rule="CR-R1",
+            )
         if self.shooter is None:
             raise OutOfOrder("nobody has the dice: the table is empty", rule="CR-1")
         Dice(d1, d2)
@@ -1978,9 +2013,16 @@ class CrapsTable(contract.SnapshotOps):
         return ev
 
     def verify_void_throw(self, *, by: Actor = Actor.DEALER) -> None:
-        """CR-1 / CR-R1: the dealer declares a void throw; it touches no bet."""
+        """CR-1 / CR-R1: the dealer declares a void throw; it touches no bet. Only at a table
+        whose dice are physical: an auto-dealt table's RNG throw is never voided."""
         if not isinstance(by, Actor) or by.role not in (Role.DEALER, Role.SUPERVISOR):
             raise OutOfOrder(f"the dealer declares a void throw, not {by}", rule="CR-R1")
+        if self.rules.dealer == "auto":
+            raise OutOfOrder(
+                "this table is auto-dealt: its RNG throw never leaves the table and is never "
+                "voided",
+                rule="CR-R1",
+            )
         if self.shooter is None:
             raise OutOfOrder("nobody has the dice: the table is empty", rule="CR-1")
 
@@ -2042,7 +2084,7 @@ class CrapsTable(contract.SnapshotOps):
                 )
             assert old_label is not None
             self.apply(SeedRevealed(old_label, seed.hex()))
-        if to is not None:
+        if to is not None and self.rules.dealer != "live":  # CR-R1: the RNG throws none
             label = f"shooter:{ev.shooter}"
             committed = self._new_seed(label, rng)
             if committed is not None:
@@ -2164,7 +2206,10 @@ class CrapsTable(contract.SnapshotOps):
     @classmethod
     def _restored(cls, encoded: Any, journal: Journal, seeds: Mapping[str, bytes]) -> CrapsTable:
         table = contract.decode_state(cls, encoded)
-        vars(table).setdefault("_odds_down", set())  # (a state encoded before CR-R9's)
+        # a state encoded before CR-R9's taken-down odds and CR-R1's declared dealer
+        vars(table).setdefault("_odds_down", set())
+        if "dealer" not in vars(table.rules):
+            object.__setattr__(table.rules, "dealer", None)
         table._journal, table._events, table._keyring = journal, [], dict(seeds)
         table._draw_cache = table._replay_commitments = None
         table._snaps = contract.Snapshots(encoded)
