@@ -514,7 +514,7 @@ ODDS_CAPS = ("winnings", "stake")  # CR-2.2, CR-R2
 BIG_ODD_AMOUNTS = ("even_money", "refused")  # CR-R4
 ODDS_INCREASES = ("refused", "allowed")  # CR-R9
 COME_ODDS_ON_COME_OUT = ("working", "off")  # CR-2.3
-DEALERS = ("auto", "live")  # CR-R1: the table's one source of results (None: not declared)
+DEALERS = ("auto", "live")  # CR-R1: one source of results per table (or not declared)
 
 
 @dataclass(frozen=True)
@@ -1325,8 +1325,9 @@ class CrapsTable(contract.SnapshotOps):
         seed that the journal revealed is spent (the dealer keys in his dice)."""
         fresh = self._fold()
         for name in ("_seats", "_stacks", "shooter", "shooters", "point", "rolls", "throws",
-                     "next_bet_id", "_bets", "_odds_down", "last_roll", "last_throw", "_seed_label",
-                     "_commitment", "rules", "_next_limits", "_round_open"):  # fmt: skip
+                     "next_bet_id", "_bets", "_odds_down", "last_roll", "last_throw",
+                     "_seed_label", "_commitment", "rules", "_next_limits",
+                     "_round_open"):  # fmt: skip
             setattr(self, name, getattr(fresh, name))
         last = self._events[-1]  # the void or the correction: its re-issued holds
         assert isinstance(last, RoundVoided | RoundCorrected)
