@@ -399,6 +399,13 @@ def test_cr_r9_odds_not_made_again_after_taken_down() -> None:
             t.place_bet("alice", kind, amount, on=flat)
         assert not t.can_place_bet("alice", kind, M(1), on=flat)
         assert t.journal.head == head
+    # a table started again from a snapshot knows it too (its checkpoint re-derived)
+    seq = len(t.journal)
+    t.checkpoint()
+    empty = Journal.resume(t.journal.game, t.journal.header, seq + 1, t.journal.head)
+    again = CrapsTable.from_snapshot(t.latest_snapshot()[1], empty)  # type: ignore[index]
+    assert not again.can_place_bet("alice", "pass_odds", M(1), on=line)
+    assert replay(t.journal).snapshot() == t.snapshot()
     t.throw_dice(4, 5)  # a new Come bet, its point 9, takes its one odds bet
     other = t.place_bet("alice", "come", M(10)).bet_id
     t.throw_dice(4, 5)
