@@ -72,6 +72,19 @@ def test_cr_2_2_odds_above_the_cap_are_refused_with_the_most_allowed() -> None:
     assert "Pass Line odds 6: MOP$8.33" in out
 
 
+def test_cr_r9_odds_at_the_prompt_are_one_bet_once() -> None:
+    """CR-R9: a second 'odds pass' does not add to the odds, and odds taken down are not
+    made again on that bet: the engine's one-line refusal, the stake left as it was."""
+    out = play("bet pass 10\ndice 2-2\nodds pass 5\nodds pass 5\ndown odds pass\n"
+               "odds pass 5\nquit\nquit\n")  # fmt: skip
+    assert "Pass Line odds 4: MOP$5.00" in out
+    assert "it is not increased (CR-R9)" in out
+    assert "not made again on that bet (CR-R9)" in out
+    after = out.split("Pass Line odds 4 taken down")[-1]
+    assert "Balance MOP$990.00 · on the layout MOP$10.00" in after
+    assert "Pass Line odds 4:" not in after
+
+
 def test_cr_r2_odds_cap_stake_option() -> None:
     """CR-R2: --odds-cap stake allows odds up to the flat bet."""
     out = play("bet pass 10\ndice 1-3\nodds pass 10\nquit\n", "--odds-cap", "stake")

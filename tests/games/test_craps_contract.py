@@ -286,15 +286,16 @@ def test_cr_r4_option_big_odd_amounts() -> None:
         CrapsRules(big_odd_amounts="sometimes")  # type: ignore[arg-type]
 
 
-def test_cr_r6_option_odds_increases() -> None:
-    t = CrapsTable(["a"], CrapsRules(odds_increases="refused"))
+def test_cr_r9_option_odds_increases() -> None:
+    """CR-R9: odds are not increased unless the rule set allows it (off by default)."""
+    t = CrapsTable(["a"], CrapsRules(odds_increases="allowed"))
     t.buy_in("a", M(100))
     line = t.place_bet("a", "pass", M(10)).bet_id
     t.throw_dice(2, 2)
     odds = t.place_bet("a", "pass_odds", M(2), on=line).bet_id
-    with pytest.raises(BetNotAllowed, match="odds_increases"):
-        t.increase_bet("a", odds, M(1))
-    assert CrapsTable(["a"]).rules.odds_increases == "allowed"
+    t.increase_bet("a", odds, M(1))
+    assert t.bet(odds).amount == M(3)
+    assert CrapsTable(["a"]).rules.odds_increases == "refused"
 
 
 def test_cr_2_3_option_come_odds_off_on_the_come_out() -> None:

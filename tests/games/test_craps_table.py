@@ -20,7 +20,8 @@ from macau_tables.core.journal import replay as journal_replay
 from macau_tables.core.ledger import CAGE, Ledger, Transaction
 from macau_tables.core.money import HKD, Money
 from macau_tables.core.rng import Rng
-from macau_tables.games.contract import Actor, accounts
+from macau_tables.core.visibility import Viewer
+from macau_tables.games.contract import Actor, Command, accounts
 from macau_tables.games.craps import (
     BET_KINDS,
     CrapsPhase,
@@ -127,6 +128,62 @@ def test_cr_r1_a_cocked_die_declared_by_the_dealer_is_an_input() -> None:
     assert ev.cocked == (False, True)
     assert t.point == 4
     assert replay(t.journal).snapshot() == t.snapshot()
+
+
+def test_cr_r1_a_dealer_operated_table_keys_in_every_throw_and_refuses_the_rng_throw() -> None:
+    """CR-R1, one source of results per table: at a dealer-operated table (``dealer="live"``)
+    the dice are physical — no seed is drawn for a shooter, his RNG throw is refused and
+    nothing is journalled; the dealer keys in every throw and declares void throws."""
+    live = CrapsRules(dealer="live")
+    t = table("alice", "bob", rules=live, rng=Rng.seeded("live"))
+    assert t.view(Viewer.SUPERVISOR)["shooter_seed"] is None  # the RNG throws none
+    t.place_bet("alice", "pass", M(10))
+    head = t.journal.head
+    with pytest.raises(OutOfOrder, match=r"^CR-R1 .*dealer-operated"):
+        t.throw("alice")
+    with pytest.raises(OutOfOrder, match=r"^CR-R1"):
+        t.execute(Command(Actor.player("alice"), "throw"), Rng.seeded("live"))
+    assert not t.can_throw("alice")
+    assert t.journal.head == head
+    dealer = next(p for p in t.pending() if p.actor == Actor.DEALER)
+    assert dealer.operations == ("throw_dice", "void_throw") and dealer.required
+    t.void_throw()  # a die off the table: only here (CR-R1)
+    t.throw_dice(3, 4)  # 7 on the come-out: the Pass Line wins
+    assert t.balance("alice") == M(1000 + 10)
+    assert replay(t.journal).snapshot() == t.snapshot()
+
+
+def test_cr_r1_an_auto_dealt_table_refuses_a_void_throw_and_keyed_dice() -> None:
+    """CR-R1: an auto-dealt table's (``dealer="auto"``) throws are the RNG's: a void throw
+    (which would skip a random outcome) and keyed-in dice are refused, nothing journalled."""
+    t = table("alice", rules=CrapsRules(dealer="auto"), rng=Rng.seeded("auto"))
+    t.place_bet("alice", "field", M(10))
+    head = t.journal.head
+    with pytest.raises(OutOfOrder, match=r"^CR-R1 .*auto-dealt.*never voided"):
+        t.void_throw()
+    with pytest.raises(OutOfOrder, match=r"^CR-R1 .*auto-dealt"):
+        t.execute(Command(Actor.DEALER, "void_throw", {"reason": "a die left the table"}))
+    with pytest.raises(OutOfOrder, match=r"^CR-R1 .*auto-dealt"):
+        t.throw_dice(3, 4)
+    assert not t.can_void_throw() and not t.can_throw_dice(3, 4)
+    assert t.journal.head == head and t.throws == 0
+    assert all(p.actor != Actor.DEALER for p in t.pending())
+    t.throw("alice")
+    assert t.rolls == 1
+
+
+def test_cr_r1_option_dealer_is_written_only_when_declared() -> None:
+    """CR-R1: the table's source of results is the rule set's ``dealer``; a rule set
+    without it (written before it was declared) reads and writes as before."""
+    undeclared = CrapsRules()
+    assert undeclared.dealer is None and "dealer" not in undeclared.to_json()
+    assert CrapsRules.from_json(undeclared.to_json()) == undeclared
+    for dealer in ("auto", "live"):
+        rules = CrapsRules(dealer=dealer)  # type: ignore[arg-type]
+        assert rules.to_json()["dealer"] == dealer
+        assert CrapsRules.from_json(rules.to_json()) == rules
+    with pytest.raises(InvalidInput, match="CR-R1"):
+        CrapsRules(dealer="robot")  # type: ignore[arg-type]
 
 
 # --- CR-2.1 the point cycle; CR-R7 the shooter ---------------------------------------------
@@ -271,10 +328,7 @@ def test_cr_2_2_cr_r2_odds_may_win_at_most_the_flat_bet() -> None:
     t.throw_dice(1, 5)
     with pytest.raises(BetNotAllowed, match=r"^CR-2\.2 .*at most MOP 8\.33 \(CR-R2\)"):
         t.place_bet("alice", "pass_odds", Money.parse("8.34"), on=line)
-    odds = t.place_bet("alice", "pass_odds", Money.parse("8.00"), on=line).bet_id
-    with pytest.raises(BetNotAllowed, match=r"^CR-2\.2"):
-        t.increase_bet("alice", odds, Money.parse("0.34"))
-    t.increase_bet("alice", odds, Money.parse("0.33"))
+    odds = t.place_bet("alice", "pass_odds", Money.parse("8.33"), on=line).bet_id
     assert t.bet(odds).amount == Money.parse("8.33")
 
 
@@ -300,6 +354,84 @@ def test_cr_r2_option_odds_cap_stake_caps_the_odds_stake_at_the_flat_bet() -> No
     t.place_bet("alice", "pass_odds", M(10), on=line)  # would win 20 under this option
     t.throw_dice(1, 3)
     assert t.balance("alice") == M(1000 + 10 + 20)
+
+
+# --- CR-R9 one odds bet, once ---------------------------------------------------------------
+
+
+def test_cr_r9_odds_not_increased() -> None:
+    """CR-R9 (CR-2.2, CR-3.2: 可額外投注一次): the odds on a flat bet with a point, and the
+    lay, are one bet: not increased, even within the cap; nothing is journalled."""
+    t = table()
+    assert t.rules.odds_increases == "refused"
+    line = t.place_bet("alice", "pass", M(10)).bet_id
+    dp = t.place_bet("alice", "dont_pass", M(10)).bet_id
+    t.throw_dice(1, 5)  # point 6: odds up to MOP 8.33, a lay up to MOP 12
+    odds = t.place_bet("alice", "pass_odds", M(5), on=line).bet_id
+    lay = t.place_bet("alice", "dont_pass_odds", M(6), on=dp).bet_id
+    head = t.journal.head
+    for bet_id in (odds, lay):
+        with pytest.raises(BetNotAllowed, match=r"CR-R9"):
+            t.increase_bet("alice", bet_id, M(1))
+        assert not t.can_increase_bet("alice", bet_id, M(1))
+    with pytest.raises(BetNotAllowed, match=r"^CR-2\.2 .*one odds bet already.*CR-R9"):
+        t.place_bet("alice", "pass_odds", M(1), on=line)
+    assert t.journal.head == head
+    assert (t.bet(odds).amount, t.bet(lay).amount) == (M(5), M(6))
+
+
+def test_cr_r9_odds_not_made_again_after_taken_down() -> None:
+    """CR-R9: odds taken down (CR-R6) are not made again on that flat bet — Pass Line odds,
+    a Come bet's odds, a Don't Pass lay; another flat bet still takes its one odds bet."""
+    t = table()
+    line = t.place_bet("alice", "pass", M(10)).bet_id
+    dp = t.place_bet("alice", "dont_pass", M(10)).bet_id
+    t.throw_dice(2, 2)  # point 4
+    come = t.place_bet("alice", "come", M(10)).bet_id
+    t.throw_dice(3, 3)  # the Come bet moves to 6
+    for flat, kind, amount in ((line, "pass_odds", M(5)), (dp, "dont_pass_odds", M(20)),
+                               (come, "come_odds", M(5))):  # fmt: skip
+        odds = t.place_bet("alice", kind, amount, on=flat).bet_id
+        t.take_down("alice", odds)
+        assert t.odds_on(flat) is None
+        head = t.journal.head
+        with pytest.raises(BetNotAllowed, match=r"taken down.*CR-R9"):
+            t.place_bet("alice", kind, amount, on=flat)
+        assert not t.can_place_bet("alice", kind, M(1), on=flat)
+        assert t.journal.head == head
+    # a table started again from a snapshot knows it too (its checkpoint re-derived)
+    seq = len(t.journal)
+    t.checkpoint()
+    empty = Journal.resume(t.journal.game, t.journal.header, seq + 1, t.journal.head)
+    again = CrapsTable.from_snapshot(t.latest_snapshot()[1], empty)  # type: ignore[index]
+    assert not again.can_place_bet("alice", "pass_odds", M(1), on=line)
+    assert replay(t.journal).snapshot() == t.snapshot()
+    t.throw_dice(4, 5)  # a new Come bet, its point 9, takes its one odds bet
+    other = t.place_bet("alice", "come", M(10)).bet_id
+    t.throw_dice(4, 5)
+    assert t.bet(other).point == 9
+    t.place_bet("alice", "come_odds", M(6), on=other)
+    assert replay(t.journal).snapshot() == t.snapshot()
+
+
+def test_cr_r9_option_odds_increases_allows_more() -> None:
+    """CR-R9, option ``odds_increases="allowed"``: a house may let the odds grow within the
+    cap (CR-2.2, CR-R2) and be made again after they were taken down."""
+    rules = CrapsRules(odds_increases="allowed")
+    assert CrapsRules.from_json(rules.to_json()) == rules
+    t = table(rules=rules)
+    line = t.place_bet("alice", "pass", M(10)).bet_id
+    t.throw_dice(1, 5)
+    odds = t.place_bet("alice", "pass_odds", Money.parse("8.00"), on=line).bet_id
+    with pytest.raises(BetNotAllowed, match=r"^CR-2\.2"):  # still within the cap
+        t.increase_bet("alice", odds, Money.parse("0.34"))
+    t.increase_bet("alice", odds, Money.parse("0.33"))
+    assert t.bet(odds).amount == Money.parse("8.33")
+    t.take_down("alice", odds)
+    again = t.place_bet("alice", "pass_odds", M(8), on=line).bet_id
+    assert t.odds_on(line) == t.bet(again)
+    with pytest.raises(InvalidInput, match="CR-R9"):
+        CrapsRules(odds_increases="sometimes")  # type: ignore[arg-type]
 
 
 def test_cr_12_bets_of_cr_4_to_cr_11_are_accepted_on_every_roll() -> None:

@@ -120,6 +120,62 @@ def test_a_live_craps_round_with_keyed_dice_and_the_dealer_applying_a_default(sr
     whole(srv, t)
 
 
+def balances(srv: Srv) -> dict[str, int]:
+    return dict(srv.client.portal.call(srv.floor.db.read, lambda c: store.balances_like(c, "")))  # type: ignore[union-attr]
+
+
+def test_cr_r1_a_live_craps_table_refuses_the_shooters_rng_throw(srv: Srv) -> None:
+    """CR-R1, one source of results per table: at a dealer-operated craps table every throw
+    is keyed in by the dealer; the shooter's RNG throw is a 4xx naming CR-R1, and nothing is
+    journalled or posted. The table's rule set says so (``dealer: live``)."""
+    t = live(srv, "craps")
+    srv.ok("alice", t, "join", {"amount": 100_000})
+    srv.ok("alice", t, "place_bet", {"bet": "pass", "amount": 1_000})
+    view = srv.client.get(f"/tables/{t}/view", headers=srv.headers("alice")).json()
+    assert view["view"]["rules"]["dealer"] == "live"
+    assert view["view"]["shooter_seed"] is None  # no seed drawn: the RNG throws none
+    assert "throw" not in [op for p in pending(srv, t, "alice") for op in p["operations"]]
+    seq, money = srv.floor.tables[t].seq, balances(srv)
+    r = srv.cmd("alice", t, "throw")
+    refused(srv, t, r, 409, "CR-R1")
+    assert "dealer-operated" in r.json()["message"]
+    assert srv.floor.tables[t].seq == seq and balances(srv) == money
+    r = srv.cmd("dealer", t, "throw_dice", {"dice": [3, 4]})  # the dealer keys it in
+    assert r.status_code == 200, r.text
+    assert stack(srv, "alice", t) == 101_000
+    whole(srv, t)
+
+
+def test_cr_r1_an_auto_dealt_craps_table_refuses_a_void_throw(srv: Srv) -> None:
+    """CR-R1: an auto-dealt craps table's RNG throw is never voided: the dealer's (or a
+    supervisor's) void throw is a 4xx naming CR-R1; nothing is journalled or posted."""
+    r = srv.client.post(
+        "/tables", json={"id": "craps-auto", "game": "craps"}, headers=srv.headers("supervisor")
+    )
+    assert r.status_code == 200, r.text
+    t = "craps-auto"
+    srv.ok("alice", t, "join", {"amount": 100_000})
+    srv.ok("alice", t, "place_bet", {"bet": "field", "amount": 1_000})
+    assert "void_throw" not in dealer_ops(srv, t)
+    seq, money = srv.floor.tables[t].seq, balances(srv)
+    for who in ("dealer", "supervisor"):
+        r = srv.cmd(who, t, "void_throw", {"reason": "a die left the table"})
+        refused(srv, t, r, 409, "CR-R1")
+        assert "auto-dealt" in r.json()["message"]
+    assert srv.floor.tables[t].seq == seq and balances(srv) == money
+    srv.ok("alice", t, "throw")  # the shooter throws from his seed
+    whole(srv, t)
+
+
+def test_cr_r1_a_craps_tables_rules_follow_its_dealer(srv: Srv) -> None:
+    """CR-R1: the server writes the table's dealer into the craps rule set; options that
+    say otherwise are refused."""
+    body = {"id": "craps-odd", "game": "craps", "dealer": "live", "options": {"dealer": "auto"}}
+    r = srv.client.post("/tables", json=body, headers=srv.headers("supervisor"))
+    assert (r.status_code, r.json()["rule"]) == (422, "SRV-INPUT"), r.text
+    assert "craps-odd" not in srv.floor.tables
+
+
 def test_a_live_table_may_ask_the_clock_to_time_players_out(srv: Srv) -> None:
     t = live(srv, "craps", player_timeouts=True, action_seconds=0.5)
     srv.ok("alice", t, "join", {"amount": 100_000})

@@ -512,8 +512,9 @@ def bet_kind(name: str) -> CrapsBetKind:
 #: The option values a casino may choose, each with the Reading that is the default.
 ODDS_CAPS = ("winnings", "stake")  # CR-2.2, CR-R2
 BIG_ODD_AMOUNTS = ("even_money", "refused")  # CR-R4
-ODDS_INCREASES = ("allowed", "refused")  # CR-R6
+ODDS_INCREASES = ("refused", "allowed")  # CR-R9
 COME_ODDS_ON_COME_OUT = ("working", "off")  # CR-2.3
+DEALERS = ("auto", "live")  # CR-R1: one source of results per table (or not declared)
 
 
 @dataclass(frozen=True)
@@ -527,12 +528,24 @@ class CrapsRules:
     * ``big_odd_amounts`` (CR-R4): ``"even_money"`` — a Big bet that is not a whole number
       of blocks wins even money on the rest (the Reading); ``"refused"`` — a Big bet must
       be a whole number of blocks (6 U on Big 6/8, 5 U on Big 4/5/9/10).
-    * ``odds_increases`` (CR-R6): ``"allowed"`` — odds may be added to, within the cap,
-      between rolls (the Reading: odds may be made once the bet has a point and taken down
-      between rolls); ``"refused"`` — odds are laid once (take them down to change them).
+    * ``odds_increases`` (CR-R9): ``"refused"`` — a flat bet with a point takes one odds
+      (or lay) bet, once (可額外投注一次, CR-2.2, CR-3.2): it is not increased, and once taken
+      down it is not made again on that flat bet; ``"allowed"`` — a house that allows more:
+      the odds may grow within the cap between rolls, and be made again after they were
+      taken down.
     * ``come_odds_on_come_out`` (CR-2.3): ``"working"`` — Come odds are decided with their
       Come bet on every roll (CR-2.3 gives them "as in CR-2.2", decided with their bet);
       ``"off"`` — on a come-out roll the odds are returned when their Come bet is decided.
+    * ``dealer`` (CR-R1, one source of results per table): ``"auto"`` — an auto-dealt
+      table: every throw is the shooter's, from his committed server seed (the RNG); no
+      dice are keyed in and no throw is voided; ``"live"`` — a dealer-operated table: the
+      dice are physical, the dealer keys in every throw's faces (a cocked die's face most
+      evidently up included) and declares a void throw when a die leaves the table; no seed
+      is drawn and the shooter's RNG throw is refused. ``None``: a rule set that does not
+      declare it (written before the option): a shooter with a committed seed throws from
+      it, the dealer may key in dice and declare void throws, as such tables were played.
+      The server declares it for every table it opens (its ``dealer``). Written in the
+      JSON only when declared.
     * ``rounding``: how fractional odds are rounded to the minor unit (module docstring).
     * ``pays``: pay tables that replace the Macau ones, by bet name (a casino variant).
     * ``min_bet`` / ``max_bet``: the table limits of a flat bet (odds have only the cap).
@@ -548,17 +561,24 @@ class CrapsRules:
     odds_cap: Literal["winnings", "stake"] = "winnings"
     big_unit: Money = field(default_factory=lambda: Money.of(1))
     big_odd_amounts: Literal["even_money", "refused"] = "even_money"
-    odds_increases: Literal["allowed", "refused"] = "allowed"
+    odds_increases: Literal["refused", "allowed"] = "refused"
     come_odds_on_come_out: Literal["working", "off"] = "working"
     rounding: Rounding = Rounding.DOWN
     pays: Mapping[str, Payout] = field(default_factory=dict)
     spot_limits: Mapping[str, tuple[Money, Money]] = field(default_factory=dict)
+    dealer: Literal["auto", "live"] | None = None
 
     def __post_init__(self) -> None:
+        if self.dealer is not None and self.dealer not in DEALERS:
+            raise InvalidInput(
+                f"dealer is {' or '.join(map(repr, DEALERS))} (or not declared), "
+                f"not {self.dealer!r}",
+                rule="CR-R1",
+            )
         for name, allowed, rule in (
             ("odds_cap", ODDS_CAPS, "CR-R2"),
             ("big_odd_amounts", BIG_ODD_AMOUNTS, "CR-R4"),
-            ("odds_increases", ODDS_INCREASES, "CR-R6"),
+            ("odds_increases", ODDS_INCREASES, "CR-R9"),
             ("come_odds_on_come_out", COME_ODDS_ON_COME_OUT, "CR-2.3"),
         ):
             value = getattr(self, name)
@@ -608,36 +628,40 @@ class CrapsRules:
         return self.pays.get(kind.name, kind.pays)
 
     #: the keys of :meth:`to_json`, in order: :meth:`from_json` demands exactly these
-    #: (and takes ``spot_limits`` besides, which is written only when there are any: a
+    #: (and takes ``spot_limits`` and ``dealer`` besides, each written only when set: a
     #: rule set without them reads and writes as before)
     KEYS: ClassVar[tuple[str, ...]] = (
         "currency", "min_bet", "max_bet", "odds_cap", "big_unit", "big_odd_amounts",
         "odds_increases", "come_odds_on_come_out", "rounding", "pays",
     )  # fmt: skip
-    OPTIONAL_KEYS: ClassVar[tuple[str, ...]] = ("spot_limits",)
+    OPTIONAL_KEYS: ClassVar[tuple[str, ...]] = ("spot_limits", "dealer")
 
     def to_json(self) -> dict[str, Any]:
         """The rule set as JSON (amounts in minor units; pay tables as text)."""
-        return {
-            "currency": self.currency.code,
-            "min_bet": self.min_bet.minor,
-            "max_bet": self.max_bet.minor,
-            "odds_cap": self.odds_cap,
-            "big_unit": self.big_unit.minor,
-            "big_odd_amounts": self.big_odd_amounts,
-            "odds_increases": self.odds_increases,
-            "come_odds_on_come_out": self.come_odds_on_come_out,
-            "rounding": self.rounding.value,
-            "pays": {name: str(p) for name, p in sorted(self.pays.items())},
-        } | (
+        return (
             {
-                "spot_limits": {
-                    name: [low.minor, high.minor]
-                    for name, (low, high) in sorted(self.spot_limits.items())
-                }
+                "currency": self.currency.code,
+                "min_bet": self.min_bet.minor,
+                "max_bet": self.max_bet.minor,
+                "odds_cap": self.odds_cap,
+                "big_unit": self.big_unit.minor,
+                "big_odd_amounts": self.big_odd_amounts,
+                "odds_increases": self.odds_increases,
+                "come_odds_on_come_out": self.come_odds_on_come_out,
+                "rounding": self.rounding.value,
+                "pays": {name: str(p) for name, p in sorted(self.pays.items())},
             }
-            if self.spot_limits
-            else {}
+            | (
+                {
+                    "spot_limits": {
+                        name: [low.minor, high.minor]
+                        for name, (low, high) in sorted(self.spot_limits.items())
+                    }
+                }
+                if self.spot_limits
+                else {}
+            )
+            | ({"dealer": self.dealer} if self.dealer is not None else {})
         )
 
     @classmethod
@@ -689,6 +713,7 @@ class CrapsRules:
                 rounding=Rounding(obj["rounding"]),
                 pays={str(name): payout_from_text(str(text)) for name, text in pays.items()},
                 spot_limits={str(name): pair(str(name), v) for name, v in spots.items()},
+                dealer=obj.get("dealer"),
             )
         except (KeyError, ValueError, TypeError) as exc:
             raise InvalidInput(f"craps rules: {exc}") from exc
@@ -959,6 +984,8 @@ class CrapsTable(contract.SnapshotOps):
         self.throws = 0  # rolls and void throws
         self.next_bet_id = 1
         self._bets: dict[int, OpenBet] = {}
+        # CR-R9: the flat bets on the layout whose odds were taken down (not made again)
+        self._odds_down: set[int] = set()
         self.last_roll: RollSettled | None = None
         self.last_throw: DiceThrown | None = None
         # The shooter's server seed: its label and commitment are public (SeedCommitted); the
@@ -1101,7 +1128,7 @@ class CrapsTable(contract.SnapshotOps):
             if _can(self.verify_leave, actor):
                 bet_ops.append("leave")
             out.append(Pending(actor, tuple(bet_ops), None, "CR-R6", required=False))
-        if self.shooter is not None:
+        if self.shooter is not None and self.rules.dealer != "auto":  # CR-R1
             keyed = not self._can_draw()
             out.append(Pending(Actor.DEALER, ("throw_dice", "void_throw"), None, "CR-R1",
                                required=keyed))  # fmt: skip
@@ -1203,7 +1230,10 @@ class CrapsTable(contract.SnapshotOps):
                 self._bets[ev.bet_id] = dataclasses.replace(bet, amount=bet.amount + more)
             case BetTakenDown():
                 for bet_id in ev.bet_ids:
-                    del self._bets[bet_id]
+                    on = self._bets.pop(bet_id).parent
+                    if on is not None:
+                        self._odds_down.add(on)
+                self._odds_down.difference_update(ev.bet_ids)
             case DiceThrown():
                 self.throws, self.rolls, self.last_throw = ev.throw, ev.roll, ev
             case ThrowVoided():
@@ -1214,6 +1244,7 @@ class CrapsTable(contract.SnapshotOps):
                                                                point=p["point"])  # fmt: skip
                 for r in ev.results:
                     del self._bets[r["bet"]]
+                    self._odds_down.discard(r["bet"])
                 self.point, self.last_roll = ev.point_after, ev
                 self._round_open = False
                 self._limits_now()
@@ -1294,8 +1325,9 @@ class CrapsTable(contract.SnapshotOps):
         seed that the journal revealed is spent (the dealer keys in his dice)."""
         fresh = self._fold()
         for name in ("_seats", "_stacks", "shooter", "shooters", "point", "rolls", "throws",
-                     "next_bet_id", "_bets", "last_roll", "last_throw", "_seed_label",
-                     "_commitment", "rules", "_next_limits", "_round_open"):  # fmt: skip
+                     "next_bet_id", "_bets", "_odds_down", "last_roll", "last_throw",
+                     "_seed_label", "_commitment", "rules", "_next_limits",
+                     "_round_open"):  # fmt: skip
             setattr(self, name, getattr(fresh, name))
         last = self._events[-1]  # the void or the correction: its re-issued holds
         assert isinstance(last, RoundVoided | RoundCorrected)
@@ -1750,8 +1782,15 @@ class CrapsTable(contract.SnapshotOps):
                     rule=kind.rule,
                 )
             if self.odds_on(on) is not None:
+                more = "; increase it" if self.rules.odds_increases == "allowed" else ""
                 raise BetNotAllowed(
-                    f"the {self.label(flat)} bet has its one odds bet already; increase it",
+                    f"the {self.label(flat)} bet has its one odds bet already (CR-R9){more}",
+                    rule=kind.rule,
+                )
+            if on in self._odds_down and self.rules.odds_increases == "refused":
+                raise BetNotAllowed(
+                    f"the odds on the {self.label(flat)} bet were taken down: they are not "
+                    "made again on that bet (CR-R9)",
                     rule=kind.rule,
                 )
             self._odds_cap(kind, flat, amount)
@@ -1790,8 +1829,9 @@ class CrapsTable(contract.SnapshotOps):
         return ev
 
     def verify_increase_bet(self, actor: Actor | str, bet_id: int, amount: Money) -> None:
-        """CR-R6: a line bet may grow only before it has a point; odds within the cap (unless
-        ``odds_increases="refused"``); the bets of CR-4 to CR-11 at any time (CR-12)."""
+        """CR-R6: a line bet may grow only before it has a point; the bets of CR-4 to CR-11 at
+        any time (CR-12); odds are one bet, not increased (CR-R9), unless the house allows it
+        (``odds_increases="allowed"``: within the cap)."""
         bet = self._own(actor, bet_id)
         kind = BET_KINDS[bet.kind]
         self._amount(amount)
@@ -1806,8 +1846,8 @@ class CrapsTable(contract.SnapshotOps):
         else:
             if self.rules.odds_increases == "refused":
                 raise BetNotAllowed(
-                    f"odds are laid once at this table: take the {self.label(bet)} down "
-                    "to change them (CR-R6, odds_increases='refused')",
+                    f"the {self.label(bet)} bet is its flat bet's one odds bet: it is not "
+                    "increased (CR-R9)",
                     rule=kind.rule,
                 )
             assert bet.parent is not None
@@ -1886,6 +1926,12 @@ class CrapsTable(contract.SnapshotOps):
         """CR-1: only one player, the shooter, throws (CR-R7: until a seven-out); his dice
         come from his committed seed. ``dice`` (replay) must be the seed's."""
         self._shooter_acts(actor)
+        if self.rules.dealer == "live":
+            raise OutOfOrder(
+                "this table is dealer-operated: the dealer keys in every throw's dice; the "
+                "RNG throws none",
+                rule="CR-R1",
+            )
         if not self._can_draw():
             raise OutOfOrder(
                 "no seed is committed for this shooter: the dealer keys in the dice",
@@ -1920,6 +1966,12 @@ class CrapsTable(contract.SnapshotOps):
         """CR-1, CR-R1: the dealer keys in the dice as thrown at a live table."""
         if not isinstance(by, Actor) or by.role not in (Role.DEALER, Role.SUPERVISOR):
             raise OutOfOrder(f"the dealer keys in the dice, not {by}", rule="CR-R1")
+        if self.rules.dealer == "auto":
+            raise OutOfOrder(
+                "this table is auto-dealt: its dice are the shooter's, from the RNG; none are "
+                "keyed in",
+                rule="CR-R1",
+            )
         if self.shooter is None:
             raise OutOfOrder("nobody has the dice: the table is empty", rule="CR-1")
         Dice(d1, d2)
@@ -1962,9 +2014,16 @@ class CrapsTable(contract.SnapshotOps):
         return ev
 
     def verify_void_throw(self, *, by: Actor = Actor.DEALER) -> None:
-        """CR-1 / CR-R1: the dealer declares a void throw; it touches no bet."""
+        """CR-1 / CR-R1: the dealer declares a void throw; it touches no bet. Only at a table
+        whose dice are physical: an auto-dealt table's RNG throw is never voided."""
         if not isinstance(by, Actor) or by.role not in (Role.DEALER, Role.SUPERVISOR):
             raise OutOfOrder(f"the dealer declares a void throw, not {by}", rule="CR-R1")
+        if self.rules.dealer == "auto":
+            raise OutOfOrder(
+                "this table is auto-dealt: its RNG throw never leaves the table and is never "
+                "voided",
+                rule="CR-R1",
+            )
         if self.shooter is None:
             raise OutOfOrder("nobody has the dice: the table is empty", rule="CR-1")
 
@@ -2026,7 +2085,7 @@ class CrapsTable(contract.SnapshotOps):
                 )
             assert old_label is not None
             self.apply(SeedRevealed(old_label, seed.hex()))
-        if to is not None:
+        if to is not None and self.rules.dealer != "live":  # CR-R1: the RNG throws none
             label = f"shooter:{ev.shooter}"
             committed = self._new_seed(label, rng)
             if committed is not None:
@@ -2148,6 +2207,10 @@ class CrapsTable(contract.SnapshotOps):
     @classmethod
     def _restored(cls, encoded: Any, journal: Journal, seeds: Mapping[str, bytes]) -> CrapsTable:
         table = contract.decode_state(cls, encoded)
+        # a state encoded before CR-R9's taken-down odds and CR-R1's declared dealer
+        vars(table).setdefault("_odds_down", set())
+        if "dealer" not in vars(table.rules):
+            object.__setattr__(table.rules, "dealer", None)
         table._journal, table._events, table._keyring = journal, [], dict(seeds)
         table._draw_cache = table._replay_commitments = None
         table._snaps = contract.Snapshots(encoded)

@@ -590,6 +590,17 @@ class Floor:
             raise exists
         try:
             game = binding(game_name)
+            if game.dealer_option is not None:  # the engine's rules know it (craps: CR-R1)
+                given = options.get(game.dealer_option, dealer)
+                if given != dealer:
+                    raise ApiError(
+                        422,
+                        "invalid_input",
+                        f"options.{game.dealer_option} is {given!r}, but the table's dealer "
+                        f"is {dealer!r}",
+                        "SRV-INPUT",
+                    )
+                options = {**options, game.dealer_option: dealer}
             engine = game.create(table_id, options)
         except MacauTablesError as exc:
             raise from_domain(exc) from exc

@@ -45,6 +45,10 @@ class GameBinding:
     #: dealer-operated tables)
     keyin_ops: frozenset[str] = frozenset()
     keyin_args: frozenset[str] = frozenset()
+    #: the rule-set option in which the engine keeps whether its table is auto-dealt or
+    #: dealer-operated, for a game whose rules depend on it (craps: ``dealer``, CR-R1's one
+    #: source of results per table); the server writes the table's ``dealer`` into it
+    dealer_option: str | None = None
     #: an engine from a snapshot (``contract.Checkpoint``): ``restore(state, journal,
     #: seeds, window)`` — the state encoded, an empty journal resumed after it, the seeds,
     #: and the entries it will replay; None for a game without snapshots

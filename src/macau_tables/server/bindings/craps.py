@@ -2,7 +2,10 @@
 
 A shooter's server seed is drawn by the engine from the ``Rng`` the server passes (the OS
 CSPRNG) when he takes the dice; the server keeps it secret (``secret_seed``) until the
-engine reveals it when he passes them.
+engine reveals it when he passes them. A new table's rule set declares its ``dealer``
+(``dealer_option``, CR-R1: one source of results per table): at an auto-dealt table every
+throw is the shooter's from his seed and none is voided; at a dealer-operated one the
+dealer keys in every throw and no seed is drawn.
 """
 
 from __future__ import annotations
@@ -64,5 +67,6 @@ BINDING = GameBinding(
     secret_seed=secret_seed,
     keyin_ops=frozenset({"throw_dice"}),
     keyin_args=frozenset({"dice"}),
+    dealer_option="dealer",
     restore=CrapsTable.from_snapshot,
 )
