@@ -39,6 +39,7 @@ import enum
 import hashlib
 import importlib
 import json
+from collections.abc import Mapping
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -96,12 +97,36 @@ def _name(cls: type) -> str:
     return f"{cls.__module__}:{cls.__qualname__}"
 
 
+#: a dataclass field's metadata: the field is written only when it is not its default, and
+#: read back as its default when a snapshot does not hold it — an option added to a value
+#: that snapshots hold leaves the snapshots (and the checkpoint digests of the journals)
+#: written before it as they were (``field(default=..., metadata=OMIT_DEFAULT)``)
+OMIT_DEFAULT: Mapping[str, Any] = MappingProxyType({"snapshot": "omit_default"})
+
+
+def _omitted(f: dataclasses.Field[Any], value: Any) -> bool:
+    return f.metadata.get("snapshot") == "omit_default" and value == _default(f)
+
+
+def _default(f: dataclasses.Field[Any]) -> Any:
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
+    raise SnapshotError(f"{f.name}: OMIT_DEFAULT needs a default")
+
+
 def _fields(obj: object) -> dict[str, Any]:
     """What a snapshot writes of an object: a dataclass's fields but its caches (fields
-    with ``compare=False``, restored as their default), or a plain class's attributes but
-    those it names in ``SNAPSHOT_SKIP`` (restored as None)."""
+    with ``compare=False``, restored as their default) and its :data:`OMIT_DEFAULT` fields
+    at their default, or a plain class's attributes but those it names in
+    ``SNAPSHOT_SKIP`` (restored as None)."""
     if dataclasses.is_dataclass(obj):
-        return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj) if f.compare}
+        return {
+            f.name: v
+            for f in dataclasses.fields(obj)
+            if f.compare and not _omitted(f, v := getattr(obj, f.name))
+        }
     out: dict[str, Any] = dict(getattr(obj, "__dict__", {}))
     for klass in type(obj).__mro__:
         for slot in getattr(klass, "__slots__", ()):
@@ -274,6 +299,8 @@ def decode(data: Any) -> Any:
                 for f in dataclasses.fields(cls):
                     if not f.compare and f.default is not dataclasses.MISSING:
                         object.__setattr__(obj, f.name, f.default)
+                    elif f.name not in fields and f.metadata.get("snapshot") == "omit_default":
+                        object.__setattr__(obj, f.name, _default(f))
             else:
                 for name in getattr(cls, "SNAPSHOT_SKIP", ()):
                     object.__setattr__(obj, name, None)

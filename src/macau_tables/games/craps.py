@@ -32,6 +32,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal, TypeAlias
 
+from macau_tables.core import snapshot
 from macau_tables.core.errors import (
     BetNotAllowed,
     InsufficientFunds,
@@ -566,7 +567,7 @@ class CrapsRules:
     rounding: Rounding = Rounding.DOWN
     pays: Mapping[str, Payout] = field(default_factory=dict)
     spot_limits: Mapping[str, tuple[Money, Money]] = field(default_factory=dict)
-    dealer: Literal["auto", "live"] | None = None
+    dealer: Literal["auto", "live"] | None = field(default=None, metadata=snapshot.OMIT_DEFAULT)
 
     def __post_init__(self) -> None:
         if self.dealer is not None and self.dealer not in DEALERS:
@@ -1231,7 +1232,7 @@ class CrapsTable(contract.SnapshotOps):
             case BetTakenDown():
                 for bet_id in ev.bet_ids:
                     on = self._bets.pop(bet_id).parent
-                    if on is not None:
+                    if on is not None and self.rules.odds_increases == "refused":  # CR-R9
                         self._odds_down.add(on)
                 self._odds_down.difference_update(ev.bet_ids)
             case DiceThrown():
@@ -2204,13 +2205,17 @@ class CrapsTable(contract.SnapshotOps):
         {"_journal", "_events", "_keyring", "_draw_cache", "_replay_commitments", "_snaps"}
     )
 
+    def snapshot_state(self) -> Any:
+        """The table's state, encoded; the CR-R9 taken-down odds only when there are some
+        (a table without them writes the snapshot, and its checkpoint's digest, as a table
+        did before it kept them)."""
+        skip = self.SNAPSHOT_SKIP | ({"_odds_down"} if not self._odds_down else set())
+        return contract.encode_state(self, skip)
+
     @classmethod
     def _restored(cls, encoded: Any, journal: Journal, seeds: Mapping[str, bytes]) -> CrapsTable:
         table = contract.decode_state(cls, encoded)
-        # a state encoded before CR-R9's taken-down odds and CR-R1's declared dealer
-        vars(table).setdefault("_odds_down", set())
-        if "dealer" not in vars(table.rules):
-            object.__setattr__(table.rules, "dealer", None)
+        vars(table).setdefault("_odds_down", set())  # written only when some (snapshot_state)
         table._journal, table._events, table._keyring = journal, [], dict(seeds)
         table._draw_cache = table._replay_commitments = None
         table._snaps = contract.Snapshots(encoded)

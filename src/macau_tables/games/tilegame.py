@@ -316,7 +316,9 @@ class BetResult:
     bank_fee: Money | None = None  # TW-R3: taken from a bet the bank collects (per_bet)
     #: TW-R3: who of the bank took what of this bet (``take``) and the part of ``bank_fee``
     #: that falls on him (``fee``): (participant, take, fee), the house's part included.
-    bank_parts: tuple[tuple[str, Money, Money], ...] = ()
+    #: The settlement's working (what ``RoundSettled`` records is each one's sum): not part
+    #: of a snapshot (``compare=False``), so snapshots of settled rounds are as before.
+    bank_parts: tuple[tuple[str, Money, Money], ...] = field(default=(), compare=False)
 
 
 # --- the round -----------------------------------------------------------------------------
