@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import copy
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
@@ -1328,20 +1328,28 @@ class Rotation:
 
     def pass_bank(
         self,
-        bet_last_round: set[int],
-        declined: Sequence[int] = (),
-        occupied: set[int] | None = None,
+        bettors: Collection[str],
+        seated: Mapping[int, str],
+        declined: Iterable[int] = (),
     ) -> Rotation:
         """PG-4.3 / TW-5b / PG-R6: the bank moves to the next seat on the right, which may
         take it whether or not it bet in the previous round. A seat that declines (an
-        empty seat counts as declining) passes it on to the nearest seat on its right, and
-        a seat that **receives a declined bank** may take it only if it bet in the previous
-        round. If no seat takes it, the house banks (PG-R6 gap fill): ``banker_seat`` 0."""
-        for k in range(1, self.places):
+        empty seat — not in ``seated`` — counts as declining) passes it on to the nearest
+        seat on its right, and the **person** who receives a declined bank may take it only
+        if he himself bet in the previous round (``bettors``: the people who did, on any
+        seat; PG-R6 / TW-R7 — another player's bet on his seat does not count). After the
+        house (``banker_seat`` 0) the turn is seat 1's and every seat, the 8th included,
+        may be reached. If no seat takes it, the house banks (PG-R6 gap fill):
+        ``banker_seat`` 0."""
+        refused = set(declined)
+        # after a player's bank, the seven other seats; after the house's, all of them
+        reach = self.places if self.banker_seat == 0 else self.places - 1
+        for k in range(1, reach + 1):
             seat = (self.banker_seat - 1 + k) % self.places + 1
-            if seat in declined or (occupied is not None and seat not in occupied):
+            person = seated.get(seat)
+            if seat in refused or person is None:
                 continue
-            if k == 1 or seat in bet_last_round:
+            if k == 1 or person in bettors:
                 return Rotation(self.places, seat, 0, 0, self.regulation)
         return Rotation(self.places, 0, 0, 0, self.regulation)
 

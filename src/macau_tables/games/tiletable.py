@@ -652,6 +652,8 @@ class TileTable(contract.SnapshotOps):
         self._exposed: dict[int, list[str]] = {}
         self._set_by: dict[int, tuple[str, tuple[str, ...], tuple[str, ...]]] = {}
         self._face_up: tuple[str, ...] = ()  # TW-2d: the first 4-place round's tiles
+        # the seats bet on in the previous round (kept in the state for the snapshots'
+        # digests; the rotation asks who bet, by person: _bet_last_round)
         self._last_bettors: set[int] = set()
         self._last: RoundSettled | None = None
         # its data as the views show it, worked out at the first view after it: a view
@@ -744,10 +746,17 @@ class TileTable(contract.SnapshotOps):
                 continue  # an empty seat, or one with nothing to bank, counts as declining
             if o.keep and k == 0:
                 return seat
-            if k > 0 and seat not in self._last_bettors:
-                continue  # PG-4.3 / TW-5b: a declined bank goes to a seat that bet
+            if k > 0 and not self._bet_last_round(player):
+                continue  # PG-4.3 / TW-5b: a declined bank goes to a person who bet
             return seat
         return None
+
+    def _bet_last_round(self, player: str) -> bool:
+        """PG-R6 / TW-R7: whether ``player`` himself bet in the previous round, on any seat
+        (another player's bet on his seat does not count: the condition is on the person,
+        惟獲過莊的閒家必須曾在上一局投注 / 但該人必須在此之前曾經投注)."""
+        prev = self._prev
+        return prev is not None and any(b.person == player for b in prev.bets)
 
     def bank_offer(self) -> tuple[int | None, bool, int]:
         """(the seat offered the bank, whether it is the banker's keep, the least capital:

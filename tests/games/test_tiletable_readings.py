@@ -1,0 +1,83 @@
+"""The bank's rotation, the holders and the defaults of a tile table, rule by rule:
+PG-R6 / TW-R7 (a declined bank goes to a *person* who bet), PG-R7 / TW-R6 (who holds
+several places), TW-R1 (the banker's default when the forced setting binds him) and
+PG-R3 (after a void deal nothing on the table may change)."""
+
+from __future__ import annotations
+
+import pytest
+
+from macau_tables.core.errors import RuleViolation
+from macau_tables.core.rng import Rng
+from macau_tables.games.contract import Actor, Command
+from macau_tables.games.paigow import PAIGOW
+from macau_tables.games.taiwan import TAIWAN
+from macau_tables.games.tilegame import Rotation
+from macau_tables.games.tiletable import TilePhase, TileTable
+
+from .tiletable_helpers import seated, step_default
+
+ANN, BOB, CY, DEE = (Actor.player(p) for p in ("ann", "bob", "cy", "dee"))
+DECLINED = {"paigow": "PG-4.3", "taiwan": "TW-5b"}
+
+
+def _to_bank(t: TileTable, rng: Rng) -> None:
+    while t.phase is not TilePhase.BANK:
+        step_default(t, rng)
+
+
+# --- PG-4.3 / PG-R6, TW-5b / TW-R7: a declined bank goes to a person who bet ----------------
+
+
+@pytest.mark.parametrize("regulation", [PAIGOW, TAIWAN])
+def test_tw_r7_declined_bank_needs_the_person_to_have_bet(regulation) -> None:  # type: ignore[no-untyped-def]
+    """PG-R6 / TW-R7: the person who receives a declined bank must himself have bet in the
+    previous round (獲過莊的閒家必須曾在上一局投注 / 但該人必須在此之前曾經投注): another
+    player's bet on his seat does not count, and his own bet on another seat does."""
+    rot = Rotation(8, 3, regulation=regulation)
+    seated_ = {4: "dan", 5: "eve", 6: "fay"}
+    # seat 4 declines; eve (seat 5) did not bet — fay's bet lay on seat 5 — so fay takes it
+    got = rot.pass_bank(bettors={"fay"}, seated=seated_, declined=[4])
+    assert got.banker_seat == 6
+    # eve bet (on seat 6, not her own): she takes it
+    assert rot.pass_bank(bettors={"eve"}, seated=seated_, declined=[4]).banker_seat == 5
+    # an empty seat counts as declining; nobody who bet: the house banks (PG-R6 gap fill)
+    assert rot.pass_bank(bettors={"gus"}, seated=seated_, declined=[4]).banker_seat == 0
+    assert rot.pass_bank(bettors={"fay"}, seated={6: "fay"}).banker_seat == 6
+
+
+@pytest.mark.parametrize("game", ["paigow", "taiwan"])
+def test_pg_4_3_tw_r7_a_declined_bank_at_the_table_goes_to_the_person_who_bet(game: str) -> None:
+    """At the table: ann banks; dee bets on cy's seat 3 and cy bets nothing; bob bets on
+    his own. Ann passes the bank on, bob (whose turn it is) declines: cy did not bet, so
+    the bank skips him to dee, who did (on seat 3, not on her own seat 4)."""
+    t = seated(game, ("ann", "bob", "cy", "dee"))
+    rng = Rng.seeded("declined", game)
+    t.execute(Command(ANN, "open_bank", {"capital": 50_000}))
+    t.execute(Command(Actor.DEALER, "shuffle", {}), rng)
+    t.execute(Command(DEE, "place_bet", {"seat": 3, "amount": 1_000}))
+    t.execute(Command(BOB, "place_bet", {"seat": 2, "amount": 1_000}))
+    _to_bank(t, rng)
+    if t.bank_offer()[1]:  # ann may keep the bank: she passes it on
+        t.execute(Command(ANN, "decline_bank", {}))
+    assert t.bank_candidate() == 2  # bob's turn: no bet needed (PG-R6)
+    t.execute(Command(BOB, "decline_bank", {}))
+    assert t.bank_candidate() == 4
+    with pytest.raises(RuleViolation) as exc:
+        t.execute(Command(CY, "open_bank", {"capital": 10_000}))
+    assert exc.value.rule == DECLINED[game]
+    (p,) = t.pending()
+    assert p.actor == DEE
+    t.execute(Command(DEE, "open_bank", {"capital": 10_000}))
+    assert (t.banker, t.banker_seat) == ("dee", 4)
+
+
+def test_pg_r6_from_the_house_the_bank_reaches_every_seat() -> None:
+    """PG-R6: after the house banked (seat 0), the bank is offered round the table — seat 8
+    too, the last one, when every other seat declines."""
+    rot = Rotation(8, 0, regulation=PAIGOW)
+    everyone = {s: f"p{s}" for s in range(1, 9)}
+    got = rot.pass_bank(bettors={"p8"}, seated=everyone, declined=range(1, 8))
+    assert got.banker_seat == 8
+    assert rot.pass_bank(bettors=set(), seated=everyone).banker_seat == 1  # whose turn it is
+    assert rot.pass_bank(bettors=set(), seated={8: "p8"}).banker_seat == 0
