@@ -103,6 +103,7 @@ CITE = {
     "PG-1.1": "TW-2a",  # the dealer shuffles first
     "PG-1.2": "TW-2b",  # four dice, shaken once per deal
     "PG-1.4": "TW-3a",  # 8 or 4 places, the banker's included
+    "PG-1.5": "TW-2e",  # a cocked die: shaken again
     "PG-2.1": "TW-2f",  # rearranging: players then the banker, two players at most
     "PG-R2": "TW-2f",
     "PG-2.2": "TW-4",  # exposed tiles
@@ -112,13 +113,16 @@ CITE = {
     "PG-4.1": "TW-5a",  # two rounds at a time
     "PG-4.3": "TW-5b",
     "PG-4.4": "TW-5c",  # the capital on the table
+    "PG-4.5": "TW-5c",  # never more than the capital
     "PG-4.6": "TW-2g",  # bets before the dice
     "PG-4.7": "TW-2g",  # none accepted, withdrawn or moved after
     "PG-4.9": "TW-5d",  # capital may grow, never shrink
     "PG-5.1": "TW-6a",  # each place sets its four tiles
     "PG-7.4": "TW-3c",  # one holder per place
+    "PG-7.5": "TW-R6",  # no counterpart: a holder of several places (the option's limit)
     "PG-8.1": "TW-6a",  # the banker sets after the players
     "PG-8.2": "TW-6a",
+    "PG-8.3": "TW-6b",  # the dealer opens the players' tiles
 }
 
 TAIWAN = Regulation(
