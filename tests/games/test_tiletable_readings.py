@@ -12,9 +12,10 @@ from macau_tables.core.rng import Rng
 from macau_tables.games.contract import Actor, Command
 from macau_tables.games.paigow import PAIGOW
 from macau_tables.games.taiwan import TAIWAN
-from macau_tables.games.tilegame import Rotation
+from macau_tables.games.tilegame import DEALER, Rotation, RoundOptions
 from macau_tables.games.tiletable import TilePhase, TileTable
 
+from .tile_helpers import staged
 from .tiletable_helpers import seated, step_default
 
 ANN, BOB, CY, DEE = (Actor.player(p) for p in ("ann", "bob", "cy", "dee"))
@@ -81,3 +82,53 @@ def test_pg_r6_from_the_house_the_bank_reaches_every_seat() -> None:
     assert got.banker_seat == 8
     assert rot.pass_bank(bettors=set(), seated=everyone).banker_seat == 1  # whose turn it is
     assert rot.pass_bank(bettors=set(), seated={8: "p8"}).banker_seat == 0
+
+
+# --- PG-7.5 / PG-R7 against TW-3b / TW-R6: who holds several places ---------------------------
+
+
+def test_tw_r6_the_largest_bettor_holds_every_place_where_his_bet_is_largest() -> None:
+    """TW-3b / TW-R6: 下注最大者,有持牌權 on every place — no PG-7.5 in the Taiwan text. Pai
+    Gow keeps PG-7.5 / PG-R7: the next-largest bettor holds the second seat."""
+    bets = [("a", 2, 50), ("a", 3, 50), ("b", 3, 10)]
+    tw = staged(TAIWAN, hands={}, bets=bets)
+    assert (tw.holder(2), tw.holder(3)) == ("a", "a")
+    alone = staged(TAIWAN, hands={}, bets=[("a", 2, 50), ("a", 3, 50)])
+    assert (alone.holder(2), alone.holder(3)) == ("a", "a")
+    pg = staged(PAIGOW, hands={}, bets=bets)
+    assert (pg.holder(2), pg.holder(3)) == ("a", "b")
+
+
+def test_tw_r6_option_a_house_that_applies_pg_7_5() -> None:
+    """TW-R6 option ``one_seat_per_holder``: a Taiwan house that applies PG-7.5's limit."""
+    opts = RoundOptions(one_seat_per_holder=True)
+    tw = staged(TAIWAN, hands={}, bets=[("a", 2, 50), ("a", 3, 50), ("b", 3, 10)], options=opts)
+    assert (tw.holder(2), tw.holder(3)) == ("a", "b")
+    alone = staged(TAIWAN, hands={}, bets=[("a", 2, 50), ("a", 3, 50)], options=opts)
+    assert (alone.holder(2), alone.holder(3)) == ("a", DEALER)
+    assert RoundOptions.from_json(opts.to_json()) == opts
+    assert "one_seat_per_holder" not in RoundOptions().to_json()  # old journals unchanged
+
+
+def test_tw_r6_at_the_table_one_player_sets_both_places_he_holds() -> None:
+    """TW-R6 at a Taiwan table: bob's bets are the largest on seats 2 and 3: both are his to
+    set (his four tiles each dealt to him), cy's smaller bet on seat 3 holds nothing."""
+    t = seated("taiwan")
+    rng = Rng.seeded("tw-r6")
+    t.execute(Command(ANN, "open_bank", {"capital": 50_000}))
+    t.execute(Command(Actor.DEALER, "shuffle", {}), rng)
+    t.execute(Command(BOB, "place_bet", {"seat": 2, "amount": 2_000}))
+    t.execute(Command(BOB, "place_bet", {"seat": 3, "amount": 2_000}))
+    t.execute(Command(CY, "place_bet", {"seat": 3, "amount": 1_000}))
+    t.execute(Command(ANN, "shake", {}))
+    setters = {p.actor for p in t.pending() if p.operations == ("set_tiles",)}
+    assert setters == {BOB}
+    rnd = t.round
+    assert rnd is not None
+    for seat in (2, 3):
+        front = [str(x) for x in t.allowed_settings(seat)[0].front.tiles]
+        with pytest.raises(RuleViolation) as exc:
+            t.execute(Command(CY, "set_tiles", {"seat": seat, "front": front}))
+        assert exc.value.rule == "TW-3c"
+        t.execute(Command(BOB, "set_tiles", {"seat": seat, "front": front}))
+    assert set(rnd.setters.values()) == {"bob"}

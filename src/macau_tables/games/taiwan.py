@@ -11,7 +11,10 @@ implements it once, citing both texts. What differs is here, visibly:
   lie face up — :data:`PLACES` and ``Round.open(carried=…)`` (TW-R2).
 - Art. 2: **TW-2f** counts people (two players rearrange), not seats as PG-2.1 does —
   :data:`TAIWAN` ``rearrange_limit="people"``.
-- Art. 3 (places): TW-3a … TW-3c — ``Round.place_bet``, ``Round.holder``. **TW-R5**: no
+- Art. 3 (places): TW-3a … TW-3c — ``Round.place_bet``, ``Round.holder``. **TW-R6**: the
+  largest bettor holds every place where his bet is the largest (no PG-7.5) —
+  :data:`TAIWAN` ``one_seat_per_holder=False``, option ``one_seat_per_holder`` for a
+  house that applies PG-7.5's limit. **TW-R5**: no
   counterpart of PG-3.4, the banker sets his own tiles whatever the house's co-bank (TW-3c
   庄家則不在此限) — ``Round.banker_authority``, option ``larger_stake_sets_banker``.
 - Art. 4: **TW-4 / TW-R4** exposed tiles never void anything — :func:`exposed_effect`.
@@ -143,6 +146,7 @@ TAIWAN = Regulation(
     rearrange_limit="people",  # TW-2f: 閒家只限兩人
     larger_stake_sets_banker=False,  # TW-R5: no PG-3.4 (TW-3c 庄家則不在此限)
     void_deal_rule="TW-4",  # never reached: TW-4 voids nothing
+    one_seat_per_holder=False,  # TW-R6: no PG-7.5 (TW-3b, TW-3c)
     cite=MappingProxyType(CITE),
 )
 
