@@ -9,11 +9,12 @@ import pytest
 
 from macau_tables.core.errors import RuleViolation
 from macau_tables.core.rng import Rng
-from macau_tables.games.contract import Actor, Command
+from macau_tables.games.contract import Actor, Command, time_out
 from macau_tables.games.paigow import PAIGOW
 from macau_tables.games.taiwan import TAIWAN
 from macau_tables.games.tilegame import DEALER, Rotation, RoundOptions
 from macau_tables.games.tiletable import TilePhase, TileTable
+from macau_tables.tiles import FULL_SET
 
 from .tile_helpers import staged
 from .tiletable_helpers import seated, step_default
@@ -132,3 +133,34 @@ def test_tw_r6_at_the_table_one_player_sets_both_places_he_holds() -> None:
         assert exc.value.rule == "TW-3c"
         t.execute(Command(BOB, "set_tiles", {"seat": seat, "front": front}))
     assert set(rnd.setters.values()) == {"bob"}
+
+
+# --- TW-R1: the banker's default when the forced setting binds him ----------------------------
+
+
+def test_tw_r1_bind_banker_the_bankers_time_out_is_a_setting_the_rule_accepts() -> None:
+    """TW-R1 with ``bind_banker``: the banker's time-out default is the forced setting (the
+    highest back, then the higher front), never the house way the rule would refuse. The
+    banker's 6-6 6-6 4-4 1-3: the house way keeps 6-6 in each hand; the rule wants the
+    pair of Teen (天牌) behind."""
+    t = seated("taiwan", round=RoundOptions(bind_banker=True))
+    t.execute(Command(ANN, "open_bank", {"capital": 50_000}))
+    t.execute(Command(Actor.DEALER, "build_woodpile"))
+    t.execute(Command(BOB, "place_bet", {"seat": 2, "amount": 1_000}))
+    banker = ["6-6", "6-6", "4-4", "1-3"]
+    rest = [str(x) for x in FULL_SET]
+    for tile in banker:
+        rest.remove(tile)
+    tiles = banker + rest
+    hands = {str(s): tiles[4 * (s - 1) : 4 * s] for s in range(1, 9)}
+    t.execute(Command(Actor.DEALER, "shake", {"dice": [1, 2, 3, 4], "hands": hands}))
+    rnd = t.round
+    assert rnd is not None
+    assert sorted(str(x) for x in rnd.hands[1]) == sorted(banker)
+    rng = Rng.seeded("bind")
+    while t.phase is TilePhase.SETTING:
+        (p,) = [p for p in t.pending() if p.default is not None]
+        t.execute(time_out(p), rng)
+    setting = rnd.settings_[1]
+    assert [str(x) for x in setting.back.tiles] == ["6-6", "6-6"]
+    assert t.phase is TilePhase.SETTLE

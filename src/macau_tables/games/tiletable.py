@@ -1655,22 +1655,32 @@ class TileTable(contract.SnapshotOps):
             )
         )
 
+    def _forced_here(self, seat: int) -> bool:
+        """Whether the forced setting binds this seat's setter (TW-6b / TW-R1): a Taiwan
+        player always, the banker only with the option ``bind_banker``."""
+        rnd = self._need_round()
+        if self.regulation.forced_setting is None:
+            return False
+        return seat != rnd.banker_seat or rnd.options.bind_banker
+
     def default_setting(self, seat: int) -> Setting:
-        """The rules' setting for a seat whose setter does not act: TW-6b / TW-R1's forced
-        setting for a Taiwan player, else the house way (PG-R10)."""
+        """The rules' setting for a seat whose setter does not act: where the forced setting
+        binds (TW-6b / TW-R1: a Taiwan player, and the banker under ``bind_banker``) the
+        highest back, and of two such the higher front — a setting the rule accepts; else
+        the house way (PG-R10 for the banker, the house's way of setting a seat)."""
         rnd = self._need_round()
         tiles = rnd.hands[seat]
         forced = self.regulation.forced_setting
-        if forced is not None and seat != rnd.banker_seat:
+        if forced is not None and self._forced_here(seat):
             return forced(tiles, self.regulation.tiles)
         return strategy("house-way").choose(tiles, self.regulation.tiles)
 
     def allowed_settings(self, seat: int) -> list[Setting]:
-        """The settings a seat's holder may keep: all three, except a Taiwan player, who
-        keeps only those whose back is the highest (TW-6b / TW-R1)."""
+        """The settings a seat's setter may keep: all three, except where the forced setting
+        binds (TW-6b / TW-R1): only those whose back is the highest."""
         rnd = self._need_round()
         options = settings(rnd.hands[seat], self.regulation.tiles)
-        if self.regulation.forced_setting is None or seat == rnd.banker_seat:
+        if not self._forced_here(seat):
             return list(options)
         return [s for s in options if rnd._follows_forced(seat, s.front.tiles)]
 
