@@ -164,3 +164,31 @@ def test_tw_r1_bind_banker_the_bankers_time_out_is_a_setting_the_rule_accepts() 
     setting = rnd.settings_[1]
     assert [str(x) for x in setting.back.tiles] == ["6-6", "6-6"]
     assert t.phase is TilePhase.SETTLE
+
+
+# --- PG-2.3 / PG-R3: after a void deal nothing on the table may change ------------------------
+
+
+def test_pg_r3_after_a_void_deal_pending_offers_no_bet_no_co_bank_no_rearranging() -> None:
+    """PG-R3: two tiles of the banker's stack exposed — the deal is void, the tiles are
+    shuffled and the dice shaken again; no bet may be placed, nobody may join the bank and
+    the stacks stay as they were (PG-4.7): pending() offers only the banker's dice."""
+    t = seated()
+    rng = Rng.seeded("void-deal")
+    t.execute(Command(ANN, "open_bank", {"capital": 50_000}))
+    t.execute(Command(Actor.DEALER, "shuffle", {}), rng)
+    t.execute(Command(BOB, "place_bet", {"seat": 2, "amount": 1_000}))
+    t.execute(Command(ANN, "shake", {}))
+    rnd = t.round
+    assert rnd is not None
+    two = [str(x) for x in rnd.hands[1][:2]]
+    t.execute(Command(Actor.DEALER, "report_exposed", {"seat": 1, "tiles": two}))
+    assert t.phase is TilePhase.SHUFFLE
+    t.execute(Command(Actor.DEALER, "shuffle", {}), rng)
+    assert t.phase is TilePhase.BETTING
+    for p in t.pending():
+        for op in p.operations:
+            assert op not in ("place_bet", "join_bank", "rearrange"), p
+    assert not t.can_place_bet(CY, 3, 1_000)
+    (p,) = t.pending()
+    assert (p.actor, p.operations, p.default) == (ANN, ("shake",), "shake")

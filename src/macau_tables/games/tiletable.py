@@ -825,24 +825,29 @@ class TileTable(contract.SnapshotOps):
         assert rnd is not None
         if self._phase is TilePhase.BETTING:
             out: list[Pending] = []
+            # PG-2.3 / PG-R3: after a void deal only the shuffle and the dice repeat — no
+            # bet, no co-bank, no rearranging (the round refuses them: PG-4.7)
+            frozen = rnd.void_deals > 0
             for _seat, player in sorted(self._seats.items()):
                 if player == self._banker:
                     continue
+                chips = not frozen and self._stacks.get(player, 0) > 0
                 ops = [
                     op
                     for op, ok in (
-                        ("place_bet", self._stacks.get(player, 0) > 0),
-                        ("join_bank", self._stacks.get(player, 0) > 0),
+                        ("place_bet", chips),
+                        ("join_bank", chips),
                         ("rearrange", _can(self._verify_rearrange_by, player)),
                     )
                     if ok
                 ]
                 if ops:
                     out.append(Pending(Actor.player(player), tuple(ops), None, "", False))
-            banker_ops = ("rearrange", "shake") if self._banker != HOUSE else ("shake",)
+            may_rearrange = self._banker != HOUSE and _can(self._verify_rearrange_by, self._banker)
+            banker_ops = ("rearrange", "shake") if may_rearrange else ("shake",)
             rule = self._r("PG-1.2")
             if self._keyed_pile:  # the dealer keys in the banker's dice and the hands
-                if self._banker != HOUSE:
+                if may_rearrange:
                     out.append(Pending(self._banker_actor(), ("rearrange",), None, rule, False))
                 out.append(Pending(Actor.DEALER, ("shake",), None, rule))
                 return tuple(out)
