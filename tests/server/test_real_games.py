@@ -38,6 +38,9 @@ def table(srv: Srv, game: str) -> str:
         ),
         ("craps", "alice", "place_bet", {"bet": "pass", "amount": -5}, 422, "SRV-INPUT"),
         ("taiwan", "alice", "sit", {"seat": "x"}, 422, "TW-3a"),
+        ("paigow", "alice", "sit", {"seat": "x"}, 422, "PG-1.4"),  # a PG ID at a PG table
+        ("taiwan", "alice", "place_bet", {"seat": 2, "amount": 100}, 409, "TW-2g"),
+        ("paigow", "alice", "place_bet", {"seat": 2, "amount": 100}, 409, "PG-4.7"),
         ("craps", "alice", "place_bet", {"bet": "pass", "amount": 0}, 422, "SRV-INPUT"),
         ("baccarat", "alice", "join", {"buy_in": -100}, 422, "SRV-INPUT"),
         ("paigow", "alice", "fly", {}, 422, "SRV-INPUT"),
@@ -182,3 +185,31 @@ def test_a_craps_table_with_limits_for_a_spot(srv: Srv) -> None:
         headers=srv.headers("supervisor"),
     )
     assert (r.status_code, r.json()["rule"]) == (422, "SRV-INPUT"), r.text
+
+
+def test_tw_r7_pg_r6_a_declined_bank_goes_to_the_player_who_bet_through_the_api(srv: Srv) -> None:
+    """PG-R6 / TW-R7 at a live table through the API: alice banks; carol (seat 3) bets on
+    bob's seat 2 and bob bets nothing. Alice passes the bank on and bob, whose turn it is,
+    declines: carol bet in the previous round (on another seat), so the bank is hers."""
+    from tests.server.test_dealer import TILES, default, live
+
+    for game in ("paigow", "taiwan"):
+        t = live(srv, game)
+        for seat, who in enumerate(("alice", "bob", "carol"), start=1):
+            srv.ok(who, t, "sit", {"seat": seat})
+            srv.ok(who, t, "buy_in", {"amount": 100_000})
+        srv.ok("alice", t, "open_bank", {"capital": 50_000})
+        srv.ok("dealer", t, "build_woodpile")
+        srv.ok("carol", t, "place_bet", {"seat": 2, "amount": 1_000})
+        hands = {str(s): TILES[4 * (s - 1) : 4 * s] for s in range(1, 9)}
+        srv.ok("dealer", t, "shake", {"dice": [1, 2, 3, 4], "hands": hands})
+        for actor in ("player:carol", "player:alice"):  # seat 2's holder, then the banker
+            r = default(srv, t, actor, "set_tiles")
+            assert r.status_code == 200, r.text
+        srv.ok("dealer", t, "settle")
+        srv.ok("alice", t, "decline_bank")  # the keeping banker passes it on
+        srv.ok("bob", t, "decline_bank")  # bob's turn: he declines
+        r = srv.cmd("bob", t, "open_bank", {"capital": 10_000})
+        assert r.status_code == 409, r.text
+        assert r.json()["rule"] == ("PG-4.3" if game == "paigow" else "TW-5b")
+        srv.ok("carol", t, "open_bank", {"capital": 10_000})
