@@ -18,7 +18,8 @@ implements it once, citing both texts. What differs is here, visibly:
   counterpart of PG-3.4, the banker sets his own tiles whatever the house's co-bank (TW-3c
   庄家則不在此限) — ``Round.banker_authority``, option ``larger_stake_sets_banker``.
 - Art. 4: **TW-4 / TW-R4** exposed tiles never void anything — :func:`exposed_effect`.
-- Art. 5 (the banker): TW-5a, TW-5b, TW-5d — ``tilegame.Rotation``; TW-5c —
+- Art. 5 (the banker): TW-5a, TW-5b (**TW-R7**: a declined bank goes to a person who bet),
+  TW-5d — ``tilegame.Rotation`` and ``TileTable.bank_candidate``; TW-5c —
   ``Round.open`` and ``Round._settle_bets`` (commission included, TW-R3); **TW-5e**
   co-bankers after the banker and barred from other places — ``Round.join_bank`` /
   ``Round.place_bet`` (:data:`TAIWAN` ``cobanker_may_bet=False``).

@@ -6,11 +6,11 @@ The round's rules stay where they are stated, in :mod:`tilegame` (the shared rou
 is the table around the rounds:
 
 * **the bank** — PG-4.1 / TW-5a two rounds at a time, PG-4.3 / TW-5b / PG-R6 declining and
-  the turn passing right (an empty seat counts as declining; a seat that receives a
-  *declined* bank must have bet in the previous round), PG-4.9 / TW-5d / PG-R11 the capital
-  a keeping banker carries (never less than what is left on the table,
-  :meth:`Rotation.verify_keep <macau_tables.games.tilegame.Rotation.verify_keep>`), and the
-  house banking a round when no seat will (PG-R6 gap fill);
+  the turn passing right (an empty seat counts as declining; the player who receives a
+  *declined* bank must himself have bet in the previous round, PG-R6 / TW-R7), PG-4.9 /
+  TW-5d / PG-R11 the capital a keeping banker carries (never less than what is left on the
+  table, :meth:`Rotation.verify_keep <macau_tables.games.tilegame.Rotation.verify_keep>`),
+  and the house banking a round when no seat will (PG-R6 gap fill);
 * **the woodpile** — one server seed per woodpile, committed (``SeedCommitted``) before any
   bet or rearrangement, the order derived with ``Rng.for_event(seed, table, "woodpile:<n>")``
   and the dice with ``"woodpile:<n>:dice:<round>:<try>"``; the seed is revealed
@@ -133,7 +133,8 @@ class TileTableRules:
 
     - ``places``: PG-1.4 8; TW-2d / TW-3a 8 or 4 (the casino's choice, fixed per table here);
     - ``round``: the round's options (:class:`~macau_tables.games.tilegame.RoundOptions`:
-      settlement, house layer, bank commission, bind_banker, table limits);
+      settlement, house layer, bank commission, bind_banker, one_seat_per_holder, table
+      limits);
     - ``house_capital``: PG-3.1 / TW-5e the casino's co-bank each round a player banks
       (minor units, 0 = none);
     - ``house_bank_capital``: the capital the house puts up when no seat takes the bank
