@@ -596,24 +596,27 @@ def test_pg_r11_after_a_loss_continue_with_what_is_left() -> None:
 
 def test_pg_4_3_tw_5b_pg_r6_declined_bank_passes_right_to_a_seat_that_bet() -> None:
     """PG-4.3 / TW-5b / PG-R6: a seat that declines passes the bank to the nearest seat on
-    its right, which must have bet in the previous round (獲過莊的閒家必須曾在上一局投注)."""
+    its right, whose player must have bet in the previous round (獲過莊的閒家必須曾在上一局投注)."""
     rot = Rotation(8, 3)
-    assert rot.pass_bank(bet_last_round={4, 6}, declined=[4]).banker_seat == 6  # 5 did not bet
-    assert rot.pass_bank(bet_last_round={4, 5}, declined=[4]).banker_seat == 5
+    everyone = {s: f"p{s}" for s in range(1, 9)}
+    got = rot.pass_bank(bettors={"p4", "p6"}, seated=everyone, declined=[4])
+    assert got.banker_seat == 6  # p5 did not bet
+    assert rot.pass_bank({"p4", "p5"}, everyone, declined=[4]).banker_seat == 5
     everyone_declines = [s for s in range(1, 9) if s != 3]
-    assert rot.pass_bank(bet_last_round={4, 6}, declined=everyone_declines).banker_seat == 0
+    assert rot.pass_bank({"p4", "p6"}, everyone, declined=everyone_declines).banker_seat == 0
     # an empty seat counts as declining: the bank passes on to one that bet
-    assert rot.pass_bank(bet_last_round={6}, occupied={5, 6}).banker_seat == 6
+    assert rot.pass_bank({"p6"}, {5: "p5", 6: "p6"}).banker_seat == 6
 
 
 def test_pg_r6_the_seat_whose_turn_it_is_banks_whether_or_not_it_bet() -> None:
     """PG-R6 (PG-4.1 每門均得輪流做莊, TW-5a): the seat whose turn it is may take the bank;
     only a seat that receives a *declined* bank must have bet in the previous round."""
+    everyone = {s: f"p{s}" for s in range(1, 9)}
     for reg in (PAIGOW, TAIWAN):
         rot = Rotation(8, 3, regulation=reg)
-        assert rot.pass_bank(bet_last_round=set()).banker_seat == 4
-        assert rot.pass_bank(bet_last_round={5}).banker_seat == 4
-        assert Rotation(8, 8).pass_bank(bet_last_round=set()).banker_seat == 1  # round the table
+        assert rot.pass_bank(set(), everyone).banker_seat == 4
+        assert rot.pass_bank({"p5"}, everyone).banker_seat == 4
+        assert Rotation(8, 8).pass_bank(set(), everyone).banker_seat == 1  # round the table
 
 
 # --- the journal ------------------------------------------------------------------------------

@@ -38,6 +38,9 @@ def table(srv: Srv, game: str) -> str:
         ),
         ("craps", "alice", "place_bet", {"bet": "pass", "amount": -5}, 422, "SRV-INPUT"),
         ("taiwan", "alice", "sit", {"seat": "x"}, 422, "TW-3a"),
+        ("paigow", "alice", "sit", {"seat": "x"}, 422, "PG-1.4"),  # a PG ID at a PG table
+        ("taiwan", "alice", "place_bet", {"seat": 2, "amount": 100}, 409, "TW-2g"),
+        ("paigow", "alice", "place_bet", {"seat": 2, "amount": 100}, 409, "PG-4.7"),
         ("craps", "alice", "place_bet", {"bet": "pass", "amount": 0}, 422, "SRV-INPUT"),
         ("baccarat", "alice", "join", {"buy_in": -100}, 422, "SRV-INPUT"),
         ("paigow", "alice", "fly", {}, 422, "SRV-INPUT"),
@@ -182,3 +185,104 @@ def test_a_craps_table_with_limits_for_a_spot(srv: Srv) -> None:
         headers=srv.headers("supervisor"),
     )
     assert (r.status_code, r.json()["rule"]) == (422, "SRV-INPUT"), r.text
+
+
+def test_tw_r7_pg_r6_a_declined_bank_goes_to_the_player_who_bet_through_the_api(srv: Srv) -> None:
+    """PG-R6 / TW-R7 at a live table through the API: alice banks; carol (seat 3) bets on
+    bob's seat 2 and bob bets nothing. Alice passes the bank on and bob, whose turn it is,
+    declines: carol bet in the previous round (on another seat), so the bank is hers."""
+    from tests.server.test_dealer import TILES, default, live
+
+    for game in ("paigow", "taiwan"):
+        t = live(srv, game)
+        for seat, who in enumerate(("alice", "bob", "carol"), start=1):
+            srv.ok(who, t, "sit", {"seat": seat})
+            srv.ok(who, t, "buy_in", {"amount": 100_000})
+        srv.ok("alice", t, "open_bank", {"capital": 50_000})
+        srv.ok("dealer", t, "build_woodpile")
+        srv.ok("carol", t, "place_bet", {"seat": 2, "amount": 1_000})
+        hands = {str(s): TILES[4 * (s - 1) : 4 * s] for s in range(1, 9)}
+        srv.ok("dealer", t, "shake", {"dice": [1, 2, 3, 4], "hands": hands})
+        for actor in ("player:carol", "player:alice"):  # seat 2's holder, then the banker
+            r = default(srv, t, actor, "set_tiles")
+            assert r.status_code == 200, r.text
+        srv.ok("dealer", t, "settle")
+        srv.ok("alice", t, "decline_bank")  # the keeping banker passes it on
+        srv.ok("bob", t, "decline_bank")  # bob's turn: he declines
+        r = srv.cmd("bob", t, "open_bank", {"capital": 10_000})
+        assert r.status_code == 409, r.text
+        assert r.json()["rule"] == ("PG-4.3" if game == "paigow" else "TW-5b")
+        srv.ok("carol", t, "open_bank", {"capital": 10_000})
+
+
+def _keyed_round(srv: Srv, game: str, table_id: str, **options: Any) -> tuple[str, dict[str, Any]]:
+    """A live tile table: alice (seat 1) banks, bob (2) and carol (3) sit; a physical
+    woodpile whose seat 1 holds 6-6 6-6 4-4 1-3."""
+    from tests.server.test_dealer import TILES
+
+    r = srv.client.post(
+        "/tables",
+        json={"id": table_id, "game": game, "dealer": "live", "options": options},
+        headers=srv.headers("supervisor"),
+    )
+    assert r.status_code == 200, r.text
+    for seat, who in enumerate(("alice", "bob", "carol"), start=1):
+        srv.ok(who, table_id, "sit", {"seat": seat})
+        srv.ok(who, table_id, "buy_in", {"amount": 100_000})
+    srv.ok("alice", table_id, "open_bank", {"capital": 50_000})
+    srv.ok("dealer", table_id, "build_woodpile")
+    banker = ["6-6", "6-6", "4-4", "1-3"]
+    rest = list(TILES)
+    for tile in banker:
+        rest.remove(tile)
+    tiles = banker + rest
+    return table_id, {str(s): tiles[4 * (s - 1) : 4 * s] for s in range(1, 9)}
+
+
+def test_tw_r1_bind_banker_the_bankers_default_is_accepted_through_the_api(srv: Srv) -> None:
+    """TW-R1 with bind_banker (a rule-set option of the table): the dealer applies the
+    banker's default and it is a setting the forced rule accepts — the pair of Teen
+    behind — not the house way the rule refuses."""
+    from tests.server.test_dealer import default
+
+    t, hands = _keyed_round(srv, "taiwan", "tw-bind", round={"bind_banker": True})
+    srv.ok("bob", t, "place_bet", {"seat": 2, "amount": 1_000})
+    srv.ok("dealer", t, "shake", {"dice": [1, 2, 3, 4], "hands": hands})
+    assert default(srv, t, "player:bob", "set_tiles").status_code == 200
+    r = default(srv, t, "player:alice", "set_tiles")
+    assert r.status_code == 200, r.text
+    tiles_set = next(e for e in r.json()["events"] if e["kind"] == "tiletable.tiles_set")
+    assert tiles_set["data"]["back"] == ["6-6", "6-6"]
+
+
+def test_tw_r6_one_player_holds_two_places_through_the_api(srv: Srv) -> None:
+    """TW-R6: bob's bets are the largest on places 2 and 3; carol's smaller bet on her own
+    place 3 holds nothing there (TW-3c), and bob sets both."""
+    t, hands = _keyed_round(srv, "taiwan", "tw-holder")
+    srv.ok("bob", t, "place_bet", {"seat": 2, "amount": 2_000})
+    srv.ok("bob", t, "place_bet", {"seat": 3, "amount": 2_000})
+    srv.ok("carol", t, "place_bet", {"seat": 3, "amount": 1_000})
+    srv.ok("dealer", t, "shake", {"dice": [1, 2, 3, 4], "hands": hands})
+    r = srv.cmd("carol", t, "set_tiles", {"seat": 3, "front": hands["3"][:2]})
+    assert (r.status_code, r.json()["rule"]) == (409, "TW-3c"), r.text
+    view = srv.client.get(f"/tables/{t}/view", headers=srv.headers("bob")).json()
+    assert sorted(view["view"]["hands"]) == ["2", "3"]  # both dealt to their holder
+    setters = [p["actor"] for p in view["pending"] if p["default"] == "set_tiles"]
+    assert setters == ["player:bob", "player:bob"]
+
+
+def test_pg_r3_after_a_void_deal_nobody_is_offered_a_bet_through_the_api(srv: Srv) -> None:
+    """PG-R3: two tiles of the banker's stack exposed — the deal is void, a new woodpile;
+    bets, co-bank and the stacks stay as they were: the view's pending offers no bet or
+    co-bank, and a bet is refused (PG-R3)."""
+    t, hands = _keyed_round(srv, "paigow", "pg-void")
+    srv.ok("bob", t, "place_bet", {"seat": 2, "amount": 1_000})
+    srv.ok("dealer", t, "shake", {"dice": [1, 2, 3, 4], "hands": hands})
+    srv.ok("dealer", t, "report_exposed", {"seat": 1, "tiles": hands["1"][:2]})
+    srv.ok("dealer", t, "build_woodpile")
+    for who in ("bob", "carol"):
+        view = srv.client.get(f"/tables/{t}/view", headers=srv.headers(who)).json()
+        offered = {op for p in view["pending"] for op in p["operations"]}
+        assert not offered & {"place_bet", "join_bank", "rearrange"}, view["pending"]
+    r = srv.cmd("carol", t, "place_bet", {"seat": 3, "amount": 1_000})
+    assert (r.status_code, r.json()["rule"]) == (409, "PG-R3"), r.text

@@ -11,11 +11,15 @@ implements it once, citing both texts. What differs is here, visibly:
   lie face up — :data:`PLACES` and ``Round.open(carried=…)`` (TW-R2).
 - Art. 2: **TW-2f** counts people (two players rearrange), not seats as PG-2.1 does —
   :data:`TAIWAN` ``rearrange_limit="people"``.
-- Art. 3 (places): TW-3a … TW-3c — ``Round.place_bet``, ``Round.holder``. **TW-R5**: no
+- Art. 3 (places): TW-3a … TW-3c — ``Round.place_bet``, ``Round.holder``. **TW-R6**: the
+  largest bettor holds every place where his bet is the largest (no PG-7.5) —
+  :data:`TAIWAN` ``one_seat_per_holder=False``, option ``one_seat_per_holder`` for a
+  house that applies PG-7.5's limit. **TW-R5**: no
   counterpart of PG-3.4, the banker sets his own tiles whatever the house's co-bank (TW-3c
   庄家則不在此限) — ``Round.banker_authority``, option ``larger_stake_sets_banker``.
 - Art. 4: **TW-4 / TW-R4** exposed tiles never void anything — :func:`exposed_effect`.
-- Art. 5 (the banker): TW-5a, TW-5b, TW-5d — ``tilegame.Rotation``; TW-5c —
+- Art. 5 (the banker): TW-5a, TW-5b (**TW-R7**: a declined bank goes to a person who bet),
+  TW-5d — ``tilegame.Rotation`` and ``TileTable.bank_candidate``; TW-5c —
   ``Round.open`` and ``Round._settle_bets`` (commission included, TW-R3); **TW-5e**
   co-bankers after the banker and barred from other places — ``Round.join_bank`` /
   ``Round.place_bet`` (:data:`TAIWAN` ``cobanker_may_bet=False``).
@@ -104,6 +108,7 @@ CITE = {
     "PG-1.1": "TW-2a",  # the dealer shuffles first
     "PG-1.2": "TW-2b",  # four dice, shaken once per deal
     "PG-1.4": "TW-3a",  # 8 or 4 places, the banker's included
+    "PG-1.5": "TW-2e",  # a cocked die: shaken again
     "PG-2.1": "TW-2f",  # rearranging: players then the banker, two players at most
     "PG-R2": "TW-2f",
     "PG-2.2": "TW-4",  # exposed tiles
@@ -113,13 +118,16 @@ CITE = {
     "PG-4.1": "TW-5a",  # two rounds at a time
     "PG-4.3": "TW-5b",
     "PG-4.4": "TW-5c",  # the capital on the table
+    "PG-4.5": "TW-5c",  # never more than the capital
     "PG-4.6": "TW-2g",  # bets before the dice
     "PG-4.7": "TW-2g",  # none accepted, withdrawn or moved after
     "PG-4.9": "TW-5d",  # capital may grow, never shrink
     "PG-5.1": "TW-6a",  # each place sets its four tiles
     "PG-7.4": "TW-3c",  # one holder per place
+    "PG-7.5": "TW-R6",  # no counterpart: a holder of several places (the option's limit)
     "PG-8.1": "TW-6a",  # the banker sets after the players
     "PG-8.2": "TW-6a",
+    "PG-8.3": "TW-6b",  # the dealer opens the players' tiles
 }
 
 TAIWAN = Regulation(
@@ -140,6 +148,7 @@ TAIWAN = Regulation(
     rearrange_limit="people",  # TW-2f: 閒家只限兩人
     larger_stake_sets_banker=False,  # TW-R5: no PG-3.4 (TW-3c 庄家則不在此限)
     void_deal_rule="TW-4",  # never reached: TW-4 voids nothing
+    one_seat_per_holder=False,  # TW-R6: no PG-7.5 (TW-3b, TW-3c)
     cite=MappingProxyType(CITE),
 )
 

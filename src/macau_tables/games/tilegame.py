@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import copy
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
@@ -94,6 +94,7 @@ class Regulation:
     rearrange_limit: Literal["seats", "people"] = "seats"  # PG-2.1 門 / TW-2f 閒家只限兩人
     larger_stake_sets_banker: bool = True  # PG-3.4 / TW-R5 (TW: off unless the option)
     void_deal_rule: str = "PG-R3"  # cited when a void deal freezes the table
+    one_seat_per_holder: bool = True  # PG-7.5 / PG-R7; TW-R6: no such limit in TW
     #: The shared mechanics cite Pai Gow's articles; a regulation maps each to its own
     #: (a Taiwan round's refusal cites the Taiwan text: PG-4.7 -> TW-2g).
     cite: Mapping[str, str] = field(default_factory=dict)
@@ -121,6 +122,10 @@ class RoundOptions:
     - ``larger_stake_sets_banker``: PG-3.4, the larger of the banker's and the house's
       capital sets the banker's tiles; ``None`` = the regulation's default (PG yes; TW-R5:
       no, the option turns it on);
+    - ``one_seat_per_holder``: PG-7.5, nobody holds more than one seat — the next-largest
+      bettor holds the second (PG-R7); ``None`` = the regulation's default (PG yes; TW-R6:
+      no, the largest bettor holds every place where his bet is the largest, and the
+      option is for a house that applies PG-7.5's limit);
     - ``min_bet`` / ``max_bet``: table limits in minor units (0 = none).
     """
 
@@ -132,6 +137,7 @@ class RoundOptions:
     max_bet: int = 0
     player_commission: Literal["round", "bet"] | None = None
     larger_stake_sets_banker: bool | None = None
+    one_seat_per_holder: bool | None = None
 
     def __post_init__(self) -> None:
         """The table limits: whole numbers of minor units, 0 or positive, the minimum not
@@ -157,6 +163,8 @@ class RoundOptions:
             out["player_commission"] = self.player_commission
         if self.larger_stake_sets_banker is not None:
             out["larger_stake_sets_banker"] = self.larger_stake_sets_banker
+        if self.one_seat_per_holder is not None:
+            out["one_seat_per_holder"] = self.one_seat_per_holder
         return out
 
     @classmethod
@@ -172,6 +180,8 @@ class RoundOptions:
             raise InvalidInput("player_commission must be round or bet", rule="PG-4.2")
         if opts.larger_stake_sets_banker not in (None, True, False):
             raise InvalidInput("larger_stake_sets_banker must be true or false", rule="TW-R5")
+        if opts.one_seat_per_holder not in (None, True, False):
+            raise InvalidInput("one_seat_per_holder must be true or false", rule="TW-R6")
         return opts
 
 
@@ -753,8 +763,14 @@ class Round:
 
     def holder(self, seat: int) -> str | None:
         """PG-7.1 / PG-R7 / TW-3b: the largest bettor on the seat holds it (ties: the
-        earliest); PG-7.5: nobody holds two seats — the next-largest bettor holds the second
-        (seats taken in settlement order)."""
+        earliest). PG-7.5: nobody holds two seats — the next-largest bettor holds the second
+        (seats taken in settlement order). TW-R6: the Taiwan text has no PG-7.5 (TW-3c
+        limits each place to one holder, not each person to one place): the largest bettor
+        holds every place where his bet is the largest, unless the option
+        ``one_seat_per_holder`` applies PG-7.5's limit."""
+        one_seat = self.options.one_seat_per_holder
+        if one_seat is None:
+            one_seat = self.regulation.one_seat_per_holder
         holders: dict[int, str] = {}
         for s in self.active_seats():
             totals: dict[str, int] = {}
@@ -762,7 +778,7 @@ class Round:
                 if b.seat == s:
                     totals[b.person] = totals.get(b.person, 0) + b.amount.minor
             ranked = sorted(totals, key=lambda p: -totals[p])  # stable: ties -> earliest
-            taken = set(holders.values())
+            taken = set(holders.values()) if one_seat else set()
             # Gap fill: when every bettor of the seat holds another seat, the dealer sets it
             # by the house way (a stated choice; the text is silent).
             holders[s] = next((p for p in ranked if p not in taken), DEALER)
@@ -1411,20 +1427,28 @@ class Rotation:
 
     def pass_bank(
         self,
-        bet_last_round: set[int],
-        declined: Sequence[int] = (),
-        occupied: set[int] | None = None,
+        bettors: Collection[str],
+        seated: Mapping[int, str],
+        declined: Iterable[int] = (),
     ) -> Rotation:
         """PG-4.3 / TW-5b / PG-R6: the bank moves to the next seat on the right, which may
         take it whether or not it bet in the previous round. A seat that declines (an
-        empty seat counts as declining) passes it on to the nearest seat on its right, and
-        a seat that **receives a declined bank** may take it only if it bet in the previous
-        round. If no seat takes it, the house banks (PG-R6 gap fill): ``banker_seat`` 0."""
-        for k in range(1, self.places):
+        empty seat — not in ``seated`` — counts as declining) passes it on to the nearest
+        seat on its right, and the **person** who receives a declined bank may take it only
+        if he himself bet in the previous round (``bettors``: the people who did, on any
+        seat; PG-R6 / TW-R7 — another player's bet on his seat does not count). After the
+        house (``banker_seat`` 0) the turn is seat 1's and every seat, the 8th included,
+        may be reached. If no seat takes it, the house banks (PG-R6 gap fill):
+        ``banker_seat`` 0."""
+        refused = set(declined)
+        # after a player's bank, the seven other seats; after the house's, all of them
+        reach = self.places if self.banker_seat == 0 else self.places - 1
+        for k in range(1, reach + 1):
             seat = (self.banker_seat - 1 + k) % self.places + 1
-            if seat in declined or (occupied is not None and seat not in occupied):
+            person = seated.get(seat)
+            if seat in refused or person is None:
                 continue
-            if k == 1 or seat in bet_last_round:
+            if k == 1 or person in bettors:
                 return Rotation(self.places, seat, 0, 0, self.regulation)
         return Rotation(self.places, 0, 0, 0, self.regulation)
 

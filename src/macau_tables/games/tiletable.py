@@ -6,11 +6,11 @@ The round's rules stay where they are stated, in :mod:`tilegame` (the shared rou
 is the table around the rounds:
 
 * **the bank** — PG-4.1 / TW-5a two rounds at a time, PG-4.3 / TW-5b / PG-R6 declining and
-  the turn passing right (an empty seat counts as declining; a seat that receives a
-  *declined* bank must have bet in the previous round), PG-4.9 / TW-5d / PG-R11 the capital
-  a keeping banker carries (never less than what is left on the table,
-  :meth:`Rotation.verify_keep <macau_tables.games.tilegame.Rotation.verify_keep>`), and the
-  house banking a round when no seat will (PG-R6 gap fill);
+  the turn passing right (an empty seat counts as declining; the player who receives a
+  *declined* bank must himself have bet in the previous round, PG-R6 / TW-R7), PG-4.9 /
+  TW-5d / PG-R11 the capital a keeping banker carries (never less than what is left on the
+  table, :meth:`Rotation.verify_keep <macau_tables.games.tilegame.Rotation.verify_keep>`),
+  and the house banking a round when no seat will (PG-R6 gap fill);
 * **the woodpile** — one server seed per woodpile, committed (``SeedCommitted``) before any
   bet or rearrangement, the order derived with ``Rng.for_event(seed, table, "woodpile:<n>")``
   and the dice with ``"woodpile:<n>:dice:<round>:<try>"``; the seed is revealed
@@ -133,7 +133,8 @@ class TileTableRules:
 
     - ``places``: PG-1.4 8; TW-2d / TW-3a 8 or 4 (the casino's choice, fixed per table here);
     - ``round``: the round's options (:class:`~macau_tables.games.tilegame.RoundOptions`:
-      settlement, house layer, bank commission, bind_banker, table limits);
+      settlement, house layer, bank commission, bind_banker, one_seat_per_holder, table
+      limits);
     - ``house_capital``: PG-3.1 / TW-5e the casino's co-bank each round a player banks
       (minor units, 0 = none);
     - ``house_bank_capital``: the capital the house puts up when no seat takes the bank
@@ -652,6 +653,8 @@ class TileTable(contract.SnapshotOps):
         self._exposed: dict[int, list[str]] = {}
         self._set_by: dict[int, tuple[str, tuple[str, ...], tuple[str, ...]]] = {}
         self._face_up: tuple[str, ...] = ()  # TW-2d: the first 4-place round's tiles
+        # the seats bet on in the previous round (kept in the state for the snapshots'
+        # digests; the rotation asks who bet, by person: _bet_last_round)
         self._last_bettors: set[int] = set()
         self._last: RoundSettled | None = None
         # its data as the views show it, worked out at the first view after it: a view
@@ -744,10 +747,17 @@ class TileTable(contract.SnapshotOps):
                 continue  # an empty seat, or one with nothing to bank, counts as declining
             if o.keep and k == 0:
                 return seat
-            if k > 0 and seat not in self._last_bettors:
-                continue  # PG-4.3 / TW-5b: a declined bank goes to a seat that bet
+            if k > 0 and not self._bet_last_round(player):
+                continue  # PG-4.3 / TW-5b: a declined bank goes to a person who bet
             return seat
         return None
+
+    def _bet_last_round(self, player: str) -> bool:
+        """PG-R6 / TW-R7: whether ``player`` himself bet in the previous round, on any seat
+        (another player's bet on his seat does not count: the condition is on the person,
+        惟獲過莊的閒家必須曾在上一局投注 / 但該人必須在此之前曾經投注)."""
+        prev = self._prev
+        return prev is not None and any(b.person == player for b in prev.bets)
 
     def bank_offer(self) -> tuple[int | None, bool, int]:
         """(the seat offered the bank, whether it is the banker's keep, the least capital:
@@ -762,10 +772,19 @@ class TileTable(contract.SnapshotOps):
     def _banker_actor(self) -> Actor:
         return Actor.DEALER if self._banker == HOUSE else Actor.player(self._banker)
 
-    def _default_rule(self, banker: bool) -> str:
-        if self.regulation.forced_setting is None:
-            return "PG-R10"  # the house way sets (PG-3.4 / PG-R10, and the dealer's gap fill)
-        return "TW-R1" if banker else "TW-6b"
+    def _default_rule(self, seat: int, who: Actor) -> str:
+        """The rule that makes :meth:`default_setting` a seat's time-out default."""
+        rnd = self._need_round()
+        if seat == rnd.banker_seat:
+            # TW-R1: the banker sets freely, or bound by the option; PG-3.4 / PG-R10: the
+            # house way sets the banker's tiles
+            return "TW-R1" if self.regulation.forced_setting is not None else "PG-R10"
+        if who == Actor.DEALER:
+            # a seat whose bettors all hold another (PG-7.5 gap fill; TW-R6's option)
+            return self._r("PG-7.5")
+        # TW-6b: the dealer re-sets to the forced setting; PG-5.1: each seat's four tiles are
+        # split into two hands — the house way splits them for a holder who does not
+        return "TW-6b" if self.regulation.forced_setting is not None else "PG-5.1"
 
     def _setters(self) -> list[tuple[Actor, int]]:
         """Seats still to set, with who sets them: the seats first, then the banker."""
@@ -807,24 +826,29 @@ class TileTable(contract.SnapshotOps):
         assert rnd is not None
         if self._phase is TilePhase.BETTING:
             out: list[Pending] = []
+            # PG-2.3 / PG-R3: after a void deal only the shuffle and the dice repeat — no
+            # bet, no co-bank, no rearranging (the round refuses them: PG-4.7)
+            frozen = rnd.void_deals > 0
             for _seat, player in sorted(self._seats.items()):
                 if player == self._banker:
                     continue
+                chips = not frozen and self._stacks.get(player, 0) > 0
                 ops = [
                     op
                     for op, ok in (
-                        ("place_bet", self._stacks.get(player, 0) > 0),
-                        ("join_bank", self._stacks.get(player, 0) > 0),
+                        ("place_bet", chips),
+                        ("join_bank", chips),
                         ("rearrange", _can(self._verify_rearrange_by, player)),
                     )
                     if ok
                 ]
                 if ops:
                     out.append(Pending(Actor.player(player), tuple(ops), None, "", False))
-            banker_ops = ("rearrange", "shake") if self._banker != HOUSE else ("shake",)
+            may_rearrange = self._banker != HOUSE and _can(self._verify_rearrange_by, self._banker)
+            banker_ops = ("rearrange", "shake") if may_rearrange else ("shake",)
             rule = self._r("PG-1.2")
             if self._keyed_pile:  # the dealer keys in the banker's dice and the hands
-                if self._banker != HOUSE:
+                if may_rearrange:
                     out.append(Pending(self._banker_actor(), ("rearrange",), None, rule, False))
                 out.append(Pending(Actor.DEALER, ("shake",), None, rule))
                 return tuple(out)
@@ -836,11 +860,10 @@ class TileTable(contract.SnapshotOps):
             if not rnd.settings_:
                 out.append(Pending(Actor.DEALER, ("report_exposed",), None, "", False))
             for who, seat in setters:
-                banker = seat == rnd.banker_seat
-                out.append(Pending(who, ("set_tiles",), "set_tiles", self._default_rule(banker)))
+                rule = self._default_rule(seat, who)
+                out.append(Pending(who, ("set_tiles",), "set_tiles", rule))
             return tuple(out)
-        rule = "PG-8.3" if self.regulation.game == "paigow" else "TW-6b"
-        return (Pending(Actor.DEALER, ("settle",), "settle", rule),)
+        return (Pending(Actor.DEALER, ("settle",), "settle", self._r("PG-8.3")),)
 
     # ---- execute / dispatch --------------------------------------------------------------------
 
@@ -1023,7 +1046,7 @@ class TileTable(contract.SnapshotOps):
 
     def _need_round(self) -> Round:
         if self._round is None:
-            raise OutOfOrder("no round is in play", rule="PG-4.4")
+            raise OutOfOrder("no round is in play", rule=self._r("PG-4.4"))
         return self._round
 
     def _person(self, player: str) -> str:
@@ -1113,7 +1136,7 @@ class TileTable(contract.SnapshotOps):
 
     def _player(self, actor: Actor) -> str:
         if actor.role is not Role.PLAYER:
-            raise RuleViolation(f"only a player may do this, not {actor}", rule="PG-4.6")
+            raise RuleViolation(f"only a player may do this, not {actor}", rule=self._r("PG-4.6"))
         return actor.name
 
     def _amount(self, value: object, what: str) -> int:
@@ -1132,9 +1155,12 @@ class TileTable(contract.SnapshotOps):
             or isinstance(seat, bool)
             or not 1 <= seat <= self.rules.places
         ):
-            raise InvalidInput(f"a seat is 1 to {self.rules.places}", rule="TW-3a")
+            raise InvalidInput(f"a seat is 1 to {self.rules.places}", rule=self._r("PG-1.4"))
         if seat in self._seats:
-            raise RuleViolation(f"seat {seat} is taken by {self._seats[seat]}", rule="PG-7.5")
+            # PG-7.4 / TW-3c: one person to a seat's tiles (每一門祇可有一位博彩人牌及組合牌)
+            raise RuleViolation(
+                f"seat {seat} is taken by {self._seats[seat]}", rule=self._r("PG-7.4")
+            )
         if self._seat_of(player) is not None:
             raise RuleViolation(f"{player} already has seat {self._seat_of(player)}")
 
@@ -1204,7 +1230,7 @@ class TileTable(contract.SnapshotOps):
 
     def _verify_candidate(self, actor: Actor) -> str:
         if self._phase is not TilePhase.BANK:
-            raise OutOfOrder("the bank is taken between rounds", rule="PG-4.4")
+            raise OutOfOrder("the bank is taken between rounds", rule=self._r("PG-4.4"))
         player = self._player(actor)
         seat = self.bank_candidate()
         if seat is None or self._seats.get(seat) != player:
@@ -1262,11 +1288,11 @@ class TileTable(contract.SnapshotOps):
 
     def verify_house_banks(self, actor: Actor) -> None:
         if actor != Actor.DEALER:
-            raise RuleViolation("the dealer opens the house's bank", rule="PG-R6")
+            raise RuleViolation("the dealer opens the house's bank", rule=self._r("PG-R6"))
         if self._phase is not TilePhase.BANK:
-            raise OutOfOrder("the bank is taken between rounds", rule="PG-4.4")
+            raise OutOfOrder("the bank is taken between rounds", rule=self._r("PG-4.4"))
         if self.bank_candidate() is not None:
-            raise RuleViolation("a seat may still take the bank", rule="PG-R6")
+            raise RuleViolation("a seat may still take the bank", rule=self._r("PG-R6"))
         if not self._seats or not self.rules.house_bank_capital:
             raise RuleViolation("the house banks only for seated players, when allowed")
 
@@ -1281,10 +1307,10 @@ class TileTable(contract.SnapshotOps):
 
     def verify_shuffle(self, actor: Actor) -> None:
         if actor != Actor.DEALER:
-            raise RuleViolation("the dealer shuffles", rule="PG-1.1")
+            raise RuleViolation("the dealer shuffles", rule=self._r("PG-1.1"))
         if self._phase is not TilePhase.SHUFFLE:
             raise OutOfOrder(
-                "the tiles are shuffled after the bank opens, before bets", rule="PG-1.1"
+                "the tiles are shuffled after the bank opens, before bets", rule=self._r("PG-1.1")
             )
 
     def shuffle(
@@ -1386,7 +1412,9 @@ class TileTable(contract.SnapshotOps):
 
     def _verify_betting(self, rule: str) -> Round:
         if self._phase is not TilePhase.BETTING:
-            raise OutOfOrder("bets, co-bank and rearranging come before the dice", rule=rule)
+            raise OutOfOrder(
+                "bets, co-bank and rearranging come before the dice", rule=self._r(rule)
+            )
         return self._need_round()
 
     def verify_place_bet(self, actor: Actor, seat: object, amount: object) -> None:
@@ -1402,7 +1430,7 @@ class TileTable(contract.SnapshotOps):
             raise InsufficientFunds(
                 f"{player} has {self.stack(player)} at the table, "
                 f"not {Money(value, self.currency)}",
-                rule="PG-4.6",
+                rule=self._r("PG-4.6"),
             )
 
     def can_place_bet(self, actor: Actor, seat: object, amount: object) -> bool:
@@ -1426,7 +1454,7 @@ class TileTable(contract.SnapshotOps):
         rnd.verify_join_bank(player, Money(value, self.currency))
         if value > self._stacks.get(player, 0):
             raise InsufficientFunds(
-                f"{player} has {self.stack(player)} at the table", rule="PG-3.2"
+                f"{player} has {self.stack(player)} at the table", rule=self._r("PG-3.2")
             )
 
     def can_join_bank(self, actor: Actor, capital: object) -> bool:
@@ -1450,7 +1478,7 @@ class TileTable(contract.SnapshotOps):
         if not isinstance(order, list | tuple) or not all(
             isinstance(i, int) and not isinstance(i, bool) for i in order
         ):
-            raise InvalidInput("a rearrangement is a list of stack numbers", rule="PG-R2")
+            raise InvalidInput("a rearrangement is a list of stack numbers", rule=self._r("PG-R2"))
         self._verify_rearrange_by(player, order)
 
     def rearrange(self, actor: Actor, order: object) -> tuple[Event, ...]:
@@ -1505,10 +1533,10 @@ class TileTable(contract.SnapshotOps):
         if self._keyed_pile and not cocked:
             keyed = self._keyed_hands(rnd, hands)
         elif hands is not None:
-            raise InvalidInput("a cocked throw deals nothing: no hands", rule="PG-1.5")
+            raise InvalidInput("a cocked throw deals nothing: no hands", rule=self._r("PG-1.5"))
         if dice is None:
             if cocked:
-                raise InvalidInput("only keyed-in dice can be cocked", rule="PG-1.5")
+                raise InvalidInput("only keyed-in dice can be cocked", rule=self._r("PG-1.5"))
             seed = self._vault[self._commitment]
             label = f"{self._label}:dice:{self._round_no}:{self._dice_tries + 1}"
             got = Rng.for_event(seed, self._table_id, label).dice(4)
@@ -1521,7 +1549,7 @@ class TileTable(contract.SnapshotOps):
                     isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice
                 )
             ):
-                raise InvalidInput("four dice, each 1 to 6", rule="PG-1.2")
+                raise InvalidInput("four dice, each 1 to 6", rule=self._r("PG-1.2"))
             got, by_hand = tuple(dice), True
         who = self._banker
         out: list[Event] = []
@@ -1540,9 +1568,11 @@ class TileTable(contract.SnapshotOps):
 
     def verify_report_exposed(self, actor: Actor, seat: object, tiles: object) -> None:
         if actor != Actor.DEALER:
-            raise RuleViolation("the dealer reports tiles exposed in the deal", rule="PG-2.2")
+            raise RuleViolation(
+                "the dealer reports tiles exposed in the deal", rule=self._r("PG-2.2")
+            )
         if self._phase is not TilePhase.SETTING:
-            raise OutOfOrder("tiles are exposed in the deal", rule="PG-2.2")
+            raise OutOfOrder("tiles are exposed in the deal", rule=self._r("PG-2.2"))
         rnd = self._need_round()
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in rnd.hands:
             raise InvalidInput("a seat of this deal")
@@ -1554,7 +1584,9 @@ class TileTable(contract.SnapshotOps):
             left.remove(t)
         for tile in parse_tiles(list(tiles)):
             if str(tile) not in left:
-                raise InvalidInput(f"{tile} is not a face-down tile of seat {seat}", rule="PG-2.2")
+                raise InvalidInput(
+                    f"{tile} is not a face-down tile of seat {seat}", rule=self._r("PG-2.2")
+                )
             left.remove(str(tile))
 
     def report_exposed(self, actor: Actor, seat: object, tiles: object) -> tuple[Event, ...]:
@@ -1582,21 +1614,25 @@ class TileTable(contract.SnapshotOps):
         rnd = self._need_round()
         who = rnd.banker_authority() if seat == rnd.banker_seat else rnd.holder(seat)
         if who is None:
-            raise RuleViolation(f"seat {seat} has no bets in play this round", rule="PG-5.1")
+            raise RuleViolation(
+                f"seat {seat} has no bets in play this round", rule=self._r("PG-5.1")
+            )
         want = Actor.DEALER if who in RESERVED else Actor.player(who)
         if actor != want:
-            rule = "PG-7.4" if seat != rnd.banker_seat else "PG-3.4"
+            rule = self._r("PG-7.4" if seat != rnd.banker_seat else "PG-3.4")
             raise RuleViolation(f"seat {seat} is set by {want}, not {actor}", rule=rule)
         return who
 
     def verify_set_tiles(self, actor: Actor, seat: object, front: object) -> None:
         if self._phase is not TilePhase.SETTING:
-            raise OutOfOrder("tiles are set after the deal, before the settlement", rule="PG-5.1")
+            raise OutOfOrder(
+                "tiles are set after the deal, before the settlement", rule=self._r("PG-5.1")
+            )
         rnd = self._need_round()
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise InvalidInput(f"a seat is a number, not {seat!r}")
         if not isinstance(front, list | tuple) or not all(isinstance(t, str) for t in front):
-            raise InvalidInput("front names two tiles, e.g. ['6-6', '1-2']", rule="PG-5.1")
+            raise InvalidInput("front names two tiles, e.g. ['6-6', '1-2']", rule=self._r("PG-5.1"))
         who = self._setter_of(actor, seat)
         pair = list(parse_tiles(list(front)))
         if seat == rnd.banker_seat:
@@ -1625,22 +1661,32 @@ class TileTable(contract.SnapshotOps):
             )
         )
 
+    def _forced_here(self, seat: int) -> bool:
+        """Whether the forced setting binds this seat's setter (TW-6b / TW-R1): a Taiwan
+        player always, the banker only with the option ``bind_banker``."""
+        rnd = self._need_round()
+        if self.regulation.forced_setting is None:
+            return False
+        return seat != rnd.banker_seat or rnd.options.bind_banker
+
     def default_setting(self, seat: int) -> Setting:
-        """The rules' setting for a seat whose setter does not act: TW-6b / TW-R1's forced
-        setting for a Taiwan player, else the house way (PG-R10)."""
+        """The rules' setting for a seat whose setter does not act: where the forced setting
+        binds (TW-6b / TW-R1: a Taiwan player, and the banker under ``bind_banker``) the
+        highest back, and of two such the higher front — a setting the rule accepts; else
+        the house way (PG-R10 for the banker, the house's way of setting a seat)."""
         rnd = self._need_round()
         tiles = rnd.hands[seat]
         forced = self.regulation.forced_setting
-        if forced is not None and seat != rnd.banker_seat:
+        if forced is not None and self._forced_here(seat):
             return forced(tiles, self.regulation.tiles)
         return strategy("house-way").choose(tiles, self.regulation.tiles)
 
     def allowed_settings(self, seat: int) -> list[Setting]:
-        """The settings a seat's holder may keep: all three, except a Taiwan player, who
-        keeps only those whose back is the highest (TW-6b / TW-R1)."""
+        """The settings a seat's setter may keep: all three, except where the forced setting
+        binds (TW-6b / TW-R1): only those whose back is the highest."""
         rnd = self._need_round()
         options = settings(rnd.hands[seat], self.regulation.tiles)
-        if self.regulation.forced_setting is None or seat == rnd.banker_seat:
+        if not self._forced_here(seat):
             return list(options)
         return [s for s in options if rnd._follows_forced(seat, s.front.tiles)]
 
@@ -1648,9 +1694,9 @@ class TileTable(contract.SnapshotOps):
 
     def verify_settle(self, actor: Actor) -> None:
         if actor != Actor.DEALER:
-            raise RuleViolation("only the dealer turns the hands", rule="PG-8.3")
+            raise RuleViolation("only the dealer turns the hands", rule=self._r("PG-8.3"))
         if self._phase is not TilePhase.SETTLE:
-            raise OutOfOrder("settle after the banker has set", rule="PG-8.1")
+            raise OutOfOrder("settle after the banker has set", rule=self._r("PG-8.1"))
 
     def settle(self, actor: Actor) -> tuple[Event, ...]:
         """Turn every hand up, compare, settle, close every hold of the round; reveal the
@@ -1703,7 +1749,9 @@ class TileTable(contract.SnapshotOps):
         held = sum(a for _b, _p, _s, a in self._bets)
         banked = opened.banker_capital + opened.house_capital + sum(c for *_, c in self._cobank)
         if merged.get(accounts.wagers(t), 0) != -held or merged.get(accounts.bank(t), 0) != -banked:
-            raise RuleViolation("a settlement closes every hold of the round", rule="PG-4.5")
+            raise RuleViolation(
+                "a settlement closes every hold of the round", rule=self._r("PG-4.5")
+            )
         # the bets in the order settled, matched to their ids (each seat's in the order placed)
         ids: dict[tuple[str, int], list[str]] = {}
         for bet_id, player, seat, _amount in self._bets:
