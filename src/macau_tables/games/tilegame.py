@@ -27,6 +27,7 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any, ClassVar, Literal
 
+from macau_tables.core import snapshot
 from macau_tables.core.errors import (
     BetNotAllowed,
     InvalidInput,
@@ -137,7 +138,7 @@ class RoundOptions:
     max_bet: int = 0
     player_commission: Literal["round", "bet"] | None = None
     larger_stake_sets_banker: bool | None = None
-    one_seat_per_holder: bool | None = None
+    one_seat_per_holder: bool | None = field(default=None, metadata=snapshot.OMIT_DEFAULT)
 
     def __post_init__(self) -> None:
         """The table limits: whole numbers of minor units, 0 or positive, the minimum not

@@ -123,6 +123,12 @@ __all__ = [
 REGULATIONS: dict[str, Regulation] = {"paigow": PAIGOW, "taiwan": TAIWAN}
 RESERVED = (HOUSE, DEALER)  # names that are parties of the round machine, not players
 
+#: the rule a time-out names now → the ones a journal written before named for the same
+#: time-out: a replay keeps the recorded citation (the decision — who, which default — is
+#: the same; the article named was corrected: a Pai Gow player's setting is PG-5.1, where
+#: PG-R10 was cited, a banker's rule)
+SUPERSEDED_CITATIONS: dict[str, frozenset[str]] = {"PG-5.1": frozenset({"PG-R10"})}
+
 
 # --- the rules of a table ------------------------------------------------------------------
 
@@ -886,7 +892,7 @@ class TileTable(contract.SnapshotOps):
             "report_exposed": (("seat", "tiles"), self.report_exposed),
             "set_tiles": (("seat", "front"), self.set_tiles),
             "settle": ((), self.settle),
-            "time_out": (("actor", "op"), self.time_out),
+            "time_out": (("actor", "op", "cited"), self.time_out),
             "void_round": (("reason", "request", "requested_by"), self.void_round),
             "correct_round": (
                 ("of_seq", "args", "reason", "request", "requested_by"),
@@ -904,7 +910,9 @@ class TileTable(contract.SnapshotOps):
         allowed, fn = ops[command.op]
         args = dict(json_args(command.args, allowed, command.op))
         if command.op == "time_out":
-            return self.time_out(command.actor, args.get("actor"), args.get("op"), rng)
+            return self.time_out(
+                command.actor, args.get("actor"), args.get("op"), rng, cited=args.get("cited")
+            )
         if command.op in ("shuffle", "shake"):
             args["rng"] = rng
         if command.op == "change_limits":
@@ -1831,12 +1839,25 @@ class TileTable(contract.SnapshotOps):
         return True
 
     def time_out(
-        self, actor: Actor, who: object, op: object, rng: Rng | None = None
+        self,
+        actor: Actor,
+        who: object,
+        op: object,
+        rng: Rng | None = None,
+        *,
+        cited: object = None,
     ) -> tuple[Event, ...]:
         """The rules' default for a pending actor who did not act (``contract.time_out``):
-        ``TimedOut(actor, op, rule)``, then the default's own events."""
+        ``TimedOut(actor, op, rule)``, then the default's own events. ``cited`` (replay:
+        the journalled event's rule) must be the rule the pending step names, or one that
+        :data:`SUPERSEDED_CITATIONS` says a journal written before cited for it."""
         p = self.verify_time_out(actor, who, op)
-        out = list(self._emit(TimedOut(str(p.actor), str(op), p.rule)))
+        rule = p.rule
+        if cited is not None and cited != rule:
+            if cited not in SUPERSEDED_CITATIONS.get(rule, frozenset()):
+                raise RuleViolation(f"the time-out of {who} cites {cited}; the rules, {p.rule}")
+            rule = str(cited)
+        out = list(self._emit(TimedOut(str(p.actor), str(op), rule)))
         if op == "set_tiles":
             seat = next(s for a, s in self._setters() if a == p.actor)
             front = [str(t) for t in self.default_setting(seat).front.tiles]
@@ -2252,8 +2273,8 @@ class TileTable(contract.SnapshotOps):
                 return Command(who, "set_tiles", {"seat": s, "front": list(f)})
             case RoundSettled():
                 return Command(Actor.DEALER, "settle", {})
-            case TimedOut(actor=a, op=o):
-                return Command(Actor.SYSTEM, "time_out", {"actor": a, "op": o})
+            case TimedOut(actor=a, op=o, rule=r):
+                return Command(Actor.SYSTEM, "time_out", {"actor": a, "op": o, "cited": r})
             case LimitsChanged():
                 return Command(Actor.parse(ev.by), "change_limits", ev.args())
             case RoundVoided():
