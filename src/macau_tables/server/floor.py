@@ -726,6 +726,7 @@ class Floor:
             wallet = acc.wallet(player)
             src, dst = (CAGE, wallet) if direction == "deposit" else (wallet, CAGE)
             tx = Transaction.transfer(src, dst, Money(amount, MOP), memo or direction)
+            store.lock_accounts(conn, (src, dst))  # (PostgreSQL: one at a time per wallet)
             try:
                 with conn.begin_nested():
                     store.post(conn, self.accounts, Movement(tx), by_user=user)

@@ -717,6 +717,23 @@ def post(
     return tx_id
 
 
+def lock_accounts(conn: Connection, names: Iterable[str]) -> None:
+    """PostgreSQL: lock the rows of ``names`` (``SELECT … FOR UPDATE``, in name order: no
+    deadlock between two callers) until the transaction ends, so that a balance read next
+    is the latest committed one and no other transaction moves it before this one commits
+    — two withdrawals from one wallet run one after the other, the second sees what the
+    first left and is refused ``SRV-FUNDS`` by :func:`post`'s check, not by the database's
+    CHECK at the commit. SQLite has one writer: nothing to lock."""
+    if conn.dialect.name == "sqlite":
+        return
+    conn.execute(
+        sa.select(accounts_t.c.name)
+        .where(accounts_t.c.name.in_(sorted(set(names))))
+        .order_by(accounts_t.c.name)
+        .with_for_update()
+    ).all()
+
+
 def add_balances(conn: Connection, deltas: Mapping[str, int]) -> None:
     """Move the cached balances by ``deltas`` (the database's CHECK keeps wallets and
     stacks at zero or more)."""
