@@ -61,7 +61,9 @@ DEMO_USERS = (
     ("administrator", StaffRole.ADMINISTRATOR),
     ("administrator2", StaffRole.ADMINISTRATOR),
 )
-DEMO_FLOAT = 100_000_000  # avos: the demo cage's opening fill, MOP 1,000,000.00
+# avos: the demo cage's opening fill, MOP 10,000,000,000.00 — enough for the bots and the
+# benchmarks (benchmarks/bench_server.py gives 400 players MOP 1,000,000.00 each)
+DEMO_FLOAT = 10**12
 
 #: seconds a cashier's request waits for the ledger's check at start-up (in the
 #: background): until then no balance is trusted to pay from
