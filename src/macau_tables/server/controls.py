@@ -74,6 +74,38 @@ def add_user(
     return not staff
 
 
+def first_administrators(
+    conn: Connection, passwords: Passwords, names: list[str]
+) -> dict[str, str]:
+    """Two administrators, approved, by ``system`` (``macau-tables db administrators``):
+    only on a floor that has none — after that, administrators are hired like any staff.
+    Their passwords (random) are returned once."""
+    from macau_tables.core.rng import new_server_seed
+
+    if len(set(names)) != 2:
+        raise ApiError(422, "invalid_input", "name two different administrators", "SRV-NAME")
+    u = store.users_t.c
+    if conn.execute(sa.select(u.name).where(u.role == StaffRole.ADMINISTRATOR.value)).first():
+        raise duty(
+            "this floor has administrators: a new one is created by one and approved by "
+            "another (POST /users, POST /users/{name}/approve)",
+            409,
+        )
+    out = {}
+    for name in names:
+        out[name] = new_server_seed().hex()[:16]
+        create_user(conn, passwords, name, StaffRole.ADMINISTRATOR, out[name])
+        store.audit(
+            conn,
+            "system",
+            "create_user",
+            name,
+            "the floor's first administrators",
+            {"role": "administrator"},
+        )
+    return out
+
+
 def approve_user(conn: Connection, name: str, reason: str, by: User) -> dict[str, Any]:
     """A second administrator approves a staff account another created."""
     u = store.users_t.c
