@@ -14,14 +14,23 @@ from tests.server.test_recovery import restarted
 
 
 def second_supervisor(srv: Srv) -> str:
+    """A second supervisor's account: an administrator creates it, another approves it."""
+    return add_staff(srv, "sam", "supervisor")
+
+
+def add_staff(srv: Srv, name: str, role: str) -> str:
     r = srv.client.post(
         "/users",
-        json={"name": "sam", "role": "supervisor", "password": "sam-password"},
-        headers=srv.headers("supervisor"),
+        json={"name": name, "role": role, "password": f"{name}-password"},
+        headers=srv.headers("administrator"),
     )
     assert r.status_code == 200, r.text
-    srv.creds["sam"] = "sam-password"
-    return "sam"
+    r = srv.client.post(
+        f"/users/{name}/approve", json={"reason": "hired"}, headers=srv.headers("administrator2")
+    )
+    assert r.status_code == 200, r.text
+    srv.creds[name] = f"{name}-password"
+    return name
 
 
 def live_craps(srv: Srv, table: str = "craps-live") -> str:

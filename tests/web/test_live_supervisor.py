@@ -37,8 +37,9 @@ def test_one_supervisor_requests_a_void_another_approves_and_the_page_shows_it_d
     live: Live, watched: Open
 ) -> None:
     if "sam" not in live.creds:
-        post(live, "supervisor", "/users",
+        post(live, "administrator", "/users",
              {"name": "sam", "role": "supervisor", "password": "sam-password"})  # fmt: skip
+        post(live, "administrator2", "/users/sam/approve", {"reason": "hired"})
         live.creds["sam"] = "sam-password"
     post(live, "supervisor", "/tables", {"id": "craps-sv", "game": "craps", "dealer": "live"})
     fund(live, "bob")

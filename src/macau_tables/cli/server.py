@@ -215,6 +215,25 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
         typer.echo(f"applied {', '.join(done)}" if done else "the database is up to date")
 
     @db_app.command(
+        "administrators",
+        epilog="Example: macau-tables db administrators ann ben --database-url floor.db",
+    )
+    @handle_errors
+    def administrators_cmd(
+        first: Annotated[str, typer.Argument(help="The first administrator's name.")],
+        second: Annotated[str, typer.Argument(help="The second's (another person).")],
+        database_url: Annotated[str | None, typer.Option(help=URL_HELP)] = None,
+    ) -> None:
+        """Create a floor's first two administrators (one creates a staff account, the
+        other approves it) on a floor that has none — one upgraded from before the role.
+        Their random passwords are printed once. Refused once the floor has one."""
+        _need_server()
+        from macau_tables.server.run import first_administrators
+
+        for name, password in first_administrators(database_url, [first, second]).items():
+            typer.echo(f"{name}  {password}")
+
+    @db_app.command(
         "check",
         epilog="Example: macau-tables db check --database-url floor.db  "
         "(exit 2 if anything does not verify)",

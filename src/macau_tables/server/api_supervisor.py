@@ -36,6 +36,7 @@ from macau_tables.core.errors import MacauTablesError
 from macau_tables.games.contract import Actor
 from macau_tables.server import store
 from macau_tables.server.auth import User
+from macau_tables.server.controls import check_approver
 from macau_tables.server.errors import ApiError, from_domain, not_found
 from macau_tables.server.floor import Floor
 from macau_tables.server.schemas import MAX_AMOUNT, MAX_ID, Control, Strict
@@ -312,6 +313,12 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
                 "a second supervisor decides a request, not the one who made it",
                 "SRV-APPROVAL",
             )
+        # and one whose account was approved before the request was made (SRV-DUTY)
+        await floor.db.read(
+            lambda c: check_approver(
+                c, user.name, row.requested_by, int(row.requested_at), f"request {rid}"
+            )
+        )
         return row
 
     def decision_writer(

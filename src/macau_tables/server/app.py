@@ -25,7 +25,7 @@ from macau_tables.core.errors import MacauTablesError
 from macau_tables.core.rng import random_hex
 from macau_tables.core.visibility import Viewer
 from macau_tables.games.contract import accounts as acc
-from macau_tables.server import api_dealer, api_recall, api_supervisor, store
+from macau_tables.server import api_controls, api_dealer, api_recall, api_supervisor, store
 from macau_tables.server import schemas as S
 from macau_tables.server.api_meters import install as install_meters
 from macau_tables.server.auth import PERMISSIONS, StaffRole, User, require
@@ -467,6 +467,7 @@ def create_app(
         make()
 
     api_supervisor.install(app, the_floor, allowed, perm)  # void, correct, limits, freeze
+    api_controls.install(app, the_floor, allowed, perm)  # staff approvals, fills, frozen
 
     # --- money ----------------------------------------------------------------------------
 
@@ -546,8 +547,11 @@ def create_app(
     async def add_user(
         body: S.UserCreate, user: Annotated[User, Depends(allowed("users.create"))]
     ) -> dict[str, Any]:
-        await the_floor.add_user(body.name, StaffRole(body.role), body.password, user.name)
-        return {"name": body.name, "role": body.role}
+        """A player's account (a supervisor or an administrator; it plays at once), or a
+        staff account (an administrator only; it logs in once a second administrator
+        approves it: ``POST /users/{name}/approve``)."""
+        active = await the_floor.add_user(body.name, StaffRole(body.role), body.password, user)
+        return {"name": body.name, "role": body.role, "approved": active}
 
     @app.get("/users", tags=["people"], **perm("users.list"))
     async def list_users(
@@ -556,7 +560,17 @@ def create_app(
         rows = await the_floor.db.read(
             lambda c: c.execute(store.users_t.select().order_by(store.users_t.c.name)).all()
         )
-        return [{"name": r.name, "role": r.role, "active": bool(r.active)} for r in rows]
+        return [
+            {
+                "name": r.name,
+                "role": r.role,
+                "active": bool(r.active),
+                "created_by": r.created_by,
+                "approved_by": r.approved_by,
+                "approved": r.approved_at is not None,
+            }
+            for r in rows
+        ]
 
     # --- audit ------------------------------------------------------------------------------
 

@@ -28,6 +28,19 @@ class StaffRole(StrEnum):
     CASHIER = "cashier"
     SUPERVISOR = "supervisor"
     AUDITOR = "auditor"
+    ADMINISTRATOR = "administrator"  # staff accounts; no money, no table
+
+
+#: the roles whose accounts an administrator creates and a second administrator approves
+STAFF = frozenset(
+    {
+        StaffRole.DEALER,
+        StaffRole.CASHIER,
+        StaffRole.SUPERVISOR,
+        StaffRole.AUDITOR,
+        StaffRole.ADMINISTRATOR,
+    }
+)
 
 
 R = StaffRole
@@ -50,8 +63,18 @@ PERMISSIONS: dict[str, frozenset[StaffRole]] = {
     "accounts.read": frozenset({R.CASHIER, R.SUPERVISOR, R.AUDITOR}),
     "cashier.deposit": frozenset({R.CASHIER}),
     "cashier.withdraw": frozenset({R.CASHIER}),
-    "users.create": frozenset({R.SUPERVISOR}),
-    "users.list": frozenset({R.SUPERVISOR, R.AUDITOR}),
+    # players' accounts: a supervisor or an administrator; staff accounts: an administrator,
+    # approved by a second administrator before they can log in (server/controls.py)
+    "users.create": frozenset({R.SUPERVISOR, R.ADMINISTRATOR}),
+    "users.approve": frozenset({R.ADMINISTRATOR}),
+    "users.list": frozenset({R.SUPERVISOR, R.AUDITOR, R.ADMINISTRATOR}),
+    # the cage's float: a fill asked for by one person, approved by another
+    "cage.read": frozenset({R.CASHIER, R.SUPERVISOR, R.AUDITOR, R.ADMINISTRATOR}),
+    "cage.fill": frozenset({R.SUPERVISOR, R.ADMINISTRATOR}),
+    "cage.decide": frozenset({R.SUPERVISOR, R.ADMINISTRATOR}),
+    # accounts whose cached balance did not match their postings
+    "frozen.read": frozenset({R.CASHIER, R.SUPERVISOR, R.AUDITOR}),
+    "frozen.resolve": frozenset({R.SUPERVISOR}),
     "audit.ledger": frozenset({R.SUPERVISOR, R.AUDITOR}),
     "audit.journal": frozenset({R.SUPERVISOR, R.AUDITOR}),
     "audit.log": frozenset({R.SUPERVISOR, R.AUDITOR}),
@@ -137,8 +160,17 @@ def new_token() -> str:
 
 
 def create_user(
-    conn: Connection, passwords: Passwords, name: str, role: StaffRole, password: str
+    conn: Connection,
+    passwords: Passwords,
+    name: str,
+    role: StaffRole,
+    password: str,
+    *,
+    created_by: str = "system",
+    approved: bool = True,
 ) -> None:
+    """A new account; one not ``approved`` cannot log in until a second person approves it
+    (``controls.approve_user``)."""
     try:
         check_name(name, "user name")
     except ValueError as exc:
@@ -154,7 +186,10 @@ def create_user(
             role=role.value,
             password_hash=passwords.hash(password),
             active=True,
-            created_at=store.now_ms(),
+            created_at=(now := store.now_ms()),
+            created_by=created_by,
+            approved_by=created_by if approved else None,
+            approved_at=now if approved else None,
         )
     )
 
@@ -162,9 +197,12 @@ def create_user(
 def get_user(conn: Connection, name: str) -> tuple[User, str] | None:
     row = conn.execute(
         sa.select(
-            store.users_t.c.role, store.users_t.c.password_hash, store.users_t.c.active
+            store.users_t.c.role,
+            store.users_t.c.password_hash,
+            store.users_t.c.active,
+            store.users_t.c.approved_at,
         ).where(store.users_t.c.name == name)
     ).first()
-    if row is None or not row[2]:
+    if row is None or not row[2] or row[3] is None:  # (not approved yet: not usable)
         return None
     return User(name, StaffRole(row[0])), str(row[1])

@@ -30,12 +30,11 @@ from macau_tables.core.money import MOP, Money
 from macau_tables.core.rng import new_server_seed
 from macau_tables.games.contract import TableEngine
 from macau_tables.games.contract import accounts as acc
-from macau_tables.server import checks, store
+from macau_tables.server import checks, controls, store
 from macau_tables.server.auth import (
     Passwords,
     StaffRole,
     User,
-    create_user,
     get_user,
     new_token,
     token_hash,
@@ -58,7 +57,17 @@ DEMO_USERS = (
     ("cashier", StaffRole.CASHIER),
     ("supervisor", StaffRole.SUPERVISOR),
     ("auditor", StaffRole.AUDITOR),
+    # two: a staff account one creates, the other approves (server/controls.py)
+    ("administrator", StaffRole.ADMINISTRATOR),
+    ("administrator2", StaffRole.ADMINISTRATOR),
 )
+# avos: the demo cage's opening fill, MOP 10,000,000,000.00 — enough for the bots and the
+# benchmarks (benchmarks/bench_server.py gives 400 players MOP 1,000,000.00 each)
+DEMO_FLOAT = 10**12
+
+#: seconds a cashier's request waits for the ledger's check at start-up (in the
+#: background): until then no balance is trusted to pay from
+LEDGER_WAIT_S = 60.0
 
 
 #: seconds before the background check of a chain is tried again after its worker or the
@@ -166,6 +175,7 @@ class Floor:
 
     async def _start(self) -> None:
         await asyncio.get_running_loop().run_in_executor(None, upgrade, self.db)
+        self.accounts.frozen = frozenset(await self.db.read(store.frozen_accounts))
         started = time.perf_counter()
         self.recovery = await self.recover()
         self.recovery.seconds = time.perf_counter() - started
@@ -259,6 +269,8 @@ class Floor:
             self._ledger_job = True
         else:
             problems = await self.db.read(checks.verify_ledger)
+            if problems:
+                await self.freeze_mismatched()
         report.ledger = [p.reason for p in problems]
         by_table = _by_table([(p.table_id, p.reason) for p in problems], [r.id for r in rows])
         for row in rows:
@@ -464,6 +476,8 @@ class Floor:
             finally:
                 self._ledger_running = False
             self.recovery.ledger.extend(reason for _, reason in found)
+            if found:
+                await self.freeze_mismatched()
             owned = [t for t, a in self.tables.items() if a.owned]
             for table_id, reasons in sorted(_by_table(found, owned).items()):
                 actor = self.tables[table_id]
@@ -509,6 +523,11 @@ class Floor:
                 self.recovery.locked[table_id] = reason
                 await self.lock_table(actor, reason)
 
+    async def freeze_mismatched(self) -> None:
+        """Freeze every account whose cached balance differs from its postings: no money
+        path takes it until a supervisor resolves it (``controls.resolve_frozen``)."""
+        self.accounts.frozen = await self.db.write(controls.freeze_mismatched)
+
     async def lock_table(self, actor: TableActor, reason: str) -> None:
         actor.status, actor.lock_reason = "locked", reason
         log.error("table %s locked: %s", actor.table_id, reason)
@@ -546,9 +565,14 @@ class Floor:
                         role=role.value,
                         password_hash=hashed[name],
                         active=True,
-                        created_at=store.now_ms(),
+                        created_at=(now := store.now_ms()),
+                        created_by="system",
+                        approved_by="system",
+                        approved_at=now,
                     )
                 )
+            controls.demo_fill(conn, self.accounts, DEMO_FLOAT)
+            for name, role in DEMO_USERS:
                 if role is StaffRole.PLAYER:
                     tx = Transaction.transfer(
                         CAGE, acc.wallet(name), Money(DEMO_DEPOSIT, MOP), "demo deposit"
@@ -678,6 +702,12 @@ class Floor:
             engine, problems = await self.db.read(
                 functools.partial(_load_checked, actor=actor, defer=False)
             )
+            # and the whole ledger's own check, not the table's alone: an account whose
+            # cached balance is wrong keeps every table locked until it is resolved
+            ledger = await self.db.read(checks.verify_ledger)
+            if ledger:
+                await self.freeze_mismatched()
+            problems = [p.reason for p in ledger] + problems
             if problems:
                 raise ApiError(409, "still_locked", "; ".join(problems), "SRV-LOCK")
             actor.engine = engine
@@ -725,7 +755,11 @@ class Floor:
         key: str,
         req_hash: str,
     ) -> Reply:
-        """Deposit (cage → wallet) or withdraw (wallet → cage), idempotently."""
+        """Deposit (cage → wallet) or withdraw (wallet → cage), idempotently. Only verified
+        balances pay: the request waits for the ledger's check at start-up; a frozen
+        wallet or cage is refused (``SRV-FROZEN``); a deposit the cage's float does not
+        cover is refused (``SRV-FUNDS``: a fill first)."""
+        await self._ledger_verified()
 
         def unit(conn: Connection) -> Reply:
             stored = store.get_idempotent(conn, user, key)
@@ -737,10 +771,16 @@ class Floor:
             wallet = acc.wallet(player)
             src, dst = (CAGE, wallet) if direction == "deposit" else (wallet, CAGE)
             tx = Transaction.transfer(src, dst, Money(amount, MOP), memo or direction)
+            store.lock_accounts(conn, (src, dst))  # (PostgreSQL: one at a time per wallet)
+            short = controls.cage_refusal(conn, amount) if direction == "deposit" else None
             try:
+                if short is not None and CAGE not in self.accounts.frozen:
+                    raise short
                 with conn.begin_nested():
                     store.post(conn, self.accounts, Movement(tx), by_user=user)
-            except (InsufficientFunds, HoldError) as exc:
+            except ApiError as exc:
+                reply = Reply(exc.status, exc.body())
+            except (InsufficientFunds, HoldError, store.AccountFrozen) as exc:
                 reply = Reply(from_domain(exc).status, from_domain(exc).body())
             else:
                 reply = Reply(200, {"account": wallet, "balance": store.balance(conn, wallet)})
@@ -755,6 +795,21 @@ class Floor:
             # the same key sent twice at once (PostgreSQL): the other try committed first;
             # run again, this one finds its record and answers it (or 409 SRV-IDEM)
             return await self.db.write(unit)
+
+    async def _ledger_verified(self) -> None:
+        """Wait until the ledger's check at start-up is done (its mismatched accounts
+        frozen); 409 ``SRV-FROZEN`` if it takes longer than :data:`LEDGER_WAIT_S`."""
+        deadline = time.monotonic() + LEDGER_WAIT_S
+        while self.ledger_pending():
+            if time.monotonic() > deadline:
+                raise ApiError(
+                    409,
+                    "ledger_pending",
+                    "the ledger's check at start-up is not done: no balance pays until it "
+                    "is; retry with the same Idempotency-Key",
+                    "SRV-FROZEN",
+                )
+            await asyncio.sleep(0.02)
 
     # --- people -------------------------------------------------------------------------
 
@@ -792,7 +847,11 @@ class Floor:
                 row = conn.execute(  # (one statement: the token and its active user)
                     sa.select(store.tokens_t.c.user_name, store.tokens_t.c.expires_at)
                     .join(store.users_t, store.users_t.c.name == store.tokens_t.c.user_name)
-                    .where(store.tokens_t.c.token_hash == h, store.users_t.c.active)
+                    .where(
+                        store.tokens_t.c.token_hash == h,
+                        store.users_t.c.active,
+                        store.users_t.c.approved_at.is_not(None),
+                    )
                     .add_columns(store.users_t.c.role)
                 ).first()
                 if row is None:
@@ -820,12 +879,11 @@ class Floor:
             lambda c: c.execute(store.tokens_t.delete().where(store.tokens_t.c.token_hash == h))
         )
 
-    async def add_user(self, name: str, role: StaffRole, password: str, by: str) -> None:
-        def unit(conn: Connection) -> None:
-            create_user(conn, self.passwords, name, role, password)
-            store.audit(conn, by, "create_user", name, "", {"role": role.value})
-
-        await self.db.write(unit)
+    async def add_user(self, name: str, role: StaffRole, password: str, by: User) -> bool:
+        """A new account (``controls.add_user``): whether it can log in now."""
+        return await self.db.write(
+            lambda conn: controls.add_user(conn, self.passwords, name, role, password, by)
+        )
 
 
 def _table_row(conn: Connection, table_id: str) -> Any:

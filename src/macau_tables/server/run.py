@@ -392,3 +392,30 @@ def db_upgrade(database_url: str | None) -> list[str]:
 
 
 __all__ = ["db_upgrade", "normalise_url", "serve"]
+
+
+def first_administrators(database_url: str | None, names: list[str]) -> dict[str, str]:
+    """The floor's first two administrators (a floor upgraded from before the role has
+    none, and a staff account needs one to create it and another to approve it): created
+    approved, by ``system``, with random passwords returned once — only while the floor
+    has no administrator (``controls.first_administrators``). Migrations applied first."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from macau_tables.core.errors import InvalidInput
+    from macau_tables.server.auth import Passwords
+    from macau_tables.server.controls import first_administrators as create
+    from macau_tables.server.errors import ApiError
+
+    try:
+        db = Database(database_url)
+    except (SQLAlchemyError, ValueError) as exc:
+        raise database_error(exc) from exc
+    try:
+        upgrade(db)
+        return db.write_sync(lambda conn: create(conn, Passwords(), names))
+    except ApiError as exc:  # (a floor that has administrators: a one-line error)
+        raise InvalidInput(exc.message, rule=exc.rule) from exc
+    except SQLAlchemyError as exc:
+        raise database_error(exc) from exc
+    finally:
+        db.close()

@@ -139,7 +139,7 @@ class BalanceReply(BaseModel):
 
 class UserCreate(Strict):
     name: str = Field(max_length=64)
-    role: Literal["player", "dealer", "cashier", "supervisor", "auditor"]
+    role: Literal["player", "dealer", "cashier", "supervisor", "auditor", "administrator"]
     password: str = Field(min_length=8, max_length=256)
 
 

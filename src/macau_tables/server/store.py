@@ -21,7 +21,13 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from macau_tables.core.errors import HoldError, InsufficientFunds, InvalidInput, JournalTampered
+from macau_tables.core.errors import (
+    HoldError,
+    InsufficientFunds,
+    InvalidInput,
+    JournalTampered,
+    LedgerMismatch,
+)
 from macau_tables.core.journal import Entry, Journal, event_from_json
 from macau_tables.core.ledger import GUARDED, Movement
 from macau_tables.core.money import MOP, Money
@@ -129,6 +135,11 @@ users_t = sa.Table(
     sa.Column("password_hash", sa.Text),
     sa.Column("active", sa.Boolean),
     sa.Column("created_at", sa.BigInteger),
+    # (migration 0010) who created the account, who approved it and when: an account not
+    # approved (approved_at NULL) cannot log in
+    sa.Column("created_by", sa.String),
+    sa.Column("approved_by", sa.String),
+    sa.Column("approved_at", sa.BigInteger),
 )
 tokens_t = sa.Table(
     "tokens",
@@ -228,6 +239,47 @@ resolutions_t = sa.Table(
 )
 
 
+# --- money controls (migration 0010): the cage's fills, frozen accounts ------------------
+cage_fills_t = sa.Table(
+    "cage_fills",
+    md,
+    sa.Column("id", sa.BigInteger, primary_key=True),
+    sa.Column("amount", sa.BigInteger),
+    sa.Column("reason", sa.Text),
+    sa.Column("requested_by", sa.String),
+    sa.Column("requested_at", sa.BigInteger),
+    sa.Column("decision", sa.String),
+    sa.Column("decided_by", sa.String),
+    sa.Column("decided_at", sa.BigInteger),
+    sa.Column("decision_reason", sa.Text),
+    sa.Column("tx_id", sa.String),
+)
+frozen_accounts_t = sa.Table(
+    "frozen_accounts",
+    md,
+    sa.Column("id", sa.BigInteger, primary_key=True),
+    sa.Column("account", sa.String),
+    sa.Column("reason", sa.Text),
+    sa.Column("cached", sa.BigInteger),
+    sa.Column("posted", sa.BigInteger),
+    sa.Column("frozen_at", sa.BigInteger),
+    sa.Column("resolved_by", sa.String),
+    sa.Column("resolution", sa.Text),
+    sa.Column("resolved_at", sa.BigInteger),
+)
+
+
+class AccountFrozen(LedgerMismatch):
+    """A movement names an account frozen because its cached balance did not match its
+    postings (409 ``SRV-FROZEN``, until a supervisor resolves it)."""
+
+
+def frozen_accounts(conn: Connection) -> set[str]:
+    """The accounts frozen and not resolved."""
+    f = frozen_accounts_t.c
+    return {str(a) for (a,) in conn.execute(sa.select(f.account).where(f.resolved_at.is_(None)))}
+
+
 def frozen_tables(conn: Connection) -> list[str]:
     """Tables with a dispute not yet resolved (frozen; their row says paused)."""
     rows = conn.execute(
@@ -268,10 +320,12 @@ _NAMED_ACCOUNTS = sa.select(accounts_t.c.name).where(
 
 class Accounts:
     """Creates account rows on first use (cached per process; :meth:`forget` after a
-    transaction that rolled back, since the rows it created are gone)."""
+    transaction that rolled back, since the rows it created are gone). ``frozen``: the
+    accounts no movement may name (:func:`frozen_accounts`, kept by the floor)."""
 
     def __init__(self) -> None:
         self._known: set[str] = set()
+        self.frozen: frozenset[str] = frozenset()
 
     def ensure(self, conn: Connection, names: Iterable[str]) -> None:
         missing = [n for n in names if n not in self._known]
@@ -651,6 +705,13 @@ def post(
         if p.amount.currency != MOP:
             raise InvalidInput(f"{p.account}: this server keeps MOP, not {p.amount.currency}")
         deltas[p.account] += p.amount.minor
+    if accounts.frozen and not accounts.frozen.isdisjoint(deltas):
+        named = sorted(accounts.frozen.intersection(deltas))
+        raise AccountFrozen(
+            f"{', '.join(named)} frozen: its cached balance did not match its postings; "
+            "a supervisor resolves it (POST /frozen-accounts/{account}/resolve)",
+            rule="SRV-FROZEN",
+        )
     for name, delta in deltas.items():
         if delta < 0 and name.startswith(GUARDED):
             row = run(conn, "balance", {"name": name}).first()
@@ -715,6 +776,23 @@ def post(
                 rule="SRV-HOLD",
             ) from exc
     return tx_id
+
+
+def lock_accounts(conn: Connection, names: Iterable[str]) -> None:
+    """PostgreSQL: lock the rows of ``names`` (``SELECT … FOR UPDATE``, in name order: no
+    deadlock between two callers) until the transaction ends, so that a balance read next
+    is the latest committed one and no other transaction moves it before this one commits
+    — two withdrawals from one wallet run one after the other, the second sees what the
+    first left and is refused ``SRV-FUNDS`` by :func:`post`'s check, not by the database's
+    CHECK at the commit. SQLite has one writer: nothing to lock."""
+    if conn.dialect.name == "sqlite":
+        return
+    conn.execute(
+        sa.select(accounts_t.c.name)
+        .where(accounts_t.c.name.in_(sorted(set(names))))
+        .order_by(accounts_t.c.name)
+        .with_for_update()
+    ).all()
 
 
 def add_balances(conn: Connection, deltas: Mapping[str, int]) -> None:
