@@ -110,14 +110,17 @@ def _role(pid: int) -> str:
     return "worker"
 
 
-def _kb(pid: int, path: str, key: str) -> int:
+def _kbs(pid: int, path: str) -> dict[str, int]:
+    """The ``Name:  N kB`` lines of ``/proc/PID/<path>``, in kB."""
+    out = {}
     try:
         for line in Path(f"/proc/{pid}/{path}").read_text().splitlines():
-            if line.startswith(key):
-                return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
+            name, _, rest = line.partition(":")
+            if rest.endswith(" kB"):
+                out[name] = int(rest.split()[0])
+    except (OSError, ValueError):
         pass
-    return 0
+    return out
 
 
 def _fds(pid: int) -> tuple[int, int]:
@@ -137,12 +140,17 @@ def processes(root: int) -> list[dict[str, Any]]:
     out = []
     for pid in tree(root):
         fds, sockets = _fds(pid)
+        status = _kbs(pid, "status")
         out.append(
             {
                 "pid": pid,
                 "role": _role(pid),
-                "rss_kb": _kb(pid, "status", "VmRSS:"),
-                "pss_kb": _kb(pid, "smaps_rollup", "Pss:"),
+                "rss_kb": status.get("VmRSS", 0),
+                # of which the process's own memory (its heap), and pages of files mapped
+                # (the interpreter's and the libraries' code: shared with other processes)
+                "anon_kb": status.get("RssAnon", 0),
+                "file_kb": status.get("RssFile", 0),
+                "pss_kb": _kbs(pid, "smaps_rollup").get("Pss", 0),
                 "fds": fds,
                 "sockets": sockets,
             }
@@ -281,6 +289,8 @@ async def soak(a: argparse.Namespace, url: str, core: int, db: Path) -> dict[str
                 "t": round(now - start, 1),
                 "rss_mb": round(sum(p["rss_kb"] for p in procs) / 1024, 1),
                 "pss_mb": round(sum(p["pss_kb"] for p in procs) / 1024, 1),
+                "anon_mb": round(sum(p["anon_kb"] for p in procs) / 1024, 1),
+                "file_mb": round(sum(p["file_kb"] for p in procs) / 1024, 1),
                 "fds": sum(p["fds"] for p in procs),
                 "sockets": sum(p["sockets"] for p in procs),
                 "processes": len(procs),
@@ -328,8 +338,9 @@ def _by_role(procs: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
     """RSS (kB), descriptors and processes of each role in the tree."""
     out: dict[str, dict[str, int]] = {}
     for p in procs:
-        r = out.setdefault(p["role"], {"rss_kb": 0, "fds": 0, "processes": 0})
+        r = out.setdefault(p["role"], {"rss_kb": 0, "anon_kb": 0, "fds": 0, "processes": 0})
         r["rss_kb"] += p["rss_kb"]
+        r["anon_kb"] += p["anon_kb"]
         r["fds"] += p["fds"]
         r["processes"] += 1
     return out
@@ -345,14 +356,15 @@ def _size(p: Path) -> int:
 def _print_sample(s: dict[str, Any], head: bool) -> None:
     if head:
         print(
-            f"{'t s':>7} {'RSS MB':>7} {'PSS MB':>7} {'fds':>5} {'socks':>5} {'procs':>5}"
-            f" {'cmds/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'views/s':>7} {'5xx':>4}"
+            f"{'t s':>7} {'RSS MB':>7} {'anon MB':>7} {'PSS MB':>7} {'fds':>5} {'socks':>5}"
+            f" {'procs':>5} {'cmds/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'views/s':>7} {'5xx':>4}"
             f" {'db MB':>7} {'WAL MB':>7}"
         )
     print(
-        f"{s['t']:>7.0f} {s['rss_mb']:>7.1f} {s['pss_mb']:>7.1f} {s['fds']:>5} {s['sockets']:>5}"
-        f" {s['processes']:>5} {s['commands_per_s']:>7.1f} {_ms(s['command_p50_ms']):>7}"
-        f" {_ms(s['command_p99_ms']):>7} {s['views_per_s']:>7.1f} {s['server_errors']:>4}"
+        f"{s['t']:>7.0f} {s['rss_mb']:>7.1f} {s['anon_mb']:>7.1f} {s['pss_mb']:>7.1f}"
+        f" {s['fds']:>5} {s['sockets']:>5} {s['processes']:>5} {s['commands_per_s']:>7.1f}"
+        f" {_ms(s['command_p50_ms']):>7} {_ms(s['command_p99_ms']):>7}"
+        f" {s['views_per_s']:>7.1f} {s['server_errors']:>4}"
         f" {s['db_mb']:>7.2f} {s['wal_mb']:>7.2f}",
         flush=True,
     )
@@ -505,6 +517,14 @@ def _report(a: argparse.Namespace, out: dict[str, Any]) -> None:
             f"(threshold {v['threshold']:.0%}): {'ok' if v['ok'] else 'GROWTH'}; this run "
             f"flags a growth above {v['smallest_flagged_per_hour']:.1f}{unit}/h"
         )
+        anon = out.get("anon_trend") or {}
+        if key == "rss_mb" and anon.get("slope_per_hour") is not None:
+            print(
+                f"    of which anonymous (the processes' own memory, not the files they map): "
+                f"first half {anon['first_half_level']} MB, second half "
+                f"{anon['second_half_level']} MB, slope {anon['slope_per_hour']:+} MB/h "
+                f"({anon['growth']:+.2%}; shown, the verdict is RSS's)"
+            )
     if out["server_errors"] or out["bots_failed"]:
         print(
             f"  ** {out['server_errors']} commands answered 5xx, {out['bots_failed']} bots "
@@ -572,6 +592,8 @@ def main() -> None:
     out["journal"] = _journal(db)
     samples = out["samples"]
     db_growth = verdict(samples, "db_mb", float("inf")) if samples else {}
+    if samples:
+        out["anon_trend"] = verdict(samples, "anon_mb", a.rss_threshold)
     out["db_growth"] = {k: db_growth.get(k) for k in ("first_half_level", "slope_per_hour")}
     out["verdict"] = (
         {
