@@ -5,7 +5,8 @@ craps-1, paigow-1, taiwan-1), listening on a free loopback port; PLAYERS bots of
 ``macau-tables bots`` (each game's strategy, spread over the four tables) play for MINUTES.
 Every EVERY seconds a sample: the server's process tree (the core, its front process, the
 check workers' fork server and resource tracker — every descendant, from ``/proc``) — its
-RSS summed (and PSS, which counts pages the processes share once), its open file
+RSS summed (and its anonymous part, the processes' own memory without the files they
+map; and PSS, which shares a page out among the processes that map it), its open file
 descriptors summed (``/proc/PID/fd``) and its processes; the commands the bots sent in
 that interval (``POST /tables/{id}/commands``, request sent -> answer read: per second and
 their p50 / p99), the views they read, and the database file and its WAL.
@@ -20,7 +21,7 @@ than 3 in the second half). The longer the run, the smaller the growth it can fl
 ``threshold x level / half the run``): 3 minutes proves the harness, 30 (``make soak``)
 flags about 70 MB an hour. Two things grow by design until a bound, and count against the
 threshold while they do: each table's engine keeps its journal up to about twice
-``--checkpoint-every`` entries (serve's default 1000: some 25 minutes at this floor's
+``--checkpoint-every`` entries (serve's default 1000: some 20-25 minutes at this floor's
 pace; ``--checkpoint-every 100`` reaches it in 3), and SQLite's page cache follows the
 file up to 64 MB a connection. The database file itself grows (the ledger, the
 journals): printed, not judged.
