@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit postgres compiler bench coverage conformance docs-analysis clean chromium screenshots vendor-js
+.PHONY: run test lint typecheck unit postgres compiler bench soak coverage conformance docs-analysis clean chromium screenshots vendor-js
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -59,9 +59,19 @@ TEST_WORKERS ?= 2
 unit: $(STAMP) postgres
 	$(BIN)/pytest -n $(TEST_WORKERS)
 
+# every benchmark but the soak (bench_soak.py runs for half an hour: `make soak`)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
-	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+	@for f in benchmarks/bench_*.py; do \
+	  case $$f in */bench_soak.py) echo "== $$f: skipped (make soak)"; continue;; esac; \
+	  echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+# the soak: bots on the demo floor for MINUTES, a sample every EVERY seconds; fails if the
+# server's memory or descriptors grow (docs/benchmarks.md, "Soak")
+MINUTES ?= 30
+EVERY ?= 60
+soak: $(STAMP)
+	$(BIN)/python benchmarks/bench_soak.py --minutes $(MINUTES) --every $(EVERY)
 
 coverage:
 	$(PYTHON) ../shared/tools/rule_coverage.py
