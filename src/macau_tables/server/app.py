@@ -37,6 +37,7 @@ from macau_tables.server.fastpath import CommandFastPath
 from macau_tables.server.floor import Floor, Settings
 from macau_tables.server.games import games
 from macau_tables.server.latency import Latencies
+from macau_tables.server.logins import PasswordChange, Throttled
 from macau_tables.server.tables import Reply
 
 log = logging.getLogger("macau_tables.server")
@@ -114,7 +115,8 @@ def create_app(
 
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(exc.body(), status_code=exc.status)
+        headers = exc.headers() if isinstance(exc, Throttled) else None
+        return JSONResponse(exc.body(), status_code=exc.status, headers=headers)
 
     @app.exception_handler(MacauTablesError)
     async def _domain_error(_: Request, exc: MacauTablesError) -> JSONResponse:
@@ -196,9 +198,12 @@ def create_app(
     # --- auth -----------------------------------------------------------------------------
 
     @app.post("/auth/login", response_model=S.TokenReply, tags=["auth"])
-    async def login(body: S.Login) -> dict[str, Any]:
-        """Exchange a name and password for a bearer token (it expires)."""
-        return await the_floor.login(body.name, body.password)
+    async def login(body: S.Login, request: Request) -> dict[str, Any]:
+        """Exchange a name and password for a bearer token (it expires). Failed logins
+        are throttled per name and per client address (429 ``SRV-THROTTLE`` with
+        ``Retry-After``)."""
+        address = request.client.host if request.client is not None else ""
+        return await the_floor.login(body.name, body.password, address)
 
     @app.post("/auth/logout", tags=["auth"], **perm("logout"))
     async def logout(
@@ -207,6 +212,17 @@ def create_app(
     ) -> dict[str, Any]:
         assert creds is not None
         await the_floor.logout(creds.credentials)
+        return {"ok": True}
+
+    @app.post("/auth/password", tags=["auth"], **perm("me"))
+    async def change_password(
+        body: PasswordChange, request: Request, user: Annotated[User, Depends(allowed("me"))]
+    ) -> dict[str, Any]:
+        """Change one's own password (the old one, then the new one, which follows the
+        password policy: 422 ``SRV-PASSWORD``). Wrong old passwords are throttled as
+        logins are."""
+        address = request.client.host if request.client is not None else ""
+        await the_floor.change_password(user.name, body.old_password, body.new_password, address)
         return {"ok": True}
 
     @app.get("/me", tags=["auth"], **perm("me"))
