@@ -26,9 +26,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from macau_tables.server import schemas as S
 from macau_tables.server.errors import ApiError
 
 #: a password has at least this many characters
@@ -177,3 +179,19 @@ class PasswordChange(BaseModel):
     model_config = ConfigDict(extra="forbid")
     old_password: str = Field(max_length=200)
     new_password: str = Field(max_length=200)
+
+
+class LoginBody(S.Login):
+    """``POST /auth/login``. ``session``: ``"bearer"`` (API clients: the token in the
+    answer) or ``"cookie"`` (the browser's pages: the token only in the ``HttpOnly``
+    session cookie, never in the answer; server/session.py)."""
+
+    session: Literal["bearer", "cookie"] = "bearer"
+
+
+class SessionReply(BaseModel):
+    """``POST /auth/login`` with ``session: "cookie"``: who, and until when."""
+
+    name: str
+    role: str
+    expires_at: int = Field(description="epoch milliseconds")
