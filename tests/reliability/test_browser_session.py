@@ -6,16 +6,30 @@ fails the test)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 
 pytest.importorskip("playwright")
 
-from tests.web.conftest import Live, browser, live, log_in, watched
-from tests.web.harness import Watched
+from playwright.sync_api import Browser, sync_playwright
+
+from tests.web.conftest import Live, live, log_in, watched
+from tests.web.harness import Watched, launch
 
 Open = Callable[..., Watched]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Chromium for this module only: Playwright's synchronous API runs an event loop in
+    this thread while it is open, which the suite's other tests (``asyncio.run``) must
+    not find there."""
+    with sync_playwright() as pw:
+        b = launch(pw)
+        yield b
+        b.close()
+
 
 __all__ = ["browser", "live", "watched"]
 

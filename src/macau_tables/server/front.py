@@ -81,6 +81,8 @@ _BAD_REQUEST_BODY = (
 _HEAD_TOO_LARGE_BODY = (
     b'{"error":"too_large","rule":"SRV-INPUT","message":"the request\'s headers are too large"}'
 )
+#: a client at one of these addresses is a reverse proxy: its X-Forwarded-For is relayed
+_LOOPBACK = frozenset({"127.0.0.1", "::1"})
 #: headers a relay sets itself (hop by hop, or the body's framing)
 _HOP = {
     b"connection",
@@ -485,16 +487,21 @@ class Client(asyncio.Protocol):
         sys.stdout.flush()
 
     def _request_head(self, method: bytes, *, keep: tuple[bytes, ...] = ()) -> list[bytes]:
-        """The request as relayed, with the client's address in ``X-Forwarded-For`` (set
-        here, never the client's own: the core trusts it from the loopback, and throttles
-        logins per address by it)."""
+        """The request as relayed, with the client's address in ``X-Forwarded-For`` (the
+        core trusts it from the loopback, and throttles logins per address by it): set
+        here, never the client's own — unless the client is itself on the loopback (a
+        reverse proxy in front of this one), whose header is relayed as uvicorn would
+        trust it."""
         lines = [method + b" " + self.url + b" HTTP/1.1\r\n"]
+        proxied = self.address in _LOOPBACK and any(
+            k == b"x-forwarded-for" for k, _ in self.headers
+        )
         lines += [
             k + b": " + v + b"\r\n"
             for k, v in self.headers
-            if (k not in _HOP or k in keep) and k != b"x-forwarded-for"
+            if (k not in _HOP or k in keep) and (proxied or k != b"x-forwarded-for")
         ]
-        if self.address:
+        if self.address and not proxied:
             lines.append(b"x-forwarded-for: " + self.address.encode() + b"\r\n")
         return lines
 
