@@ -119,7 +119,8 @@ class Watcher(threading.Thread):
 
     def __init__(self, port: int, table: str, token: str) -> None:
         super().__init__(daemon=True)
-        self.url = f"ws://127.0.0.1:{port}/tables/{table}/ws?token={token}"
+        self.url = f"ws://127.0.0.1:{port}/tables/{table}/ws"
+        self.token = token
         self.messages: list[dict[str, Any]] = []
         self.error: BaseException | None = None
         self.stopping = False
@@ -129,6 +130,7 @@ class Watcher(threading.Thread):
 
         try:
             with connect(self.url, open_timeout=30) as ws:
+                ws.send(json.dumps({"type": "auth", "token": self.token}))  # (not in the URL)
                 while not self.stopping:
                     try:
                         self.messages.append(json.loads(ws.recv(timeout=0.5)))

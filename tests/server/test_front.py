@@ -266,7 +266,7 @@ def test_a_malformed_request_after_good_ones(srv: Server) -> None:
 def test_a_websocket_handshake_after_a_pipelined_request(srv: Server) -> None:
     data = (
         b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
-        b"GET /tables/hilo-1/ws?token=" + srv.tokens["alice"].encode() + b" HTTP/1.1\r\n"
+        b"GET /tables/hilo-1/ws HTTP/1.1\r\n"
         b"Host: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
     )
@@ -357,14 +357,16 @@ def test_relayed_requests_keep_their_shape(srv: Server) -> None:
 def test_a_websocket_through_the_front(srv: Server) -> None:
     from websockets.sync.client import connect
 
-    url = f"ws://127.0.0.1:{srv.port}/tables/hilo-1/ws?token={srv.tokens['alice']}"
+    url = f"ws://127.0.0.1:{srv.port}/tables/hilo-1/ws"
     with connect(url, open_timeout=20) as ws:
+        ws.send(json.dumps({"type": "auth", "token": srv.tokens["alice"]}))
         first = json.loads(ws.recv(timeout=20))
         assert first["type"] == "snapshot"
         assert first["table_id"] == "hilo-1"
         time.sleep(KEEP_ALIVE + 1.5)  # longer than an idle HTTP connection lives
         assert ws.ping().wait(10)
-    with connect(f"ws://127.0.0.1:{srv.port}/tables/hilo-1/ws?token=nope") as ws:
+    with connect(url) as ws:
+        ws.send(json.dumps({"type": "auth", "token": "nope"}))
         refused = json.loads(ws.recv(timeout=20))
         assert refused["rule"] == "SRV-AUTH"
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -27,10 +29,21 @@ def token(srv: Srv, who: str) -> str:
     return srv.headers(who)["Authorization"].split()[1]
 
 
+@contextlib.contextmanager
+def ws_connect(
+    srv: Srv, tok: str, table: str = "hilo-1", last_seq: int | None = None
+) -> Iterator[Any]:
+    """A table's socket, authenticated by its first message (never ``?token=``)."""
+    url = f"/tables/{table}/ws" + ("" if last_seq is None else f"?last_seq={last_seq}")
+    with srv.client.websocket_connect(url) as ws:
+        ws.send_json({"type": "auth", "token": tok})
+        yield ws
+
+
 def test_a_player_sees_his_own_face_down_card_and_never_another_seats(srv: Srv) -> None:
     for p in ("alice", "bob"):
         srv.ok(p, "hilo-1", "join", {"amount": 10_000})
-    with srv.client.websocket_connect(f"/tables/hilo-1/ws?token={token(srv, 'bob')}") as ws:
+    with ws_connect(srv, token(srv, "bob")) as ws:
         (snap,) = read_until_snapshot(ws)
         assert snap["view"]["players"] == ["alice", "bob"]
         assert snap["view"]["my_stack"] == 10_000
@@ -56,7 +69,7 @@ def test_a_player_sees_his_own_face_down_card_and_never_another_seats(srv: Srv) 
         assert "stack:hilo-1:alice" not in text
         assert "hilo.joined" not in str([m for m in msgs if "alice" in str(m)])
         # a public viewer (the cashier) sees neither card
-    with srv.client.websocket_connect(f"/tables/hilo-1/ws?token={token(srv, 'cashier')}") as ws:
+    with ws_connect(srv, token(srv, "cashier")) as ws:
         (snap,) = read_until_snapshot(ws)
         assert snap["view"]["cards"] == {"alice": None, "bob": None}
         assert "my_stack" not in snap["view"]
@@ -65,7 +78,7 @@ def test_a_player_sees_his_own_face_down_card_and_never_another_seats(srv: Srv) 
 def test_resume_sends_exactly_the_missed_events_the_viewer_may_see(srv: Srv) -> None:
     srv.ok("alice", "hilo-1", "join", {"amount": 10_000})
     srv.ok("bob", "hilo-1", "join", {"amount": 10_000})
-    with srv.client.websocket_connect(f"/tables/hilo-1/ws?token={token(srv, 'bob')}") as ws:
+    with ws_connect(srv, token(srv, "bob")) as ws:
         (snap,) = read_until_snapshot(ws)
         last = snap["seq"]
     # bob is away for a round
@@ -83,8 +96,7 @@ def test_resume_sends_exactly_the_missed_events_the_viewer_may_see(srv: Srv) -> 
         if e["seq"] > last and event_from_json(e["event"]).audience().admits(Viewer.player("bob"))
     ]
     assert len(want) < len([e for e in journal if e["seq"] > last])  # alice's card is hidden
-    url = f"/tables/hilo-1/ws?token={token(srv, 'bob')}&last_seq={last}"
-    with srv.client.websocket_connect(url) as ws:
+    with ws_connect(srv, token(srv, "bob"), last_seq=last) as ws:
         msgs = read_until_snapshot(ws)
     assert [m["seq"] for m in msgs[:-1]] == want
     assert all(m["type"] == "event" for m in msgs[:-1])
@@ -101,10 +113,10 @@ def test_resume_sends_exactly_the_missed_events_the_viewer_may_see(srv: Srv) -> 
 
 
 def test_a_bad_token_or_table_is_an_error_message_then_close(srv: Srv) -> None:
-    with srv.client.websocket_connect("/tables/hilo-1/ws?token=nope") as ws:
+    with ws_connect(srv, "nope") as ws:
         msg = ws.receive_json()
     assert (msg["type"], msg["rule"]) == ("error", "SRV-AUTH")
-    with srv.client.websocket_connect(f"/tables/zz/ws?token={token(srv, 'bob')}") as ws:
+    with ws_connect(srv, token(srv, "bob"), "zz") as ws:
         msg = ws.receive_json()
     assert (msg["type"], msg["rule"]) == ("error", "SRV-TABLE")
 
@@ -124,7 +136,7 @@ def test_a_socket_closes_when_its_token_is_logged_out_or_expires(
     monkeypatch.setattr(server_app, "WS_TOKEN_RECHECK_S", 0.05)
     srv.ok("bob", "hilo-1", "join", {"amount": 1_000})
     bob = token(srv, "bob")
-    with srv.client.websocket_connect(f"/tables/hilo-1/ws?token={bob}") as ws:
+    with ws_connect(srv, bob) as ws:
         read_until_snapshot(ws)
         r = srv.client.post("/auth/logout", headers={"Authorization": f"Bearer {bob}"})
         assert r.status_code == 200
@@ -141,7 +153,7 @@ def test_a_socket_closes_when_its_token_is_logged_out_or_expires(
     alice = r.json()["token"]
     srv.floor.settings.token_seconds = 12 * 3600
     monkeypatch.setattr(server_app, "WS_TOKEN_RECHECK_S", 30.0)
-    with srv.client.websocket_connect(f"/tables/hilo-1/ws?token={alice}") as ws:
+    with ws_connect(srv, alice) as ws:
         read_until_snapshot(ws)
         closed_in_time(srv, 5.0)  # at its expiry, about a second, not 30
         msg = ws.receive_json()
@@ -150,7 +162,7 @@ def test_a_socket_closes_when_its_token_is_logged_out_or_expires(
             ws.receive_json()
         assert closed.value.code == 4401
     # a socket whose token stays valid is not closed by the watch
-    with srv.client.websocket_connect(f"/tables/hilo-1/ws?token={cashier}") as ws:
+    with ws_connect(srv, cashier) as ws:
         read_until_snapshot(ws)
         assert srv.step("hilo-1")
         assert ws.receive_json()["type"] in ("event", "state")

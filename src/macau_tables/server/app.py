@@ -28,7 +28,7 @@ from macau_tables.games.contract import accounts as acc
 from macau_tables.server import api_controls, api_dealer, api_recall, api_supervisor, store
 from macau_tables.server import schemas as S
 from macau_tables.server.api_meters import install as install_meters
-from macau_tables.server.auth import PERMISSIONS, StaffRole, User, require
+from macau_tables.server.auth import PERMISSIONS, StaffRole, User, new_token, require
 from macau_tables.server.checks import verify_ledger
 from macau_tables.server.cluster import FORWARDED, ForwardMiddleware
 from macau_tables.server.db import is_database_error
@@ -37,10 +37,25 @@ from macau_tables.server.fastpath import CommandFastPath
 from macau_tables.server.floor import Floor, Settings
 from macau_tables.server.games import games
 from macau_tables.server.latency import Latencies
+from macau_tables.server.logins import LoginBody, PasswordChange, SessionReply, Throttled
+from macau_tables.server.session import (
+    SECURITY_HEADERS,
+    SESSION_COOKIE,
+    SecurityHeaders,
+    clear_session,
+    cookie_of,
+    credential,
+    redact_logs,
+    same_origin,
+    set_session,
+)
 from macau_tables.server.tables import Reply
 
 log = logging.getLogger("macau_tables.server")
 
+#: a WebSocket without the session cookie sends its token as its first message within this
+#: many seconds (else it is closed, 4401)
+WS_AUTH_TIMEOUT_S = 10.0
 #: an open WebSocket's token is looked at again this often (and at its expiry): a logout
 #: closes the viewer's sockets within this many seconds (close code 4401)
 WS_TOKEN_RECHECK_S = 10.0
@@ -89,6 +104,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await the_floor.start()
         app.state.floor = the_floor
+        redact_logs()  # (after uvicorn configured its loggers: no token in a log line)
         if on_start is not None:
             on_start(the_floor)
         yield
@@ -114,7 +130,8 @@ def create_app(
 
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(exc.body(), status_code=exc.status)
+        headers = exc.headers() if isinstance(exc, Throttled) else None
+        return JSONResponse(exc.body(), status_code=exc.status, headers=headers)
 
     @app.exception_handler(MacauTablesError)
     async def _domain_error(_: Request, exc: MacauTablesError) -> JSONResponse:
@@ -170,16 +187,22 @@ def create_app(
                 "message": f"internal server error (incident {incident}, in the server's log)",
             },
             status_code=500,
+            # (answered outside the middleware: the security headers added here)
+            headers={k.decode(): v.decode() for k, v in SECURITY_HEADERS},
         )
 
     # --- who is calling -----------------------------------------------------------------
 
-    async def current_user(
+    async def current_token(
+        request: Request,
         creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-    ) -> User:
-        if creds is None:
-            raise ApiError(401, "unauthorized", "a bearer token is required", "SRV-AUTH")
-        return await the_floor.authenticate(creds.credentials)
+    ) -> str:
+        """The bearer token, else the session cookie with its CSRF proof (server/session.py;
+        ``creds`` only documents the bearer scheme in the OpenAPI schema)."""
+        return credential(request.headers, request.method)
+
+    async def current_user(token: Annotated[str, Depends(current_token)]) -> User:
+        return await the_floor.authenticate(token)
 
     def allowed(permission: str) -> Callable[[User], Awaitable[User]]:
         assert permission in PERMISSIONS
@@ -195,18 +218,43 @@ def create_app(
 
     # --- auth -----------------------------------------------------------------------------
 
-    @app.post("/auth/login", response_model=S.TokenReply, tags=["auth"])
-    async def login(body: S.Login) -> dict[str, Any]:
-        """Exchange a name and password for a bearer token (it expires)."""
-        return await the_floor.login(body.name, body.password)
+    @app.post("/auth/login", response_model=S.TokenReply | SessionReply, tags=["auth"])
+    async def login(body: LoginBody, request: Request) -> JSONResponse:
+        """Exchange a name and password for a bearer token (it expires). With
+        ``"session": "cookie"`` (the browser's pages) the token is set as the ``HttpOnly``
+        session cookie instead, with its CSRF cookie, and is not in the answer
+        (server/session.py). Failed logins are throttled per name and per client address
+        (429 ``SRV-THROTTLE`` with ``Retry-After``)."""
+        address = request.client.host if request.client is not None else ""
+        reply = await the_floor.login(body.name, body.password, address)
+        if body.session == "bearer":
+            return JSONResponse(reply)
+        token = reply.pop("token")
+        response = JSONResponse(reply)
+        secure = request.url.scheme == "https"
+        max_age = the_floor.settings.token_seconds
+        set_session(response, token, new_token(), max_age, secure)
+        return response
 
     @app.post("/auth/logout", tags=["auth"], **perm("logout"))
     async def logout(
         user: Annotated[User, Depends(allowed("logout"))],
-        creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+        token: Annotated[str, Depends(current_token)],
+    ) -> JSONResponse:
+        await the_floor.logout(token)
+        response = JSONResponse({"ok": True})
+        clear_session(response)
+        return response
+
+    @app.post("/auth/password", tags=["auth"], **perm("me"))
+    async def change_password(
+        body: PasswordChange, request: Request, user: Annotated[User, Depends(allowed("me"))]
     ) -> dict[str, Any]:
-        assert creds is not None
-        await the_floor.logout(creds.credentials)
+        """Change one's own password (the old one, then the new one, which follows the
+        password policy: 422 ``SRV-PASSWORD``). Wrong old passwords are throttled as
+        logins are."""
+        address = request.client.host if request.client is not None else ""
+        await the_floor.change_password(user.name, body.old_password, body.new_password, address)
         return {"ok": True}
 
     @app.get("/me", tags=["auth"], **perm("me"))
@@ -244,12 +292,13 @@ def create_app(
     async def list_tables(
         request: Request,
         user: Annotated[User, Depends(allowed("tables.list"))],
+        token: Annotated[str, Depends(current_token)],
     ) -> list[dict[str, Any]]:
         staff = user.role is not StaffRole.PLAYER  # (a lock's reason: TableActor.public_reason)
         mine = {t: a.info(staff) for t, a in the_floor.tables.items() if a.owned}
         cluster = the_floor.cluster
         if cluster is not None and FORWARDED not in request.headers:
-            others = await cluster.remote_tables(request.headers.get("authorization", ""))
+            others = await cluster.remote_tables(f"Bearer {token}")  # (or the cookie's)
             for info in others:  # the owner's own answer; any table left: what is known here
                 mine.setdefault(info["id"], info)
             for t, a in the_floor.tables.items():
@@ -393,6 +442,9 @@ def create_app(
     # its owner before anything else (the fast path included) looks at it: added last, so
     # it is the outermost of our middleware
     app.add_middleware(ForwardMiddleware, floor=the_floor)
+    # every answer's security headers (server/session.py): outermost of all, so the fast
+    # path's and the forwarded answers have them too
+    app.add_middleware(SecurityHeaders)
 
     @app.post(
         "/tables/{table_id}/commands",
@@ -642,19 +694,22 @@ def create_app(
     # --- WebSocket --------------------------------------------------------------------------
 
     @app.websocket("/tables/{table_id}/ws")
-    async def table_ws(
-        ws: WebSocket, table_id: str, token: str = "", last_seq: int | None = None
-    ) -> None:
+    async def table_ws(ws: WebSocket, table_id: str, last_seq: int | None = None) -> None:
+        """The table's live feed. Authenticated by the session cookie (a page of this
+        origin), else by the first message ``{"type": "auth", "token": "…"}`` — never by
+        the URL (a URL is logged: 4401 if it has a ``token``). docs/server.md."""
         await ws.accept()
         try:
+            token = await _ws_token(ws)
             user = await the_floor.authenticate(token)
             require(user, "tables.watch")
             if the_floor.cluster is not None:  # a table another process created just now
                 await the_floor.adopt([table_id])
             actor = the_floor.table(table_id)
         except ApiError as exc:
-            await ws.send_json({"type": "error", **exc.body()})
-            await ws.close(code=4000 + exc.status)
+            with contextlib.suppress(Exception):  # (unless the client went away already)
+                await ws.send_json({"type": "error", **exc.body()})
+                await ws.close(code=4000 + exc.status)
             return
         sub = await actor.subscribe(_viewer(user), last_seq)
         receiver = asyncio.create_task(_drain(ws))
@@ -697,6 +752,37 @@ def create_app(
             actor.unsubscribe(sub)
             receiver.cancel()
             session.cancel()
+
+    async def _ws_token(ws: WebSocket) -> str:
+        if "token" in ws.query_params:
+            raise ApiError(
+                401,
+                "unauthorized",
+                'a token never goes in the URL: send {"type": "auth", "token": …} first',
+                "SRV-AUTH",
+            )
+        headers = {k.lower(): v for k, v in ws.headers.items()}
+        cookie = cookie_of(headers.get("cookie"), SESSION_COOKIE)
+        if cookie is not None:
+            if not same_origin(headers):
+                raise ApiError(
+                    403, "csrf", "a cookie's WebSocket comes from a page of this origin", "SRV-CSRF"
+                )
+            return cookie
+        try:
+            first = await asyncio.wait_for(ws.receive_text(), WS_AUTH_TIMEOUT_S)
+            msg = json.loads(first)
+        except (TimeoutError, ValueError, KeyError, RuntimeError, WebSocketDisconnect):
+            msg = None
+        if not isinstance(msg, dict) or msg.get("type") != "auth" or not msg.get("token"):
+            raise ApiError(
+                401,
+                "unauthorized",
+                'authenticate with the first message {"type": "auth", "token": …} '
+                "(or the session cookie)",
+                "SRV-AUTH",
+            )
+        return str(msg["token"])
 
     async def _session_ends(token: str) -> None:
         """Returns never: raises the 401 once ``token`` has expired or was logged out —

@@ -20,6 +20,7 @@ from macau_tables.core.rng import new_server_seed
 from macau_tables.games.contract import Actor, check_name
 from macau_tables.server import store
 from macau_tables.server.errors import ApiError, forbidden
+from macau_tables.server.logins import check_password
 
 
 class StaffRole(StrEnum):
@@ -140,6 +141,9 @@ class Passwords:
             if fast
             else PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
         )
+        #: what a login of an unknown (or inactive) name is verified against: the same
+        #: work as a wrong password, so that the time taken does not tell names apart
+        self.dummy = self._ph.hash(new_server_seed().hex())
 
     def hash(self, password: str) -> str:
         return self._ph.hash(password)
@@ -175,8 +179,7 @@ def create_user(
         check_name(name, "user name")
     except ValueError as exc:
         raise ApiError(422, "invalid_input", str(exc), "SRV-NAME") from exc
-    if len(password) < 8:
-        raise ApiError(422, "invalid_input", "a password has at least 8 characters", "SRV-NAME")
+    check_password(name, password)  # (the policy: server/logins.py)
     exists = conn.execute(sa.select(store.users_t.c.name).where(store.users_t.c.name == name))
     if exists.first() is not None:
         raise ApiError(409, "conflict", f"user {name!r} exists", "SRV-NAME")

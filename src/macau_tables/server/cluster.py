@@ -600,7 +600,15 @@ class ForwardMiddleware:
             lost = await _run_unless_421(self.app, scope, body, receive, send)
             if not lost:
                 return
-        keep = ("authorization", "idempotency-key", "content-type", "accept")
+        # (the browser's session cookie and its CSRF proof too: the owner checks them)
+        keep = (
+            "authorization",
+            "cookie",
+            "x-csrf-token",
+            "idempotency-key",
+            "content-type",
+            "accept",
+        )
         fwd_headers = {k: v for k, v in headers.items() if k in keep}
         path = scope.get("raw_path") or scope["path"].encode()
         target = path.decode("latin-1") + (

@@ -31,6 +31,7 @@ from macau_tables.server import schemas as S
 from macau_tables.server.auth import User, require
 from macau_tables.server.errors import ApiError, from_domain
 from macau_tables.server.latency import Latencies, label_for
+from macau_tables.server.session import credential, scope_headers
 from macau_tables.server.wire import Prepared, parse_body, prepared_body, render
 
 #: a command's body is a few hundred bytes; anything near this is not a command (the front
@@ -97,10 +98,14 @@ class CommandFastPath:
                 return exc.status, render(exc.body()), ""
             raw = None
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        try:
+            authorization = _cookie_as_bearer(headers, "POST")
+        except ApiError as exc:
+            return exc.status, render(exc.body()), ""
         return await self.answer_command(
             table_id,
             raw,
-            headers.get("authorization"),
+            authorization,
             headers.get("idempotency-key"),
             scope["path"],
         )
@@ -138,9 +143,12 @@ class CommandFastPath:
             return err.status, render(err.body()), op
 
     async def _view(self, table_id: str, scope: Scope) -> tuple[int, bytes]:
-        # (the first Authorization header, as Starlette's ``request.headers`` gives it)
-        auth = next((v for k, v in scope["headers"] if k == b"authorization"), None)
-        return await self.answer_view(table_id, None if auth is None else auth.decode("latin-1"))
+        # (the first of each header, as Starlette's ``request.headers`` gives it)
+        try:
+            auth = _cookie_as_bearer(scope_headers(scope), "GET")
+        except ApiError as exc:
+            return exc.status, render(exc.body())
+        return await self.answer_view(table_id, auth)
 
     async def answer_view(self, table_id: str, authorization: str | None) -> tuple[int, bytes]:
         """``GET /tables/{id}/view`` as the FastAPI route answers it: the token (401), the
@@ -171,6 +179,14 @@ async def send_json(send: Send, status: int, body: bytes) -> None:
         }
     )
     await send({"type": "http.response.body", "body": body})
+
+
+def _cookie_as_bearer(headers: dict[str, str], method: str) -> str | None:
+    """The request's ``Authorization``; without one, the session cookie's token (its CSRF
+    proof checked: server/session.py) as if it were one."""
+    if "authorization" in headers or "cookie" not in headers:
+        return headers.get("authorization")
+    return "Bearer " + credential(headers, method)
 
 
 def _too_large() -> ApiError:

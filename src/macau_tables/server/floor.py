@@ -43,6 +43,7 @@ from macau_tables.server.cluster import Cluster, not_owner
 from macau_tables.server.db import Database, ServerLock, is_duplicate, upgrade
 from macau_tables.server.errors import ApiError, from_domain, not_found
 from macau_tables.server.games import GameBinding, binding, games
+from macau_tables.server.logins import LoginThrottle, check_password
 from macau_tables.server.tables import LeaseLost, Reply, TableActor, recorded_answer
 
 log = logging.getLogger("macau_tables.server")
@@ -134,6 +135,9 @@ class Floor:
         self.db = Database(self.settings.database_url)
         self.accounts = store.Accounts()
         self.passwords = Passwords(fast=self.settings.fast_passwords)
+        #: failed logins per name and per address, in this process's memory (its clock
+        #: may be replaced: ``floor.throttle = LoginThrottle(clock=…)``)
+        self.throttle = LoginThrottle()
         self.tables: dict[str, TableActor] = {}
         self._tokens: dict[str, tuple[User, int]] = {}
         self._token_seen: dict[str, float] = {}
@@ -813,11 +817,21 @@ class Floor:
 
     # --- people -------------------------------------------------------------------------
 
-    async def login(self, name: str, password: str) -> dict[str, Any]:
-        found = await self.db.read(lambda c: get_user(c, name))
-        ok = found is not None and await asyncio.get_running_loop().run_in_executor(
-            None, self.passwords.verify, found[1], password
-        )
+    async def login(self, name: str, password: str, address: str = "") -> dict[str, Any]:
+        """A token for the right password. Throttled per name and per client ``address``
+        (429 ``SRV-THROTTLE``, server/logins.py); an unknown name costs the same work as a
+        wrong password (verified against a dummy hash)."""
+        self.throttle.begin(name, address)
+        ok = False
+        try:
+            found = await self.db.read(lambda c: get_user(c, name))
+            hashed = self.passwords.dummy if found is None else found[1]
+            verified = await asyncio.get_running_loop().run_in_executor(
+                None, self.passwords.verify, hashed, password
+            )
+            ok = verified and found is not None
+        finally:
+            self.throttle.end(name, address, ok=ok)
         if not ok or found is None:
             raise ApiError(401, "unauthorized", "wrong name or password", "SRV-AUTH")
         user = found[0]
@@ -878,6 +892,34 @@ class Floor:
         await self.db.write(
             lambda c: c.execute(store.tokens_t.delete().where(store.tokens_t.c.token_hash == h))
         )
+
+    async def change_password(self, name: str, old: str, new: str, address: str = "") -> None:
+        """``name``'s own password changed, the old one verified first (throttled as a
+        login is) and the new one held to the policy (server/logins.py)."""
+        check_password(name, new)
+        self.throttle.begin(name, address)
+        ok = False
+        try:
+            found = await self.db.read(lambda c: get_user(c, name))
+            hashed = self.passwords.dummy if found is None else found[1]
+            loop = asyncio.get_running_loop()
+            ok = await loop.run_in_executor(None, self.passwords.verify, hashed, old)
+            ok = ok and found is not None
+        finally:
+            self.throttle.end(name, address, ok=ok)
+        if not ok:
+            raise ApiError(401, "unauthorized", "wrong password", "SRV-AUTH")
+        new_hash = await loop.run_in_executor(None, self.passwords.hash, new)
+
+        def unit(conn: Connection) -> None:
+            conn.execute(
+                store.users_t.update()
+                .where(store.users_t.c.name == name)
+                .values(password_hash=new_hash)
+            )
+            store.audit(conn, name, "change_password", name, "", {})
+
+        await self.db.write(unit)
 
     async def add_user(self, name: str, role: StaffRole, password: str, by: User) -> bool:
         """A new account (``controls.add_user``): whether it can log in now."""

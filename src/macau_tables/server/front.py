@@ -57,7 +57,7 @@ from typing import Any, cast
 
 import httptools
 
-from macau_tables.server import wire
+from macau_tables.server import session, wire
 
 #: a frame's length prefix
 LENGTH = struct.Struct("!I")
@@ -81,6 +81,8 @@ _BAD_REQUEST_BODY = (
 _HEAD_TOO_LARGE_BODY = (
     b'{"error":"too_large","rule":"SRV-INPUT","message":"the request\'s headers are too large"}'
 )
+#: a client at one of these addresses is a reverse proxy: its X-Forwarded-For is relayed
+_LOOPBACK = frozenset({"127.0.0.1", "::1"})
 #: headers a relay sets itself (hop by hop, or the body's framing)
 _HOP = {
     b"connection",
@@ -151,6 +153,10 @@ def _date() -> bytes:
     return _date_cache[1]
 
 
+#: the security headers of every answer the front frames itself (server/session.py)
+_SECURITY = b"".join(k + b": " + v + b"\r\n" for k, v in session.SECURITY_HEADERS)
+
+
 def json_response(status: int, body: bytes, *, close: bool = False) -> bytes:
     """An answer framed as the core's own JSON answers are."""
     try:
@@ -162,6 +168,7 @@ def json_response(status: int, body: bytes, *, close: bool = False) -> bytes:
             b"HTTP/1.1 %d %s\r\n" % (status, reason),
             b"date: %s\r\nserver: uvicorn\r\n" % _date(),  # (as the relayed answers)
             b"content-type: application/json\r\n",
+            _SECURITY,
             b"connection: close\r\n" if close else b"",
             b"content-length: %d\r\n\r\n" % len(body),
             body,
@@ -269,6 +276,7 @@ class Client(asyncio.Protocol):
         self.broken = False  # a malformed request was read: the connection ends there
         self.upgrade: list[bytes] | None = None  # a WebSocket's handshake, waiting its turn
         self.peer = ""
+        self.address = ""  # the client's IP address (relayed as X-Forwarded-For)
         self.head_size = 0  # the request line's and headers' bytes
         self.active = front.loop.time()  # when it last received data
 
@@ -277,9 +285,11 @@ class Client(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)
         self.front.clients.add(self)
-        if self.front.access_log:
-            peer = transport.get_extra_info("peername")
-            self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else ""
+        peer = transport.get_extra_info("peername")
+        if isinstance(peer, tuple):
+            self.address = str(peer[0])
+            if self.front.access_log:
+                self.peer = f"{peer[0]}:{peer[1]}"
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
@@ -393,7 +403,8 @@ class Client(asyncio.Protocol):
             elif method == b"GET":
                 match = VIEW.match(path)
                 kind = "v"
-            if match is not None:
+            # (a browser's, by its session cookie: relayed, the core checks its CSRF proof)
+            if match is not None and not self._by_cookie():
                 self._ask(slot, kind, match.group(1), path)
                 return
         if self.size > MAX_RELAYED:
@@ -402,6 +413,10 @@ class Client(asyncio.Protocol):
             self._finish(slot, json_response(413, body, close=True))
             return
         self._relay(slot, method)
+
+    def _by_cookie(self) -> bool:
+        names = {k for k, _ in self.headers}
+        return b"cookie" in names and b"authorization" not in names
 
     def _ask(self, slot: _Slot, kind: str, table: str, path: str) -> None:
         prepared: wire.Prepared | None = None
@@ -467,12 +482,27 @@ class Client(asyncio.Protocol):
             phrase = http.HTTPStatus(slot.status).phrase
         except ValueError:
             phrase = ""
-        sys.stdout.write(f'INFO:     {self.peer} - "{slot.line}" {slot.status} {phrase}\n')
+        line = session.redact(slot.line)  # (a token in a URL never reaches the log)
+        sys.stdout.write(f'INFO:     {self.peer} - "{line}" {slot.status} {phrase}\n')
         sys.stdout.flush()
 
     def _request_head(self, method: bytes, *, keep: tuple[bytes, ...] = ()) -> list[bytes]:
+        """The request as relayed, with the client's address in ``X-Forwarded-For`` (the
+        core trusts it from the loopback, and throttles logins per address by it): set
+        here, never the client's own — unless the client is itself on the loopback (a
+        reverse proxy in front of this one), whose header is relayed as uvicorn would
+        trust it."""
         lines = [method + b" " + self.url + b" HTTP/1.1\r\n"]
-        lines += [k + b": " + v + b"\r\n" for k, v in self.headers if k not in _HOP or k in keep]
+        proxied = self.address in _LOOPBACK and any(
+            k == b"x-forwarded-for" for k, _ in self.headers
+        )
+        lines += [
+            k + b": " + v + b"\r\n"
+            for k, v in self.headers
+            if (k not in _HOP or k in keep) and (proxied or k != b"x-forwarded-for")
+        ]
+        if self.address and not proxied:
+            lines.append(b"x-forwarded-for: " + self.address.encode() + b"\r\n")
         return lines
 
     def _relay(self, slot: _Slot, method: bytes) -> None:

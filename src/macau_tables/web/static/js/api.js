@@ -1,5 +1,7 @@
-// The table server's HTTP API, in one place (docs/server.md). Every request carries the
-// session's bearer token; every money-moving one an Idempotency-Key.
+// The table server's HTTP API, in one place (docs/server.md). The session is the server's
+// HttpOnly cookie, set at login (this script never sees the token); every request but a
+// GET sends the CSRF cookie's value back in X-CSRF-Token; every money-moving one an
+// Idempotency-Key. Only who is logged in (name, role) is kept here, for the pages.
 
 export const PATHS = {
   login: "/auth/login",
@@ -11,7 +13,11 @@ export const PATHS = {
   view: (id) => `/tables/${encodeURIComponent(id)}/view`,
   events: (id, after = -1) => `/tables/${encodeURIComponent(id)}/events?after=${after}&limit=5000`,
   commands: (id) => `/tables/${encodeURIComponent(id)}/commands`,
-  socket: (id) => `/tables/${encodeURIComponent(id)}/ws`,
+  socket: (id, lastSeq) => {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const query = lastSeq == null ? "" : `?last_seq=${lastSeq}`;
+    return `${scheme}://${location.host}/tables/${encodeURIComponent(id)}/ws${query}`;
+  },
   deposit: "/cashier/deposit",
   withdraw: "/cashier/withdraw",
   meters: "/meters",
@@ -19,16 +25,19 @@ export const PATHS = {
 };
 
 export const session = {
-  get token() { return localStorage.getItem("mt.token") || ""; },
   get user() { return localStorage.getItem("mt.user") || ""; },
   get role() { return localStorage.getItem("mt.role") || ""; },
-  save(r) {
-    localStorage.setItem("mt.token", r.token);
+  save(r) {  // (the login's answer: its token stays in the HttpOnly cookie, not here)
     localStorage.setItem("mt.user", r.name);
     localStorage.setItem("mt.role", r.role);
   },
   clear() { for (const k of ["mt.token", "mt.user", "mt.role"]) localStorage.removeItem(k); },
 };
+
+function cookie(name) {
+  const found = document.cookie.split("; ").find((c) => c.startsWith(`${name}=`));
+  return found ? decodeURIComponent(found.slice(name.length + 1)) : "";
+}
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -41,12 +50,14 @@ export class ApiError extends Error {
 
 export async function request(method, path, body, { idempotent = false } = {}) {
   const headers = { Accept: "application/json" };
-  if (session.token) headers.Authorization = `Bearer ${session.token}`;
+  if (method !== "GET") headers["X-CSRF-Token"] = cookie("mt_csrf");
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (idempotent) headers["Idempotency-Key"] = crypto.randomUUID();
-  const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const r = await fetch(path, {
+    method, headers, credentials: "same-origin", body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const data = (r.headers.get("content-type") || "").includes("json") ? await r.json() : { error: await r.text() };
-  if (r.status === 401 && session.token) session.clear();  // expired: log in again
+  if (r.status === 401 && session.user) session.clear();  // expired: log in again
   if (!r.ok) throw new ApiError(r.status, data);
   return data;
 }

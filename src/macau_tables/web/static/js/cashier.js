@@ -7,7 +7,7 @@ const form = document.querySelector("[data-cashier]");
 const wallet = document.querySelector("[data-wallet]");
 
 async function showWallet() {
-  if (!session.token || session.role !== "player") return;
+  if (!session.user || session.role !== "player") return;
   const w = await get(PATHS.wallet);
   wallet.replaceChildren();
   fact(wallet, S.balance, money(w.wallet)).dataset.balance = w.wallet;

@@ -155,11 +155,8 @@ function logEvent(seq, ev) {
 let lastSeq = null;
 let retry = 500;
 function connect() {
-  if (!session.token) return;
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const params = new URLSearchParams({ token: session.token });
-  if (lastSeq != null) params.set("last_seq", String(lastSeq));
-  const ws = new WebSocket(`${scheme}://${location.host}${PATHS.socket(tableId)}?${params}`);
+  if (!session.user) return;
+  const ws = new WebSocket(PATHS.socket(tableId, lastSeq));  // (the session cookie)
   ws.onopen = () => { retry = 500; q("[data-conn]").textContent = ""; };
   ws.onmessage = (m) => {
     const msg = JSON.parse(m.data);
@@ -177,4 +174,4 @@ function connect() {
 }
 
 window.macauDealer = { refresh, get state() { return current; } };
-if (session.token) { refresh(); connect(); }
+if (session.user) { refresh(); connect(); }

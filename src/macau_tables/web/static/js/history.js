@@ -34,4 +34,4 @@ async function load() {
   body.replaceChildren(...rows.map(row));
 }
 
-if (session.token) load().catch((x) => body.append(row(["", "", x.message, ""])));
+if (session.user) load().catch((x) => body.append(row(["", "", x.message, ""])));

@@ -58,7 +58,7 @@ async function refresh() {
   box.setAttribute("aria-busy", "false");
 }
 
-if (session.token) {
+if (session.user) {
   refresh();
   setInterval(refresh, 5000);
 } else {

@@ -6,7 +6,9 @@ form.addEventListener("submit", async (e) => {
   const err = form.querySelector("[data-error]");
   err.textContent = "";
   try {
-    session.save(await post(PATHS.login, { name: form.username.value, password: form.password.value }));
+    // the session as an HttpOnly cookie: the answer has no token for this page to keep
+    const body = { name: form.username.value, password: form.password.value, session: "cookie" };
+    session.save(await post(PATHS.login, body));
     const next = new URLSearchParams(location.search).get("next");
     location.href = next && next.startsWith("/") ? next : "/";
   } catch (x) {

@@ -73,7 +73,7 @@ async function show(day) {
   closeButton.hidden = session.role !== "supervisor" || Boolean(r.closed);
 }
 
-if (session.token && !staff) document.querySelector("[data-need-staff]").hidden = false;
+if (session.user && !staff) document.querySelector("[data-need-staff]").hidden = false;
 if (staff) {
   form.hidden = false;
   form.addEventListener("submit", (e) => {

@@ -100,4 +100,4 @@ async function start() {
   }
 }
 
-if (session.token) start().catch((x) => { error.textContent = x.message; });
+if (session.user) start().catch((x) => { error.textContent = x.message; });

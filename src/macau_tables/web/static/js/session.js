@@ -3,7 +3,7 @@ import { PATHS, post, session } from "./api.js";
 
 const out = document.querySelector('[data-auth="out"]');
 const inn = document.querySelector('[data-auth="in"]');
-if (session.token) {
+if (session.user) {
   out.hidden = true;
   inn.hidden = false;
   inn.querySelector("[data-who]").textContent = `${session.user} (${session.role})`;
@@ -13,7 +13,7 @@ document.querySelector("[data-logout]")?.addEventListener("click", async () => {
   session.clear();
   location.href = "/login";
 });
-for (const p of document.querySelectorAll("[data-need-login]")) p.hidden = Boolean(session.token);
+for (const p of document.querySelectorAll("[data-need-login]")) p.hidden = Boolean(session.user);
 
 export function toast(message) {
   const t = document.querySelector("[data-toast]");

@@ -45,6 +45,12 @@ function drawHand() {
   if (mine.length === 4) names();
 }
 
+// the hint's request carries my four tiles (added here: the page allows no eval, so no
+// hx-vals "js:")
+document.body.addEventListener("htmx:configRequest", (e) => {
+  if (e.detail.elt.matches("[data-hint]")) e.detail.parameters.tiles = mine.join(" ");
+});
+
 async function names() {
   const r = await fetch(`/ui/settings?game=${game}&tiles=${encodeURIComponent(mine.join(" "))}`);
   if (!r.ok) return;
