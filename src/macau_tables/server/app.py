@@ -33,7 +33,7 @@ from macau_tables.server.checks import verify_ledger
 from macau_tables.server.cluster import FORWARDED, ForwardMiddleware
 from macau_tables.server.db import is_database_error
 from macau_tables.server.errors import ApiError, from_domain, not_found
-from macau_tables.server.fastpath import CommandFastPath
+from macau_tables.server.fastpath import BodyLimits, CommandFastPath
 from macau_tables.server.floor import Floor, Settings
 from macau_tables.server.games import games
 from macau_tables.server.latency import Latencies
@@ -354,6 +354,8 @@ def create_app(
         "latencies": latencies,
         "view": _view_content,
     }
+    # every other request's body: its size and depth (inside the fast path: added first)
+    app.add_middleware(BodyLimits)
     if fast_path:
         app.add_middleware(CommandFastPath, **app.state.fast_path)
 
