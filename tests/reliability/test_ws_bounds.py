@@ -118,3 +118,19 @@ def test_closed_sockets_leave_nothing_behind(srv: Srv) -> None:
     # and the table still fans out to a new one
     with srv.client.websocket_connect(url) as ws:
         assert ws.receive_json()["type"] == "snapshot"
+
+
+def test_a_large_message_from_the_client_closes_its_socket(srv: Srv) -> None:
+    """A table's socket reads nothing its client sends; a message over
+    ``wire.MAX_WS_MESSAGE`` closes it (1009) rather than being held."""
+    wait_checked(srv)
+    before = _held(srv)
+    actor = srv.floor.tables["hilo-1"]
+    with srv.client.websocket_connect(_ws_url(srv, "alice")) as ws:
+        assert ws.receive_json()["type"] == "snapshot"
+        ws.send_text("x" * (1024 * 1024))
+        srv.client.portal.call(_run_sync, actor.broadcast_state)  # (what it would get)
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 1009
+    assert _back_to(srv, before)

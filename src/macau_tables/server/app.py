@@ -38,6 +38,7 @@ from macau_tables.server.floor import Floor, Settings
 from macau_tables.server.games import games
 from macau_tables.server.latency import Latencies
 from macau_tables.server.tables import Reply, Subscriber
+from macau_tables.server.wire import MAX_WS_MESSAGE
 
 log = logging.getLogger("macau_tables.server")
 
@@ -732,11 +733,16 @@ async def _close(ws: WebSocket, last: dict[str, Any], code: int) -> None:
 
 
 async def _drain(ws: WebSocket) -> None:
-    """Read (and ignore) what the client sends, until it disconnects."""
+    """Read (and ignore) what the client sends, until it disconnects; a message over
+    ``wire.MAX_WS_MESSAGE`` bytes closes the socket (1009)."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while True:
             msg = await ws.receive()
             if msg["type"] == "websocket.disconnect":
+                return
+            if len(msg.get("text") or msg.get("bytes") or b"") > MAX_WS_MESSAGE:
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(ws.close(code=1009), WS_CLOSE_TIMEOUT_S)
                 return
 
 

@@ -20,6 +20,7 @@ from typing import Any
 from macau_tables.core.errors import InvalidInput, MacauTablesError
 from macau_tables.server.db import Database, ServerLock, database_error, normalise_url, upgrade
 from macau_tables.server.floor import DEMO_AUDIT, DEMO_USERS, Floor, Settings, demo_fingerprint
+from macau_tables.server.wire import MAX_WS_MESSAGE
 
 
 def serve(
@@ -323,6 +324,7 @@ def _uvicorn_options(log_level: str, access_log: bool) -> dict[str, Any]:
         "access_log": access_log,
         "http": http_protocol(),
         "ws": _ws_protocol(),
+        "ws_max_size": MAX_WS_MESSAGE,  # (a table's socket reads nothing its client sends)
     }
 
 

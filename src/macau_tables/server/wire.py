@@ -46,6 +46,9 @@ MAX_DEPTH = 32
 #: any request's body is at most this many bytes (413 ``SRV-INPUT`` beyond); a command's is
 #: at most ``front.MAX_BODY``
 MAX_REQUEST_BODY = 1024 * 1024
+#: a table's WebSocket reads nothing its client sends; a message over this many bytes
+#: closes it (1009)
+MAX_WS_MESSAGE = 64 * 1024
 
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
 _NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
