@@ -173,6 +173,14 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
                 'process"); --no-front: everything in one process.',
             ),
         ] = True,
+        demo: Annotated[
+            bool,
+            typer.Option(
+                help="A new floor gets demo tables and accounts, their passwords printed "
+                "once. While demo accounts keep those passwords, a --host other machines "
+                "reach (not 127.0.0.1 / ::1 / localhost) is refused.",
+            ),
+        ] = True,
     ) -> None:
         """Run the live tables: FastAPI on uvicorn, on SQLite (default) or PostgreSQL.
 
@@ -200,6 +208,7 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
             checkpoint_every=checkpoint_every,
             chain_check=chain_check.value,
             idempotency_hours=idempotency_hours,
+            demo=demo,
         )
 
     @db_app.command("upgrade", epilog="Example: macau-tables db upgrade --database-url floor.db")

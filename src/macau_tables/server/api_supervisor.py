@@ -39,7 +39,7 @@ from macau_tables.server.auth import User
 from macau_tables.server.controls import check_approver
 from macau_tables.server.errors import ApiError, from_domain, not_found
 from macau_tables.server.floor import Floor
-from macau_tables.server.schemas import MAX_AMOUNT, MAX_ID, Control, Strict
+from macau_tables.server.schemas import MAX_ID, Avos, Control, Strict
 from macau_tables.server.tables import Reply, TableActor
 
 Allowed = Callable[[str], Callable[[User], Awaitable[User]]]
@@ -82,24 +82,19 @@ class DecisionBody(Strict):
     reason: str = Field(min_length=1, max_length=500)
 
 
-Amount = Annotated[int, Field(gt=0, le=MAX_AMOUNT)]
-
-
 class LimitsBody(Strict):
     """New limits from the next round (integer avos). ``min_bet`` / ``max_bet``: the
     table's main bet (craps a flat bet, baccarat Player and Banker, Pai Gow / Taiwan a
     player's bet on a place); baccarat also takes ``bets`` (``{"tie": [min, max]}``, the
     pairs) and ``differential`` (BA-14). The engine refuses what its game has not."""
 
-    min_bet: int = Field(gt=0, le=MAX_AMOUNT, description="integer avos")
-    max_bet: int = Field(gt=0, le=MAX_AMOUNT, description="integer avos")
+    min_bet: Avos
+    max_bet: Avos
     reason: str = Field(min_length=1, max_length=500)
-    bets: dict[str, tuple[Amount, Amount]] | None = Field(
+    bets: dict[str, tuple[Avos, Avos]] | None = Field(
         default=None, max_length=8, description="baccarat: other bets' [min, max] by name"
     )
-    differential: int | None = Field(
-        default=None, gt=0, le=MAX_AMOUNT, description="baccarat: the BA-14 limit"
-    )
+    differential: Avos | None = Field(default=None, description="baccarat: the BA-14 limit")
 
     def limits(self) -> dict[str, Any]:
         """The limits as the engine's ``change_limits`` takes them (no reason)."""

@@ -33,7 +33,7 @@ from macau_tables.server.checks import verify_ledger
 from macau_tables.server.cluster import FORWARDED, ForwardMiddleware
 from macau_tables.server.db import is_database_error
 from macau_tables.server.errors import ApiError, from_domain, not_found
-from macau_tables.server.fastpath import CommandFastPath
+from macau_tables.server.fastpath import BodyLimits, CommandFastPath
 from macau_tables.server.floor import Floor, Settings
 from macau_tables.server.games import games
 from macau_tables.server.latency import Latencies
@@ -49,7 +49,8 @@ from macau_tables.server.session import (
     same_origin,
     set_session,
 )
-from macau_tables.server.tables import Reply
+from macau_tables.server.tables import Reply, Subscriber
+from macau_tables.server.wire import MAX_WS_MESSAGE
 
 log = logging.getLogger("macau_tables.server")
 
@@ -403,6 +404,8 @@ def create_app(
         "latencies": latencies,
         "view": _view_content,
     }
+    # every other request's body: its size and depth (inside the fast path: added first)
+    app.add_middleware(BodyLimits)
     if fast_path:
         app.add_middleware(CommandFastPath, **app.state.fast_path)
 
@@ -714,44 +717,41 @@ def create_app(
         sub = await actor.subscribe(_viewer(user), last_seq)
         receiver = asyncio.create_task(_drain(ws))
         session = asyncio.create_task(_session_ends(token))
+        pump = asyncio.create_task(_pump(ws, sub))
+        dropped = asyncio.create_task(sub.dropped.wait())
         try:
-            while True:
-                getter = asyncio.create_task(sub.queue.get())
-                done, _ = await asyncio.wait(
-                    {getter, receiver, session}, return_when=asyncio.FIRST_COMPLETED
-                )
-                if receiver in done:
-                    getter.cancel()
-                    break
-                if session in done:  # the token expired or was logged out: 4401, as at connect
-                    getter.cancel()
-                    ended = session.exception()
-                    if isinstance(ended, ApiError):
-                        with contextlib.suppress(Exception):
-                            await ws.send_json({"type": "error", **ended.body()})
-                            await ws.close(code=4000 + ended.status)
-                        break
+            done, _ = await asyncio.wait(
+                {pump, receiver, session, dropped}, return_when=asyncio.FIRST_COMPLETED
+            )
+            pump.cancel()  # (before anything else is sent: one sender at a time)
+            with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
+                await pump
+            if receiver in done:  # the client went away
+                pass
+            elif session in done:  # the token expired or was logged out: 4401, as at connect
+                ended = session.exception()
+                if not isinstance(ended, ApiError):
                     raise ended or RuntimeError("the session watch ended")
-                msg = getter.result()
-                if msg is None:  # too slow, or shutting down
-                    with contextlib.suppress(Exception):
-                        await ws.send_json(
-                            {
-                                "type": "error",
-                                "error": "overflow",
-                                "rule": "SRV-WS",
-                                "message": "reconnect with last_seq",
-                            }
-                        )
-                        await ws.close(code=1013)
-                    break
-                await ws.send_json(msg)
+                await _close(ws, {"type": "error", **ended.body()}, 4000 + ended.status)
+            elif pump in done and pump.exception() is not None:
+                pass  # the client went away while a message was sent
+            else:  # too slow (the queue overflowed, a send stuck or not), or shutting down
+                await _close(
+                    ws,
+                    {
+                        "type": "error",
+                        "error": "overflow",
+                        "rule": "SRV-WS",
+                        "message": "reconnect with last_seq",
+                    },
+                    1013,
+                )
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             actor.unsubscribe(sub)
-            receiver.cancel()
-            session.cancel()
+            for task in (receiver, session, pump, dropped):
+                task.cancel()
 
     async def _ws_token(ws: WebSocket) -> str:
         if "token" in ws.query_params:
@@ -808,12 +808,41 @@ def create_app(
     return app
 
 
+#: a socket that is dropped gets its last message and its close frame within this many
+#: seconds each, or goes without them (a client that does not read)
+WS_CLOSE_TIMEOUT_S = 1.0
+
+
+async def _pump(ws: WebSocket, sub: Subscriber) -> None:
+    """Send the subscriber's messages in their order; return at the queue's end (``None``)."""
+    while (msg := await sub.queue.get()) is not None:
+        await ws.send_json(msg)
+
+
+async def _close(ws: WebSocket, last: dict[str, Any], code: int) -> None:
+    """The last message and the close frame, each given up on after a while."""
+    steps: tuple[Callable[[], Awaitable[None]], ...] = (
+        lambda: ws.send_json(last),
+        lambda: ws.close(code=code),
+    )
+    for step in steps:
+        try:
+            await asyncio.wait_for(step(), WS_CLOSE_TIMEOUT_S)
+        except (TimeoutError, WebSocketDisconnect, RuntimeError):
+            return
+
+
 async def _drain(ws: WebSocket) -> None:
-    """Read (and ignore) what the client sends, until it disconnects."""
+    """Read (and ignore) what the client sends, until it disconnects; a message over
+    ``wire.MAX_WS_MESSAGE`` bytes closes the socket (1009)."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while True:
             msg = await ws.receive()
             if msg["type"] == "websocket.disconnect":
+                return
+            if len(msg.get("text") or msg.get("bytes") or b"") > MAX_WS_MESSAGE:
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(ws.close(code=1009), WS_CLOSE_TIMEOUT_S)
                 return
 
 

@@ -23,7 +23,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from macau_tables.core.errors import MacauTablesError
 from macau_tables.server import front
@@ -32,7 +32,15 @@ from macau_tables.server.auth import User, require
 from macau_tables.server.errors import ApiError, from_domain
 from macau_tables.server.latency import Latencies, label_for
 from macau_tables.server.session import credential, scope_headers
-from macau_tables.server.wire import Prepared, parse_body, prepared_body, render
+from macau_tables.server.wire import (
+    MAX_REQUEST_BODY,
+    Prepared,
+    parse_body,
+    prepared_body,
+    render,
+    too_deep,
+    too_large,
+)
 
 #: a command's body is a few hundred bytes; anything near this is not a command (the front
 #: process, server/front.py, holds to the same limit)
@@ -163,6 +171,59 @@ class CommandFastPath:
         except MacauTablesError as exc:
             err = from_domain(exc)
             return err.status, render(err.body())
+
+
+class BodyLimits:
+    """ASGI middleware: every HTTP request that reaches FastAPI (all but the fast path's,
+    which holds to :data:`MAX_BODY` and parses with ``wire.parse_body``) has a body of at
+    most ``wire.MAX_REQUEST_BODY`` bytes (413 ``SRV-INPUT``) and, when it is JSON, nested
+    at most ``wire.MAX_DEPTH`` deep (422 ``SRV-INPUT``) — refused before FastAPI parses
+    it, whose decoder would recurse once a level."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD"):
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        try:
+            declared = int(headers.get(b"content-length", b"0"))
+        except ValueError:
+            declared = 0
+        if declared > MAX_REQUEST_BODY:
+            await send_json(send, 413, render(too_large(MAX_REQUEST_BODY).body()))
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            msg = await receive()
+            if msg["type"] == "http.disconnect":
+                return
+            chunk = msg.get("body", b"")
+            size += len(chunk)
+            if size > MAX_REQUEST_BODY:
+                await send_json(send, 413, render(too_large(MAX_REQUEST_BODY).body()))
+                return
+            chunks.append(chunk)
+            if not msg.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        kind = headers.get(b"content-type", b"application/json").lower()
+        if body and b"json" in kind and (deep := too_deep(body)) is not None:
+            await send_json(send, deep.status, render(deep.body()))
+            return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
 
 
 async def send_json(send: Send, status: int, body: bytes) -> None:

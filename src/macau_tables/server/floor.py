@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hashlib
 import json
 import logging
 import os
@@ -50,6 +51,17 @@ log = logging.getLogger("macau_tables.server")
 
 TOKEN_RECHECK_S = 5.0  # several processes: a cached token is looked up again after this
 DEMO_DEPOSIT = 1_000_000  # avos: MOP 10,000.00 per demo player
+#: the audit log's entry that names the demo accounts and a digest of each one's first
+#: password hash (``serve`` on a public address refuses while one is active and unchanged)
+DEMO_AUDIT = "demo_accounts"
+
+
+def demo_fingerprint(password_hash: str) -> str:
+    """What the audit log keeps of a demo account's first password: a digest of its hash
+    (a password changed since no longer matches it)."""
+    return hashlib.sha256(password_hash.encode()).hexdigest()[:16]
+
+
 DEMO_USERS = (
     ("alice", StaffRole.PLAYER),
     ("bob", StaffRole.PLAYER),
@@ -582,6 +594,8 @@ class Floor:
                         CAGE, acc.wallet(name), Money(DEMO_DEPOSIT, MOP), "demo deposit"
                     )
                     store.post(conn, self.accounts, Movement(tx), by_user="system")
+            fingerprints = {name: demo_fingerprint(h) for name, h in hashed.items()}
+            store.audit(conn, "system", DEMO_AUDIT, "floor", "passwords printed once", fingerprints)
 
         await self.db.write(unit)
         available = games()

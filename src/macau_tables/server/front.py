@@ -63,8 +63,9 @@ from macau_tables.server import session, wire
 LENGTH = struct.Struct("!I")
 #: a command's body is a few hundred bytes; the core refuses one over this (413)
 MAX_BODY = 256 * 1024
-#: a relayed request's body is held in memory before it goes on: at most this much
-MAX_RELAYED = 16 * 1024 * 1024
+#: a relayed request's body is held in memory before it goes on: at most this much, the
+#: core's own limit for any request (413 beyond, here as there)
+MAX_RELAYED = wire.MAX_REQUEST_BODY
 
 #: a request's line and headers: at most this many bytes (431 beyond)
 MAX_HEAD = 64 * 1024
@@ -408,7 +409,7 @@ class Client(asyncio.Protocol):
                 self._ask(slot, kind, match.group(1), path)
                 return
         if self.size > MAX_RELAYED:
-            body = b'{"error":"too_large","rule":"SRV-INPUT","message":"the body is too large"}'
+            body = wire.render(wire.too_large(MAX_RELAYED).body())
             slot.close = True
             self._finish(slot, json_response(413, body, close=True))
             return

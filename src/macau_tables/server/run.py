@@ -6,17 +6,21 @@ import asyncio
 import dataclasses
 import errno
 import gc
+import ipaddress
+import json
 import os
 import signal
 import socket
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from macau_tables.core.errors import InvalidInput, MacauTablesError
 from macau_tables.server.db import Database, ServerLock, database_error, normalise_url, upgrade
-from macau_tables.server.floor import Floor, Settings
+from macau_tables.server.floor import DEMO_AUDIT, DEMO_USERS, Floor, Settings, demo_fingerprint
+from macau_tables.server.wire import MAX_WS_MESSAGE
 
 
 def serve(
@@ -37,6 +41,7 @@ def serve(
     checkpoint_every: int = 1000,
     chain_check: str = "background",
     idempotency_hours: float = 24.0,
+    demo: bool = True,
 ) -> None:
     """Run the server until interrupted (migrations and recovery first).
 
@@ -50,6 +55,9 @@ def serve(
     browser tests' server writes the demo passwords to a file). ``access_log``: a line per
     HTTP request (off: the journal and the ledger record every command; at a thousand
     requests a second the lines cost ~5 % of the loop's time, and 86 million lines a day).
+    ``demo``: a new floor gets the demo accounts and tables. A ``host`` other machines
+    reach is refused while there are demo accounts with their first passwords
+    (:func:`public_demo_refusal`).
     """
     settings = settings or Settings(
         database_url=database_url,
@@ -59,9 +67,13 @@ def serve(
         checkpoint_every=checkpoint_every,
         chain_check=chain_check,
         idempotency_hours=idempotency_hours,
+        demo=demo,
     )
     if workers > 1 and not is_postgresql(settings.database_url):
         raise InvalidInput(WORKERS_NEED_PG)
+    refusal = public_demo_refusal(host, settings)
+    if refusal is not None:
+        raise InvalidInput(refusal)
     if not is_postgresql(settings.database_url):
         # another server on this SQLite file: one line here, before uvicorn starts (the
         # floor takes the lock for good at start-up)
@@ -72,6 +84,92 @@ def serve(
         _serve_leased(host, port, settings, log_level, access_log, internal_host, reuse_port=False)
     else:
         _supervise(host, port, settings, log_level, access_log, internal_host, workers)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether only this machine reaches ``host`` (127.0.0.0/8, ::1, localhost)."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:  # a name, or 0.0.0.0 / :: (every address)
+        return False
+
+
+def public_demo_refusal(host: str, settings: Settings) -> str | None:
+    """Why ``serve`` refuses ``host`` (``None``: it does not): an address other machines
+    reach, with demo accounts whose passwords were printed at their first start — those
+    a new floor would create, or those of this database still active with their first
+    password (the audit log's ``demo_accounts`` entry keeps a digest of each)."""
+    if is_loopback(host):
+        return None
+    unchanged = demo_accounts_unchanged(settings.database_url)
+    if unchanged is None and settings.demo:
+        why = "a new floor would get the demo accounts, whose passwords are printed at start"
+        fix = "pass --no-demo, or serve on 127.0.0.1"
+    elif unchanged:
+        why = (
+            f"the demo accounts {', '.join(unchanged)} still have the passwords printed at "
+            "the floor's first start"
+        )
+        fix = "change their passwords or deactivate them, or serve on 127.0.0.1"
+    else:
+        return None
+    return f"refusing to serve on {host}, an address other machines reach: {why}; {fix}"
+
+
+def demo_accounts_unchanged(database_url: str | None) -> list[str] | None:
+    """The demo accounts of the database that are active with their first password, or
+    ``None`` when it has no user yet (a new floor). A database that cannot be read here:
+    ``[]`` (the server's own start-up reports it)."""
+    import sqlalchemy as sa
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from macau_tables.server import store
+
+    url = normalise_url(database_url)
+    made = sa.engine.make_url(url)
+    if made.get_backend_name() == "sqlite" and not Path(made.database or "").is_file():
+        return None
+    engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            found = sa.inspect(conn)
+            if not found.has_table(store.users_t.name):
+                return None
+            users = {
+                r.name: r
+                for r in conn.execute(
+                    sa.select(
+                        store.users_t.c.name,
+                        store.users_t.c.password_hash,
+                        store.users_t.c.active,
+                    )
+                )
+            }
+            if not users:
+                return None
+            marks: dict[str, str] = {}
+            if found.has_table(store.audit_t.name):
+                rows = conn.execute(
+                    sa.select(store.audit_t.c.data).where(store.audit_t.c.action == DEMO_AUDIT)
+                )
+                for (data,) in rows:
+                    marks.update(json.loads(data or "{}"))
+            out = []
+            for name, _ in DEMO_USERS:
+                row = users.get(name)
+                if row is None or not row.active:
+                    continue
+                # (a floor made before the digests were kept: the demo accounts' names)
+                first = not marks or marks.get(name) == demo_fingerprint(row.password_hash)
+                if first:
+                    out.append(name)
+            return out
+    except SQLAlchemyError:
+        return []
+    finally:
+        engine.dispose()
 
 
 WORKERS_NEED_PG = (
@@ -226,6 +324,7 @@ def _uvicorn_options(log_level: str, access_log: bool) -> dict[str, Any]:
         "access_log": access_log,
         "http": http_protocol(),
         "ws": _ws_protocol(),
+        "ws_max_size": MAX_WS_MESSAGE,  # (a table's socket reads nothing its client sends)
     }
 
 

@@ -5,11 +5,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 MAX_AMOUNT = 10**12  # avos: MOP 10,000,000,000.00
+#: every amount of money a request's body names (the cashier's, a table's limits): a JSON
+#: integer of avos, above 0 and at most MAX_AMOUNT — not ``100.0``, ``"100"`` nor ``true``
+#: (422 ``SRV-INPUT``). A command's amounts are the engines' to check, as strictly
+#: (server/tables.py ``check_args``, then each engine's own: integers only)
+Avos = Annotated[StrictInt, Field(gt=0, le=MAX_AMOUNT, description="integer avos")]
 #: the largest id or number a path or query may name: the databases' 64-bit integers
 MAX_ID = 2**63 - 1
 
@@ -128,7 +133,7 @@ class Control(Strict):
 
 class CashierBody(Strict):
     player: str = Field(max_length=64)
-    amount: int = Field(gt=0, le=MAX_AMOUNT, description="integer avos")
+    amount: Avos
     memo: str = Field(default="", max_length=200)
 
 

@@ -119,26 +119,36 @@ class Reply:
 Extra = Callable[[Connection, Reply], None]
 
 
+#: the messages a WebSocket's queue holds for its client: one more and the client, too slow
+#: for the table, is dropped (close code 1013; it reconnects with ``last_seq``) — what the
+#: queue held is let go at once, even while a send to it is stuck
+WS_QUEUE_MAX = 256
+
+
 @dataclass(eq=False)
 class Subscriber:
-    """One WebSocket: its viewer and the queue of messages waiting to be sent."""
+    """One WebSocket: its viewer and the queue of messages waiting to be sent (at most
+    :data:`WS_QUEUE_MAX`; ``None`` at its end: the socket ends there)."""
 
     viewer: Viewer
     queue: asyncio.Queue[dict[str, Any] | None] = field(
-        default_factory=lambda: asyncio.Queue(maxsize=2000)
+        default_factory=lambda: asyncio.Queue(maxsize=WS_QUEUE_MAX + 1)
     )
     overflowed: bool = False
+    #: set when the queue overflowed: the socket's handler drops the client
+    dropped: asyncio.Event = field(default_factory=asyncio.Event)
 
     def send(self, msg: dict[str, Any]) -> None:
         if self.overflowed:
             return
-        try:
+        if self.queue.qsize() < WS_QUEUE_MAX:
             self.queue.put_nowait(msg)
-        except asyncio.QueueFull:
-            self.overflowed = True
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.get_nowait()
-                self.queue.put_nowait(None)
+            return
+        self.overflowed = True
+        while not self.queue.empty():  # nothing more is sent to it: let go what it held
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)
+        self.dropped.set()
 
 
 def _entries_since(journal: Journal, start: int) -> list[Entry]:
