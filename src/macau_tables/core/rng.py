@@ -96,7 +96,7 @@ class HmacDrbg:
     """
 
     OUTLEN = 32  # bytes of SHA-256 output
-    MAX_BYTES_PER_REQUEST = 2**19 // 8  # 7,500 bytes: SP 800-90A Table 2
+    MAX_BYTES_PER_REQUEST = 2**19 // 8  # 65,536 bytes (2**19 bits): SP 800-90A Table 2
     RESEED_INTERVAL = 2**48  # SP 800-90A Table 2
 
     def __init__(self, entropy: bytes, nonce: bytes = b"", personalization: bytes = b"") -> None:
