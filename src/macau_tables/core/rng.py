@@ -35,7 +35,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Protocol, TypeVar
 
 from macau_tables.core.errors import InvalidInput, MacauTablesError
@@ -49,7 +49,9 @@ __all__ = [
     "commitment",
     "new_server_seed",
     "random_hex",
+    "raw_stream",
     "scale_below",
+    "seeded_drbg",
     "verify_reveal",
 ]
 
@@ -167,6 +169,35 @@ def scale_below(x: int, k: int, n: int) -> int | None:
     return x % n if x < limit else None
 
 
+def seeded_drbg(seed: bytes | str, label: str = "") -> HmacDrbg:
+    """The HMAC_DRBG behind :meth:`Rng.seeded`: entropy ``SHA-256("macau-tables/seed\\0" +
+    seed)`` (a ``str`` seed UTF-8 encoded), the fixed 16-byte nonce, the label as
+    personalization."""
+    raw = seed.encode() if isinstance(seed, str) else bytes(seed)
+    entropy = hashlib.sha256(b"macau-tables/seed\x00" + raw).digest()
+    return HmacDrbg(entropy, _SEEDED_NONCE, label.encode())
+
+
+def raw_stream(
+    seed: bytes | None = None, request: int = HmacDrbg.MAX_BYTES_PER_REQUEST
+) -> Iterator[bytes]:
+    """The production generator's bytes, an endless run of chunks of ``request`` bytes:
+    with a ``seed``, the output of :func:`seeded_drbg` (label ``""``), one
+    ``generate(request)`` per chunk — ``Rng.seeded(seed)``'s DRBG; without one, the OS
+    CSPRNG that :class:`SystemSource` draws from. For statistical test batteries
+    (``macau-tables rng raw``): a chance result of play is never drawn here."""
+    if not 1 <= request <= HmacDrbg.MAX_BYTES_PER_REQUEST:
+        raise InvalidInput(
+            f"a request is 1 to {HmacDrbg.MAX_BYTES_PER_REQUEST} bytes, not {request}"
+        )
+    if seed is None:
+        while True:
+            yield secrets.token_bytes(request)
+    drbg = seeded_drbg(seed)
+    while True:
+        yield drbg.generate(request)
+
+
 class Rng:
     """Draws chance results from a :class:`RandomSource`."""
 
@@ -187,9 +218,7 @@ class Rng:
         personalization. Hashing the seed gives it a fixed length, so no two different
         ``(seed, label)`` pairs feed the DRBG the same input.
         """
-        raw = seed.encode() if isinstance(seed, str) else bytes(seed)
-        entropy = hashlib.sha256(b"macau-tables/seed\x00" + raw).digest()
-        return cls(HmacDrbg(entropy, _SEEDED_NONCE, label.encode()))
+        return cls(seeded_drbg(seed, label))
 
     @classmethod
     def for_round(cls, server_seed: bytes, round_id: str) -> Rng:
