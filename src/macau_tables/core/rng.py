@@ -68,6 +68,11 @@ SERVER_SEED_BYTES = 32
 #: The nonce of every ``Rng.seeded`` DRBG (16 bytes). Part of the replay contract.
 _SEEDED_NONCE = b"macau-tables/v1\x00"
 
+#: HMAC's inner and outer pads (RFC 2104) as byte translations: a 32-byte SHA-256 key
+#: ``k`` pads to the 64-byte block as ``k.translate(_IPAD) + b"\x36" * 32``
+_IPAD = bytes(b ^ 0x36 for b in range(256))
+_OPAD = bytes(b ^ 0x5C for b in range(256))
+
 
 # --- Sources of uniform bits ---------------------------------------------------------
 
@@ -135,9 +140,22 @@ class HmacDrbg:
         if additional:
             self._update(additional)
         out = bytearray()
-        while len(out) < n_bytes:
-            self._v = self._hmac(self._v)
-            out += self._v
+        if n_bytes <= self.OUTLEN:
+            while len(out) < n_bytes:
+                self._v = self._hmac(self._v)
+                out += self._v
+        else:  # many blocks under one key: HMAC from the key's padded states (RFC 2104)
+            inner = hashlib.sha256(self._key.translate(_IPAD) + b"\x36" * 32)
+            outer = hashlib.sha256(self._key.translate(_OPAD) + b"\x5c" * 32)
+            v = self._v
+            while len(out) < n_bytes:
+                h = inner.copy()
+                h.update(v)
+                o = outer.copy()
+                o.update(h.digest())
+                v = o.digest()
+                out += v
+            self._v = v
         self._update(additional)
         self._reseed_counter += 1
         return bytes(out[:n_bytes])
