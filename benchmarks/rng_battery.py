@@ -184,7 +184,8 @@ def main(argv: list[str] | None = None) -> int:
             f"serial correlation {e['serial_correlation']}"
         )
     print(f"summary: {a.out}")
-    return 1 if counts["FAILED"] else 0
+    # a FAILED result fails the run; so does a battery cut short, which tested less than asked
+    return 1 if counts["FAILED"] else 2 if summary["ended_early"] else 0
 
 
 if __name__ == "__main__":
