@@ -13,7 +13,8 @@ the battery reads; a bound ends the stream, and dieharder stops at the end of it
 says so (``ended_early``). Without ``--seed`` or ``--os`` the seeded HMAC_DRBG — the
 generator every shuffle and throw of the games is drawn from — runs on a fresh seed from the
 OS, recorded in the summary so the run can be repeated; ``--os`` tests the OS CSPRNG that
-draws the tables' server seeds.
+draws the tables' server seeds. Exit status: 1 if a result FAILED, 2 if a stream ended
+before its battery, else 0.
 """
 
 from __future__ import annotations

@@ -30,11 +30,11 @@ the ``n``, ``n**n`` equally likely paths onto ``n!`` permutations), Sattolo's of
 controls draw their bits from numpy's PCG64 (fixed seed), vectorised: they show what the
 statistic detects at this sample size, not a property of ``core.rng``.
 
-Sample sizes: the DRBG is pure Python (HMAC-SHA-256, about 3 HMACs a draw), so 10**6
-shuffles would take about a minute; the sizes below keep the file near 20 s on an idle
-core and are ample for the effects tested (see the controls, and ``detectable`` in
-``docs/reliability.md``). ``python -m tests.reliability.test_randomness`` prints every
-statistic.
+Sample sizes: the DRBG is pure Python (three HMAC-SHA-256 a draw, about 8 µs of CPU), so
+10**6 shuffles would take about a minute; the sizes below take about 24 s of CPU for the
+file, and the controls show what they detect (the smallest biases caught half the time are
+in ``docs/reliability.md``, "Sample sizes and power").
+``python -m tests.reliability.test_randomness`` prints every statistic.
 """
 
 from __future__ import annotations
