@@ -64,7 +64,7 @@ bench: $(STAMP)
 	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
 
 # the production generator's raw bytes (macau-tables rng raw) through dieharder and ent, not
-# in make test: the whole battery (-a) reads tens of GB. RNG_BYTES bounds the stream (0: as
+# in make test: the whole battery (-a) reads many GB. RNG_BYTES bounds the stream (0: as
 # much as dieharder reads; e.g. 64M); RNG_SEED=HEX repeats a run of the seeded HMAC_DRBG
 # (default: a fresh seed, recorded), RNG_SEED=os tests the OS CSPRNG. The summary is
 # printed and written to benchmarks/results/rng.json (docs/reliability.md).
