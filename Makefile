@@ -80,7 +80,7 @@ rng-tools:
 	  command -v dieharder >/dev/null 2>&1 && command -v ent >/dev/null 2>&1 || { echo "error: dieharder or ent is missing and 'apt-get install dieharder ent' failed (run as root with Debian's package lists, or install them yourself)"; exit 1; }; }
 
 rng-test: $(STAMP) rng-tools
-	$(BIN)/python benchmarks/rng_battery.py --bytes '$(RNG_BYTES)' --dieharder '$(DIEHARDER_ARGS)' \
+	$(BIN)/python benchmarks/rng_battery.py --bytes '$(RNG_BYTES)' --dieharder='$(DIEHARDER_ARGS)' \
 	  --ent-bytes '$(RNG_ENT_BYTES)' $(if $(filter os,$(RNG_SEED)),--os,$(if $(RNG_SEED),--seed '$(RNG_SEED)'))
 
 coverage:

@@ -7,7 +7,7 @@ PASSED / WEAK / FAILED, ent's figures, the generator's throughput — is printed
 to ``benchmarks/results/rng.json``.
 
 Run with ``.venv/bin/python benchmarks/rng_battery.py [--bytes 0] [--seed HEX | --os]
-[--dieharder "-a"] [--ent-bytes 64M]``. ``--bytes 0`` (the default) streams as much as
+[--dieharder=-a] [--ent-bytes 64M]``. ``--bytes 0`` (the default) streams as much as
 the battery reads; a bound ends the stream, and dieharder stops at the end of its input
 (``stdin_input_raw(): Error: EOF``) without reporting the test it was in: the summary then
 says so (``ended_early``). Without ``--seed`` or ``--os`` the seeded HMAC_DRBG — the
