@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit postgres compiler bench soak coverage conformance docs-analysis clean chromium screenshots vendor-js
+.PHONY: run test lint typecheck unit postgres compiler bench soak coverage conformance docs-analysis clean chromium screenshots vendor-js rng-test rng-tools
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -72,6 +72,26 @@ MINUTES ?= 30
 EVERY ?= 60
 soak: $(STAMP)
 	$(BIN)/python benchmarks/bench_soak.py --minutes $(MINUTES) --every $(EVERY)
+
+# the production generator's raw bytes (macau-tables rng raw) through dieharder and ent, not
+# in make test: the whole battery (-a) reads many GB. RNG_BYTES bounds the stream (0: as
+# much as dieharder reads; e.g. 64M); RNG_SEED=HEX repeats a run of the seeded HMAC_DRBG
+# (default: a fresh seed, recorded), RNG_SEED=os tests the OS CSPRNG. The summary is
+# printed and written to benchmarks/results/rng.json (docs/reliability.md).
+RNG_BYTES ?= 0
+RNG_SEED ?=
+RNG_ENT_BYTES ?= 64M
+DIEHARDER_ARGS ?= -a
+rng-tools:
+	@command -v dieharder >/dev/null 2>&1 && command -v ent >/dev/null 2>&1 || { \
+	  echo "installing Debian's dieharder and ent (make rng-test runs them)"; \
+	  { apt-get install -y -q dieharder ent >/dev/null 2>&1 || \
+	    { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q dieharder ent >/dev/null 2>&1; }; } ; \
+	  command -v dieharder >/dev/null 2>&1 && command -v ent >/dev/null 2>&1 || { echo "error: dieharder or ent is missing and 'apt-get install dieharder ent' failed (run as root with Debian's package lists, or install them yourself)"; exit 1; }; }
+
+rng-test: $(STAMP) rng-tools
+	$(BIN)/python benchmarks/rng_battery.py --bytes '$(RNG_BYTES)' --dieharder='$(DIEHARDER_ARGS)' \
+	  --ent-bytes '$(RNG_ENT_BYTES)' $(if $(filter os,$(RNG_SEED)),--os,$(if $(RNG_SEED),--seed '$(RNG_SEED)'))
 
 coverage:
 	$(PYTHON) ../shared/tools/rule_coverage.py

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import itertools
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -230,6 +231,53 @@ def test_additional_input_and_reseed_change_the_stream() -> None:
     reseeded = _drbg()
     reseeded.reseed(b"r" * 32)
     assert reseeded.generate(32) != plain
+
+
+def _generate_by_the_text(key: bytes, v: bytes, n_bytes: int, additional: bytes) -> bytes:
+    """SP 800-90A 10.1.2.5 step by step with hmac.new: (key, V) to the request's bytes."""
+
+    def mac(k: bytes, data: bytes) -> bytes:
+        return hmac.new(k, data, hashlib.sha256).digest()
+
+    def update(k: bytes, v: bytes, provided: bytes) -> tuple[bytes, bytes]:
+        k = mac(k, v + b"\x00" + provided)
+        v = mac(k, v)
+        if provided:
+            k = mac(k, v + b"\x01" + provided)
+            v = mac(k, v)
+        return k, v
+
+    if additional:
+        key, v = update(key, v, additional)
+    out = b""
+    while len(out) < n_bytes:
+        v = mac(key, v)
+        out += v
+    return out[:n_bytes]
+
+
+@pytest.mark.parametrize("n_bytes", [0, 1, 5, 31, 32, 33, 64, 65, 128, 1000, 65536])
+@pytest.mark.parametrize("additional", [b"", b"a"])
+def test_generate_of_many_blocks_is_hmac_block_after_block(n_bytes: int, additional: bytes) -> None:
+    """Requests of more than one block take HMAC from the key's padded SHA-256 states: the
+    same bytes as one ``hmac.new`` per block, and the same state after."""
+    drbg, twin = _drbg(), _drbg()
+    drbg.generate(7)
+    twin.generate(7)
+    expected = _generate_by_the_text(twin._key, twin._v, n_bytes, additional)
+    assert drbg.generate(n_bytes, additional) == expected
+    assert drbg.generate(40) == _drbg_after(twin, n_bytes, additional).generate(40)
+
+
+def _drbg_after(drbg: HmacDrbg, n_bytes: int, additional: bytes) -> HmacDrbg:
+    """``drbg`` advanced over a request one block at a time (the state the text leaves)."""
+    if additional:
+        drbg._update(additional)
+    for _ in range(-(-n_bytes // HmacDrbg.OUTLEN)):
+        drbg._v = drbg._hmac(drbg._v)
+    drbg._update(additional)
+    drbg._reseed_counter += 1
+    return drbg
 
 
 def test_hmac_drbg_refuses_oversized_requests() -> None:

@@ -60,6 +60,10 @@ TOP_COMMANDS: dict[str, tuple[str, str]] = {
         "server",
         "Bot players at every table of the server, playing with the engines' strategies.",
     ),
+    "rng": (
+        "rng",
+        "The production random generator's raw bytes, for statistical test batteries.",
+    ),
     "warm": (
         "warm",
         "Build every lookup table and compile every numba kernel once.",

@@ -35,7 +35,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Protocol, TypeVar
 
 from macau_tables.core.errors import InvalidInput, MacauTablesError
@@ -49,7 +49,9 @@ __all__ = [
     "commitment",
     "new_server_seed",
     "random_hex",
+    "raw_stream",
     "scale_below",
+    "seeded_drbg",
     "verify_reveal",
 ]
 
@@ -65,6 +67,11 @@ SERVER_SEED_BYTES = 32
 
 #: The nonce of every ``Rng.seeded`` DRBG (16 bytes). Part of the replay contract.
 _SEEDED_NONCE = b"macau-tables/v1\x00"
+
+#: HMAC's inner and outer pads (RFC 2104) as byte translations: a 32-byte SHA-256 key
+#: ``k`` pads to the 64-byte block as ``k.translate(_IPAD) + b"\x36" * 32``
+_IPAD = bytes(b ^ 0x36 for b in range(256))
+_OPAD = bytes(b ^ 0x5C for b in range(256))
 
 
 # --- Sources of uniform bits ---------------------------------------------------------
@@ -96,7 +103,7 @@ class HmacDrbg:
     """
 
     OUTLEN = 32  # bytes of SHA-256 output
-    MAX_BYTES_PER_REQUEST = 2**19 // 8  # 7,500 bytes: SP 800-90A Table 2
+    MAX_BYTES_PER_REQUEST = 2**19 // 8  # 65,536 bytes (2**19 bits): SP 800-90A Table 2
     RESEED_INTERVAL = 2**48  # SP 800-90A Table 2
 
     def __init__(self, entropy: bytes, nonce: bytes = b"", personalization: bytes = b"") -> None:
@@ -133,9 +140,22 @@ class HmacDrbg:
         if additional:
             self._update(additional)
         out = bytearray()
-        while len(out) < n_bytes:
-            self._v = self._hmac(self._v)
-            out += self._v
+        if n_bytes <= self.OUTLEN:
+            while len(out) < n_bytes:
+                self._v = self._hmac(self._v)
+                out += self._v
+        else:  # many blocks under one key: HMAC from the key's padded states (RFC 2104)
+            inner = hashlib.sha256(self._key.translate(_IPAD) + b"\x36" * 32)
+            outer = hashlib.sha256(self._key.translate(_OPAD) + b"\x5c" * 32)
+            v = self._v
+            while len(out) < n_bytes:
+                h = inner.copy()
+                h.update(v)
+                o = outer.copy()
+                o.update(h.digest())
+                v = o.digest()
+                out += v
+            self._v = v
         self._update(additional)
         self._reseed_counter += 1
         return bytes(out[:n_bytes])
@@ -167,6 +187,35 @@ def scale_below(x: int, k: int, n: int) -> int | None:
     return x % n if x < limit else None
 
 
+def seeded_drbg(seed: bytes | str, label: str = "") -> HmacDrbg:
+    """The HMAC_DRBG behind :meth:`Rng.seeded`: entropy ``SHA-256("macau-tables/seed\\0" +
+    seed)`` (a ``str`` seed UTF-8 encoded), the fixed 16-byte nonce, the label as
+    personalization."""
+    raw = seed.encode() if isinstance(seed, str) else bytes(seed)
+    entropy = hashlib.sha256(b"macau-tables/seed\x00" + raw).digest()
+    return HmacDrbg(entropy, _SEEDED_NONCE, label.encode())
+
+
+def raw_stream(
+    seed: bytes | None = None, request: int = HmacDrbg.MAX_BYTES_PER_REQUEST
+) -> Iterator[bytes]:
+    """The production generator's bytes, an endless run of chunks of ``request`` bytes:
+    with a ``seed``, the output of :func:`seeded_drbg` (label ``""``), one
+    ``generate(request)`` per chunk — ``Rng.seeded(seed)``'s DRBG; without one, the OS
+    CSPRNG that :class:`SystemSource` draws from. For statistical test batteries
+    (``macau-tables rng raw``): a chance result of play is never drawn here."""
+    if not 1 <= request <= HmacDrbg.MAX_BYTES_PER_REQUEST:
+        raise InvalidInput(
+            f"a request is 1 to {HmacDrbg.MAX_BYTES_PER_REQUEST} bytes, not {request}"
+        )
+    if seed is None:
+        while True:
+            yield secrets.token_bytes(request)
+    drbg = seeded_drbg(seed)
+    while True:
+        yield drbg.generate(request)
+
+
 class Rng:
     """Draws chance results from a :class:`RandomSource`."""
 
@@ -187,9 +236,7 @@ class Rng:
         personalization. Hashing the seed gives it a fixed length, so no two different
         ``(seed, label)`` pairs feed the DRBG the same input.
         """
-        raw = seed.encode() if isinstance(seed, str) else bytes(seed)
-        entropy = hashlib.sha256(b"macau-tables/seed\x00" + raw).digest()
-        return cls(HmacDrbg(entropy, _SEEDED_NONCE, label.encode()))
+        return cls(seeded_drbg(seed, label))
 
     @classmethod
     def for_round(cls, server_seed: bytes, round_id: str) -> Rng:
