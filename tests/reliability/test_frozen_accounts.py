@@ -7,6 +7,8 @@ the whole ledger's check and is refused while it fails."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -131,3 +133,29 @@ def test_an_unlock_runs_the_whole_ledgers_check_and_waits_for_it_to_pass(srv: Sr
         assert "player:alice caches" in r.json()["message"]
         info = again.client.get("/tables/hilo-1", headers=again.headers("auditor")).json()
         assert info["status"] == "locked"
+
+
+def test_a_withdrawal_while_the_background_check_freezes_waits_for_the_freeze(
+    srv: Srv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The background check found the wallet and is writing its freeze: the check is not
+    done until the freeze is (a withdrawal in that window paid the raised balance)."""
+    real = Floor.freeze_mismatched
+
+    async def slow_freeze(self: Floor) -> Any:
+        await asyncio.sleep(1.0)  # the window between the check's answer and the freeze
+        return await real(self)
+
+    monkeypatch.setattr(Floor, "freeze_mismatched", slow_freeze)
+    wallet = balance(srv, "player:alice")
+    with raised_while_down(srv, chain_check="background") as again:
+        deadline = time.monotonic() + 60
+        while not again.floor.recovery.ledger:  # the check has answered, not yet frozen
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        r = money(
+            again, "/cashier/withdraw", "cashier", {"player": "alice", "amount": wallet + RAISED}
+        )
+        refused(r, 409, "SRV-FROZEN")
+        wait_checked(again)
+        assert balance(again, "player:alice") == wallet + RAISED

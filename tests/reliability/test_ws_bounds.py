@@ -5,7 +5,9 @@ nothing behind (the table's subscribers and the server's tasks back to their cou
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -42,8 +44,13 @@ def _back_to(srv: Srv, before: tuple[int, int], seconds: float = 10.0) -> bool:
         time.sleep(0.05)
 
 
-def _ws_url(srv: Srv, who: str) -> str:
-    return f"/tables/hilo-1/ws?token={srv.headers(who)['Authorization'].split()[1]}"
+@contextlib.contextmanager
+def _ws(srv: Srv, who: str) -> Iterator[Any]:
+    """``who``'s socket at the table, authenticated by its first message."""
+    token = srv.headers(who)["Authorization"].split()[1]
+    with srv.client.websocket_connect("/tables/hilo-1/ws") as ws:
+        ws.send_json({"type": "auth", "token": token})
+        yield ws
 
 
 def test_a_subscriber_queue_is_bounded_and_let_go_when_it_overflows() -> None:
@@ -87,7 +94,7 @@ def test_a_client_that_does_not_read_is_dropped(srv: Srv, stuck_sends: dict[str,
         for _ in range(FLOOD):
             actor.broadcast_state()
 
-    with srv.client.websocket_connect(_ws_url(srv, "alice")) as ws:
+    with _ws(srv, "alice") as ws:
         assert ws.receive_json()["type"] == "snapshot"
         srv.client.portal.call(_run_sync, publish)
         # dropped, not held: its subscription goes at once
@@ -109,14 +116,13 @@ async def _run_sync(fn: Any) -> None:
 def test_closed_sockets_leave_nothing_behind(srv: Srv) -> None:
     wait_checked(srv)
     before = _held(srv)
-    url = _ws_url(srv, "alice")
     for i in range(200):
-        with srv.client.websocket_connect(url) as ws:
+        with _ws(srv, "alice") as ws:
             if i % 2:  # half read their snapshot, half go at once
                 assert ws.receive_json()["type"] == "snapshot"
     assert _back_to(srv, before)
     # and the table still fans out to a new one
-    with srv.client.websocket_connect(url) as ws:
+    with _ws(srv, "alice") as ws:
         assert ws.receive_json()["type"] == "snapshot"
 
 
@@ -126,7 +132,7 @@ def test_a_large_message_from_the_client_closes_its_socket(srv: Srv) -> None:
     wait_checked(srv)
     before = _held(srv)
     actor = srv.floor.tables["hilo-1"]
-    with srv.client.websocket_connect(_ws_url(srv, "alice")) as ws:
+    with _ws(srv, "alice") as ws:
         assert ws.receive_json()["type"] == "snapshot"
         ws.send_text("x" * (1024 * 1024))
         srv.client.portal.call(_run_sync, actor.broadcast_state)  # (what it would get)

@@ -482,18 +482,21 @@ class Floor:
         while self._ledger_job:  # (asked again meanwhile, by a take-over: once more)
             self._ledger_job, self._ledger_running = False, True
             try:
-                found = await loop.run_in_executor(self._worker(), checks.check_ledger, self.db.url)
-            except Exception:  # (the worker or the database) again later
-                log.exception("the check of the ledger failed")
-                self._chain_pool = None
-                self._ledger_job = True
-                await asyncio.sleep(CHAIN_RETRY)
-                continue
+                try:
+                    found = await loop.run_in_executor(
+                        self._worker(), checks.check_ledger, self.db.url
+                    )
+                except Exception:  # (the worker or the database) again later
+                    log.exception("the check of the ledger failed")
+                    self._chain_pool = None
+                    self._ledger_job = True
+                    await asyncio.sleep(CHAIN_RETRY)
+                    continue
+                self.recovery.ledger.extend(reason for _, reason in found)
+                if found:  # frozen before the check counts as done: the cashier waits for it
+                    await self.freeze_mismatched()
             finally:
                 self._ledger_running = False
-            self.recovery.ledger.extend(reason for _, reason in found)
-            if found:
-                await self.freeze_mismatched()
             owned = [t for t, a in self.tables.items() if a.owned]
             for table_id, reasons in sorted(_by_table(found, owned).items()):
                 actor = self.tables[table_id]
