@@ -493,17 +493,19 @@ class Floor:
                     await asyncio.sleep(CHAIN_RETRY)
                     continue
                 self.recovery.ledger.extend(reason for _, reason in found)
-                if found:  # frozen before the check counts as done: the cashier waits for it
+                # the accounts frozen and the tables locked before the check counts as done
+                # (ledger_pending): the cashier, and whoever reads /health, wait for both
+                if found:
                     await self.freeze_mismatched()
+                owned = [t for t, a in self.tables.items() if a.owned]
+                for table_id, reasons in sorted(_by_table(found, owned).items()):
+                    actor = self.tables[table_id]
+                    if actor.status != "locked":
+                        reason = "; ".join(reasons)
+                        self.recovery.locked[table_id] = reason
+                        await self.lock_table(actor, reason)
             finally:
                 self._ledger_running = False
-            owned = [t for t, a in self.tables.items() if a.owned]
-            for table_id, reasons in sorted(_by_table(found, owned).items()):
-                actor = self.tables[table_id]
-                if actor.status != "locked":
-                    reason = "; ".join(reasons)
-                    self.recovery.locked[table_id] = reason
-                    await self.lock_table(actor, reason)
 
     async def _check_pending_chains(self, loop: asyncio.AbstractEventLoop) -> None:
         while pending := self.chains_pending():
