@@ -60,7 +60,7 @@ from macau_tables.core.errors import (
     passes,
 )
 from macau_tables.core.journal import Event, Journal, JsonValue, event, event_from_json
-from macau_tables.core.ledger import Movement, Posting, Transaction, validate_account
+from macau_tables.core.ledger import Movement, Posting, Transaction, movement_of, validate_account
 from macau_tables.core.money import Currency, Money, currency_by_code
 from macau_tables.core.rng import Rng, commitment
 from macau_tables.core.visibility import Audience, Viewer
@@ -685,7 +685,7 @@ def money_delta(
     r_closed: set[str] = set()
     for sign, evs, opened, closed in ((-1, wrong, w_open, w_closed), (1, right, r_open, r_closed)):
         for ev in evs:
-            mv = ev.movement()
+            mv = movement_of(ev)
             if mv is None:
                 continue
             for p in mv.transaction.postings:
