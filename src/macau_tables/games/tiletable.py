@@ -688,6 +688,11 @@ class TileTable(contract.SnapshotOps):
     def journal(self) -> Journal:
         return self._journal
 
+    def seed_vault(self) -> Mapping[str, bytes]:
+        """The server seeds this table holds, by commitment (read-only; see
+        :meth:`contract.SnapshotOps.seed_vault`)."""
+        return MappingProxyType(self._vault)
+
     @property
     def phase(self) -> TilePhase:
         return self._phase
