@@ -393,10 +393,10 @@ class SnapshotOps:
 
     def seed_vault(self) -> Mapping[str, bytes]:
         """The server seeds the table holds, by commitment (``core.rng.commitment``), as a
-        read-only view: those it drew or was given and has not lost. A snapshot leaves them
-        out (``SNAPSHOT_SKIP``) and :meth:`from_snapshot` takes them back; a replay of a
-        live table (its seeds not yet revealed) needs them, and the server keeps them
-        secret. The one way to read them from outside the engine."""
+        read-only view: those it drew or was given. A snapshot leaves them out
+        (``SNAPSHOT_SKIP``) and :meth:`from_snapshot` takes them back; a replay of a live
+        table (its seeds not yet revealed) needs them, and the server keeps them secret.
+        The one way to read them from outside the engine (each engine gives its own)."""
         raise NotImplementedError
 
     @classmethod
