@@ -62,7 +62,7 @@ def _chain(game: str, header: dict[str, Any], texts: list[tuple[int, bytes, str,
 def run(game: str, n_rounds: int, every: int) -> list[str]:
     engine, rows, snaps, _, _ = drive_checkpointed(game, n_rounds, every)
     header = dict(engine.journal.header)
-    seeds = {**SEEDS, **getattr(engine, "_keyring", {}), **getattr(engine, "_vault", {})}
+    seeds = {**SEEDS, **engine.seed_vault()}
     g = binding(game)
     whole = Journal.of_entries(game, header, rows)
     events = whole.events

@@ -96,7 +96,7 @@ def run(game: str, rounds: int, every: int) -> dict[str, Any]:
     texts = [(e.seq, e.event_text(), e.prev_hash, e.hash) for e in rows]
     raw = [e.to_json() for e in rows]
     header = dict(engine.journal.header)
-    seeds = {**SEEDS, **getattr(engine, "_keyring", {}), **getattr(engine, "_vault", {})}
+    seeds = {**SEEDS, **engine.seed_vault()}
     g = binding(game)
 
     t0 = time.perf_counter()

@@ -36,7 +36,7 @@ def write(game: str, out: Path) -> None:
             voided = True
 
     engine = drive(game, 12, each)
-    seeds = {**SEEDS, **getattr(engine, "_keyring", {}), **getattr(engine, "_vault", {})}
+    seeds = {**SEEDS, **engine.seed_vault()}
     data = {
         "game": game,
         "journal": engine.journal.to_json(),

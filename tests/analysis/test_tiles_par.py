@@ -395,7 +395,7 @@ def test_optimal_player_is_a_best_response(pg_hw5: ParSheet, pg_opt5: ParSheet) 
     its edge is below house way's and max-back's against the same house-way banker."""
     table = optimal_table("paigow", commission=FIVE)
     assert len(table) == 8_130
-    optimal = strategy("optimal")
+    optimal = at.strategy("optimal")
     for n, (four, _) in enumerate(random_deals("optimal", 40)):
         ranked = hint(four, commission=FIVE)
         assert ranked[0].ev >= max(h.ev for h in ranked[1:])

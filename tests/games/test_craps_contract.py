@@ -160,7 +160,7 @@ def test_cr_r6_leave_waits_for_a_contract_bet() -> None:
 
 def test_views_show_a_stack_to_its_player_only_and_never_a_seed() -> None:
     t = session()
-    seeds = [s.hex() for s in t._keyring.values()]
+    seeds = [s.hex() for s in t.seed_vault().values()]
     for viewer in (Viewer.PUBLIC, Viewer.player("alice"), Viewer.player("bob"), Viewer.DEALER):
         view = t.view(viewer)
         text = json.dumps(view)

@@ -100,7 +100,7 @@ def test_a_mis_keyed_seven_out_corrected_to_eleven_is_re_settled_by_the_rules() 
     # the re-issued holds are settled once, under their new ids
     key(t, 1, 3)
     assert ledger(t).open_holds == frozenset()
-    assert replay(t.journal, dict(t._keyring)).snapshot() == t.snapshot()
+    assert replay(t.journal, dict(t.seed_vault())).snapshot() == t.snapshot()
 
 
 def test_the_same_supervisor_may_not_approve_his_own_request() -> None:
@@ -177,7 +177,7 @@ def test_a_void_refunds_the_rounds_bets_and_leaves_earlier_bets_as_they_stood() 
     (ev,) = run(t, SAM, "void_round", reason="dice hit a chip rack", request=2, requested_by="ann")
     assert isinstance(ev, RoundVoided)
     assert state(t) == before
-    assert replay(t.journal, dict(t._keyring)).snapshot() == t.snapshot()
+    assert replay(t.journal, dict(t.seed_vault())).snapshot() == t.snapshot()
     with pytest.raises(OutOfOrder, match="no round"):  # a void is not voided again
         run(t, SAM, "void_round", reason="again", request=3, requested_by="ann")
 
@@ -192,7 +192,7 @@ def test_new_limits_wait_for_the_round_boundary() -> None:
     assert (t.rules.min_bet, t.rules.max_bet) == (Money(2_000, MOP), Money(5_000, MOP))
     with pytest.raises(Exception, match="table minimum"):
         run(t, Actor.player("bob"), "place_bet", bet="field", amount=1_000)
-    assert replay(t.journal, dict(t._keyring)).rules == t.rules
+    assert replay(t.journal, dict(t.seed_vault())).rules == t.rules
     with pytest.raises(InvalidInput):
         run(t, SAM, "change_limits", min_bet=5_000, max_bet=2_000, reason="upside down")
 
@@ -224,7 +224,7 @@ def test_a_corrected_throw_leaves_the_table_as_if_the_right_dice_were_keyed(
         requested_by="sam",
     )
     assert state(t) == state(right)
-    assert replay(t.journal, dict(t._keyring)).snapshot() == t.snapshot()
+    assert replay(t.journal, dict(t.seed_vault())).snapshot() == t.snapshot()
     bets(t)  # the table goes on: the next round settles the re-issued holds once
     key(t, 3, 4)
     ledger(t)
@@ -249,7 +249,7 @@ def test_a_voided_round_leaves_the_table_as_if_it_had_not_been_played(
         key(t, *rolls[-1])
     run(t, SAM, "void_round", reason="void", request=1, requested_by="ann")
     assert state(t) == state(right)
-    assert replay(t.journal, dict(t._keyring)).snapshot() == t.snapshot()
+    assert replay(t.journal, dict(t.seed_vault())).snapshot() == t.snapshot()
     bets(t)
     key(t, 3, 4)
     assert len(ledger(t).open_holds) == len(t.bets)

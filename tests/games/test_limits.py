@@ -256,7 +256,7 @@ def test_ba_13_no_bet_is_ever_outside_the_limits_in_force_when_it_was_placed(
                 t.start_shoe(Rng.seeded(f"{seed}:{t.shoe_number}"))
         assert lim(t, BaccaratBetKind.PLAYER) == force["player"]
         assert lim(t, BaccaratBetKind.BANKER) == force["banker"]
-    again = replay_baccarat(Journal.from_json(t.journal.to_json()), dict(t._keyring))
+    again = replay_baccarat(Journal.from_json(t.journal.to_json()), dict(t.seed_vault()))
     assert again.snapshot() == t.snapshot()
 
 

@@ -248,7 +248,7 @@ def test_replay_needs_the_seed_of_an_unrevealed_woodpile() -> None:
     t.execute(Command(Actor.DEALER, "shuffle", {}), Rng.seeded("x"))
     with pytest.raises(ReplayMismatch, match="not revealed"):
         replay(Journal.from_json(t.journal.to_json()))
-    seed = t._vault  # the server keeps its seeds: a live table's recovery passes them
+    seed = t.seed_vault()  # the server keeps its seeds: a live table's recovery passes them
     again = replay(Journal.from_json(t.journal.to_json()), seeds=seed)
     assert again.journal.head == t.journal.head
 

@@ -304,5 +304,5 @@ def test_a_voided_round_leaves_the_stacks_as_before_it(
     play_round(t, rng, capital=50_000)
     assert ledger(t).open_holds == frozenset()
     # the server's seeds of a woodpile still in use (a Taiwan woodpile serves two rounds)
-    again = replay(Journal.from_json(t.journal.to_json()), dict(t._vault))
+    again = replay(Journal.from_json(t.journal.to_json()), dict(t.seed_vault()))
     assert again.journal.head == t.journal.head

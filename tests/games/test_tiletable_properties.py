@@ -209,7 +209,7 @@ def test_random_commands_keep_the_money_whole(
         assert not led.open_holds
         assert led.balance("wagers:t1").is_zero()
         assert led.balance("bank:t1").is_zero()
-    seeds = t._vault  # the server's seeds: an unfinished woodpile replays with them
+    seeds = t.seed_vault()  # the server's seeds: an unfinished woodpile replays with them
     assert (
         replay(Journal.from_json(t.journal.to_json()), seeds=seeds).journal.head == t.journal.head
     )

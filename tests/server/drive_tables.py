@@ -108,7 +108,7 @@ def record(game: str, n_rounds: int) -> TableRecord:
     database: the journal is the engine's own; entry times 0, no ledger rows)."""
     engine = drive(game, n_rounds)
     journal = engine.journal
-    seeds = {**SEEDS, **dict(getattr(engine, "_keyring", {}))}
+    seeds = {**SEEDS, **engine.seed_vault()}
     return TableRecord(
         f"{game}-b", game, dict(journal.header), journal, [0] * len(journal), seeds, []
     )

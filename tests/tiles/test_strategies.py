@@ -12,6 +12,9 @@ from hypothesis import given
 from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
+from macau_tables.analysis.tiles import OPTIMAL_STRATEGY, best_setting
+from macau_tables.analysis.tiles import STRATEGIES as ALL_STRATEGIES
+from macau_tables.analysis.tiles import strategy as any_strategy
 from macau_tables.core.errors import InvalidInput, RuleViolation
 from macau_tables.tiles import (
     FULL_SET,
@@ -216,20 +219,28 @@ def test_t_4_follows_forced_rule_refuses_a_setting_of_other_tiles() -> None:
 
 
 def test_registry_names_and_unknown_name() -> None:
-    assert set(STRATEGIES) == {"max-back", "house-way", "optimal"}
+    """The readable strategies are here; the analysis adds ``optimal`` (its best response
+    passed in: this package never imports the analysis)."""
+    assert set(STRATEGIES) == {"max-back", "house-way"}
     assert strategy("max-back") is MAX_BACK
     assert strategy(" House_Way ") is HOUSE_WAY
-    for s in STRATEGIES.values():
+    with pytest.raises(InvalidInput, match="house-way or max-back"):
+        strategy("wizard-way")
+    assert set(ALL_STRATEGIES) == {"max-back", "house-way", "optimal"}
+    assert any_strategy("max-back") is MAX_BACK
+    assert any_strategy("Optimal") is OPTIMAL_STRATEGY
+    assert OPTIMAL_STRATEGY.best_setting is best_setting
+    for s in ALL_STRATEGIES.values():
         assert isinstance(s, SettingStrategy)
     with pytest.raises(InvalidInput, match="house-way or max-back or optimal"):
-        strategy("wizard-way")
+        any_strategy("wizard-way")
 
 
 draws = st.lists(st.integers(0, 31), min_size=4, max_size=4, unique=True)
 
 
 @hyp_settings(deadline=None)  # optimal's first call builds its best-response table (seconds)
-@given(draws, st.sampled_from(RULES), st.sampled_from(sorted(STRATEGIES)), st.randoms())
+@given(draws, st.sampled_from(RULES), st.sampled_from(sorted(ALL_STRATEGIES)), st.randoms())
 def test_strategy_returns_a_setting_of_exactly_the_tiles(
     idx: list[int], rules: TileRules, name: str, rnd: object
 ) -> None:
@@ -237,15 +248,15 @@ def test_strategy_returns_a_setting_of_exactly_the_tiles(
     front not above back, valued under the given rules — and the same setting (by value
     and by tiles) whatever order the tiles come in, every time (deterministic, pure)."""
     four = [FULL_SET[i] for i in idx]
-    chosen = strategy(name).choose(four, rules)
+    chosen = any_strategy(name).choose(four, rules)
     assert Counter(chosen.tiles) == Counter(four)
     assert chosen.front.rules == chosen.back.rules == rules
     assert chosen.front.value.key <= chosen.back.value.key
     assert values(chosen) in {values(s) for s in settings(four, rules)}
     shuffled = list(four)
     rnd.shuffle(shuffled)  # type: ignore[attr-defined]
-    assert strategy(name).choose(shuffled, rules) == chosen
-    assert strategy(name).choose(four, rules) == chosen
+    assert any_strategy(name).choose(shuffled, rules) == chosen
+    assert any_strategy(name).choose(four, rules) == chosen
 
 
 # ============================================================ HW-1 Pairs

@@ -43,6 +43,7 @@ from typing import Any
 
 from macau_tables.core.errors import MacauTablesError
 from macau_tables.core.journal import Event
+from macau_tables.core.ledger import movement_of
 from macau_tables.games import baccarat as ba
 from macau_tables.games import craps as cr
 from macau_tables.games import tiletable as tt
@@ -180,7 +181,7 @@ def house_float(events: Iterable[Event]) -> int:
             hold = ev.holds[0] if ev.holds else ""
             continue
         if capital:
-            mv = ev.movement()
+            mv = movement_of(ev)
             if mv is not None and hold in mv.closes:
                 capital, hold = 0, ""
     return capital

@@ -33,9 +33,10 @@ against ``games.paigow.compare_seat`` / ``games.taiwan.compare_seat`` in the tes
   tiles (commission included); ``banker="optimal"`` is the banker's best response to the
   player's strategy (the banker knows the player's *strategy*, not the player's tiles).
   Both sides ``optimal`` is refused (that would be an equilibrium, not a best response).
-  The registered strategy ``strategy("optimal")`` (:mod:`macau_tables.tiles.strategies`) is
-  the player's best response to the house way, under the rules passed (pg1985: PG
-  comparison, 4%; tw1990: TW comparison, 5%).
+  The registered strategy ``strategy("optimal")`` (:data:`OPTIMAL_STRATEGY`, in this
+  module's :data:`STRATEGIES` beside the readable ones: ``tiles.strategies.Optimal`` built
+  with :func:`best_setting`) is the player's best response to the house way, under the
+  rules passed (pg1985: PG comparison, 4%; tw1990: TW comparison, 5%).
 * **Tie-break** (optimal and :func:`hint`): among settings of exactly equal expected value,
   the one with the higher back, then the higher front (T-2; max-back's order); settings
   equal in both hands are the same play, and the first of the three settings of the tiles
@@ -61,10 +62,11 @@ rebuilds them nor imports numba.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache, cached_property
+from types import MappingProxyType
 from typing import Literal
 
 import numpy as np
@@ -92,7 +94,13 @@ from macau_tables.tiles.hands import (
     rank_of,
     tile_rules,
 )
-from macau_tables.tiles.strategies import follows_forced_rule, forced_setting
+from macau_tables.tiles.strategies import STRATEGIES as _READABLE
+from macau_tables.tiles.strategies import (
+    Optimal,
+    SettingStrategy,
+    follows_forced_rule,
+    forced_setting,
+)
 from macau_tables.tiles.strategies import strategy as _strategy
 from macau_tables.tiles.tile import DISTINCT_TILES, FULL_SET
 
@@ -441,7 +449,7 @@ def _side(name: str) -> str | None:
     key = _norm(name)
     if key == OPTIMAL:
         return None
-    _strategy(key)  # unknown names raise InvalidInput listing the strategies
+    _strategy(key, STRATEGIES)  # unknown names raise InvalidInput listing the strategies
     return key
 
 
@@ -765,6 +773,23 @@ def best_setting(
         raise InvalidInput(f"no game is played under the rule set {r.name!r}", rule="T-2")
     game: Game = "taiwan" if r == TW1990 else "paigow"
     return hint(tiles, vs=vs, as_="player", game=game, commission=commission)[0].setting
+
+
+#: ``optimal`` as a setting strategy: the player's best response to the house way
+#: (:class:`~macau_tables.tiles.strategies.Optimal` with :func:`best_setting`).
+OPTIMAL_STRATEGY = Optimal(best_setting)
+
+#: Every setting strategy by name: the readable ones (``tiles.strategies.STRATEGIES``) and
+#: ``optimal``. Read-only.
+STRATEGIES: Mapping[str, SettingStrategy] = MappingProxyType(
+    {**_READABLE, OPTIMAL: OPTIMAL_STRATEGY}
+)
+
+
+def strategy(name: str) -> SettingStrategy:
+    """The strategy called ``name`` (``max-back``, ``house-way``, ``optimal``; ``_`` for
+    ``-`` accepted): ``tiles.strategies.strategy`` over :data:`STRATEGIES`."""
+    return _strategy(name, STRATEGIES)
 
 
 def optimal_table(

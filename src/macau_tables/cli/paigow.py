@@ -21,7 +21,7 @@ from macau_tables.cli.journalfile import JournalFile, journal_target
 from macau_tables.cli.settle_schema import load_facts, settle_facts
 from macau_tables.core.errors import InvalidInput, MacauTablesError
 from macau_tables.core.journal import Event, JsonValue
-from macau_tables.core.ledger import Ledger, Transaction
+from macau_tables.core.ledger import Ledger, Transaction, movement_of
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
 from macau_tables.games.contract import Actor, Command, check_name, time_out
@@ -213,7 +213,7 @@ class TileSession:
         """Execute one command; post its money; append its events to the journal file."""
         events = self.table.execute(cmd, self.rng)
         for ev in events:
-            mv = ev.movement()
+            mv = movement_of(ev)
             if mv is not None:
                 self.ledger.move(mv)
         if self.file is not None:

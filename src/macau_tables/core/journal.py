@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any, ClassVar, TypeAlias, TypeVar
 
 from macau_tables.core.errors import InvalidInput, JournalError, JournalTampered
-from macau_tables.core.ledger import Movement
 from macau_tables.core.snapshot import snapshot_class
 from macau_tables.core.visibility import Audience
 
@@ -150,12 +149,16 @@ class Event:
         """
         return Audience.PUBLIC
 
-    def movement(self) -> Movement | None:
-        """The money this event moves (postings, holds opened and closed), or None.
+    def movement(self) -> object | None:
+        """The money this event moves (a ``core.ledger.Movement``: postings, holds opened
+        and closed), or None.
 
         Engines do not own ledgers: a ledger is a projection of the events that move
         money (``core.ledger.Ledger.project``), the same one the CLI, the tests and the
-        server post.
+        server post. The journal does not import the ledger (money is built on events,
+        not the other way round), so this hook is typed ``object`` here; an event that
+        moves money declares ``-> Movement``, and ``core.ledger.movement_of(event)`` reads
+        any event's movement typed.
         """
         return None
 

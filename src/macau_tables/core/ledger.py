@@ -35,7 +35,16 @@ from macau_tables.core.money import MOP, Currency, Money
 if TYPE_CHECKING:
     from macau_tables.core.journal import Event
 
-__all__ = ["CAGE", "GUARDED", "Ledger", "Movement", "Posting", "Transaction", "validate_account"]
+__all__ = [
+    "CAGE",
+    "GUARDED",
+    "Ledger",
+    "Movement",
+    "Posting",
+    "Transaction",
+    "movement_of",
+    "validate_account",
+]
 
 CAGE = "cage"
 _ACCOUNT = re.compile(r"[a-z][a-z0-9_]*(?::[\w.\-]+)+")
@@ -158,6 +167,17 @@ class Movement:
     closes: tuple[str, ...] = ()
 
 
+def movement_of(event: Event) -> Movement | None:
+    """The money ``event`` moves (its :meth:`~macau_tables.core.journal.Event.movement`),
+    typed. The journal does not import the ledger, so the base event's hook is typed
+    ``object``; an event whose hook gives anything but a :class:`Movement` or None is a
+    programming error (:class:`TypeError`)."""
+    mv = event.movement()
+    if mv is None or isinstance(mv, Movement):
+        return mv
+    raise TypeError(f"{event.kind}.movement() gave a {type(mv).__name__}, not a Movement")
+
+
 class Ledger:
     """Balances of every account touched, and the transactions posted, in order."""
 
@@ -241,7 +261,7 @@ class Ledger:
         """
         out = cls() if ledger is None else ledger
         for ev in events:
-            mv = ev.movement()
+            mv = movement_of(ev)
             if mv is not None:
                 out.move(mv)
         return out

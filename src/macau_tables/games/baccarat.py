@@ -1186,6 +1186,11 @@ class BaccaratTable(contract.SnapshotOps):
     def journal(self) -> Journal:
         return self._journal
 
+    def seed_vault(self) -> Mapping[str, bytes]:
+        """The server seeds this table holds, by commitment (read-only; see
+        :meth:`contract.SnapshotOps.seed_vault`)."""
+        return MappingProxyType(self._keyring)
+
     def _emit(self, ev: Event, out: list[Event]) -> Event:
         self.apply(ev)
         self._journal.append(ev)

@@ -60,7 +60,7 @@ from macau_tables.core.errors import (
     passes,
 )
 from macau_tables.core.journal import Event, Journal, JsonValue, event, event_from_json
-from macau_tables.core.ledger import Movement, Posting, Transaction, validate_account
+from macau_tables.core.ledger import Movement, Posting, Transaction, movement_of, validate_account
 from macau_tables.core.money import Currency, Money, currency_by_code
 from macau_tables.core.rng import Rng, commitment
 from macau_tables.core.visibility import Audience, Viewer
@@ -391,6 +391,14 @@ class SnapshotOps:
         """The last checkpoint's (seq, encoded state), if any since the window's start."""
         return self._snaps.later[-1] if self._snaps.later else None
 
+    def seed_vault(self) -> Mapping[str, bytes]:
+        """The server seeds the table holds, by commitment (``core.rng.commitment``), as a
+        read-only view: those it drew or was given. A snapshot leaves them out
+        (``SNAPSHOT_SKIP``) and :meth:`from_snapshot` takes them back; a replay of a live
+        table (its seeds not yet revealed) needs them, and the server keeps them secret.
+        The one way to read them from outside the engine (each engine gives its own)."""
+        raise NotImplementedError
+
     @classmethod
     def from_snapshot(
         cls,
@@ -685,7 +693,7 @@ def money_delta(
     r_closed: set[str] = set()
     for sign, evs, opened, closed in ((-1, wrong, w_open, w_closed), (1, right, r_open, r_closed)):
         for ev in evs:
-            mv = ev.movement()
+            mv = movement_of(ev)
             if mv is None:
                 continue
             for p in mv.transaction.postings:
@@ -758,7 +766,8 @@ class TableEngine(Protocol):
 @runtime_checkable
 class Snapshotting(Protocol):
     """An engine with snapshots (the four games): ``checkpoint`` journals its state's digest,
-    ``compact`` lets go of the entries before the latest safe checkpoint."""
+    ``compact`` lets go of the entries before the latest safe checkpoint; ``seed_vault``
+    gives the server seeds the snapshot leaves out (:meth:`SnapshotOps.seed_vault`)."""
 
     def snapshot_state(self) -> Any: ...
 
@@ -767,6 +776,8 @@ class Snapshotting(Protocol):
     def compact(self) -> int: ...
 
     def latest_snapshot(self) -> tuple[int, Any] | None: ...
+
+    def seed_vault(self) -> Mapping[str, bytes]: ...
 
 
 # --- replay --------------------------------------------------------------------------

@@ -1036,6 +1036,11 @@ class CrapsTable(contract.SnapshotOps):
     def journal(self) -> Journal:
         return self._journal
 
+    def seed_vault(self) -> Mapping[str, bytes]:
+        """The server seeds this table holds, by commitment (read-only; see
+        :meth:`contract.SnapshotOps.seed_vault`)."""
+        return MappingProxyType(self._keyring)
+
     @property
     def events(self) -> tuple[Event, ...]:
         """The events of this table, in order (the journal's, without the hash chain)."""

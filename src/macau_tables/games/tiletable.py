@@ -54,7 +54,7 @@ from macau_tables.core.errors import (
 )
 from macau_tables.core.errors import passes as _can
 from macau_tables.core.journal import Event, Journal, JsonValue, event, register_replayer
-from macau_tables.core.ledger import Movement
+from macau_tables.core.ledger import Movement, movement_of
 from macau_tables.core.money import Currency, Money, currency_by_code
 from macau_tables.core.rng import Rng, commitment
 from macau_tables.core.visibility import Audience, Viewer, ViewerRole
@@ -688,6 +688,11 @@ class TileTable(contract.SnapshotOps):
     def journal(self) -> Journal:
         return self._journal
 
+    def seed_vault(self) -> Mapping[str, bytes]:
+        """The server seeds this table holds, by commitment (read-only; see
+        :meth:`contract.SnapshotOps.seed_vault`)."""
+        return MappingProxyType(self._vault)
+
     @property
     def phase(self) -> TilePhase:
         return self._phase
@@ -1031,7 +1036,7 @@ class TileTable(contract.SnapshotOps):
             self._restate()
 
     def _apply_money(self, ev: Event) -> None:
-        mv = ev.movement()
+        mv = movement_of(ev)
         assert mv is not None
         for posting in mv.transaction.postings:
             prefix = f"stack:{self._table_id}:"

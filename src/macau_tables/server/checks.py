@@ -33,6 +33,7 @@ from sqlalchemy.engine import Connection
 
 from macau_tables.core.errors import LedgerMismatch, MacauTablesError
 from macau_tables.core.journal import Event, event_from_json
+from macau_tables.core.ledger import movement_of
 from macau_tables.server import store
 
 if TYPE_CHECKING:
@@ -109,7 +110,7 @@ class Moved:
     closed: set[str] = field(default_factory=set)
 
     def add(self, ev: Event) -> None:
-        mv = ev.movement()
+        mv = movement_of(ev)
         if mv is None:
             return
         for posting in mv.transaction.postings:

@@ -26,7 +26,7 @@ from sqlalchemy.engine import Connection
 
 from macau_tables.core.errors import HoldError, InsufficientFunds, MacauTablesError
 from macau_tables.core.journal import Journal
-from macau_tables.core.ledger import CAGE, Movement, Transaction
+from macau_tables.core.ledger import CAGE, Movement, Transaction, movement_of
 from macau_tables.core.money import MOP, Money
 from macau_tables.core.rng import new_server_seed
 from macau_tables.games.contract import TableEngine
@@ -687,7 +687,7 @@ class Floor:
             )
             store.append_entries(conn, table_id, entries)
             for e in entries:
-                mv = e.event.movement()
+                mv = movement_of(e.event)
                 if mv is not None and (mv.transaction.postings or mv.opens or mv.closes):
                     store.post(conn, self.accounts, mv, table_id=table_id, seq=e.seq, by_user=user)
             store.audit(conn, user, "create_table", table_id, "", {"game": game.name})

@@ -46,6 +46,7 @@ from sqlalchemy.engine import Connection
 
 from macau_tables.analysis import theoretical as th
 from macau_tables.core.journal import Event, event_from_json, money_kinds
+from macau_tables.core.ledger import movement_of
 from macau_tables.games.contract import TableOpened
 from macau_tables.server import store
 from macau_tables.server.errors import ApiError
@@ -222,7 +223,7 @@ def read_day(conn: Connection, table_id: str, game: str, start: int, end: int) -
 def journal_flows(events: Sequence[Event]) -> Flows:
     postings: list[tuple[str, int]] = []
     for ev in events:
-        mv = ev.movement()
+        mv = movement_of(ev)
         if mv is not None:
             postings += [(p.account, p.amount.minor) for p in mv.transaction.postings]
     return flows_of(postings)

@@ -41,6 +41,7 @@ from sqlalchemy.engine import Connection
 
 from macau_tables.core.errors import JournalTampered, MacauTablesError, ReplayMismatch
 from macau_tables.core.journal import Entry, Event, Journal, event_from_json
+from macau_tables.core.ledger import movement_of
 from macau_tables.core.rng import Rng, commitment, new_server_seed
 from macau_tables.core.snapshot import SnapshotError
 from macau_tables.core.visibility import Viewer
@@ -767,7 +768,7 @@ class TableActor:
         store.append_entries(conn, self.table_id, entries)
         balances: dict[str, int] = {}  # the command's balance changes, written once
         for entry in entries:
-            mv = entry.event.movement()
+            mv = movement_of(entry.event)
             if mv is not None and (mv.transaction.postings or mv.opens or mv.closes):
                 store.post(
                     conn,

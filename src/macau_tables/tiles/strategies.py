@@ -13,8 +13,11 @@ deterministic and pure. Three are defined here (see docs/strategies.md):
   the first that applies. Every hand value comes from :func:`evaluate` under the rules in
   play, so the same text works for pg1985 (Gee Joon converts, PG-5.5) and tw1990 (it
   never does, TW-9b; no 地九王, TW-7b).
-* ``optimal`` (:class:`Optimal`): the player's exact best response to the house way, from
-  :mod:`macau_tables.analysis.tiles` (imported lazily: it needs numpy and numba).
+* ``optimal`` (:class:`Optimal`): the player's exact best response to the house way. The
+  class is here; the best response is computed by :mod:`macau_tables.analysis.tiles` (it
+  needs numpy and numba), which builds the strategy with its ``best_setting`` and keeps
+  the registry that holds all three (``analysis.tiles.STRATEGIES``). This package never
+  imports the analysis: :data:`STRATEGIES` here holds the two readable ones.
 
 Every choice is independent of the order the tiles are given in: the tiles are first put
 in a canonical order (Table I rank, then pips), and where two settings are equal in both
@@ -573,13 +576,23 @@ class HouseWay:
 HOUSE_WAY = HouseWay()
 
 
-# --- optimal: the exact best response (macau_tables.analysis.tiles) ----------------------------
+# --- optimal: the exact best response (built by macau_tables.analysis.tiles) ---------------
+
+
+class BestSetting(Protocol):
+    """A best response (``macau_tables.analysis.tiles.best_setting``): the setting of
+    ``tiles`` (canonical order) with the highest exact expected value under ``rules``
+    against the other side's strategy ``vs``."""
+
+    def __call__(self, tiles: Sequence[Tile], rules: TileRules, *, vs: str) -> Setting: ...
 
 
 @dataclass(frozen=True)
 class Optimal:
     """``optimal``: the player's exact best response to a banker playing ``vs`` (the house
-    way by default), computed by :func:`macau_tables.analysis.tiles.best_setting`.
+    way by default), computed by ``best_setting`` — in the registered strategy,
+    :func:`macau_tables.analysis.tiles.best_setting` (``analysis.tiles.OPTIMAL_STRATEGY``,
+    in ``analysis.tiles.STRATEGIES``).
 
     For each four tiles, the setting with the highest exact expected value over every hand
     the banker can hold from the other 28 tiles, commission included. The game follows the
@@ -588,26 +601,24 @@ class Optimal:
     what-if for a player, or the banker's view of the hand). Ties in expected value: the
     higher back, then the higher front, then the first of the canonical order.
 
-    The analysis needs numpy and numba (the ``fast`` extra): it is imported when a hand is
-    first set, so this package still imports without them. The first call builds the
-    opponent's setting table (about two seconds); later calls take a few milliseconds.
+    The analysis needs numpy and numba (the ``fast`` extra), so it is passed in rather than
+    imported: this package imports without them. The first call builds the opponent's
+    setting table (about two seconds); later calls take a few milliseconds.
     """
 
+    best_setting: BestSetting
     name: str = "optimal"
     vs: str = "house-way"
 
     def choose(self, tiles: Sequence[Tile], rules: TileRules | str = PG1985) -> Setting:
-        from macau_tables.analysis.tiles import best_setting  # lazy: numpy, numba
-
-        return best_setting(_canonical(tiles), tile_rules(rules), vs=self.vs)
+        return self.best_setting(_canonical(tiles), tile_rules(rules), vs=self.vs)
 
 
-OPTIMAL = Optimal()
-
-#: The strategies by name. Read-only (engines keep no global mutable state): a new strategy
-#: is added to this tuple or passed to :func:`strategy`.
+#: The readable strategies by name. Read-only (engines keep no global mutable state): a new
+#: strategy is added to this tuple or passed to :func:`strategy` in a registry of its own,
+#: as ``macau_tables.analysis.tiles.STRATEGIES`` adds ``optimal``.
 STRATEGIES: Mapping[str, SettingStrategy] = MappingProxyType(
-    {s.name: s for s in (MAX_BACK, HOUSE_WAY, OPTIMAL)}
+    {s.name: s for s in (MAX_BACK, HOUSE_WAY)}
 )
 
 

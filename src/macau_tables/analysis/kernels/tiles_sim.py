@@ -53,7 +53,7 @@ from macau_tables.games import paigow, taiwan
 from macau_tables.games.tilegame import Regulation, SeatResult
 from macau_tables.tiles import FULL_SET, Hand, Setting, Tile, TileRules, rank_of, ranking
 from macau_tables.tiles.hands import Comparison
-from macau_tables.tiles.strategies import MAX_BACK, strategy
+from macau_tables.tiles.strategies import MAX_BACK, STRATEGIES, strategy
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -401,7 +401,14 @@ def _strategy_name(value: object, key: str) -> str:
     name = value.strip().lower().replace("_", "-")
     if name == "forced":
         return name
-    return strategy(name).name  # raises InvalidInput for an unknown name
+    # ``optimal`` is not in the readable registry (tiles.strategies): it is computed by
+    # analysis.tiles, imported only when a seat plays it (:func:`chooser`)
+    registry = {**STRATEGIES, OPTIMAL: None}
+    if name not in registry:
+        raise InvalidInput(
+            f"unknown setting strategy {name!r}: choose {' or '.join(sorted(registry))}"
+        )
+    return name
 
 
 def _flag(options: Mapping[str, object], key: str) -> bool:

@@ -32,9 +32,9 @@ def open_journal(journal: Journal, seeds: Mapping[str, bytes]) -> TableEngine:
 
 
 def secret_seed(engine: TableEngine, commitment: str) -> bytes | None:
-    keyring = getattr(engine, "_keyring", {})
-    seed = keyring.get(commitment)
-    return seed if isinstance(seed, bytes) else None
+    if not isinstance(engine, CrapsTable):
+        return None
+    return engine.seed_vault().get(commitment)
 
 
 THROW_PAUSE = 1.5  # seconds a bot shooter waits before he throws
