@@ -2,10 +2,9 @@
 dealer-operated craps tables and a second supervisor, on a quiet floor.
 
 ``python -m tests.reliability.serve_staff DB_URL PORT [init]``: with ``init`` (its first
-start) it makes the floor's demo accounts (no demo table), the tables ``craps-void``,
-``craps-fix-before``, ``craps-fix-after`` and ``craps-ref`` (the dealer keys the dice in:
-nothing happens at them without a command, so the floor commits only what the test
-sends) and the supervisor
+start) it makes the floor's demo accounts (no demo table), the craps tables of
+:data:`TABLES` (the dealer keys the dice in: nothing happens at them without a command,
+so the floor commits only what the test sends) and the supervisor
 ``supervisor2`` (a void or a correction is requested by one supervisor and approved by
 another), and prints the passwords as ``macau-tables serve`` does.
 
@@ -37,10 +36,14 @@ from macau_tables.server.run import serve
 #: the file that arms the kill (its text: ``after N`` or ``before N``)
 KILL_ARM = "MACAU_TABLES_TEST_KILL_ARM"
 
-#: the dealer-operated tables: one to void rounds at, two to correct a keyed-in throw at
-#: (one correction each: craps refuses a second correction of a seven-out at a table whose
-#: history holds a corrected one), and their reference, where the right dice are keyed in
-TABLES = ("craps-void", "craps-fix-before", "craps-fix-after", "craps-ref")
+#: the dealer-operated tables, for each case of test_crash_staff.py (the kill before the
+#: commit, after it) a table of its own: one to void a round at, one to correct a
+#: keyed-in throw at, and its reference, where the right dice are keyed in. (A correction
+#: table is corrected once: craps refuses a second correction of a seven-out at a table
+#: whose history holds a corrected one.)
+TABLES = tuple(
+    f"craps-{use}-{when}" for when in ("before", "after") for use in ("void", "fix", "ref")
+)
 
 SECOND_SUPERVISOR = "supervisor2"
 

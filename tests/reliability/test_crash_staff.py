@@ -175,17 +175,22 @@ def server(
         assert "Traceback" not in srv.log.read_text(), srv.log.read_text()[-3000:]
     finally:
         srv.stop()
+        reader = _readers.pop(url, None)
+        if reader is not None:
+            reader.close()
 
 
 # --- the database, read by the test (the server's process is not in these reads) --------
 
 
+_readers: dict[str, Database] = {}
+
+
 def read(url: str, fn: Callable[[sa.Connection], T]) -> T:
-    db = Database(url)
-    try:
-        return db.read_sync(fn)
-    finally:
-        db.close()
+    """``fn`` in a read transaction of the test's own connection to the database."""
+    if url not in _readers:
+        _readers[url] = Database(url)
+    return _readers[url].read_sync(fn)
 
 
 def balance(url: str, account: str) -> int:
@@ -253,7 +258,6 @@ def floor_ok(srv: StaffServer) -> None:
 
 # --- a supervisor's void --------------------------------------------------------------------
 
-VOID_TABLE = "craps-void"
 VOID_PLAYERS = ("alice", "carol")
 
 
@@ -288,11 +292,10 @@ def after_approval(srv: StaffServer, who: str, rid: int, key: str, when: str) ->
 def test_a_kill_during_a_void_returns_the_round_once(server: StaffServer, when: str) -> None:
     """Bets on a roll, the roll paid, a void requested; the server dies right before or
     right after the approval's commit (armed before the request: commit 2)."""
-    srv, url, t = server, server.url, VOID_TABLE
+    srv, url, t = server, server.url, f"craps-void-{when}"
     srv.login("supervisor", SECOND_SUPERVISOR, "dealer", *VOID_PLAYERS)
     for p in VOID_PLAYERS:
-        if balance(url, f"stack:{t}:{p}") == 0:
-            srv.cmd(p, t, "join", {"amount": 100_000})
+        srv.cmd(p, t, "join", {"amount": 100_000})
     before, start = stacks(url, t, VOID_PLAYERS), head_seq(url, t)
     srv.cmd("alice", t, "place_bet", {"bet": "field", "amount": 1_000})
     srv.cmd("alice", t, "place_bet", {"bet": "any_craps", "amount": 500})
@@ -324,8 +327,6 @@ def test_a_kill_during_a_void_returns_the_round_once(server: StaffServer, when: 
 
 # --- a supervisor's correction --------------------------------------------------------------
 
-REF_TABLE = "craps-ref"
-
 
 def throw(srv: StaffServer, table: str, d1: int, d2: int) -> int:
     """The dealer keys in the dice; the seq of the throw."""
@@ -340,27 +341,26 @@ def test_a_kill_during_a_correction_posts_the_corrected_settlement_once(
     """A seven-out keyed in where the table showed [5, 6], the correction requested; the
     server dies right before or right after the approval's commit (armed before the
     approval: commit 1). The reference table, keyed [5, 6], is where the money must be.
-    Each case at a table of its own: craps refuses to correct a seven-out at a table whose
-    history already holds a corrected one (the re-run reveals the first shooter's seed
-    again), crash or no crash."""
-    srv, url, t = server, server.url, f"craps-fix-{when}"
+    (Each case at tables of its own: craps refuses to correct a seven-out at a table whose
+    history already holds a corrected one — the re-run reveals the first shooter's seed
+    again —, crash or no crash.)"""
+    srv, url, t, ref_t = server, server.url, f"craps-fix-{when}", f"craps-ref-{when}"
     srv.login("supervisor", SECOND_SUPERVISOR, "dealer", "alice")
-    fix, ref = f"stack:{t}:alice", f"stack:{REF_TABLE}:alice"
-    for table, stack in ((t, fix), (REF_TABLE, ref)):
-        if balance(url, stack) == 0:
-            srv.cmd("alice", table, "join", {"amount": 100_000})
+    fix, ref = f"stack:{t}:alice", f"stack:{ref_t}:alice"
+    for table in (t, ref_t):
+        srv.cmd("alice", table, "join", {"amount": 100_000})
 
     def won() -> tuple[int, int]:
         """What the round moved to alice's stack at each table."""
         return balance(url, fix) - base[0], balance(url, ref) - base[1]
 
     base = balance(url, fix), balance(url, ref)
-    for table in (t, REF_TABLE):
+    for table in (t, ref_t):
         srv.cmd("alice", table, "place_bet", {"bet": "pass", "amount": 1_000})
         throw(srv, table, 2, 2)  # the point is 4
         srv.cmd("alice", table, "place_bet", {"bet": "field", "amount": 500})
     wrong = throw(srv, t, 3, 4)
-    throw(srv, REF_TABLE, 5, 6)
+    throw(srv, ref_t, 5, 6)
     assert won()[0] != won()[1]
     corrections = len(events(url, t, "table.round_corrected"))
     req = srv.ok(
@@ -380,7 +380,7 @@ def test_a_kill_during_a_correction_posts_the_corrected_settlement_once(
     assert corrected[1]["data"]["request"] == req["id"] and corrected[0] == answer["seq"]
     # the round goes on from the corrected throw: the point made, the Pass Line paid once
     throw(srv, t, 1, 3)
-    throw(srv, REF_TABLE, 1, 3)
+    throw(srv, ref_t, 1, 3)
     assert won()[0] == won()[1]
     floor_ok(srv)
 
