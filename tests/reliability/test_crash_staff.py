@@ -8,9 +8,9 @@ state is set up: right before the action's commit (nothing of it recorded) or ri
 it (recorded, its answer never sent). After the restart the same request goes again with
 the same Idempotency-Key, and:
 
-* the action took effect exactly once: a void returns every bet of the round once (the
-  stacks back where they were, the round's postings and their reversal net to zero, one
-  ``table.round_voided``); a correction posts the corrected settlement once (the stacks
+* the action took effect exactly once: a void returns every bet of the round once (one
+  ``table.round_voided``, whose postings are the round's negated, the stacks back where
+  they were); a correction posts the corrected settlement once (the stacks
   equal a reference table's where the right dice were keyed in, one
   ``table.round_corrected``); a withdrawal takes the money out of the wallet once (one
   transaction per request, the wallet and the cage moved by the sum);
@@ -68,7 +68,6 @@ class StaffServer(ServerProcess):
         self.tokens: dict[str, str] = {}
         self.statuses: list[int] = []
         self.kills = 0
-        self.resent = 0
 
     def start(self, **extra_env: str) -> None:
         self.arm_file.unlink(missing_ok=True)  # a new process starts unarmed
@@ -105,9 +104,6 @@ class StaffServer(ServerProcess):
         self.kills += 1
         lines = [ln for ln in self.log.read_text().splitlines() if ln.startswith("killed ")]
         assert len(lines) == self.kills and lines[-1] == f"killed right {when} commit {n}", lines
-
-    def restart(self) -> None:
-        self.start()
 
     # --- the client -----------------------------------------------------------------------
 
@@ -152,7 +148,6 @@ class StaffServer(ServerProcess):
     def resend(self, path: str, who: str, body: dict[str, Any], key: str) -> httpx.Response:
         r = self.post(path, who, body, key)
         assert r is not None, "the restarted server did not answer"
-        self.resent += 1
         return r
 
 
@@ -222,7 +217,9 @@ def events(url: str, table: str, kind: str) -> list[tuple[int, dict[str, Any]]]:
     rows = read(
         url,
         lambda c: c.execute(
-            sa.select(j.c.seq, j.c.event).where(j.c.table_id == table, j.c.kind == kind)
+            sa.select(j.c.seq, j.c.event)
+            .where(j.c.table_id == table, j.c.kind == kind)
+            .order_by(j.c.seq)
         ).all(),
     )
     return [(int(seq), json.loads(text)) for seq, text in rows]
@@ -266,8 +263,10 @@ def approve(srv: StaffServer, who: str, rid: int, key: str) -> httpx.Response | 
 
 
 def after_approval(srv: StaffServer, who: str, rid: int, key: str, when: str) -> dict[str, Any]:
-    """The approval sent again with its key (its answer), again (the same answer), and
-    with a new key (refused: decided once)."""
+    """What the kill left of the approval (nothing, or the decision with its answer's
+    record), the restart, and the approval sent again with its key (the recorded answer,
+    or applied now), again (the same answer), and with a new key (refused: decided once).
+    The answer."""
     path, body = f"/supervisor/requests/{rid}/approve", {"reason": "seen on camera"}
     stored = recorded(srv.url, who, key)
     row = decision(srv.url, rid)
@@ -276,7 +275,7 @@ def after_approval(srv: StaffServer, who: str, rid: int, key: str, when: str) ->
     else:  # the approval and its answer, recorded together
         assert stored is not None and stored.status == 200, stored
         assert row is not None and row.decided_by == who and row.seq == stored.body["seq"]
-    srv.restart()
+    srv.start()
     again = srv.resend(path, who, body, key)
     assert again.status_code == 200, again.text
     if stored is not None:
@@ -310,6 +309,8 @@ def test_a_kill_during_a_void_returns_the_round_once(server: StaffServer, when: 
     key = new_key("approve")
     assert approve(srv, "supervisor", req["id"], key) is None  # cut: the server died
     srv.killed(when, 2)
+    # the void's money moved with its decision and its answer's record, or none of them
+    assert stacks(url, t, VOID_PLAYERS) == (before if when == "after" else paid)
     answer = after_approval(srv, "supervisor", req["id"], key, when)
 
     # one void of this request, at the seq the answer gives
@@ -373,6 +374,8 @@ def test_a_kill_during_a_correction_posts_the_corrected_settlement_once(
     key = new_key("approve")
     assert approve(srv, SECOND_SUPERVISOR, req["id"], key) is None
     srv.killed(when, 1)
+    # the correction's money moved with its decision and its answer's record, or none
+    assert (won()[0] == won()[1]) is (when == "after")
     answer = after_approval(srv, SECOND_SUPERVISOR, req["id"], key, when)
 
     assert won()[0] == won()[1]  # the corrected settlement, once
@@ -440,10 +443,14 @@ def test_a_kill_during_a_withdrawal_takes_the_money_out_once(
     if together:
         assert any(records.values())  # at least the first commit's
     else:
-        first_record = records[sent[0][0]]
-        assert first_record is not None and first_record.body == answers[sent[0][0]].json()  # type: ignore[union-attr]
+        first, first_record = answers[sent[0][0]], records[sent[0][0]]
+        assert first is not None and first_record is not None
+        assert first_record.body == first.json()
         assert records[sent[1][0]] is None
-    srv.restart()
+    # the money moved with its record, in the same commit: for the recorded ones only
+    moved = sum(b["amount"] for k, b in sent if records[k] is not None)
+    assert balance(url, acc.wallet(PLAYER)) == wallet - moved
+    srv.start()
     for k, b in sent:
         again = srv.resend(path, "cashier", b, k)
         assert again.status_code == 200, again.text
