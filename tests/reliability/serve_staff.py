@@ -29,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from macau_tables.server.auth import StaffRole
+from macau_tables.server.auth import StaffRole, create_user
 from macau_tables.server.floor import Floor, Settings
 from macau_tables.server.run import serve
 
@@ -128,7 +128,13 @@ def main() -> None:
             for table in TABLES:
                 await floor.create_table(table, "craps", {}, dealer="live")
             password = os.urandom(8).hex()
-            await floor.add_user(SECOND_SUPERVISOR, StaffRole.SUPERVISOR, password, "system")
+            # hired before the test's requests, as two administrators would have (created
+            # and approved): made here directly, as the floor's first start does its demo staff
+            await floor.db.write(
+                lambda c: create_user(
+                    c, floor.passwords, SECOND_SUPERVISOR, StaffRole.SUPERVISOR, password
+                )
+            )
             await floor.stop()
             return {**floor.demo_credentials, SECOND_SUPERVISOR: password}
 
