@@ -28,7 +28,7 @@ async function load() {
       // an event as GET /tables/{id}/events sends it: {seq, kind, version, data}
       const d = e.data || {};
       if (!mentions(d, me)) continue;
-      const amount = d.net ?? d.amount ?? d.paid ?? d.stake;
+      const amount = d.net ?? d.amount ?? d.paid ?? d.stake ?? d.buy_in;
       rows.push([e.seq, t.id, narrate(e), typeof amount === "number" ? mop(amount) : ""]);
     }
   }
