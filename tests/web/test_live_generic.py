@@ -37,11 +37,11 @@ def test_two_players_play_a_round_and_see_the_ledgers_balances(live: Live, watch
         w.page.fill("[data-action-amount]", "100")
         w.page.click("[data-actions] [data-action=bet]", timeout=20_000)
     for w in (alice, bob):
-        w.page.wait_for_selector("[data-log] li:has-text('hilo.bet_placed')")
+        w.page.wait_for_selector("[data-log] li[data-kind='hilo.bet_placed']")
     for w in (alice, bob):  # each turns his face-down card over
         w.page.click("[data-actions] [data-action=reveal]", timeout=20_000)
     for w, who in ((alice, "alice"), (bob, "bob")):
-        w.page.wait_for_selector("[data-log] li:has-text('hilo.round_settled')")
+        w.page.wait_for_selector("[data-log] li[data-kind='hilo.round_settled']")
         # the page shows what the ledger says (GET /wallet reads the postings' balances)
         ledger = live.get(who, "/wallet")
         stack = ledger["stacks"][f"stack:hilo-1:{who}"]

@@ -70,7 +70,10 @@ def test_cashier_deposit_shows_the_ledgers_balance(live: Live, watched: Open) ->
     cashier.page.fill("#player", "carol")
     cashier.page.fill("#amount", "250.50")
     cashier.page.click("button[value=deposit]")
-    cashier.page.wait_for_selector("[data-done]:has-text('player:carol')")
+    done = cashier.page.locator("[data-done]")
+    done.filter(has_text="carol").wait_for()
+    assert "player:" not in done.inner_text()  # no ledger account names
+    assert done.get_attribute("data-balance") == str(before + 25_050)
     assert live.get("carol", "/wallet")["wallet"] == before + 25_050
     cashier.expect_refusal("/cashier/withdraw", 409)
     cashier.page.fill("#amount", "999999999")  # more than she has: refused, nothing moves
@@ -82,7 +85,7 @@ def test_cashier_deposit_shows_the_ledgers_balance(live: Live, watched: Open) ->
     balance = carol.page.locator("[data-balance]")
     balance.wait_for()
     assert balance.get_attribute("data-balance") == str(before + 25_050)
-    assert balance.inner_text() == f"{(before + 25_050) / 100:,.2f}"
+    assert balance.inner_text() == f"MOP {(before + 25_050) / 100:,.2f}"
 
 
 @pytest.mark.parametrize("game", ["baccarat", "craps", "paigow", "taiwan"])

@@ -362,7 +362,9 @@ class TableActor:
 
     def info(self, staff: bool = True) -> dict[str, Any]:
         view = self.engine.view(Viewer.PUBLIC) if self.engine is not None else {}
-        players = view.get("players")
+        # who plays here: baccarat's and the others' "players", craps' list of seats, a tile
+        # table's seats by place
+        players = view.get("players") or view.get("seats")
         return {
             "id": self.table_id,
             "game": self.game.name,

@@ -60,7 +60,7 @@ GAMES: Final[dict[str, tuple[str, str]]] = {
 # The interface's own words (not game terms).
 UI: Final[dict[str, tuple[str, str]]] = {
     "site": ("Macau tables", "澳門賭枱"),
-    # the dealer's console at a live table (issue #16)
+    # the dealer's console at a live table
     "dealer_console": ("Dealer's console", "荷官控制台"),
     "dealer_mode": ("Dealing", "派牌方式"),
     "live_table": ("live: the dealer keys in the physical table", "真人：荷官輸入實物結果"),
@@ -93,6 +93,11 @@ UI: Final[dict[str, tuple[str, str]]] = {
         "真人賭枱不會自動逾時；荷官可按規則代為執行預設操作。",
     ),
     "apply_default": ("Apply the default", "執行預設"),
+    "need_dealer": ("Log in as a dealer or a supervisor.", "請以荷官或主管身分登入。"),
+    "need_recall": (
+        "Recall is for players (their own rounds) and for the floor's staff.",
+        "回顧供玩家（自己的局）及樓面人員使用。",
+    ),
     "lobby": ("Lobby", "大廳"),
     "login": ("Log in", "登入"),
     "logout": ("Log out", "登出"),
@@ -200,7 +205,7 @@ UI: Final[dict[str, tuple[str, str]]] = {
         "Deposit into or withdraw from a player's wallet (through the cage).",
         "存入或提取玩家錢包的款項（經帳房）。",
     ),
-    # meters and the gaming-day close (issue 16, meters)
+    # meters and the gaming-day close
     "meters": ("Meters", "營業表"),
     "meters_note": (
         "Per table and gaming day: drop (chips bought), win, hold = win ÷ drop, the "
@@ -227,6 +232,44 @@ UI: Final[dict[str, tuple[str, str]]] = {
     "closed_by": ("Closed by", "結帳人"),
     "live_figures": ("Live figures (not closed)", "即時數字（未結帳）"),
     "actions": ("Your turn", "輪到你"),
+    "join_table": ("Join the table", "加入賭枱"),
+    "raw_journal": ("The journal as recorded (for auditors)", "原始紀錄（供稽核）"),
+    "bad_amount": (
+        "Enter an amount in MOP, such as 100 or 25.50.",
+        "請輸入澳門元金額，例如 100 或 25.50。",
+    ),
+    "your_wallet": ("your wallet", "你的錢包"),
+    "my_money": ("My wallet and chips", "我的錢包及籌碼"),
+    "your_chips": ("your chips", "你的籌碼"),
+    "refused": ("The server refused the request.", "伺服器拒絕了這個要求。"),
+    "your_bet": ("Your bet", "你的投注"),
+    "no_limits": ("no limits", "不設限額"),
+    "log_in_to_play": ("Log in to play", "登入後入座"),
+    "who.house": ("the house", "賭場"),
+    "who.dealer": ("the dealer", "荷官"),
+    "who.system": ("the table", "賭枱"),
+    "ph.shuffle": ("shuffling", "洗牌"),
+    "ph.cut": ("the cut", "切牌"),
+    "ph.burn": ("the burn", "燒牌"),
+    "ph.demonstration": ("demonstration hands", "示範牌局"),
+    "ph.betting": ("betting", "投注中"),
+    "ph.dealing": ("dealing", "派牌中"),
+    "ph.come-out": ("come-out roll", "出場擲骰"),
+    "ph.point": ("point", "點數階段"),
+    "ph.bank": ("the bank", "做莊"),
+    "ph.setting": ("setting the tiles", "配牌中"),
+    "ph.settle": ("settling", "結算中"),
+    "ph.reveal": ("turning over", "開牌"),
+    "amount_mop": ("Amount (MOP)", "金額（澳門元）"),
+    "st.open": ("open", "開放"),
+    "st.paused": ("paused", "暫停"),
+    "st.closed": ("closed", "關閉"),
+    "st.locked": ("locked", "鎖定"),
+    "st.frozen": ("frozen", "凍結"),
+    "cd.in": ("{op} in {s} s", "{s} 秒後{op}"),
+    "cd.due": ("{op} — waiting", "等待{op}"),
+    "cd.betting": ("Bets close in {s} s", "{s} 秒後停止投注"),
+    "cd.open": ("Bets are open", "現正接受投注"),
     "wallet": ("Wallet", "錢包"),
     "round": ("Round", "局"),
     "standing": ("Standing", "站立投注"),
@@ -235,28 +278,7 @@ UI: Final[dict[str, tuple[str, str]]] = {
         "re-set them to the forced setting",
         "TW-6b：閒家須以最大的尾配牌；荷官已按強制配法重新配牌",
     ),
-    # the engines' operations, as the action bar names them
-    "op.join": ("Join", "入座"),
-    "op.sit": ("Sit", "入座"),
-    "op.leave": ("Leave", "離座"),
-    "op.buy_in": ("Buy chips", "買籌碼"),
-    "op.cash_out": ("Cash out", "兌換籌碼"),
-    "op.bet": ("Bet", "投注"),
-    "op.place_bet": ("Bet", "投注"),
-    "op.withdraw": ("Withdraw the bet", "收回投注"),
-    "op.take_down": ("Take down", "收回投注"),
-    "op.increase_bet": ("Increase", "加注"),
-    "op.throw": ("Throw", "擲骰"),
-    "op.reveal": ("Turn over", "開牌"),
-    "op.squeeze": ("Squeeze", "咪牌"),
-    "op.open_bank": ("Take the bank", "做莊"),
-    "op.decline_bank": ("Decline the bank", "不做莊"),
-    "op.join_bank": ("Co-bank", "合莊"),
-    "op.rearrange": ("Rearrange", "重排"),
-    "op.set_tiles": ("Set my tiles", "配牌"),
-    "op.buy_chips": ("Buy chips", "買籌碼"),
-    "op.pass_dice": ("Pass the dice", "讓出骰子"),
-    # the supervisor's page (issue 16)
+    # the supervisor's page
     "supervisor": ("Supervisor", "主管"),
     "sv.need": ("Log in as a supervisor (an auditor reads).", "請以主管身分登入（稽核員可閱覽）。"),
     "sv.requests": ("Requests to decide", "待批核的申請"),
@@ -301,6 +323,131 @@ UI: Final[dict[str, tuple[str, str]]] = {
 }
 
 
+# Every operation the engines accept (games/*.py, the server's test double), as buttons and
+# the countdown name them.
+OPS: Final[dict[str, tuple[str, str]]] = {
+    "join": ("Join", "入座"),
+    "sit": ("Sit", "入座"),
+    "leave": ("Leave", "離座"),
+    "buy_in": ("Buy chips", "買籌碼"),
+    "buy_chips": ("Buy chips", "買籌碼"),
+    "cash_out": ("Cash out", "兌換籌碼"),
+    "bet": ("Bet", "投注"),
+    "place_bet": ("Bet", "投注"),
+    "change_bet": ("Change the bet", "更改投注"),
+    "withdraw_bet": ("Withdraw the bet", "收回投注"),
+    "withdraw": ("Withdraw the bet", "收回投注"),
+    "take_down": ("Take down", "收回投注"),
+    "increase_bet": ("Increase", "加注"),
+    "throw": ("Throw", "擲骰"),
+    "pass_dice": ("Pass the dice", "讓出骰子"),
+    "reveal": ("Turn over", "開牌"),
+    "squeeze": ("Squeeze", "咪牌"),
+    "cut": ("Cut the cards", "切牌"),
+    "open_bank": ("Take the bank", "做莊"),
+    "decline_bank": ("Decline the bank", "不做莊"),
+    "join_bank": ("Co-bank", "合莊"),
+    "house_banks": ("The house banks", "由莊家（賭場）做莊"),
+    "rearrange": ("Rearrange", "重排"),
+    "set_tiles": ("Set my tiles", "配牌"),
+    "shuffle": ("Shuffle", "洗牌"),
+    "load_shoe": ("Load the shoe", "裝牌入靴"),
+    "open_shoe": ("Open the shoe", "開新牌靴"),
+    "end_shoe": ("End the shoe", "結束牌靴"),
+    "burn": ("Burn", "燒牌"),
+    "deal": ("Deal", "派牌"),
+    "draw": ("Draw a third card", "補第三張牌"),
+    "expose_card": ("Expose a card", "翻開一張牌"),
+    "report_exposed": ("Report an exposed tile", "報告翻開的牌"),
+    "correct_error": ("Correct a dealing error", "更正派牌錯誤"),
+    "void_hand": ("Void the hand", "取消此手牌"),
+    "void_throw": ("Void the throw", "取消此次擲骰"),
+    "void_round": ("Void the round", "取消此局"),
+    "correct_round": ("Correct the round", "更正此局"),
+    "change_limits": ("Change the limits", "更改投注限額"),
+    "throw_dice": ("Throw the dice", "擲骰"),
+    "build_woodpile": ("Build the woodpile", "砌牌"),
+    "shake": ("Shake the dice", "搖骰"),
+    "settle": ("Settle", "結算"),
+    "time_out": ("Time out", "逾時"),
+    "checkpoint": ("Checkpoint", "檢查點"),
+}
+
+# What happened, as the croupier says it (the live tables' log): by the event kind's last
+# part; "[ … {x} …]" is said only when the event has x (live.js, narrate).
+EVENTS: Final[dict[str, tuple[str, str]]] = {
+    "player_joined": (
+        "{who} joins the table[ at seat {seat}][ with {amount}]",
+        "{who} 入座[（{seat} 號位）][，買入 {amount}]",
+    ),
+    "joined": ("{who} joins the table[ with {amount}]", "{who} 入座[，買入 {amount}]"),
+    "seated": ("{who} takes seat {seat}", "{who} 坐在 {seat} 號位"),
+    "player_sat": ("{who} sits at place {seat}", "{who} 坐在第 {seat} 門"),
+    "player_left": ("{who} leaves the table", "{who} 離座"),
+    "left": ("{who} leaves the table", "{who} 離座"),
+    "chips_bought": ("{who} buys {amount} in chips", "{who} 買入籌碼 {amount}"),
+    "chips_cashed": ("{who} cashes out[ {amount}]", "{who} 兌換籌碼[ {amount}]"),
+    "bet_placed": (
+        "{who} bets {amount}[ on {bet}][ on place {seat}]",
+        "{who} 投注 {amount}[（{bet}）][（第 {seat} 門）]",
+    ),
+    "bet_changed": ("{who} changes a bet[ on {bet}]", "{who} 更改投注[（{bet}）]"),
+    "bet_withdrawn": ("{who} takes a bet back", "{who} 收回投注"),
+    "bet_taken_down": ("{who} takes down a bet[ on {bet}]", "{who} 收回投注[（{bet}）]"),
+    "bet_increased": ("{who} adds {amount}[ to {bet}]", "{who} 加注 {amount}[（{bet}）]"),
+    "shoe_shuffled": ("The cards are shuffled", "洗牌"),
+    "shoe_loaded": ("The shoe is loaded", "裝牌入靴"),
+    "shoe_opened": ("A new shoe", "開新牌靴"),
+    "shoe_ended": ("The shoe is finished", "牌靴完結"),
+    "cut_card_placed": ("[{who} cuts: ]the cut card is placed", "[{who} 切牌：]放入切牌卡"),
+    "cards_burned": ("The dealer burns cards", "荷官燒牌"),
+    "cards_dealt": ("The dealer deals the cards", "荷官派牌"),
+    "cards_keyed": ("The dealer keys in the cards", "荷官輸入所派的牌"),
+    "third_card_dealt": ("A third card is drawn", "補第三張牌"),
+    "cards_revealed": ("[{who} turns over: ]the cards are shown", "[{who} 開牌：]牌已翻開"),
+    "card_exposed": ("A card was exposed", "有牌被翻開"),
+    "card_dealt": ("A card is dealt[ to {who}]", "派牌[給 {who}]"),
+    "card_revealed": ("[{who}: ]the card is turned over", "[{who}：]翻牌"),
+    "house_card": ("The house's card is dealt", "莊家派牌"),
+    "hand_settled": ("The hand is settled", "此手牌已結算"),
+    "round_settled": ("The round is settled", "此局已結算"),
+    "roll_settled": ("The bets on this roll are settled", "此擲已結算"),
+    "hand_voided": ("The hand is voided", "此手牌已取消"),
+    "throw_voided": ("The throw is voided", "此次擲骰已取消"),
+    "round_voided": ("The round is voided", "此局已取消"),
+    "round_corrected": ("The round is corrected", "此局已更正"),
+    "dealing_error_corrected": ("A dealing error is corrected", "派牌錯誤已更正"),
+    "dice_thrown": ("{who} throws[ {dice}][: {total}]", "{who} 擲骰[ {dice}][：{total} 點]"),
+    "dice_passed": ("The dice pass to {who}", "骰子交給 {who}"),
+    "dice_shaken": ("The dice are shaken[: {dice}]", "搖骰[：{dice}]"),
+    "limits_changed": ("New limits from the next round", "下一局起使用新限額"),
+    "seed_committed": (
+        "The shuffle is sealed (its seal is in the journal)",
+        "洗牌已封存（封存碼見原始紀錄）",
+    ),
+    "seed_revealed": (
+        "The shuffle's seal is opened (the seed is in the journal)",
+        "洗牌封存已公開（種子見原始紀錄）",
+    ),
+    "timed_out": ("Time is up[ for {who}][: {op}]", "[{who} ]時間到[：{op}]"),
+    "opened": ("The table opens", "賭枱開放"),
+    "checkpoint": ("The table's checkpoint", "賭枱檢查點"),
+    "bank_declined": ("{who} declines the bank", "{who} 不做莊"),
+    "bank_opened": (
+        "{who} takes the bank[ at place {seat}][ with {amount}]",
+        "{who} 做莊[（第 {seat} 門）][，本金 {amount}]",
+    ),
+    "cobank_joined": ("{who} co-banks[ {amount}]", "{who} 合莊[ {amount}]"),
+    "stacks_rearranged": ("The stacks are rearranged", "牌疊已重排"),
+    "tiles_dealt": ("The tiles are dealt", "派牌"),
+    "hands_keyed": ("The dealer keys in the hands", "荷官輸入所派的牌"),
+    "tiles_exposed": ("Tiles are turned up", "翻牌"),
+    "tiles_set": ("{who} sets the tiles[ at place {seat}]", "{who} 配牌[（第 {seat} 門）]"),
+    "woodpile_built": ("The tiles are shuffled into a woodpile", "洗牌砌牌"),
+    "woodpile_ended": ("The woodpile is finished", "牌疊用完"),
+}
+
+
 def lang_of(value: str | None) -> str:
     """A supported language code (``en`` or ``zh``), the default for anything else."""
     return value if value in LANGS else DEFAULT_LANG
@@ -308,6 +455,9 @@ def lang_of(value: str | None) -> str:
 
 def t(key: str, lang: str) -> str:
     """The interface word ``key`` in ``lang`` (the key itself if unknown: visible, not fatal)."""
+    if key.startswith("op.") and key[3:] in OPS:
+        en, zh = OPS[key[3:]]
+        return zh if lang == "zh" else en
     en, zh = UI.get(key, (key, key))
     return zh if lang == "zh" else en
 
@@ -331,6 +481,10 @@ def strings(lang: str) -> dict[str, str]:
             out[f"tile.{lo}-{hi}"] = tile.chinese if lang == "zh" else tile.english
     for g, (en, zh) in GAMES.items():
         out[f"game.{g}"] = zh if lang == "zh" else en
+    for op, (en, zh) in OPS.items():
+        out[f"op.{op}"] = zh if lang == "zh" else en
+    for kind, (en, zh) in EVENTS.items():
+        out[f"ev.{kind}"] = zh if lang == "zh" else en
     return out
 
 

@@ -18,6 +18,7 @@ URL map (the server owns ``/tables``, ``/auth`` … for its API; the UI keeps ou
     /supervisor            requests, void, correct, limits, freeze, the audit log
     /ui/par/{game}         a PAR sheet (fragment)   /ui/hint        the exact hint (fragment)
     /ui/settings           a hand's three settings, names and ranks (JSON)
+    /ui/tables             the lobby's board for a visitor not logged in (JSON)
     /static/{path}         CSS, ES modules, vendored htmx
 """
 
@@ -115,7 +116,7 @@ def table(request: Request, game: str, table_id: str) -> HTMLResponse:
 
 @router.get("/dealer/{table_id}", response_class=HTMLResponse)
 def dealer(request: Request, table_id: str) -> HTMLResponse:
-    """The dealer's console at a live table (issue #16): pending dealer operations, the
+    """The dealer's console at a live table: pending dealer operations, the
     key-in forms, the players waited for, the table as the dealer sees it."""
     return _page(request, "dealer.html", "dealer_console", table_id=table_id)
 
@@ -139,13 +140,13 @@ def history(request: Request) -> HTMLResponse:
 
 @router.get("/auditor", response_class=HTMLResponse)
 def meters(request: Request) -> HTMLResponse:
-    """The auditor's meters (issue 16): drawn from ``GET /meters`` in the browser."""
+    """The auditor's meters: drawn from ``GET /meters`` in the browser."""
     return _page(request, "meters.html", "meters")
 
 
 @router.get("/recall", response_class=HTMLResponse)
 def recall(request: Request) -> HTMLResponse:
-    """A player's last rounds; staff pick a table or a player (issue 16, recall)."""
+    """A player's last rounds; staff pick a table or a player."""
     return _page(request, "recall.html", "recall")
 
 
@@ -154,6 +155,23 @@ def par(request: Request, game: str = "baccarat") -> HTMLResponse:
     if game not in GAMES:
         raise HTTPException(404, f"no game {game!r}: {', '.join(GAMES)}")
     return _page(request, "par.html", "par", game=game, games=GAMES, query=request.url.query)
+
+
+@router.get("/ui/tables")
+def ui_tables(request: Request) -> JSONResponse:
+    """The lobby for a visitor who is not logged in: each table as anyone may read it
+    (``info(staff=False)``: a lock's public reason) with the public view's limits and road
+    maps — what a casino's lobby board shows. Logged in, the lobby reads ``GET /tables``."""
+    from macau_tables.core.visibility import Viewer
+
+    floor = getattr(request.app.state, "floor", None)
+    out = []
+    for actor in floor.tables.values() if floor is not None else ():
+        info = actor.info(staff=False)
+        view = actor.engine.view(Viewer.PUBLIC) if actor.engine is not None else {}
+        info["view"] = {k: view[k] for k in ("rules", "limits", "roads") if k in view}
+        out.append(info)
+    return JSONResponse(sorted(out, key=lambda t: t["id"]))
 
 
 # --- the craps layout, from the engine's bet kinds -------------------------------------------

@@ -9,6 +9,7 @@ export const PATHS = {
   me: "/me",
   wallet: "/wallet",
   tables: "/tables",
+  board: "/ui/tables",  // the lobby's public board (logged out)
   table: (id) => `/tables/${encodeURIComponent(id)}`,
   view: (id) => `/tables/${encodeURIComponent(id)}/view`,
   events: (id, after = -1) => `/tables/${encodeURIComponent(id)}/events?after=${after}&limit=5000`,
@@ -34,6 +35,21 @@ export const session = {
   clear() { for (const k of ["mt.token", "mt.user", "mt.role"]) localStorage.removeItem(k); },
 };
 
+// What each role may call, as the server's permissions say (server/auth.py, PERMISSIONS):
+// a page calls only what its user's role may, so that no request is refused with a 403.
+const MAY = {
+  wallet: ["player"],                              // wallet.read
+  command: ["player", "dealer", "supervisor"],     // tables.command
+  dealerConsole: ["dealer", "supervisor"],         // dealer.console
+  recallPlayer: ["player", "supervisor", "auditor"],  // recall.player
+  recallTable: ["dealer", "supervisor", "auditor"],   // recall.table
+  meters: ["supervisor", "auditor"],
+  supervise: ["supervisor"],
+  readSupervisor: ["supervisor", "auditor"],
+  cashier: ["cashier"],
+};
+export const may = (what) => Boolean(session.user) && (MAY[what] || []).includes(session.role);
+
 function cookie(name) {
   const found = document.cookie.split("; ").find((c) => c.startsWith(`${name}=`));
   return found ? decodeURIComponent(found.slice(name.length + 1)) : "";
@@ -41,7 +57,9 @@ function cookie(name) {
 
 export class ApiError extends Error {
   constructor(status, body) {
-    const text = body.message || body.error || body.detail || JSON.stringify(body);
+    const detail = Array.isArray(body.detail) ? body.detail.map((d) => d.msg).join("; ") : body.detail;
+    const said = body.message || body.error || detail;
+    const text = plainMessage(typeof said === "string" ? said : strings().refused);
     super(body.rule ? `${text} (${body.rule})` : text);
     this.status = status;
     this.body = body;
@@ -72,6 +90,35 @@ export const command = (table, op, args = {}) => post(PATHS.commands(table), { o
 export function money(minor) {
   if (minor == null || Number.isNaN(Number(minor))) return "—";
   return (Number(minor) / 100).toLocaleString("en", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
+// An amount typed in MOP ("100", "25.5", "1,000.00") in avos; null if it is not one (the
+// page says so and sends nothing).
+export function amountOf(text) {
+  const t = String(text ?? "").trim().replaceAll(",", "");
+  if (!/^\d{1,12}(\.\d{1,2})?$/.test(t)) return null;
+  const [whole, cents = ""] = t.split(".");
+  const n = Number(whole) * 100 + Number((cents + "00").slice(0, 2));
+  return n > 0 ? n : null;
+}
+
+// Money with its currency, one way in each language: "MOP 1,234.50" / "澳門元 1,234.50".
+export function mop(minor) {
+  if (minor == null || Number.isNaN(Number(minor))) return "—";
+  const zh = document.documentElement.lang.startsWith("zh");
+  return `${zh ? "澳門元" : "MOP"} ${money(minor)}`;
+}
+
+// A server's message for people: its amounts in the page's one money format ("MOP
+// 20000.00", "MOP$5,000.00" -> "MOP 20,000.00"), and no ledger account names: my own
+// wallet and chips are "your wallet" / "your chips", another's wallet its owner's name.
+export function plainMessage(text) {
+  const S = strings();
+  const me = session.user;
+  return String(text)
+    .replace(/MOP\$?\s?(-?[\d,]+(?:\.\d{1,2})?)/g, (_, n) => mop(Math.round(Number(n.replaceAll(",", "")) * 100)))
+    .replace(/\bstack:[^\s:]+:([^\s,;.)]+)/g, (_, who) => (who === me ? S.your_chips : who))
+    .replace(/\bplayer:([^\s,;.)]+)/g, (_, who) => (who === me ? S.your_wallet : who));
 }
 
 export function strings() {

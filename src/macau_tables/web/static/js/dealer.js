@@ -4,7 +4,7 @@
 // and rule; the players the rules wait for, with the default the dealer may apply; the
 // table as the dealer sees it, and its events. Everything is the server's: the page never
 // decides a rule.
-import { PATHS, command, fact, get, post, session, strings } from "./api.js";
+import { PATHS, command, fact, get, may, post, session, strings } from "./api.js";
 import { toast } from "./session.js";
 
 const S = strings();
@@ -174,4 +174,4 @@ function connect() {
 }
 
 window.macauDealer = { refresh, get state() { return current; } };
-if (session.user) { refresh(); connect(); }
+if (may("dealerConsole")) { refresh(); connect(); } else if (session.user) q("[data-need-dealer]").hidden = false;

@@ -1,6 +1,7 @@
 // My history: at every table, the events the server lets me see that name me (my bets,
 // their settlements, buy-ins and cash-outs), newest first, with the amounts they carry.
-import { PATHS, get, money, session } from "./api.js";
+import { PATHS, get, mop, session } from "./api.js";
+import { narrate } from "./words.js";
 
 const body = document.querySelector("[data-history] tbody");
 
@@ -24,13 +25,14 @@ async function load() {
   const rows = [];
   for (const t of await get(PATHS.tables)) {
     for (const e of await get(PATHS.events(t.id))) {
-      const d = e.event.data || {};
+      // an event as GET /tables/{id}/events sends it: {seq, kind, version, data}
+      const d = e.data || {};
       if (!mentions(d, me)) continue;
-      const amount = d.net ?? d.amount ?? d.paid ?? d.stake;
-      rows.push([e.seq, t.id, e.event.kind, typeof amount === "number" ? money(amount) : ""]);
+      const amount = d.net ?? d.amount ?? d.paid ?? d.stake ?? d.buy_in;
+      rows.push([e.seq, t.id, narrate(e), typeof amount === "number" ? mop(amount) : ""]);
     }
   }
-  rows.sort((a, b) => b[0] - a[0]);
+  rows.sort((a, b) => b[0] - a[0] || a[1].localeCompare(b[1]));
   body.replaceChildren(...rows.map(row));
 }
 

@@ -2,8 +2,9 @@
 // and states; resume from the last seq after a reconnect), and the parts every table page
 // shares: status, countdown, my wallet and chips (the ledger's balances), the operations
 // the server says I may perform now, and the log of the events I may see.
-import { PATHS, command, get, money, session, strings } from "./api.js";
+import { PATHS, amountOf, command, get, may, mop, session, strings } from "./api.js";
 import { toast } from "./session.js";
+import { narrate, opName } from "./words.js";
 
 export const S = strings();
 export const root = document.querySelector("[data-table]");
@@ -16,6 +17,11 @@ const q = (sel) => root.querySelector(sel);
 // for it); the other operations of the action bar take no argument
 const MONEY_ARG = { join: "amount", buy_in: "amount", buy_chips: "amount", cash_out: "amount", bet: "amount",
   open_bank: "capital", join_bank: "capital" };
+
+// the operations that say bets are taken now (each engine's name for a bet)
+const BET_OPS = new Set(["place_bet", "bet"]);
+// the dealer's operations that end the betting (the countdown then says when bets close)
+const CLOSES_BETS = new Set(["deal", "shake", "throw_dice"]);
 
 export class LiveTable {
   constructor(render) {
@@ -54,11 +60,12 @@ export class LiveTable {
   }
 
   async wallet() {
+    if (!may("wallet")) return;  // only a player has a wallet (GET /wallet: wallet.read)
     const w = await get(PATHS.wallet).catch(() => null);
     if (!w) return;
     const stack = w.stacks[`stack:${tableId}:${me}`];
-    q("[data-wallet]").textContent = money(w.wallet);
-    q("[data-stack]").textContent = money(stack ?? 0);
+    q("[data-wallet]").textContent = mop(w.wallet);
+    q("[data-stack]").textContent = mop(stack ?? 0);
     q("[data-stack]").dataset.avos = stack ?? 0;
     q("[data-wallet]").dataset.avos = w.wallet;
   }
@@ -85,8 +92,10 @@ export class LiveTable {
 function conn(text) { q("[data-conn]").textContent = text; }
 
 function shared(msg) {
-  q("[data-status]").textContent = [msg.status, msg.view.phase].filter(Boolean).join(" · ");
-  countdown(q("[data-countdown]"), msg.countdown);
+  const phase = msg.view.phase && (S[`ph.${msg.view.phase}`] ?? msg.view.phase);
+  q("[data-status]").textContent = [S[`st.${msg.status}`] ?? msg.status, phase].filter(Boolean).join(" · ");
+  const betting = (msg.pending || []).some((p) => p.operations.some((o) => BET_OPS.has(o)));
+  countdown(q("[data-countdown]"), msg.countdown, betting);
   const seat = seatOf(msg.view);
   q("[data-my-seat]").textContent = seat == null ? "—" : seat === true ? me : `${seat} · ${me}`;
 }
@@ -108,32 +117,68 @@ export function seatOf(view) {
   return null;
 }
 
-function countdown(node, c) {
+export { narrate, opName };
+
+// "{op} in {s} s" — or, while bets are taken, when betting closes; once the time is up and
+// the table still waits (the dealer deals when there is a bet), what it waits for.
+export function countdownText(c, betting, now = Date.now()) {
+  if (!c || !c.deadline) return betting ? say("cd.open") : "—";
+  if (betting && !CLOSES_BETS.has(c.op) && c.deadline <= now) return say("cd.open");
+  const s = Math.max(0, Math.ceil((c.deadline - now) / 1000));
+  if (betting && CLOSES_BETS.has(c.op)) return s ? say("cd.betting").replace("{s}", s) : say("cd.open");
+  if (!s) return say("cd.due").replace("{op}", opName(c.op || c.kind));
+  return say("cd.in").replace("{op}", opName(c.op || c.kind)).replace("{s}", s);
+}
+
+function countdown(node, c, betting) {
   clearInterval(node.timer);
-  if (!c || !c.deadline) { node.textContent = "—"; return; }
   const tick = () => {
-    const s = Math.max(0, Math.ceil((c.deadline - Date.now()) / 1000));
-    node.textContent = `${s}s · ${c.op || c.kind}`;
-    if (!s) clearInterval(node.timer);
+    node.textContent = countdownText(c, betting);
+    if (!c || !c.deadline || c.deadline <= Date.now()) clearInterval(node.timer);
   };
   tick();
   node.timer = setInterval(tick, 500);
 }
 
+// What happened, as a croupier would say it (words.js); the raw journal (kind and data,
+// as recorded) one click away, for auditors.
+function raw(v) {
+  if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") return String(v);
+  return JSON.stringify(v);
+}
+
 function logEvent(seq, ev) {
   const log = q("[data-log]");
   const li = document.createElement("li");
-  const detail = Object.entries(ev.data || {})
-    .filter(([k, v]) => v !== null && typeof v !== "object" && k !== "table_id")
-    .map(([k, v]) => `${k} ${v}`).join(", ");
-  li.textContent = `#${seq} ${ev.kind}${detail ? ": " + detail : ""}`;
+  li.dataset.seq = seq;
+  li.dataset.kind = ev.kind;
+  li.textContent = narrate(ev);
   log.prepend(li);
   while (log.children.length > 60) log.lastChild.remove();
+  const rawLog = q("[data-raw-log]");
+  const r = document.createElement("li");
+  const detail = Object.entries(ev.data || {})
+    .filter(([k, v]) => v !== null && k !== "table_id")
+    .map(([k, v]) => `${k} ${raw(v)}`).join(", ");
+  r.textContent = `#${seq} ${ev.kind}${detail ? ": " + detail : ""}`;
+  rawLog.prepend(r);
+  while (rawLog.children.length > 200) rawLog.lastChild.remove();
 }
 
 // The action bar: a button for each operation the server says I may perform now.
 export function actionBar(table) {
   const bar = q("[data-actions]");
+  const mine = table.mine();
+  const player = session.role === "player";
+  const seated = table.state ? seatOf(table.state.view) != null : false;
+  // Join (or buy in) while I do not sit here, or while the server offers it; Leave when
+  // the server says I may; the box says "Your turn" only when pending() names me.
+  const join = q("[data-join]");
+  join.hidden = !player || (seated && !mine.has(join.dataset.action));
+  q("[data-leave]").hidden = !mine.has("leave");
+  const box = q("[data-turn-box]");
+  box.hidden = !player || (seated && mine.size === 0);
+  q("[data-turn-title]").textContent = seated ? say("actions") : say("join_table");
   const fixed = new Set([...root.querySelectorAll("[data-join], [data-leave]")].map((b) => b.dataset.action));
   // the operations this page has its own controls for (bet spots, reveal, set tiles …)
   for (const op of (root.dataset.handled || "").split(" ")) fixed.add(op);
@@ -141,10 +186,13 @@ export function actionBar(table) {
   bar.replaceChildren(...ops.map((op) => {
     const b = document.createElement("button");
     b.type = "button";
-    b.textContent = say(`op.${op}`) === `op.${op}` ? op.replaceAll("_", " ") : say(`op.${op}`);
+    b.textContent = opName(op);
     b.dataset.action = op;
     return b;
   }));
+  for (const n of root.querySelectorAll("[data-join-field]")) n.hidden = join.hidden;
+  const amount = !join.hidden || ops.some((op) => MONEY_ARG[op]);
+  for (const n of root.querySelectorAll("[data-amount-field]")) n.hidden = !amount;
 }
 
 export function wire(table) {
@@ -153,14 +201,16 @@ export function wire(table) {
     if (!b) return;
     const op = b.dataset.action;
     const arg = b.dataset.arg || MONEY_ARG[op];
-    const args = arg ? { [arg]: avos(q("[data-action-amount]").value) } : {};
+    let args = {};
+    if (arg) {
+      const amount = avos(q("[data-action-amount]").value);
+      if (amount == null) { toast(say("bad_amount")); q("[data-action-amount]").focus(); return; }
+      args = { [arg]: amount };
+    }
     const seat = b.hasAttribute("data-join") && q("[data-join-seat]");
     if (seat && seat.value) args.seat = Number(seat.value);  // a seat, or a standing spot
     table.act(op, args).catch(() => {});
   });
 }
 
-export function avos(text) {
-  const [whole, cents = ""] = String(text).trim().split(".");
-  return Number(whole || 0) * 100 + Number((cents + "00").slice(0, 2));
-}
+export const avos = amountOf;

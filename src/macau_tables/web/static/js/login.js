@@ -10,7 +10,7 @@ form.addEventListener("submit", async (e) => {
     const body = { name: form.username.value, password: form.password.value, session: "cookie" };
     session.save(await post(PATHS.login, body));
     const next = new URLSearchParams(location.search).get("next");
-    location.href = next && next.startsWith("/") ? next : "/";
+    location.href = next && next.startsWith("/") && !next.startsWith("//") ? next : "/";
   } catch (x) {
     err.textContent = x.message;
   }

@@ -1,4 +1,4 @@
-// The meters (issue 16): GET /meters?day= drawn as a table, one row per table and the
+// The meters: GET /meters?day= drawn as a table, one row per table and the
 // totals; a supervisor closes a gaming day that is over (POST /meters/close). Every figure
 // is the server's (server/meters.py); nothing is computed here but the formatting.
 import { PATHS, get, money, post, session, strings } from "./api.js";

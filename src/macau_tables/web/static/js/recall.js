@@ -1,7 +1,7 @@
 // Recall (docs/operations.md): the last rounds, step by step, as the server rebuilds them
 // from the journal. A player sees his own rounds as he saw them; staff pick a table (or a
 // player). Nothing is computed here: the rounds, views and money are the server's.
-import { PATHS, get, money, session, strings } from "./api.js";
+import { PATHS, get, may, money, session, strings } from "./api.js";
 
 const S = strings();
 const form = document.querySelector("[data-recall-form]");
@@ -76,6 +76,7 @@ async function show(path, heading) {
 async function start() {
   const q = new URLSearchParams(location.search);
   if (!staff) {
+    if (!may("recallPlayer")) { empty.textContent = S.need_recall; empty.hidden = false; return; }
     await show(`/players/${encodeURIComponent(session.user)}/recall`, S.my_rounds);
     return;
   }

@@ -21,5 +21,7 @@ export function toast(message) {
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { t.textContent = ""; }, 6000);
 }
-// the meters (issue 16): a link for supervisors and auditors only
-for (const li of document.querySelectorAll("[data-staff]")) li.hidden = !["supervisor", "auditor"].includes(session.role);
+// the links of the roles' own pages: each shown to the roles it names only
+for (const li of document.querySelectorAll("[data-roles]")) {
+  li.hidden = !session.user || !li.dataset.roles.split(" ").includes(session.role);
+}

@@ -1,7 +1,7 @@
 // The supervisor's page: requests to decide (a second supervisor approves or rejects), the
 // void / correct / limits / freeze / release forms, disputes and the audit log — all through
 // the server's API (docs/operations.md, "The supervisor's day"). The rules are the server's.
-import { PATHS, get, post, session, strings } from "./api.js";
+import { PATHS, amountOf, get, post, session, strings } from "./api.js";
 
 const S = strings();
 const reader = ["supervisor", "auditor"].includes(session.role);
@@ -97,9 +97,12 @@ async function refresh() {
   await Promise.all([showRequests(), showDisputes(), showAudit()]);
 }
 
+// an amount typed in MOP, in avos; a field that is not an amount stops the form with a
+// message (nothing is sent)
 const avos = (text) => {
-  const [whole, cents = ""] = String(text).split(".");
-  return Number(whole) * 100 + Number((cents + "00").slice(0, 2));
+  const n = amountOf(text);
+  if (n == null) throw new Error(S.bad_amount);
+  return n;
 };
 const list = (text) => String(text || "").split(",").map((s) => s.trim()).filter(Boolean);
 

@@ -2,8 +2,9 @@
 // seat, dice and the dealing order, my four tiles set into a front and a back by clicking
 // or dragging (names, ranks and TW-6b's forced setting come from /ui/settings: Python),
 // the exact hint on request, and the last round's settlement in its order.
-import { money } from "./api.js";
+import { money, mop } from "./api.js";
 import { LiveTable, actionBar, avos, me, root, say, wire } from "./live.js";
+import { toast } from "./session.js";
 import { die, tile } from "./svg.js";
 
 const q = (sel) => root.querySelector(sel);
@@ -77,6 +78,13 @@ async function names() {
     : "";
 }
 
+// an amount field's avos, or null (and the page says why): nothing is sent then
+function amountOf(sel) {
+  const amount = avos(q(sel).value);
+  if (amount == null) { toast(say("bad_amount")); q(sel).focus(); }
+  return amount;
+}
+
 function placesOf(view) {
   return (view.rules && view.rules.places) || (game === "taiwan" ? 4 : 8);
 }
@@ -85,7 +93,10 @@ function render(view) {
   const seats = view.seats || {};
   q("[data-dice]").replaceChildren(...(view.dice || []).map((n) => die(n)));
   q("[data-count]").textContent = (view.dealing_order || []).join(" → ") || "—";
-  const last = view.last_round || null;
+  // the last round's hands and settlement stay on the table between rounds (the bank's
+  // turn, the shuffle), and are cleared when the next round's betting opens
+  const between = ["bank", "shuffle"].includes(view.phase);
+  const last = between ? view.last_round || null : null;
   const shownAtSettle = Object.fromEntries((last && last.hands) || []);
   mySeat = Number(Object.keys(seats).find((s) => seats[s] === me)) || null;
   const list = [];
@@ -111,10 +122,12 @@ function render(view) {
     }
     for (const c of codes) row.append(tile(c));
     li.append(row);
-    const bets = (view.bets || []).filter((b) => b.seat === s);
-    if (bets.length) {
+    const bets = {};  // each player's bets on this place, added up
+    for (const b of (view.bets || []).filter((x) => x.seat === s)) bets[b.player] = (bets[b.player] || 0) + b.amount;
+    if (Object.keys(bets).length) {
       const p = document.createElement("p");
-      p.textContent = bets.map((b) => `${b.player} ${money(b.amount)}`).join(", ");
+      p.dataset.bets = s;
+      p.textContent = Object.entries(bets).map(([who, total]) => `${who} ${mop(total)}`).join(", ");
       li.append(p);
     }
     if (!who && !mySeat) {
@@ -133,6 +146,9 @@ function render(view) {
   drawHand();
   // a bet on the banker's seat is co-banking (PG-3.2): the action bar offers join_bank
   q("[data-bet]").disabled = !table.mine().has("place_bet") || view.banker_seat === mySeat;
+  const myTotal = (view.bets || []).filter((b) => b.player === me).reduce((n, b) => n + b.amount, 0);
+  q("[data-my-total]").textContent = myTotal ? `${say("your_bet")}: ${mop(myTotal)}` : "";
+  q("[data-my-total]").dataset.avos = myTotal;
   settlement(view, last);
   actionBar(table);
 }
@@ -186,9 +202,10 @@ root.addEventListener("click", (e) => {
     root.querySelector(`.tile-btn[data-index="${i}"]`)?.focus();
   }
   const sit = e.target.closest("[data-sit]");
-  if (sit) {  // sit down and buy chips with the amount in the action bar
+  const amount = sit && amountOf("[data-action-amount]");
+  if (sit && amount != null) {  // sit down and buy chips with the amount in the action bar
     table.act("sit", { seat: Number(sit.dataset.sit) })
-      .then(() => table.act("buy_in", { amount: avos(q("[data-action-amount]").value) }))
+      .then(() => table.act("buy_in", { amount }))
       .catch(() => {});
   }
 });
@@ -204,6 +221,7 @@ q("[data-set]").addEventListener("click", () => {
   table.act("set_tiles", { seat: mySeat, front }).catch(() => {});
 });
 q("[data-bet]").addEventListener("click", () => {
-  table.act("place_bet", { seat: mySeat, amount: avos(q("[data-bet-amount]").value) }).catch(() => {});
+  const amount = amountOf("[data-bet-amount]");
+  if (amount != null) table.act("place_bet", { seat: mySeat, amount }).catch(() => {});
 });
 table.connect();

@@ -1,0 +1,38 @@
+"""Every operation the engines accept has a name in both languages (the action bar, the
+countdown and the log say them; a raw ``pass_dice`` or ``house_banks`` is a defect)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from macau_tables.web import i18n
+
+GAMES = Path(i18n.__file__).resolve().parents[1] / "games"
+ROOT = Path(__file__).resolve().parents[2]
+# the operations an engine dispatches on, and those its pending() offers
+DISPATCH = re.compile(r'\bop (?:==|in) (\([^)]*\)|"[a-z_]+")|case "([a-z_]+)"|Pending\(([^)]*)\)')
+NAME = re.compile(r'"([a-z_]+)"')
+
+
+def engine_ops() -> set[str]:
+    found: set[str] = set()
+    for source in [*GAMES.glob("*.py"), ROOT / "tests" / "server" / "hilo.py"]:
+        for m in DISPATCH.finditer(source.read_text()):
+            found |= set(NAME.findall(m.group(0)))
+    return found
+
+
+def test_the_engines_operations_are_found() -> None:
+    ops = engine_ops()
+    assert {"cut", "pass_dice", "house_banks", "place_bet", "set_tiles", "throw"} <= ops
+
+
+def test_every_operation_has_a_name_in_both_languages() -> None:
+    missing = sorted(engine_ops() - set(i18n.OPS))
+    assert missing == []
+    strings = {lang: i18n.strings(lang) for lang in i18n.LANGS}
+    for op in engine_ops():
+        en, zh = strings["en"][f"op.{op}"], strings["zh"][f"op.{op}"]
+        assert en != op and "_" not in en, op
+        assert zh != en and not re.search("[a-z]", zh), op
