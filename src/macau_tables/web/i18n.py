@@ -402,6 +402,12 @@ UI: Final[dict[str, Text]] = {
         "TW-6b: o jogador tem de formar o par de trás mais elevado possível; o pagador "
         "reorganizou as pedras na combinação obrigatória",
     ),
+    # the PAR viewer's rule choices
+    "par.decks": ("decks", "副牌數", "baralhos"),
+    "par.commission": ("commission", "佣金", "comissão"),
+    "par.odds_cap": ("odds cap", "額外投注上限", "limite das probabilidades"),
+    "par.player_strategy": ("player", "閒家配牌", "jogador"),
+    "par.banker_strategy": ("banker", "莊家配牌", "banqueiro"),
     # the supervisor's page
     "supervisor": ("Supervisor", "主管", "Supervisor"),
     "sv.need": (
