@@ -17,7 +17,10 @@ Open = Callable[..., Watched]
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-@pytest.mark.parametrize("path", ["/login", "/par?game=craps", "/par?game=baccarat&lang=zh"])
+@pytest.mark.parametrize(
+    "path",
+    ["/login", "/par?game=craps", "/par?game=baccarat&lang=zh", "/par?game=craps&lang=pt"],
+)
 def test_page_has_no_serious_accessibility_violation(
     standalone: str, watched: Open, path: str, viewport: dict[str, int]
 ) -> None:
