@@ -1,4 +1,4 @@
-"""Every operation the engines accept has a name in both languages (the action bar, the
+"""Every operation the engines accept has a name in each language (the action bar, the
 countdown and the log say them; a raw ``pass_dice`` or ``house_banks`` is a defect)."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def test_the_engines_operations_are_found() -> None:
     assert {"cut", "pass_dice", "house_banks", "place_bet", "set_tiles", "throw"} <= ops
 
 
-def test_every_operation_has_a_name_in_both_languages() -> None:
+def test_every_operation_has_a_name_in_each_language() -> None:
     missing = sorted(engine_ops() - set(i18n.OPS))
     assert missing == []
     strings = {lang: i18n.strings(lang) for lang in i18n.LANGS}
@@ -36,3 +36,5 @@ def test_every_operation_has_a_name_in_both_languages() -> None:
         en, zh = strings["en"][f"op.{op}"], strings["zh"][f"op.{op}"]
         assert en != op and "_" not in en, op
         assert zh != en and not re.search("[a-z]", zh), op
+        pt = strings["pt"][f"op.{op}"]
+        assert pt != en and "_" not in pt, op

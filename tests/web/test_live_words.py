@@ -185,6 +185,43 @@ def test_money_in_one_format_and_no_account_names(live: Live, watched: Open) -> 
     assert "player:" not in error and "MOP$" not in error, error
 
 
+def test_money_and_messages_in_portuguese(live: Live, watched: Open) -> None:
+    w = watched()
+    log_in(w, live, "alice")
+    w.page.goto(live.url + "/cashier?lang=pt")
+    said = w.page.evaluate(
+        """async () => {
+            const api = await import('/static/js/api.js');
+            return [
+                api.plainMessage('player:alice has MOP 20000.00, needs MOP$5,000.00 more'),
+                api.mop(123450), api.money(100000000),
+                api.amountOf('25,50'), api.amountOf('1.000,00'), api.amountOf('25.50'),
+                api.amountOf('abc'),
+            ];
+        }"""
+    )
+    assert said == [
+        "a sua carteira has MOP 20.000,00, needs MOP 5.000,00 more",
+        "MOP 1.234,50",
+        "1.000.000,00",
+        2550,
+        100000,
+        2550,
+        None,
+    ]
+    balance = w.page.locator("[data-balance]")
+    balance.wait_for()
+    assert w.page.locator("[data-wallet] dt").all_inner_texts()[0] == "Carteira"
+    assert re.fullmatch(r"MOP \d{1,3}(\.\d{3})*,\d{2}", balance.inner_text()), balance.inner_text()
+    c = watched()
+    log_in(c, live, "cashier")
+    c.page.goto(live.url + "/cashier?lang=pt")
+    c.page.fill("#player", "alice")
+    c.page.fill("#amount", "abc")
+    c.page.click("button[value=deposit]")
+    c.page.wait_for_selector("[data-error]:has-text('Introduza um montante em MOP')")
+
+
 def test_my_history_says_what_happened(live: Live, watched: Open) -> None:
     fund(live, "carol")
     open_table(live, "craps-history", "craps")

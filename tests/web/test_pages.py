@@ -17,7 +17,10 @@ Open = Callable[..., Watched]
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-@pytest.mark.parametrize("path", ["/login", "/par?game=craps", "/par?game=baccarat&lang=zh"])
+@pytest.mark.parametrize(
+    "path",
+    ["/login", "/par?game=craps", "/par?game=baccarat&lang=zh", "/par?game=craps&lang=pt"],
+)
 def test_page_has_no_serious_accessibility_violation(
     standalone: str, watched: Open, path: str, viewport: dict[str, int]
 ) -> None:
@@ -83,7 +86,15 @@ def test_language_switch_on_every_page_keeps_the_choice(standalone: str, watched
         "牌九",
         "台灣牌九",
     ]
-    assert w.page.locator(".top .lang").inner_text() == "English"
+    assert w.page.locator(".top .lang").all_inner_texts() == ["English", "Português"]
+    assert w.page.locator(".top .lang-current").inner_text() == "繁體中文"
+    w.page.click(".top .lang:text('Português')")  # and Portuguese, kept as well
+    assert w.page.locator("html").get_attribute("lang") == "pt-PT"
+    assert w.page.locator(".top .lang").all_inner_texts() == ["English", "繁體中文"]
+    w.page.wait_for_selector("#sheet table")
+    assert w.page.locator("nav.tabs").inner_text().split("\n")[:2] == ["Bacará", "Dados"]
+    w.page.goto(standalone + "/login")
+    assert w.page.locator("h1").inner_text() == "Iniciar sessão"
 
 
 def test_keyboard_skip_link_then_navigation(standalone: str, watched: Open) -> None:

@@ -63,15 +63,27 @@ def _page(
     request: Request, template: str, title: str, *, game_page: bool = False, **context: Any
 ) -> HTMLResponse:
     lang = _lang(request)
-    other = "zh" if lang == "en" else "en"
-    query = dict(request.query_params) | {"lang": other}
-    switch = request.url.path + "?" + "&".join(f"{k}={v}" for k, v in query.items())
+    # the language switch: this page in each language (the current one marked)
+    switches = []
+    for code in i18n.LANGS:
+        query = dict(request.query_params) | {"lang": code}
+        url = request.url.path + "?" + "&".join(f"{k}={v}" for k, v in query.items())
+        switches.append(
+            {
+                "code": code,
+                "url": url,
+                "name": i18n.LANG_NAMES[code],
+                "html_lang": i18n.HTML_LANG[code],
+                "current": code == lang,
+            }
+        )
     html = _env.get_template(template).render(
         lang=lang,
         t=lambda key: i18n.t(key, lang),
         game_name=lambda g: i18n.game_name(g, lang),
         title=i18n.game_name(title, lang) if game_page else i18n.t(title, lang),
-        switch_url=switch,
+        html_lang=i18n.HTML_LANG[lang],
+        switches=switches,
         strings_json=json.dumps(i18n.strings(lang), ensure_ascii=False),
         path=request.url.path,
         **context,
@@ -104,9 +116,7 @@ def table(request: Request, game: str, table_id: str) -> HTMLResponse:
         context["craps_bets"] = _craps_layout(_lang(request))
     if game == "baccarat":
         lang = _lang(request)
-        context["baccarat_bets"] = [
-            (k, zh if lang == "zh" else en) for k, (en, zh) in i18n.BACCARAT.items()
-        ]
+        context["baccarat_bets"] = [(k, i18n.pick(v, lang)) for k, v in i18n.BACCARAT.items()]
     # the four games have their own page; any other game (a new engine, the server's test
     # double) gets the generic one: the view as sent, and the operations pending for me
     page = {"paigow": "tiles", "taiwan": "tiles", "baccarat": "baccarat", "craps": "craps"}
@@ -182,7 +192,7 @@ def _craps_layout(lang: str) -> list[dict[str, str]]:
 
     out = []
     for name, kind in BET_KINDS.items():
-        label = i18n.CRAPS_ZH.get(name, kind.label) if lang == "zh" else kind.label
+        label = i18n.craps_bet(name, kind.label, lang)
         out.append({"name": name, "label": label, "rule": kind.rule, "pays": str(kind.pays)})
     return out
 
@@ -252,6 +262,10 @@ def ui_hint(
     from macau_tables.tiles import parse_tiles
 
     lang = _lang(request)
+
+    def pc(x: Any, places: int) -> str:  # a percentage in the page's language
+        return i18n.decimal(percent(x, places), lang)
+
     try:
         parsed = parse_tiles([tiles])
         rows = hint(parsed, game=_tile_game(game), as_="banker" if side == "banker" else "player")
@@ -264,11 +278,11 @@ def ui_hint(
                 {
                     "front": _hand_json(r.setting.front),
                     "back": _hand_json(r.setting.back),
-                    "ev": f"{float(r.ev):+.4f}",
+                    "ev": i18n.decimal(f"{float(r.ev):+.4f}", lang),
                     "exact": f"{r.ev.numerator}/{r.ev.denominator}",
-                    "win": percent(r.p_win, 2),
-                    "loss": percent(r.p_loss, 2),
-                    "push": percent(r.p_push, 2),
+                    "win": pc(r.p_win, 2),
+                    "loss": pc(r.p_loss, 2),
+                    "push": pc(r.p_push, 2),
                 }
                 for r in rows
             ],
@@ -342,6 +356,10 @@ def ui_par(request: Request, game: str) -> HTMLResponse:
     if game not in GAMES:
         raise HTTPException(404, f"no game {game!r}")
     lang = _lang(request)
+
+    def pc(x: Any, places: int) -> str:  # a percentage in the page's language
+        return i18n.decimal(percent(x, places), lang)
+
     try:
         sheet = par_sheet(game, par_options(game, dict(request.query_params)))
     except MacauTablesError as exc:
@@ -354,18 +372,18 @@ def ui_par(request: Request, game: str) -> HTMLResponse:
                 "name": i18n.par_bet_name(game, b.name, lang),
                 "rule": b.rule or "",
                 "pays": b.pays or "",
-                "win": percent(w, 4),
-                "lose": percent(lo, 4),
-                "push": percent(pu, 4),
-                "edge": percent(b.house_edge, 4),
+                "win": pc(w, 4),
+                "lose": pc(lo, 4),
+                "push": pc(pu, 4),
+                "edge": pc(b.house_edge, 4),
                 "edge_exact": f"{b.house_edge.numerator}/{b.house_edge.denominator}",
-                "std": f"{b.std_dev:.4f}",
+                "std": i18n.decimal(f"{b.std_dev:.4f}", lang),
                 "more": extras_text(b),
                 "outcomes": [
                     {
                         "label": o.label,
                         "net": str(o.net),
-                        "p": percent(o.probability, 4),
+                        "p": pc(o.probability, 4),
                         "width": float(o.probability) * 100,
                     }
                     for o in b.outcomes

@@ -86,27 +86,52 @@ export const post = (path, body, opts) => request("POST", path, body, opts);
 // One operation at a table: {op, args}, as the engines' contract names them.
 export const command = (table, op, args = {}) => post(PATHS.commands(table), { op, args }, { idempotent: true });
 
-// Money as the server sends it (integer avos) for people: 1234500 -> "12,345.00".
-export function money(minor) {
-  if (minor == null || Number.isNaN(Number(minor))) return "—";
-  return (Number(minor) / 100).toLocaleString("en", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+// The page's language: "en", "zh" or "pt" (from <html lang>: en, zh-Hant, pt-PT).
+export function pageLang() {
+  const l = document.documentElement.lang;
+  return l.startsWith("zh") ? "zh" : l.startsWith("pt") ? "pt" : "en";
 }
 
-// An amount typed in MOP ("100", "25.5", "1,000.00") in avos; null if it is not one (the
-// page says so and sends nothing).
+// A number written the English way ("1,234.50", "-1.0579%") as the page's language writes
+// it: Portuguese (pt-PT) groups with a dot and has a decimal comma ("1.234,50"). (Swapped by
+// hand, not Intl.NumberFormat("pt-PT"), which does not group four-digit numbers: "1234,50".)
+export function decimal(text) {
+  if (text == null) return text;
+  const s = String(text);
+  return pageLang() === "pt" ? s.replace(/[.,]/g, (c) => (c === "." ? "," : ".")) : s;
+}
+
+// Money as the server sends it (integer avos) for people: 1234500 -> "12,345.00" (English
+// and Chinese), "12.345,00" (Portuguese).
+export function money(minor) {
+  if (minor == null || Number.isNaN(Number(minor))) return "—";
+  return decimal((Number(minor) / 100).toLocaleString("en", { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
+}
+
+// A date and time from the server (ISO text or epoch ms) as the page's language writes them.
+export function dateText(at, { time = false } = {}) {
+  const d = new Date(at);
+  const locale = document.documentElement.lang || "en";
+  return time ? d.toLocaleTimeString(locale) : d.toLocaleString(locale);
+}
+
+// An amount typed in MOP ("100", "25.5", "1,000.00"; in Portuguese also "25,50",
+// "1.000,00") in avos; null if it is not one (the page says so and sends nothing).
 export function amountOf(text) {
-  const t = String(text ?? "").trim().replaceAll(",", "");
+  let t = String(text ?? "").trim();
+  if (pageLang() === "pt" && /,\d{1,2}$/.test(t)) t = t.replaceAll(".", "").replace(",", ".");
+  t = t.replaceAll(",", "");
   if (!/^\d{1,12}(\.\d{1,2})?$/.test(t)) return null;
   const [whole, cents = ""] = t.split(".");
   const n = Number(whole) * 100 + Number((cents + "00").slice(0, 2));
   return n > 0 ? n : null;
 }
 
-// Money with its currency, one way in each language: "MOP 1,234.50" / "澳門元 1,234.50".
+// Money with its currency, one way in each language: "MOP 1,234.50" / "澳門元 1,234.50" /
+// "MOP 1.234,50".
 export function mop(minor) {
   if (minor == null || Number.isNaN(Number(minor))) return "—";
-  const zh = document.documentElement.lang.startsWith("zh");
-  return `${zh ? "澳門元" : "MOP"} ${money(minor)}`;
+  return `${pageLang() === "zh" ? "澳門元" : "MOP"} ${money(minor)}`;
 }
 
 // A server's message for people: its amounts in the page's one money format ("MOP

@@ -1,7 +1,7 @@
 // The meters: GET /meters?day= drawn as a table, one row per table and the
 // totals; a supervisor closes a gaming day that is over (POST /meters/close). Every figure
 // is the server's (server/meters.py); nothing is computed here but the formatting.
-import { PATHS, get, money, post, session, strings } from "./api.js";
+import { PATHS, decimal, get, money, post, session, strings } from "./api.js";
 
 const S = strings();
 const form = document.querySelector("[data-day]");
@@ -33,12 +33,12 @@ function row(t) {
   for (const k of ["drop", "cash_out", "win", "commission", "handle"]) {
     cell(tr, money(t[k]), { num: true }).dataset.figure = k;
   }
-  cell(tr, t.hold, { num: true }).dataset.figure = "hold";
+  cell(tr, decimal(t.hold), { num: true }).dataset.figure = "hold";
   const th = theo(t);
   const tw = cell(tr, th ? money(th.theoretical_win) : S.unavailable, { num: true });
   tw.dataset.figure = "theoretical_win";
   if (!th && t.theoretical) tw.title = t.theoretical.reason;
-  cell(tr, th ? th.hold : "—", { num: true }).dataset.figure = "theoretical_hold";
+  cell(tr, th ? decimal(th.hold) : "—", { num: true }).dataset.figure = "theoretical_hold";
   const ok = t.reconciliation.ok;
   const rc = cell(tr, ok ? "✓" : `${S.mismatch}: ${t.reconciliation.mismatches.join("; ")}`);
   rc.dataset.reconciled = String(ok);
@@ -53,9 +53,9 @@ function totals(r) {
   for (const k of ["drop", "cash_out", "win", "commission", "handle"]) {
     cell(tr, money(r.totals[k]), { num: true }).dataset.total = k;
   }
-  cell(tr, r.totals.hold, { num: true });
+  cell(tr, decimal(r.totals.hold), { num: true });
   cell(tr, money(r.totals.theoretical_win), { num: true });
-  cell(tr, r.totals.theoretical_hold, { num: true });
+  cell(tr, decimal(r.totals.theoretical_hold), { num: true });
   cell(tr, r.reconciled ? "✓" : S.mismatch).dataset.reconciled = String(r.reconciled);
   return tr;
 }

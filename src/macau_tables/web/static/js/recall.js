@@ -1,7 +1,7 @@
 // Recall (docs/operations.md): the last rounds, step by step, as the server rebuilds them
 // from the journal. A player sees his own rounds as he saw them; staff pick a table (or a
 // player). Nothing is computed here: the rounds, views and money are the server's.
-import { PATHS, get, may, money, session, strings } from "./api.js";
+import { PATHS, get, may, money, dateText, session, strings } from "./api.js";
 
 const S = strings();
 const form = document.querySelector("[data-recall-form]");
@@ -41,7 +41,7 @@ function roundSection(r) {
   const sec = el("section", null, "recall-round");
   sec.dataset.round = `${r.table_id}:${r.round}`;
   sec.dataset.status = r.status;
-  const when = new Date(r.started_at).toLocaleString();
+  const when = dateText(r.started_at);
   sec.append(el("h3", `${r.table_id} · ${S.round} ${r.round} · ${r.status}`));
   sec.append(el("p", `${when} · seq ${r.first_seq}–${r.last_seq}`));
   if (Object.keys(r.money.players).length) sec.append(moneyTable(r.money));
@@ -50,7 +50,7 @@ function roundSection(r) {
     const li = el("li");
     li.dataset.seq = s.seq;
     const kinds = s.events.map((e) => e.kind).join(", ");
-    li.append(el("span", `${new Date(s.at).toLocaleTimeString()} · ${s.actor} · ${s.op}: ${kinds}`));
+    li.append(el("span", `${dateText(s.at, { time: true })} · ${s.actor} · ${s.op}: ${kinds}`));
     const d = el("details");
     d.append(el("summary", S.view_after), el("pre", JSON.stringify(s.view, null, 1)));
     li.append(d);

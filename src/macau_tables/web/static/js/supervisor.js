@@ -1,7 +1,7 @@
 // The supervisor's page: requests to decide (a second supervisor approves or rejects), the
 // void / correct / limits / freeze / release forms, disputes and the audit log — all through
 // the server's API (docs/operations.md, "The supervisor's day"). The rules are the server's.
-import { PATHS, amountOf, get, post, session, strings } from "./api.js";
+import { PATHS, amountOf, dateText, get, post, session, strings } from "./api.js";
 
 const S = strings();
 const reader = ["supervisor", "auditor"].includes(session.role);
@@ -84,7 +84,7 @@ async function showAudit() {
   body.replaceChildren();
   for (const e of rows) {
     const tr = document.createElement("tr");
-    cell(tr, new Date(e.at).toLocaleString());
+    cell(tr, dateText(e.at));
     cell(tr, e.user);
     cell(tr, e.action);
     cell(tr, e.target);

@@ -7,7 +7,7 @@ import { mop, strings } from "./api.js";
 const S = strings();
 const say = (key) => S[key] ?? key;
 
-// An operation's name for people (every engine operation has one in both languages).
+// An operation's name for people (every engine operation has one in each language).
 export function opName(op) {
   const key = `op.${op}`;
   return key in S ? S[key] : String(op).replaceAll("_", " ");
