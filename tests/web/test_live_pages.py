@@ -46,7 +46,9 @@ def test_every_page_is_accessible_and_error_free(
         assert axe_violations(w.page) == [], path
         width = w.page.evaluate("document.documentElement.scrollWidth")
         assert width <= viewport["width"], path
-        assert w.page.locator("header .lang").count() == 1  # the switch on every page
+        # the switch on every page: the page's language, and a link to each of the two others
+        assert w.page.locator("header .langs").count() == 1
+        assert w.page.locator("header .langs a.lang").count() == 2
 
 
 def test_lobby_lists_the_servers_tables(live: Live, watched: Open) -> None:
