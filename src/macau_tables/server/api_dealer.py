@@ -7,9 +7,9 @@ shooter's seed) or keying in what the physical table shows (dice, cards, tiles),
 engine validates by its rules. Two things are the dealer's own here:
 
 * ``GET /tables/{id}/dealer`` — the dealer's console: the table, what the engine waits for
-  (the dealer's operations first), which operations key in an outcome, and whom the rules
-  wait for with the default the dealer may apply (players; the house's tiles by the house
-  way);
+  (the dealer's operations first), which operations key in an outcome, every dealer
+  operation's arguments (``args``: its form's fields), and whom the rules wait for with the
+  default the dealer may apply (players; the house's tiles by the house way);
 * ``POST /tables/{id}/dealer/default {actor, op}`` — the dealer applies a waiting player's
   default by the rules (``contract.time_out``: ``table.timed_out`` naming the rule, then the
   default's events), in the same transaction as an audit entry under the dealer's name. At
@@ -42,6 +42,23 @@ KEYIN_FORMS: dict[str, dict[str, list[str]]] = {
     },
     "paigow": {"build_woodpile": [], "shake": ["dice", "hands", "cocked"]},
     "taiwan": {"build_woodpile": [], "shake": ["dice", "hands", "cocked"]},
+}
+
+
+#: the arguments the dealer gives the game's other operations he runs (the server's seed of
+#: a shuffle is the server's, never his); with KEYIN_FORMS, every dealer operation's
+#: arguments, from which the console builds its forms
+DEALER_ARGS: dict[str, dict[str, list[str]]] = {
+    "craps": {"void_throw": ["reason"]},
+    "baccarat": {
+        "shuffle": ["new_set"],
+        "burn": ["count"],
+        "end_shoe": [],
+        "correct_error": ["description"],
+        "void_hand": ["reason"],
+    },
+    "paigow": {"shuffle": [], "report_exposed": ["seat", "tiles"], "settle": []},
+    "taiwan": {"shuffle": [], "report_exposed": ["seat", "tiles"], "settle": []},
 }
 
 
@@ -82,6 +99,10 @@ def install(
             "dealer": staff,
             "waiting": waiting,
             "keyin": KEYIN_FORMS.get(actor.game.name, {}),
+            "args": {
+                **DEALER_ARGS.get(actor.game.name, {}),
+                **KEYIN_FORMS.get(actor.game.name, {}),
+            },
         }
 
     @app.post(
