@@ -57,9 +57,9 @@ function widget(name, ctx) {
     const els = numbers(n, say("fld.die"), value);
     return {
       els,
-      read: () => els.map((e) => {
+      read: () => els.map((e) => {  // (the engine says which die cannot be: CR-1, PG-1.2)
         const v = Number(e.querySelector("input").value);
-        if (!Number.isInteger(v) || v < 1 || v > 6) throw new FieldError(say("fld.bad_die"));
+        if (!Number.isInteger(v)) throw new FieldError(say("fld.bad_die"));
         return v;
       }),
     };

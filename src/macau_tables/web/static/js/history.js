@@ -192,7 +192,7 @@ async function load(before = null) {
   const query = new URLSearchParams();
   if (staff) query.set("player", player);
   if (before) query.set("before", before);
-  const page = await get(`/ui/history?${query}`);
+  const page = await get(query.size ? `/ui/history?${query}` : "/ui/history");
   if (!before) {
     account(page.money);
     $("[data-rounds]").replaceChildren();
