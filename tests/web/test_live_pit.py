@@ -18,7 +18,7 @@ import pytest
 
 from macau_tables.web import i18n
 from tests.web.conftest import Live, fund, log_in, post
-from tests.web.harness import Watched, axe_violations
+from tests.web.harness import PHONE, Watched, axe_violations
 
 Open = Callable[..., Watched]
 BAD = re.compile(r"\bundefined\b|\[object Object\]|\bNaN\b")
@@ -188,4 +188,26 @@ def test_the_pit_in_chinese_and_portuguese(live: Live, watched: Open, lang: str)
     limits = cell(w, "craps-1", "limits")
     want = "MOP 1,00 – MOP 10.000,00" if lang == "pt" else "澳門元 1.00 – 澳門元 10,000.00"
     assert limits == want
+    clean(w)
+
+
+@pytest.mark.parametrize(
+    ("who", "path", "ready"),
+    [
+        ("administrator", "/admin", "[data-users] tr[data-user='alice']"),
+        ("supervisor", "/supervisor?table=craps-1", "[data-look][data-table-id='craps-1']"),
+        ("dealer", "/dealer/craps-1", "[data-state-words] li"),
+        ("carol", "/history", "[data-rounds-count]:not(:empty)"),
+    ],
+)
+def test_each_console_fits_a_phone(
+    live: Live, watched: Open, who: str, path: str, ready: str
+) -> None:
+    """390 px wide, in Chinese: nothing wider than the screen (tables scroll in their own
+    region), axe-core clean."""
+    w = watched(PHONE)
+    log_in(w, live, who)
+    w.page.goto(f"{live.url}{path}{'&' if '?' in path else '?'}lang=zh")
+    w.page.wait_for_selector(ready)
+    assert w.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], path
     clean(w)
