@@ -167,6 +167,8 @@ def test_the_dealer_keys_in_a_live_baccarat_hand_card_by_card(live: Live, watche
     command(live, "alice", "place_bet", {"bet": "player", "amount": 10_000}, BA)
     command(live, "bob", "place_bet", {"bet": "banker", "amount": 10_000}, BA)
     w.page.wait_for_selector("[data-log] li[data-kind='baccarat.bet_placed']:has-text('bob')")
+    # the table in words, its money as money (not avos)
+    w.page.wait_for_selector("[data-state-words] li:has-text('bob bets MOP 100.00 on Banker')")
     before, at = money(live, BA, "alice", "bob"), head(live, BA)
     assert before[f"stack:{BA}:alice"] == before[f"stack:{BA}:bob"] == 90_000  # staked
     assert before[f"wagers:{BA}"] == 20_000

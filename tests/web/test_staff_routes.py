@@ -131,8 +131,19 @@ def test_a_keyed_baccarat_hand_is_summed_up_with_its_cards(lite: Srv) -> None:  
     lite.ok("dealer", "ba-h", "cut", {})
     lite.ok("bob", "ba-h", "place_bet", {"bet": "player", "amount": 10_000})
     lite.ok("bob", "ba-h", "place_bet", {"bet": "tie", "amount": 10_000})
-    lite.ok("dealer", "ba-h", "deal", {"cards": ["2c", "Kh", "3d", "Qs"]})
+    dealt = lite.ok("dealer", "ba-h", "deal", {"cards": ["2c", "Kh", "3d", "Qs"]})
+    # the deal is the table's last operation (its cards turned up with it): a correction's
+    keyed = get(lite, "supervisor", "/ui/pit/ba-h").json()["keyed"]
+    assert keyed == {
+        "seq": dealt["events"][0]["seq"],
+        "op": "deal",
+        "fields": ["cards"],
+        "args": {"cards": ["2c", "Kh", "3d", "Qs"]},
+        "round": 1,
+    }
     lite.ok("dealer", "ba-h", "draw", {"card": "4h"})  # BA-9.1: Player's 5 draws
+    keyed = get(lite, "supervisor", "/ui/pit/ba-h").json()["keyed"]
+    assert (keyed["op"], keyed["args"]) == ("draw", {"card": "4h"})
     lite.ok("dealer", "ba-h", "draw", {"card": "5d"})  # BA-9.3: Banker's 0 draws
     (hand,) = get(lite, "bob", "/ui/history").json()["rounds"]
     assert hand["outcome"] == {

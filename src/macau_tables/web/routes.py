@@ -276,45 +276,46 @@ async def ui_pit_table(request: Request, table_id: str) -> JSONResponse:
     last entries) — the round a void applies to — and, if the table's last operation keyed
     in an outcome a correction may change (the engine's ``CORRECTABLE``), that operation:
     its entry, its name, the arguments it was keyed with and those a correction changes."""
-    from macau_tables.server.recall import round_index
+    from macau_tables.core.visibility import Viewer
+    from macau_tables.server.recall import table_recall
 
     floor, _, _ = await _caller(request, "supervisor.read")
     actor = floor.table(table_id)
-    index = await floor.db.read(lambda c: round_index(c, table_id))
-    last = index[-1] if index else None
+    rec = await floor.db.read(
+        lambda c: table_recall(
+            c, table_id, actor.game, actor.header, Viewer.SUPERVISOR, 1, None, actor.checked()
+        )
+    )
+    last = rec["rounds"][-1] if rec["rounds"] else None
     keyed = None
     engine = actor.engine
-    if engine is not None:
-        correctable = dict(getattr(engine, "CORRECTABLE", {}) or {})
-        events, first = engine.journal.events, engine.journal.first
-        for i in range(len(events) - 1, -1, -1):
-            cmd = engine.command_of(events[i])
-            if cmd is None:
-                continue
-            if cmd.op in correctable:
-                fields = list(correctable[cmd.op])
+    correctable = dict(getattr(engine, "CORRECTABLE", {}) or {})
+    if last is not None and last["steps"] and engine is not None:
+        step = last["steps"][-1]  # (as the replay cuts the journal into operations)
+        ends = step["events"][-1]["seq"]
+        if step["op"] in correctable and ends == len(engine.journal) - 1:
+            cmd = engine.command_of(engine.journal.entry(step["seq"]).event)
+            fields = list(correctable[step["op"]])
+            if cmd is not None:
                 keyed = {
-                    "seq": first + i,
-                    "op": cmd.op,
+                    "seq": step["seq"],
+                    "op": step["op"],
                     "fields": fields,
                     "args": {k: v for k, v in cmd.args.items() if k in fields},
-                    "round": next(
-                        (r.number for r in index if r.first <= first + i <= r.last), None
-                    ),
+                    "round": last["round"],
                 }
-            break
     return JSONResponse(
         {
             "table": actor.info(staff=True),
             "round": None
             if last is None
             else {
-                "number": last.number,
-                "status": last.status,
-                "first_seq": last.first,
-                "last_seq": last.last,
+                "number": last["round"],
+                "status": last["status"],
+                "first_seq": last["first_seq"],
+                "last_seq": last["last_seq"],
             },
-            "rounds_total": len(index),
+            "rounds_total": rec["rounds_total"],
             "keyed": keyed,
         }
     )

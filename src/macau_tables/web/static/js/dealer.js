@@ -52,7 +52,7 @@ function stateWords(c) {
     }
     for (const p of v.players || []) out.push(sentence("dl.chips", { who: p.player, amount: mop(p.chips) }));
     for (const b of v.bets || []) {
-      out.push(sentence("dl.bet", { who: b.player, bet: betName(b.bet), amount: mop(b.amount) }));
+      out.push(sentence("dl.bet", { who: b.player, bet: betName(b.bet), amount: mop(b.stake ?? b.amount) }));
     }
   } else if (c.table.game === "craps") {
     out.push(v.point ? sentence("dl.point_on", { point: v.point }) : say("dl.point_off"));

@@ -81,7 +81,8 @@ function betsTable(r) {
   for (const b of r.bets) {
     const tr = el("tr");
     tr.dataset.result = b.result;
-    const paid = b.returned == null ? signed(b.net ?? 0) : mop(b.returned);
+    const open = b.result === "in_play" || b.result === "stands";  // (nothing paid yet)
+    const paid = open ? "—" : b.returned == null ? signed(b.net ?? 0) : mop(b.returned);
     tr.append(el("td", spotText(r, b)), el("td", betName(b)), el("td", b.stake == null ? "—" : mop(b.stake), "num"),
       el("td", S[`res.${b.result}`] ?? b.result), el("td", paid, "num"));
     body.append(tr);
@@ -174,7 +175,9 @@ function roundArticle(r) {
   a.append(el("p", `${when} · ${state}`, "muted"));
   a.append(outcome(r));
   if (r.bets.length) a.append(betsTable(r));
-  const sum = el("p", `${S.staked} ${mop(r.staked)} · ${say("hi.paid")} ${mop(r.returned)} · ${signed(r.net)}`, "round-net");
+  const sum = el("p", r.status === "under way"
+    ? `${S.staked} ${mop(r.staked)} · ${say("res.in_play")}`
+    : `${S.staked} ${mop(r.staked)} · ${say("hi.paid")} ${mop(r.returned)} · ${signed(r.net)}`, "round-net");
   a.append(sum);
   const verify = el("div", null, "row verify");
   const b = el("button", say("hi.export"));
