@@ -51,24 +51,18 @@ ORDER = (
 INTRO = """\
 # Benchmarks
 
-The current figures, each beside what it is judged against: a **peer** (another program
-doing the same work, measured in the same run unless said otherwise), a **baseline** (the
-same work done the plain way: the readable engine, a copy of the file), a **limit** (what
-the hardware allows: a second core, 8 bits of entropy a byte) or a **target**.
+The current figures, each beside a **peer** (another program doing the same work), a
+**baseline** (the same work done the plain way), a **limit** (what the hardware allows)
+or a **target**. *Ratio*: how many times better the figure is (higher is better for a
+rate, lower for a time); beside a limit, the share of it a rate reaches or how many times
+it a time takes; beside a target, whether it is met.
 
-`make bench` runs every benchmark under `benchmarks/` but the half-hour soak (`make soak`)
-and the randomness batteries (`make rng-test`), each writing its figures to
-`benchmarks/results/<name>.json`, and then `python benchmarks/render.py`, which writes this
-page from them. Run one benchmark again (its command is under its heading) and render: its
-section is replaced. The figures vary from run to run and with the machine's other load
-(the load average before and after each run is given); nothing asserts a speed. This page
-is generated: edit `benchmarks/render.py` or the benchmark, not the page.
-
-In each table, *ratio* is how many times better the figure is than what it stands beside
-(higher is better for a rate, lower for a time or a size); beside a limit it is the share
-of the limit a rate reaches, or how many times the limit a time takes; beside a target,
-whether it is met. A section *recorded from the run's printed output* holds the figures
-of a run made before the benchmarks wrote their results as JSON: the next run replaces it.
+`make bench` runs every `benchmarks/bench_*.py` but the soak (`make soak`), each writing
+`benchmarks/results/<name>.json`, then `benchmarks/render.py` writes this page (generated:
+edit the benchmark or the renderer). Run one again (its command is under its heading) and
+render: its section is replaced. Figures vary with the machine's load (given before →
+after each run); nothing asserts a speed. A section marked *recorded* holds a run printed
+before the benchmarks wrote JSON.
 """
 
 
@@ -142,34 +136,35 @@ def render(results_dir: Path = RESULTS) -> str:
         key = _machine_key(docs[name].get("machine") or {})
         machines.setdefault(key, chr(ord("A") + len(machines)))
     out = [INTRO]
-    out += [
-        "## Machines",
-        "",
-        "| | CPU | cores | memory | OS | Python |",
-        "|---|---|--:|--:|---|---|",
-    ]
     for key, label in machines.items():
         cpu, cores, mem, os_, py = key
-        mem_text = f"{mem:g} GB" if mem else "—"
-        out.append(f"| {label} | {cpu or '—'} | {cores or '—'} | {mem_text} | {os_} | {py} |")
+        mem_text = f", {mem:g} GB" if mem else ""
+        name = f"Machine {label}" if len(machines) > 1 else "The machine"
+        out.append(f"{name}: {cpu or '?'}, {cores or '?'} cores{mem_text}, {os_}, {py}.")
     out.append("")
     for name in names:
         doc = docs[name]
         m = doc.get("machine") or {}
-        where = f"machine {machines[_machine_key(m)]}"
+        where = f"machine {machines[_machine_key(m)]}" if len(machines) > 1 else ""
         load = _load(m)
         out += [f"## {doc.get('title') or name}", ""]
-        out.append(f"`{doc.get('command', 'python benchmarks/' + name + '.py')}` · {where}"
-                   + (f", {load}" if load else ""))  # fmt: skip
+        facts = ", ".join(x for x in (where, load) if x)
+        command = doc.get("command", "python benchmarks/" + name + ".py")
+        out.append(f"`{command}`" + (f" · {facts}" if facts else ""))
         if doc.get("recorded"):
-            out[-1] += " · *recorded from the run's printed output*"
+            out[-1] += " · *recorded*"
         out += ["", "| figure | value | beside | ratio |", "|---|--:|---|--:|"]
+        previous = None
         for r in doc["rows"]:
             beside = ""
             if "against" in r:
                 av = r.get("against_value")
                 unit = r.get("against_unit", r.get("unit", ""))
                 beside = r["against"] + (f": {_value(av, unit)}" if av is not None else "")
+                if beside == previous:
+                    beside = "〃"
+                else:
+                    previous = beside
             figure = r["figure"] + (f" ({r['note']})" if r.get("note") else "")
             value = _value(r.get("value"), r.get("unit", ""), r.get("digits"))
             cells = (figure, value, beside, _ratio(r))

@@ -58,6 +58,11 @@ FALLBACK = {
 }
 
 
+#: The replies described field by field (the others are named only: `GET /schemas` and the
+#: OpenAPI document have them all).
+REPLIES = {"CommandReply", "TableInfo"}
+
+
 def openapi() -> tuple[dict[str, Any], dict[str, Any]]:
     """The server's OpenAPI document and its ``/schemas`` (the floor is not started)."""
     from macau_tables.server import schemas
@@ -125,6 +130,18 @@ def _first_paragraph(text: str) -> str:
     return " ".join(para.replace("``", "`").split())
 
 
+def _first_sentence(text: str, width: int = 200) -> str:
+    """Up to the first full stop followed by a capital (or the end); a longer sentence is
+    cut at a clause before ``width`` characters (the OpenAPI document has all of it)."""
+    para = _first_paragraph(text)
+    m = re.search(r"(?<=\.)\s+(?=[A-Z])", para)
+    sentence = para[: m.start()] if m else para
+    if len(sentence) <= width:
+        return sentence
+    cut = max(sentence.rfind(sep, 0, width) for sep in (", ", "; ", " — ", ": "))
+    return sentence[:cut].rstrip(" ,;:—") + " …" if cut > 0 else sentence
+
+
 def endpoints(doc: dict[str, Any]) -> str:
     rows: dict[str, list[str]] = {}
     bodies: set[str] = set()
@@ -153,12 +170,14 @@ def endpoints(doc: dict[str, Any]) -> str:
             schema = answer.get("application/json", {}).get("schema", {})
             reply = schema.get("$ref") or schema.get("items", {}).get("$ref")
             key = f"{method.upper()} {path}"
-            what = _first_paragraph(op.get("description") or FALLBACK.get(key, op["summary"]))
+            what = _first_sentence(op.get("description") or FALLBACK.get(key, op["summary"]))
             if reply:
                 name = reply.rsplit("/", 1)[-1]
-                bodies.add(name)
+                if name in REPLIES:
+                    bodies.add(name)
                 many = "items" in schema
-                what += f" Answers {'a list of ' if many else ''}[{name}](#{name.lower()})."
+                link = f"[{name}](#{name.lower()})" if name in REPLIES else f"`{name}`"
+                what += f" Answers {'a list of ' if many else ''}{link}."
             perm = op.get("x-permission")
             perm_text = f"`{perm}`" if perm else "—"
             rows.setdefault(tag, []).append(f"| {where} | {perm_text} | {body or '—'} | {what} |")
