@@ -1,4 +1,4 @@
-"""Supervisor corrections at a craps table (issue 16, the contract's ``table.round_voided``
+"""Supervisor corrections at a craps table (the contract's ``table.round_voided``
 / ``table.round_corrected`` / ``table.limits_changed``): a mis-keyed throw (CR-1, CR-R1)
 corrected and re-settled by the rules, a round voided, limits changed from the next round;
 replay re-runs them and demands the same events; the money follows the right history."""

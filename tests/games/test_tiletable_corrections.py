@@ -1,4 +1,4 @@
-"""Supervisor corrections at a live tile table (issue 16, the contract's
+"""Supervisor corrections at a live tile table (the contract's
 ``table.round_corrected``): the banker's dice and the hands the dealer keyed in (PG-1.2,
 PG-1.4) corrected in the last round; the rules re-deal and re-settle it (PG-8.3), the wrongly
 keyed tiles back in the woodpile (T-1 counts the right ones), the money the difference;

@@ -1,4 +1,4 @@
-"""The supervisor's page against the live server (issue 16): one supervisor asks for a void
+"""The supervisor's page against the live server: one supervisor asks for a void
 of a dealer-operated craps table's last round, a second supervisor approves it on his page,
 and the page shows it done — the request approved, the audit log with both; the money back."""
 

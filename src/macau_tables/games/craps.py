@@ -2102,7 +2102,7 @@ class CrapsTable(contract.SnapshotOps):
         """The commitment of the next shooter's seed (the seed goes to the keyring): in
         replay, the journalled one; else drawn from ``rng``; None if there is neither. (A
         table replayed at a server's start-up goes on live: a shooter after the journal's
-        last one draws his seed — before 2026-11-27 he got none and could not throw.)"""
+        last one draws his seed, and throws.)"""
         if self._replay_commitments is not None and label in self._replay_commitments:
             return self._replay_commitments[label]
         if rng is None:
