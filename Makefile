@@ -4,7 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit postgres compiler bench soak coverage conformance docs-analysis docs-reference clean chromium screenshots vendor-js rng-test rng-tools
+# `make check`: the development loop's fast tests (engines, tiles, CLI, the API on SQLite),
+# properties with fewer examples and the tests marked slow left to `make test`
+.PHONY: run test check lint typecheck unit postgres compiler bench soak coverage conformance docs-analysis docs-reference clean chromium screenshots vendor-js rng-test rng-tools
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -58,6 +60,11 @@ postgres:
 TEST_WORKERS ?= 2
 unit: $(STAMP) postgres
 	$(BIN)/pytest -n $(TEST_WORKERS)
+
+CHECK_TESTS := tests/core tests/games tests/tiles tests/cli tests/server/test_api.py \
+  tests/test_import_graph.py tests/test_randomness_ban.py
+check: $(STAMP)
+	MACAU_TABLES_TESTS=check $(BIN)/pytest -n $(TEST_WORKERS) -m "not slow" $(CHECK_TESTS)
 
 # every benchmark but the soak (bench_soak.py runs for half an hour: `make soak`); each
 # writes benchmarks/results/<name>.json, and docs/benchmarks.md is rendered from them

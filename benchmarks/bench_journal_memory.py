@@ -48,8 +48,8 @@ TILE_ROUNDS = 150  # Pai Gow: rounds at a live tile table, three players
 def baccarat() -> Any:
     rng = Rng.seeded("bench-journal-memory", "baccarat")
     t = BaccaratTable(BaccaratRules(decks=8))
-    t.join("alice", Money.of(10_000_000), seat=1)
-    t.join("bob", Money.of(10_000_000), seat=2)
+    t.sit("alice", Money.of(10_000_000), seat=1)
+    t.sit("bob", Money.of(10_000_000), seat=2)
     for _ in range(SHOES):
         t.start_shoe(rng)
         while t.phase is not BaccaratPhase.SHUFFLE:

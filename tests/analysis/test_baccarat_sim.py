@@ -102,7 +102,7 @@ def play_engine(
     run = EngineRun()
     rng = Rng.seeded(seed)
     t = BaccaratTable(rules)
-    t.join("alice", Money.of(10_000_000), seat=1)
+    t.sit("alice", Money.of(10_000_000), seat=1)
 
     def hand() -> None:
         if t.phase is BaccaratPhase.BETTING:

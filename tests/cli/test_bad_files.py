@@ -228,6 +228,7 @@ FUZZ = settings(
 )
 
 
+@pytest.mark.slow
 @FUZZ
 @given(facts=mutations(_facts()))
 @example(facts=None)
@@ -244,6 +245,7 @@ def _taiwan_with_tiles(key: str) -> dict[str, Any]:
     return facts
 
 
+@pytest.mark.slow
 @FUZZ
 @given(facts=mutations(_facts("taiwan")))
 @example(facts=_taiwan_with_tiles("\n"))  # a key that would have printed two lines
@@ -270,6 +272,7 @@ def _golden_with(path: tuple[Any, ...], value: Any) -> Any:
     return journal
 
 
+@pytest.mark.slow
 @FUZZ
 @given(journal=mutations(GOLDEN_JOURNAL), rehash=st.booleans())
 @example(journal=_golden_with(("entries", 1, "event", "data", "amount"), "abc"), rehash=True)

@@ -13,6 +13,9 @@ from typer.testing import CliRunner
 
 from macau_tables.cli.app import app
 
+# whole simulations through the CLI: `make test` runs them, `make check` leaves them out
+pytestmark = pytest.mark.slow
+
 runner = CliRunner()
 SMALL = ["--rounds", "20000", "--chunk-rounds", "5000", "--workers", "1", "--seed", "11"]
 

@@ -131,7 +131,7 @@ def test_only_the_last_round_is_corrected() -> None:
     bets(t)
     seq = key(t, 3, 3)
     run(t, Actor.player("alice"), "place_bet", bet="field", amount=500)
-    with pytest.raises(OutOfOrder, match="last operation"):
+    with pytest.raises(OutOfOrder, match="last round"):
         run(
             t,
             ANN,
