@@ -138,6 +138,34 @@ def main() -> None:
         "ops": ops,
     }
     shutil.rmtree(tmp, ignore_errors=True)
+    import results  # benchmarks/results.py: the figures for docs/benchmarks.md
+
+    page = [
+        results.row(
+            f"server CPU, {len(tables)} tables, {a.players} bots playing",
+            out["server_busy"] * 100,
+            "% of a core",
+            against="the same floor idle (the clocks alone)",
+            against_value=out["server_busy_idle"] * 100,
+            better="lower",
+        ),
+        results.row(
+            "server CPU a request (commands and views)",
+            out["cpu_ms_per_request"],
+            "ms",
+            better="lower",
+        ),
+        results.row(
+            f"a bet, as the bots saw it ({report.bets} bets), p99",
+            out["bet_p99_ms_bots"],
+            "ms",
+            against="the same bets as the server timed them, p99 (the network and the bots apart)",
+            against_value=ops.get("place_bet", {}).get("p99_ms"),
+            better="lower",
+            note=f"p50 {out['bet_p50_ms_bots']} ms",
+        ),
+    ]
+    results.save("bench_floor", "A floor of the four games", page, report=out)
     if a.json:
         import json
 

@@ -48,8 +48,8 @@ TILE_ROUNDS = 150  # Pai Gow: rounds at a live tile table, three players
 def baccarat() -> Any:
     rng = Rng.seeded("bench-journal-memory", "baccarat")
     t = BaccaratTable(BaccaratRules(decks=8))
-    t.join("alice", Money.of(10_000_000), seat=1)
-    t.join("bob", Money.of(10_000_000), seat=2)
+    t.sit("alice", Money.of(10_000_000), seat=1)
+    t.sit("bob", Money.of(10_000_000), seat=2)
     for _ in range(SHOES):
         t.start_shoe(rng)
         while t.phase is not BaccaratPhase.SHUFFLE:
@@ -111,6 +111,20 @@ def main() -> None:
         rows.append(
             {"game": name, "entries": entries, "bytes_per_entry": now, "all_cached": before}
         )
+    import results  # benchmarks/results.py: the figures for docs/benchmarks.md
+
+    page = [
+        results.row(
+            f"{r['game']}: memory a journal entry",
+            r["bytes_per_entry"],
+            "bytes",
+            against="every entry keeping its JSON and text",
+            against_value=r["all_cached"],
+            better="lower",
+        )
+        for r in rows
+    ]
+    results.save("bench_journal_memory", "Journal memory", page, report={"games": rows})
     if a.json:
         print(json.dumps(rows))
         return

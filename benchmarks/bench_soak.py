@@ -534,6 +534,46 @@ def _report(a: argparse.Namespace, out: dict[str, Any]) -> None:
     print(f"verdict: {out['result']}")
 
 
+def _save(a: argparse.Namespace, out: dict[str, Any]) -> None:
+    """The page's rows (benchmarks/results.py): each trend of the second half beside the
+    growth the verdict allows."""
+    import results  # benchmarks/results.py: the figures for docs/benchmarks.md
+
+    rows = []
+    for key, what in (("rss_mb", "RSS of the server's processes"), ("fds", "open descriptors")):
+        v = out["verdict"].get(key) or {}
+        if v.get("growth") is None:
+            continue
+        rows.append(
+            results.row(
+                f"{what}: growth over the second half of {a.minutes:g} minutes",
+                v["growth"] * 100,
+                "%",
+                against="the most the verdict allows",
+                against_value=v["threshold"] * 100,
+                kind="target",
+                better="lower",
+                note=f"{v['first_half_level']} → {v['second_half_level']}; the smallest slope "
+                f"it could flag {v['smallest_flagged_per_hour']}/h",
+            )
+        )
+    rows.append(
+        results.row(
+            "commands answered 5xx",
+            out["server_errors"],
+            "",
+            against="allowed",
+            against_value=0,
+            kind="target",
+            better="lower",
+            note=f"verdict: {out['result']}",
+        )
+    )
+    results.save(
+        "bench_soak", "Soak", rows, report={k: v for k, v in out.items() if k != "samples"}
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__.split("\n")[0],
@@ -624,6 +664,7 @@ def main() -> None:
             "checkpoint_every",
         )
     } | {"cpus": os.cpu_count(), "load_average": os.getloadavg()[0]}
+    _save(a, out)
     if a.json:
         print(json.dumps(out))
     else:

@@ -23,7 +23,7 @@ from macau_tables.tiles.strategies import strategy
 def baccarat_shoes(rng: Rng, shoes: int) -> int:
     """Whole 8-deck shoes through a ``BaccaratTable`` with one Banker bettor; hands played."""
     t = BaccaratTable(BaccaratRules(decks=8))
-    t.join("alice", Money.of(10_000_000), seat=1)
+    t.sit("alice", Money.of(10_000_000), seat=1)
     played = 0
     for _ in range(shoes):
         t.start_shoe(rng)  # shuffle (a committed seed), cut, burn

@@ -7,6 +7,9 @@
   check) measure the machine, not the code: on a loaded 2-core CI machine they fail tests
   whose properties hold. They are off for the whole suite; every other health check stays.
   Performance is measured by `make bench`, never by a test's clock.
+* `make check` (the development loop) sets MACAU_TABLES_TESTS=check: every property runs
+  with fewer examples, and the tests marked `slow` (whole simulations, exhaustive
+  enumerations through the CLI) are left to `make test`, which runs everything in full.
 """
 
 from __future__ import annotations
@@ -25,4 +28,7 @@ atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
 settings.register_profile(
     "macau-tables", deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
-settings.load_profile("macau-tables")
+settings.register_profile("check", parent=settings.get_profile("macau-tables"), max_examples=12)
+settings.load_profile(
+    "check" if os.environ.get("MACAU_TABLES_TESTS") == "check" else "macau-tables"
+)

@@ -222,7 +222,7 @@ def test_cr_r2_full_odds_stake_is_the_engines_cap(cap: str) -> None:
         for point in POINTS:
             t = CrapsTable(("a",), rules)
             t.buy_in("a", Money.of(1000))
-            flat = t.place_bet("a", flat_name, Money.of(30)).bet_id
+            flat = t.place_bet("a", flat_name, Money.of(30))[0].bet_id
             t.throw_dice(*next((d.d1, d.d2) for d, _ in DICE_OUTCOMES if d.total == point))
             most = full_odds_stake(rules, odds_kind, point) * 3000
             assert most.denominator == 1
@@ -302,11 +302,11 @@ def _open(t: CrapsTable, line: CrapsLine, unit: int) -> list[int]:
         kind = BET_KINDS[held.bet.kind]
         stake = Money(int(held.stake * unit) if held.stake else 2 * unit)
         if kind.on is not None:
-            ids.append(t.place_bet("a", kind, stake, on=ids[0]).bet_id)
+            ids.append(t.place_bet("a", kind, stake, on=ids[0])[0].bet_id)
             continue
         if kind.when is When.POINT_ON:
             t.throw_dice(1, 3)  # a point on, for Come / Don't Come (CR-R6)
-        ids.append(t.place_bet("a", kind, stake).bet_id)
+        ids.append(t.place_bet("a", kind, stake)[0].bet_id)
         if held.bet.point is not None:
             t.throw_dice(*next((d.d1, d.d2) for d, _ in DICE_OUTCOMES if d.total == held.bet.point))
     return ids
@@ -350,7 +350,7 @@ def test_random_sessions_decide_as_the_table(line: CrapsLine) -> None:
             if len(nxt) > len(position):  # full odds laid when the point came
                 odds = nxt[-1]
                 ids.append(t.place_bet("a", odds.bet.kind, Money(int(odds.stake * unit)),
-                                       on=ids[0]).bet_id)  # fmt: skip
+                                       on=ids[0])[0].bet_id)  # fmt: skip
                 counted[ids[-1]] = True
             assert [(b.kind, b.point) for b in t.bets] == [(h.bet.kind, h.bet.point) for h in nxt]
             position = nxt

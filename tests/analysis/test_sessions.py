@@ -1,4 +1,4 @@
-"""Sessions and betting systems (issue #7), on hand-made outcome series worked by hand, on
+"""Sessions and betting systems, on hand-made outcome series worked by hand, on
 random series (the numba loop against the readable :func:`play`), and craps decisions
 against the readable craps engine."""
 
@@ -291,7 +291,7 @@ def engine_nets(dice: list[tuple[int, int]], bets: CrapsBets, stake: int) -> lis
     big = {n: int(stake * bets.big_ratio) for n in bets.bigs}
     for d1, d2 in dice:
         if line_id is None:
-            line_id = table.place_bet("p", bets.line, Money.of(stake)).bet_id
+            line_id = table.place_bet("p", bets.line, Money.of(stake))[0].bet_id
         mine = {b.kind: b for b in table.bets_of("p")}
         for n, units in big.items():
             if f"big{n}" not in mine and units:

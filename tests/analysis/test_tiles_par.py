@@ -1,4 +1,4 @@
-"""Exact Pai Gow / Taiwan Pai Kao mathematics (issue #6), computed, never copied.
+"""Exact Pai Gow / Taiwan Pai Kao mathematics, computed, never copied.
 
 The kernel's counts are held against the readable engine three ways: deal by deal
 (``paigow.compare_seat`` / ``taiwan.compare_seat`` and the strategies' ``choose`` on random

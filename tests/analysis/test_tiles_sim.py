@@ -1,4 +1,4 @@
-"""The tile-game simulation kernel (issue #7) against the readable engine.
+"""The tile-game simulation kernel against the readable engine.
 
 The kernel's tables come from the engine's code (strategies, ``compare_hand``,
 ``compare_seat``); these tests check that the numba core, fed the same woodpiles and dice as

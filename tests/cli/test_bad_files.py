@@ -1,4 +1,4 @@
-"""Issue 12.5 / 12.6: settle files and journals, as users and editors get them wrong.
+"""Settle files and journals, as users and editors get them wrong.
 
 A settle file states every fact the settlement uses; an unknown key is an error naming it;
 any bad file, settle or journal, is one line on stderr and exit 2, never a traceback.
@@ -46,7 +46,7 @@ def _one_line_error(result: Result) -> str:
     return lines[0]
 
 
-# --- settle: the cases of issue 12 -------------------------------------------------------
+# --- settle: the cases users get wrong ---------------------------------------------------
 
 
 def _with(**changes: Any) -> dict[str, Any]:
@@ -117,7 +117,7 @@ def test_a_settle_file_that_is_not_json_is_one_line(tmp_path: Path) -> None:
 
 
 def test_a_bet_on_a_seat_without_tiles_is_refused_not_invented(tmp_path: Path) -> None:
-    """Issue 12.5: seat 4 was given made-up tiles and paid."""
+    """Seat 4 was given made-up tiles and paid."""
     facts = _facts()
     facts["bets"].append(["s4", 4, "100"])
     facts["settings"]["4"] = "house-way"
@@ -228,6 +228,7 @@ FUZZ = settings(
 )
 
 
+@pytest.mark.slow
 @FUZZ
 @given(facts=mutations(_facts()))
 @example(facts=None)
@@ -244,6 +245,7 @@ def _taiwan_with_tiles(key: str) -> dict[str, Any]:
     return facts
 
 
+@pytest.mark.slow
 @FUZZ
 @given(facts=mutations(_facts("taiwan")))
 @example(facts=_taiwan_with_tiles("\n"))  # a key that would have printed two lines
@@ -270,6 +272,7 @@ def _golden_with(path: tuple[Any, ...], value: Any) -> Any:
     return journal
 
 
+@pytest.mark.slow
 @FUZZ
 @given(journal=mutations(GOLDEN_JOURNAL), rehash=st.booleans())
 @example(journal=_golden_with(("entries", 1, "event", "data", "amount"), "abc"), rehash=True)

@@ -66,6 +66,7 @@ def test_par_paigow_json_counts_every_deal_and_commission_moves_the_edge() -> No
     assert Fraction(b5["house_edge"]) - Fraction(b4["house_edge"]) == win / 100
 
 
+@pytest.mark.slow
 def test_par_html_writes_a_self_contained_report(tmp_path: Path) -> None:
     out = tmp_path / "craps.html"
     result = runner.invoke(app, ["par", "craps", "--html", str(out)])

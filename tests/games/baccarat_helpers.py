@@ -41,7 +41,7 @@ def table(
     rules = rules or BaccaratRules(decks=6)
     t = BaccaratTable(rules)
     for name, seat in (players if players is not None else {"alice": 1, "bob": None}).items():
-        t.join(name, Money.of(buy_in), seat=seat)
+        t.sit(name, Money.of(buy_in), seat=seat)
     burn = rules.decks
     t.load_shoe(stacked_shoe(front, rules.decks, burn))
     t.cut()  # and the BA-2.1 burn

@@ -1,4 +1,4 @@
-"""Supervisor corrections at a live baccarat table (issue 16, the contract's
+"""Supervisor corrections at a live baccarat table (the contract's
 ``table.round_voided`` / ``table.round_corrected``): a mis-keyed card of the last hand
 corrected to cards the shoe can hold (BA-1) and the hand re-derived and re-settled by the
 rules (BA-9, BA-11 … BA-18); the last hand settled voided, every bet refunded and its cards

@@ -49,9 +49,9 @@ def table_options(draw: st.DrawFn) -> BaccaratRules:
 
 def _play_shoe(rules: BaccaratRules, seed: int, bets: list[tuple[int, int, int]]) -> BaccaratTable:
     t = BaccaratTable(rules)
-    t.join("alice", Money.of(50_000), seat=1)
-    t.join("bob", Money.of(50_000), seat=4)
-    t.join("carol", Money.of(50_000))
+    t.sit("alice", Money.of(50_000), seat=1)
+    t.sit("bob", Money.of(50_000), seat=4)
+    t.sit("carol", Money.of(50_000))
     rng = Rng.seeded(str(seed), "prop")
     t.start_shoe(rng)
     i = 0
@@ -140,7 +140,7 @@ def _hand_of(t: BaccaratTable, ev: object) -> int:
 def test_continuous_shuffler_invariants(seed: int) -> None:
     """BA-R4: each hand from the full set; never more copies of a card than the decks hold."""
     t = BaccaratTable(BaccaratRules(decks=6, continuous_shuffler=True))
-    t.join("alice", Money.of(10_000), seat=2)
+    t.sit("alice", Money.of(10_000), seat=2)
     rng = Rng.seeded(str(seed), "csm")
     t.shuffle(rng)
     for _ in range(15):

@@ -186,7 +186,7 @@ def test_grid_scrolls_to_the_last_columns() -> None:
 def test_roads_of_a_dealt_shoe_match_the_results() -> None:
     """The table's roads are those of its hand results (BA-11, BA-12, BA-13)."""
     t = BaccaratTable(BaccaratRules(decks=6))
-    t.join("alice", Money.of(10_000), seat=1)
+    t.sit("alice", Money.of(10_000), seat=1)
     t.start_shoe(Rng.seeded("roads"))
     for _ in range(30):
         t.place_bet("alice", BaccaratBetKind.PLAYER, Money.of(100))

@@ -389,7 +389,7 @@ def test_ba_2_1_cut_card_never_fewer_than_12_from_the_end() -> None:
     with pytest.raises(BetNotAllowed, match=r"BA-2\.1"):
         BaccaratRules(cut_from_end=11)
     t = BaccaratTable(BaccaratRules(decks=6))
-    t.join("alice", mop(100))
+    t.sit("alice", mop(100))
     t.shuffle(Rng.seeded("cut"))
     assert not t.can_cut(11)
     with pytest.raises(RuleViolation, match=r"BA-2\.1"):
@@ -445,7 +445,7 @@ def test_ba_2_2_demonstration_hands_without_bets() -> None:
     with pytest.raises(InvalidInput, match=r"BA-2\.2"):
         BaccaratRules(demonstration_hands=4)
     t = BaccaratTable(BaccaratRules(decks=6, demonstration_hands=2))
-    t.join("alice", mop(1000), seat=1)
+    t.sit("alice", mop(1000), seat=1)
     t.start_shoe(Rng.seeded("demo"))
     assert t.phase is BaccaratPhase.DEMONSTRATION
     with pytest.raises(BetNotAllowed, match=r"BA-2\.2"):
@@ -492,7 +492,7 @@ def _hands_after_a_burn_brings_out_the_cut_card(
     cut_index = 6 * 52 - 20
     front = " ".join([NATURALS, "Ac", NATURALS, NATURALS, NATURALS])
     t = BaccaratTable(rules)
-    t.join("alice", mop(100_000), seat=1)
+    t.sit("alice", mop(100_000), seat=1)
     t.load_shoe(stacked_shoe(front, 6, burn=cut_index - 4))
     t.cut()
     t.burn(cut_index - 4 - 6)  # BA-8: up to the cut card, not beyond (four cards to it)
@@ -582,7 +582,7 @@ def test_ba_2_3_ba_7_2_ba_r4_continuous_shuffler() -> None:
     from the full set, no cut card, burn or last hand."""
     rules = BaccaratRules(decks=6, continuous_shuffler=True, squeeze=True)
     t = BaccaratTable(rules)
-    t.join("alice", mop(10_000), seat=1)
+    t.sit("alice", mop(10_000), seat=1)
     rng = Rng.seeded("csm")
     t.shuffle(rng)
     assert t.phase is BaccaratPhase.BETTING
@@ -713,7 +713,7 @@ def test_ba_3_1_ba_10_a_void_last_hand_ends_the_shoe(mode: LastHand) -> None:
     are reshuffled; no extra hand is dealt again. Its bets are returned (BA-R3)."""
     rules = BaccaratRules(decks=6, squeeze=True, last_hand=mode, cut_from_end=20)
     t = BaccaratTable(rules)
-    t.join("alice", mop(100_000), seat=1)
+    t.sit("alice", mop(100_000), seat=1)
     t.start_shoe(Rng.seeded(f"void-last-{mode}"))
     while True:
         to_cut = t.cards_to_cut()
@@ -791,7 +791,7 @@ def test_ba_16_ba_r6_squeeze_holder_reveals_third_card_alone() -> None:
 def test_replay_rebuilds_identical_state() -> None:
     """Replay (core.journal) rebuilds the same table, through JSON too."""
     t = BaccaratTable(BaccaratRules(decks=6, squeeze=True, demonstration_hands=1))
-    t.join("alice", mop(5000), seat=3)
+    t.sit("alice", mop(5000), seat=3)
     rng = Rng.seeded("replay")
     t.start_shoe(rng)
     t.play_hand()
@@ -823,7 +823,7 @@ def test_chance_structure_exact_probabilities() -> None:
 
 def test_out_of_order_operations_name_the_rule() -> None:
     t = BaccaratTable()
-    t.join("alice", mop(1000))
+    t.sit("alice", mop(1000))
     with pytest.raises(OutOfOrder, match=r"BA-7\.1"):
         t.place_bet("alice", BaccaratBetKind.PLAYER, mop(100))
     with pytest.raises(OutOfOrder, match=r"BA-2\.1"):

@@ -89,7 +89,7 @@ def test_replay_step_by_step_stops_at_a_seed_not_revealed_only_when_asked() -> N
     assert not any(isinstance(e, SeedRevealed) for e in journal.events)
     run = Replay(journal, open_table)
     # the join replays; the shuffle's seed is secret: the steps stop there
-    assert [s.command.op for s in run.steps(partial=True)] == ["join"]
+    assert [s.command.op for s in run.steps(partial=True)] == ["sit"]
     assert run.waiting is not None and "not revealed" in run.waiting
     first_shuffle = next(i for i, e in enumerate(journal.events) if "shuffled" in e.kind)
     assert run.done == first_shuffle == 2
@@ -105,7 +105,7 @@ def test_replay_steps_name_each_operation_and_its_events() -> None:
     run = Replay(journal, open_table)
     steps = list(run.steps())
     assert run.done == len(journal) and run.waiting is None
-    assert [s.command.op for s in steps][:3] == ["join", "shuffle", "cut"]
+    assert [s.command.op for s in steps][:3] == ["sit", "shuffle", "cut"]
     assert steps[-1].command.op == "end_shoe"
     covered = [i for s in steps for i in range(s.first, s.last + 1)]
     assert covered == list(range(1, len(journal)))  # entry 0 opens the table

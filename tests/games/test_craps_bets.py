@@ -113,7 +113,7 @@ def pass_expected(point: int | None, d: tuple[int, int], stake: int) -> Outcome:
 def test_cr_2_1_pass_line_on_the_come_out(d: tuple[int, int]) -> None:
     """CR-2.1: 7 or 11 wins even money, 2, 3 or 12 loses, a point number becomes the point."""
     t = table()
-    bet = t.place_bet("alice", "pass", Money.of(10)).bet_id
+    bet = t.place_bet("alice", "pass", Money.of(10))[0].bet_id
     assert outcome_of(t, bet, d) == pass_expected(None, d, 1000)
 
 
@@ -122,7 +122,7 @@ def test_cr_2_1_pass_line_with_each_point_all_36(point: int) -> None:
     """CR-2.1: the point before a 7 wins even money; a 7 loses; anything else stands."""
     for d in ALL_DICE:
         t = table()
-        bet = t.place_bet("alice", "pass", Money.of(10)).bet_id
+        bet = t.place_bet("alice", "pass", Money.of(10))[0].bet_id
         t.throw_dice(*MAKE[point])
         assert outcome_of(t, bet, d) == pass_expected(point, d, 1000), d
 
@@ -131,7 +131,7 @@ def test_cr_2_1_pass_line_with_each_point_all_36(point: int) -> None:
 def test_cr_2_3_come_bet_in_transit_works_like_a_come_out(d: tuple[int, int]) -> None:
     """CR-2.3: a Come bet works like Pass Line from the next roll."""
     t = table(point=8)
-    bet = t.place_bet("alice", "come", Money.of(10)).bet_id
+    bet = t.place_bet("alice", "come", Money.of(10))[0].bet_id
     assert outcome_of(t, bet, d) == pass_expected(None, d, 1000)
 
 
@@ -141,7 +141,7 @@ def test_cr_2_3_come_bet_on_its_own_point_all_36(come_point: int) -> None:
     table_point = 10 if come_point == 4 else 4
     for d in ALL_DICE:
         t = table(point=table_point)
-        bet = t.place_bet("alice", "come", Money.of(7)).bet_id
+        bet = t.place_bet("alice", "come", Money.of(7))[0].bet_id
         t.throw_dice(*MAKE[come_point])
         assert t.bet(bet).point == come_point
         assert outcome_of(t, bet, d) == pass_expected(come_point, d, 700), d
@@ -165,9 +165,9 @@ def test_cr_2_2_pass_line_odds_pay_true_odds_all_36(point: int) -> None:
     stake = most_odds(1000, point)
     for d in ALL_DICE:
         t = table()
-        flat = t.place_bet("alice", "pass", Money.of(10)).bet_id
+        flat = t.place_bet("alice", "pass", Money.of(10))[0].bet_id
         t.throw_dice(*MAKE[point])
-        odds = t.place_bet("alice", "pass_odds", Money(stake), on=flat).bet_id
+        odds = t.place_bet("alice", "pass_odds", Money(stake), on=flat)[0].bet_id
         expected = pass_expected(point, d, stake)
         if expected.result == "win":
             expected = win(stake, num, den)
@@ -182,9 +182,9 @@ def test_cr_2_3_come_odds_pay_as_cr_2_2_all_36(point: int) -> None:
     stake = most_odds(1000, point)
     for d in ALL_DICE:
         t = table(point=table_point)
-        come = t.place_bet("alice", "come", Money.of(10)).bet_id
+        come = t.place_bet("alice", "come", Money.of(10))[0].bet_id
         t.throw_dice(*MAKE[point])
-        odds = t.place_bet("alice", "come_odds", Money(stake), on=come).bet_id
+        odds = t.place_bet("alice", "come_odds", Money(stake), on=come)[0].bet_id
         expected = pass_expected(point, d, stake)
         if expected.result == "win":
             expected = win(stake, num, den)
@@ -196,9 +196,9 @@ def test_cr_2_2_odds_winnings_in_minor_units() -> None:
     wins = {}
     for point in POINTS:
         t = table()
-        flat = t.place_bet("alice", "pass", Money.of(10)).bet_id
+        flat = t.place_bet("alice", "pass", Money.of(10))[0].bet_id
         t.throw_dice(*MAKE[point])
-        odds = t.place_bet("alice", "pass_odds", Money(most_odds(1000, point)), on=flat)
+        odds = t.place_bet("alice", "pass_odds", Money(most_odds(1000, point)), on=flat)[0]
         t.throw_dice(*MAKE[point])
         assert t.last_roll is not None
         wins[point] = next(r["won"] for r in t.last_roll.results if r["bet"] == odds.bet_id)
@@ -228,7 +228,7 @@ def dont_expected(point: int | None, d: tuple[int, int], stake: int) -> Outcome:
 def test_cr_3_1_dont_pass_on_the_come_out_bar_12(d: tuple[int, int]) -> None:
     """CR-3.1: 2 or 3 wins, 12 pushes, 7 or 11 loses; a point number sets the point."""
     t = table()
-    bet = t.place_bet("alice", "dp", Money.of(10)).bet_id
+    bet = t.place_bet("alice", "dp", Money.of(10))[0].bet_id
     assert outcome_of(t, bet, d) == dont_expected(None, d, 1000)
 
 
@@ -237,7 +237,7 @@ def test_cr_3_1_dont_pass_with_each_point_all_36(point: int) -> None:
     """CR-3.1: a 7 before the point wins even money; the point loses."""
     for d in ALL_DICE:
         t = table()
-        bet = t.place_bet("alice", "dont_pass", Money.of(10)).bet_id
+        bet = t.place_bet("alice", "dont_pass", Money.of(10))[0].bet_id
         t.throw_dice(*MAKE[point])
         assert outcome_of(t, bet, d) == dont_expected(point, d, 1000), d
 
@@ -246,7 +246,7 @@ def test_cr_3_1_dont_pass_with_each_point_all_36(point: int) -> None:
 def test_cr_3_3_dont_come_in_transit_works_like_dont_pass(d: tuple[int, int]) -> None:
     """CR-3.3: Don't Come works like Don't Pass from the next roll (12 pushes)."""
     t = table(point=5)
-    bet = t.place_bet("alice", "dont_come", Money.of(10)).bet_id
+    bet = t.place_bet("alice", "dont_come", Money.of(10))[0].bet_id
     assert outcome_of(t, bet, d) == dont_expected(None, d, 1000)
 
 
@@ -256,7 +256,7 @@ def test_cr_3_3_dont_come_on_its_own_point_all_36(dc_point: int) -> None:
     table_point = 10 if dc_point == 4 else 4
     for d in ALL_DICE:
         t = table(point=table_point)
-        bet = t.place_bet("alice", "dc", Money.of(7)).bet_id
+        bet = t.place_bet("alice", "dc", Money.of(7))[0].bet_id
         t.throw_dice(*MAKE[dc_point])
         assert outcome_of(t, bet, d) == dont_expected(dc_point, d, 700), d
 
@@ -273,9 +273,9 @@ def test_cr_3_2_dont_pass_lay_odds_all_36(point: int) -> None:
     stake = 1000 * den // num  # CR-R2: the lay may win at most the flat bet
     for d in ALL_DICE:
         t = table()
-        flat = t.place_bet("alice", "dont_pass", Money.of(10)).bet_id
+        flat = t.place_bet("alice", "dont_pass", Money.of(10))[0].bet_id
         t.throw_dice(*MAKE[point])
-        lay = t.place_bet("alice", "dont_pass_odds", Money(stake), on=flat).bet_id
+        lay = t.place_bet("alice", "dont_pass_odds", Money(stake), on=flat)[0].bet_id
         expected = dont_expected(point, d, stake)
         if expected.result == "win":
             expected = win(stake, num, den)
@@ -290,9 +290,9 @@ def test_cr_3_3_dont_come_lay_odds_all_36(point: int) -> None:
     table_point = 10 if point == 4 else 4
     for d in ALL_DICE:
         t = table(point=table_point)
-        dc = t.place_bet("alice", "dont_come", Money.of(10)).bet_id
+        dc = t.place_bet("alice", "dont_come", Money.of(10))[0].bet_id
         t.throw_dice(*MAKE[point])
-        lay = t.place_bet("alice", "dont_come_odds", Money.of(6), on=dc).bet_id
+        lay = t.place_bet("alice", "dont_come_odds", Money.of(6), on=dc)[0].bet_id
         expected = dont_expected(point, d, 600)
         if expected.result == "win":
             expected = win(600, num, den)
@@ -317,7 +317,7 @@ def test_cr_4_field_pays_double_on_2_and_12(point: int | None) -> None:
     """CR-4 (one roll), every roll (CR-12, CR-R8): the Field over all 36 outcomes."""
     for d in ALL_DICE:
         t = table(point)
-        bet = t.place_bet("alice", "field", Money.of(10)).bet_id
+        bet = t.place_bet("alice", "field", Money.of(10))[0].bet_id
         assert outcome_of(t, bet, d) == field_expected(d, 1000), d
 
 
@@ -330,7 +330,7 @@ def test_cr_5_hard_ways_all_36(number: int, point: int | None) -> None:
     """CR-5: the pair wins (9:1 on 6/8, 7:1 on 4/10); a 7 or the easy way loses; else stands."""
     for d in ALL_DICE:
         t = table(point)
-        bet = t.place_bet("alice", f"hard{number}", Money.of(10)).bet_id
+        bet = t.place_bet("alice", f"hard{number}", Money.of(10))[0].bet_id
         total = sum(d)
         if total == number and d[0] == d[1]:
             expected = win(1000, HARD[number])
@@ -344,7 +344,7 @@ def test_cr_5_hard_ways_all_36(number: int, point: int | None) -> None:
 def test_cr_5_hard_way_stands_until_decided() -> None:
     """CR-5: any other total rolls again and the bet stands, then the pair wins."""
     t = table()
-    bet = t.place_bet("alice", "hard8", Money.of(5)).bet_id
+    bet = t.place_bet("alice", "hard8", Money.of(5))[0].bet_id
     assert outcome_of(t, bet, (2, 3)) == STANDS
     assert outcome_of(t, bet, (6, 6)) == STANDS
     assert outcome_of(t, bet, (4, 4)) == Outcome("win", 4500)
@@ -366,7 +366,7 @@ def test_cr_6_cr_7_cr_8_one_roll_bets_all_36(name: str, point: int | None) -> No
     for stake in (1000, 400, 101):
         for d in ALL_DICE:
             t = table(point)
-            bet = t.place_bet("alice", name, Money(stake)).bet_id
+            bet = t.place_bet("alice", name, Money(stake))[0].bet_id
             expected = win(stake, num, den) if sum(d) in wins else LOSE
             assert outcome_of(t, bet, d) == expected, (stake, d)
 
@@ -375,7 +375,7 @@ def test_cr_6_cr_r5_big_7_pays_four_and_a_half_in_minor_units() -> None:
     """CR-6, CR-R5: MOP 10 wins MOP 45; MOP 1.01 wins 4.545 → MOP 4.54 (rounded down)."""
     for stake, won in ((1000, 4500), (400, 1800), (101, 454), (333, 1498)):
         t = table()
-        bet = t.place_bet("alice", "big7", Money(stake)).bet_id
+        bet = t.place_bet("alice", "big7", Money(stake))[0].bet_id
         assert outcome_of(t, bet, (3, 4)) == Outcome("win", won)
 
 
@@ -406,7 +406,7 @@ def test_cr_9_cr_10_cr_11_big_bets_all_36(name: str, point: int | None) -> None:
     for stake in (1000, 400, 700, 1250):
         for d in ALL_DICE:
             t = table(point)
-            bet = t.place_bet("alice", name, Money(stake)).bet_id
+            bet = t.place_bet("alice", name, Money(stake))[0].bet_id
             total = sum(d)
             if total == number:
                 expected = Outcome("win", big_winnings(stake, units, wins))
@@ -423,7 +423,7 @@ def test_cr_r4_big_bet_payouts_of_odd_amounts_in_minor_units() -> None:
     for name, (number, _, _) in BIG.items():
         for stake in (Money.of(10), Money.of(4), Money.parse("12.50")):
             t = table()
-            bet = t.place_bet("alice", name, stake).bet_id
+            bet = t.place_bet("alice", name, stake)[0].bet_id
             paid[name, str(stake)] = outcome_of(t, bet, MAKE[number]).won
     assert paid == {
         # CR-9: 6 wins 7; MOP 10 = 6 (wins 7) + 4 (even money) → 11; under 6 even money.
@@ -441,7 +441,7 @@ def test_cr_r4_big_bet_payouts_of_odd_amounts_in_minor_units() -> None:
 def test_cr_r3_seven_loses_the_big_bets_and_other_totals_decide_nothing() -> None:
     """CR-R3: Big 6 stands on 5, 8, 12 …, loses on 7."""
     t = table()
-    bet = t.place_bet("alice", "big6", Money.of(6)).bet_id
+    bet = t.place_bet("alice", "big6", Money.of(6))[0].bet_id
     for d in ((1, 4), (2, 6), (6, 6), (1, 1)):
         assert outcome_of(t, bet, d) == STANDS
     assert outcome_of(t, bet, (2, 5)) == LOSE
@@ -453,5 +453,5 @@ def test_cr_r5_a_casino_paying_big_7_at_4_to_1_changes_one_number() -> None:
 
     t = CrapsTable(["alice"], CrapsRules(pays={"big7": Odds(4)}))
     t.buy_in("alice", BANKROLL)
-    bet = t.place_bet("alice", "big7", Money.of(10)).bet_id
+    bet = t.place_bet("alice", "big7", Money.of(10))[0].bet_id
     assert outcome_of(t, bet, (1, 6)) == Outcome("win", 4000)

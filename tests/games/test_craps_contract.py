@@ -1,4 +1,4 @@
-"""Craps on the table contract (issue 13): the contract's Protocol, execute with JSON
+"""Craps on the table contract: the contract's Protocol, execute with JSON
 arguments, pending and time-outs, per-viewer views that never show a seed, replay that
 refuses a forged journal (through ``macau-tables verify``), and the named rule-set options."""
 
@@ -153,7 +153,7 @@ def test_cr_r6_leave_waits_for_a_contract_bet() -> None:
     with pytest.raises(BetNotAllowed, match=r"^CR-2\.1 alice has a contract bet working"):
         t.leave("alice")
     t.throw_dice(3, 3)
-    ev = t.leave("alice")
+    ev = t.leave("alice")[-1]
     assert ev.amount == M(100 + 10 - 5).minor  # the Pass Line won 10; the Field lost on 6 (CR-4)
     assert t.seats == ()
 
@@ -267,7 +267,7 @@ def test_a_missing_rules_key_is_a_one_line_error(tmp_path: Path, drop: str) -> N
     assert f"entry 0: craps rules: missing {drop}" in out.output
 
 
-# --- rule-set options (issue 11's "Also"): the Readings are the defaults ---------------------
+# --- rule-set options: the Readings are the defaults ----------------------------------------
 
 
 def test_cr_r4_option_big_odd_amounts() -> None:
@@ -290,9 +290,9 @@ def test_cr_r9_option_odds_increases() -> None:
     """CR-R9: odds are not increased unless the rule set allows it (off by default)."""
     t = CrapsTable(["a"], CrapsRules(odds_increases="allowed"))
     t.buy_in("a", M(100))
-    line = t.place_bet("a", "pass", M(10)).bet_id
+    line = t.place_bet("a", "pass", M(10))[0].bet_id
     t.throw_dice(2, 2)
-    odds = t.place_bet("a", "pass_odds", M(2), on=line).bet_id
+    odds = t.place_bet("a", "pass_odds", M(2), on=line)[0].bet_id
     t.increase_bet("a", odds, M(1))
     assert t.bet(odds).amount == M(3)
     assert CrapsTable(["a"]).rules.odds_increases == "refused"
@@ -306,9 +306,9 @@ def test_cr_2_3_option_come_odds_off_on_the_come_out() -> None:
         t.buy_in("a", M(100))
         t.place_bet("a", "pass", M(10))
         t.throw_dice(2, 2)  # point 4
-        come = t.place_bet("a", "come", M(10)).bet_id
+        come = t.place_bet("a", "come", M(10))[0].bet_id
         t.throw_dice(3, 3)  # the Come bet goes to 6
-        odds = t.place_bet("a", "come_odds", M(5), on=come).bet_id
+        odds = t.place_bet("a", "come_odds", M(5), on=come)[0].bet_id
         t.throw_dice(2, 2)  # point made: the next roll is a come-out
         t.throw_dice(3, 4)  # a 7 on the come-out: the Come 6 loses
         assert t.last_roll is not None

@@ -1,4 +1,4 @@
-"""Supervisor corrections at a craps table (issue 16, the contract's ``table.round_voided``
+"""Supervisor corrections at a craps table (the contract's ``table.round_voided``
 / ``table.round_corrected`` / ``table.limits_changed``): a mis-keyed throw (CR-1, CR-R1)
 corrected and re-settled by the rules, a round voided, limits changed from the next round;
 replay re-runs them and demands the same events; the money follows the right history."""
@@ -131,7 +131,7 @@ def test_only_the_last_round_is_corrected() -> None:
     bets(t)
     seq = key(t, 3, 3)
     run(t, Actor.player("alice"), "place_bet", bet="field", amount=500)
-    with pytest.raises(OutOfOrder, match="last operation"):
+    with pytest.raises(OutOfOrder, match="last round"):
         run(
             t,
             ANN,

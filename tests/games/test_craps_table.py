@@ -70,8 +70,8 @@ def ledger(t: CrapsTable) -> Ledger:
 def test_cr_1_a_throw_is_two_dice_from_the_rng_recorded_as_an_event() -> None:
     """CR-1: two dice; the draw is recorded, so the same seed throws the same dice."""
     a, b = table(rng=Rng.seeded("cr-1")), table(rng=Rng.seeded("cr-1"))
-    ev_a = a.throw("alice")
-    ev_b = b.throw("alice")
+    ev_a = a.throw("alice")[0]
+    ev_b = b.throw("alice")[0]
     assert ev_a == ev_b
     assert ev_a.kind == "craps.dice_thrown"
     assert all(1 <= d <= 6 for d in ev_a.dice)
@@ -108,7 +108,7 @@ def test_cr_r1_a_die_off_the_table_is_a_void_throw_touching_nothing() -> None:
     t.place_bet("alice", "field", M(10))
     t.place_bet("alice", "pass", M(10))
     before = t.snapshot()
-    ev = t.void_throw()
+    ev = t.void_throw()[0]
     assert ev.kind == "craps.throw_voided"
     after = t.snapshot()
     assert {k: v for k, v in after.items() if k not in ("head", "throws")} == {
@@ -124,7 +124,7 @@ def test_cr_r1_a_die_off_the_table_is_a_void_throw_touching_nothing() -> None:
 def test_cr_r1_a_cocked_die_declared_by_the_dealer_is_an_input() -> None:
     """CR-R1: the face most evidently up, declared by the dealer, counts; it is recorded."""
     t = table()
-    ev = t.throw_dice(2, 2, cocked=(False, True))
+    ev = t.throw_dice(2, 2, cocked=(False, True))[0]
     assert ev.cocked == (False, True)
     assert t.point == 4
     assert replay(t.journal).snapshot() == t.snapshot()
@@ -253,18 +253,18 @@ def test_cr_2_3_come_bets_need_a_point() -> None:
 def test_cr_r6_odds_need_their_bet_to_have_a_point() -> None:
     """CR-R6, CR-2.2, CR-2.3: odds only once the bet has a point; one odds bet per bet."""
     t = table()
-    line = t.place_bet("alice", "pass", M(10)).bet_id
+    line = t.place_bet("alice", "pass", M(10))[0].bet_id
     with pytest.raises(BetNotAllowed, match=r"^CR-2\.2 odds need a point"):
         t.place_bet("alice", "pass_odds", M(5), on=line)
     with pytest.raises(BetNotAllowed, match=r"^CR-2\.2 .* must name the Pass Line bet"):
         t.place_bet("alice", "pass_odds", M(5))
     t.throw_dice(2, 2)
-    come = t.place_bet("alice", "come", M(10)).bet_id
+    come = t.place_bet("alice", "come", M(10))[0].bet_id
     with pytest.raises(BetNotAllowed, match=r"^CR-2\.3 odds need a point"):
         t.place_bet("alice", "come_odds", M(5), on=come)
     with pytest.raises(BetNotAllowed, match=r"^CR-2\.3 alice has no Come bet"):
         t.place_bet("alice", "come_odds", M(5), on=line)
-    odds = t.place_bet("alice", "pass_odds", M(5), on=line).bet_id
+    odds = t.place_bet("alice", "pass_odds", M(5), on=line)[0].bet_id
     with pytest.raises(BetNotAllowed, match=r"^CR-2\.2 .* one odds bet already"):
         t.place_bet("alice", "pass_odds", M(1), on=line)
     assert t.bet(odds).point == 4
@@ -273,12 +273,12 @@ def test_cr_r6_odds_need_their_bet_to_have_a_point() -> None:
 def test_cr_r6_a_contract_bet_cannot_be_taken_down() -> None:
     """CR-R6: Pass or Come with a point cannot come down; before the point it can."""
     t = table()
-    line = t.place_bet("alice", "pass", M(10)).bet_id
+    line = t.place_bet("alice", "pass", M(10))[0].bet_id
     assert t.can_take_down("alice", line)
     t.throw_dice(3, 3)
     with pytest.raises(BetNotAllowed, match=r"^CR-2\.1 the Pass Line 6 bet has a point"):
         t.take_down("alice", line)
-    come = t.place_bet("alice", "come", M(10)).bet_id
+    come = t.place_bet("alice", "come", M(10))[0].bet_id
     assert t.can_take_down("alice", come)  # in transit: no point yet
     t.throw_dice(4, 4)
     with pytest.raises(BetNotAllowed, match=r"^CR-2\.3 the Come 8 bet has a point"):
@@ -289,15 +289,15 @@ def test_cr_r6_odds_and_other_bets_come_down_between_rolls() -> None:
     """CR-R6: odds, Don't Pass with its point (and its lay), and every CR-12 bet come down;
     the stakes go back to the wallet."""
     t = table()
-    line = t.place_bet("alice", "pass", M(10)).bet_id
-    dp = t.place_bet("alice", "dont_pass", M(10)).bet_id
+    line = t.place_bet("alice", "pass", M(10))[0].bet_id
+    dp = t.place_bet("alice", "dont_pass", M(10))[0].bet_id
     t.throw_dice(5, 5)
-    odds = t.place_bet("alice", "pass_odds", M(5), on=line).bet_id
-    lay = t.place_bet("alice", "dont_pass_odds", M(20), on=dp).bet_id
-    hard = t.place_bet("alice", "hard10", M(5)).bet_id
+    odds = t.place_bet("alice", "pass_odds", M(5), on=line)[0].bet_id
+    lay = t.place_bet("alice", "dont_pass_odds", M(20), on=dp)[0].bet_id
+    hard = t.place_bet("alice", "hard10", M(5))[0].bet_id
     assert t.balance("alice") == M(1000 - 50)
-    assert t.take_down("alice", odds).bet_ids == (odds,)
-    assert t.take_down("alice", dp).bet_ids == (dp, lay)  # its lay comes down with it
+    assert t.take_down("alice", odds)[0].bet_ids == (odds,)
+    assert t.take_down("alice", dp)[0].bet_ids == (dp, lay)  # its lay comes down with it
     t.take_down("alice", hard)
     assert [b.id for b in t.bets] == [line]
     assert t.balance("alice") == M(990)
@@ -308,14 +308,14 @@ def test_cr_r6_a_line_bet_may_not_be_increased_after_its_point() -> None:
     """CR-R6: the flat bet of Pass may grow on the come-out, not once it has a point;
     CR-12 bets grow at any time."""
     t = table()
-    line = t.place_bet("alice", "pass", M(10)).bet_id
+    line = t.place_bet("alice", "pass", M(10))[0].bet_id
     t.increase_bet("alice", line, M(5))
     assert t.bet(line).amount == M(15)
-    field = t.place_bet("alice", "field", M(5)).bet_id
+    field = t.place_bet("alice", "field", M(5))[0].bet_id
     t.throw_dice(4, 6)
     with pytest.raises(BetNotAllowed, match=r"^CR-2\.1"):
         t.increase_bet("alice", line, M(5))
-    big = t.place_bet("alice", "big8", M(6)).bet_id
+    big = t.place_bet("alice", "big8", M(6))[0].bet_id
     t.increase_bet("alice", big, M(6))
     assert t.bet(big).amount == M(12)
     assert field not in {b.id for b in t.bets}  # the Field was decided by the 10
@@ -324,18 +324,18 @@ def test_cr_r6_a_line_bet_may_not_be_increased_after_its_point() -> None:
 def test_cr_2_2_cr_r2_odds_may_win_at_most_the_flat_bet() -> None:
     """CR-2.2, CR-R2: MOP 10 on Pass, point 6: odds up to MOP 8.33 (wins 9.99), not 8.34."""
     t = table()
-    line = t.place_bet("alice", "pass", M(10)).bet_id
+    line = t.place_bet("alice", "pass", M(10))[0].bet_id
     t.throw_dice(1, 5)
     with pytest.raises(BetNotAllowed, match=r"^CR-2\.2 .*at most MOP 8\.33 \(CR-R2\)"):
         t.place_bet("alice", "pass_odds", Money.parse("8.34"), on=line)
-    odds = t.place_bet("alice", "pass_odds", Money.parse("8.33"), on=line).bet_id
+    odds = t.place_bet("alice", "pass_odds", Money.parse("8.33"), on=line)[0].bet_id
     assert t.bet(odds).amount == Money.parse("8.33")
 
 
 def test_cr_3_2_cr_r2_the_lay_may_win_at_most_the_flat_bet() -> None:
     """CR-3.2, CR-R2: MOP 10 Don't Pass on 4: a lay up to MOP 20 (wins 10), not 20.01."""
     t = table()
-    dp = t.place_bet("alice", "dont_pass", M(10)).bet_id
+    dp = t.place_bet("alice", "dont_pass", M(10))[0].bet_id
     t.throw_dice(3, 1)
     with pytest.raises(BetNotAllowed, match=r"^CR-3\.2 .*\(CR-R2\)"):
         t.place_bet("alice", "dont_pass_odds", Money.parse("20.01"), on=dp)
@@ -347,7 +347,7 @@ def test_cr_3_2_cr_r2_the_lay_may_win_at_most_the_flat_bet() -> None:
 def test_cr_r2_option_odds_cap_stake_caps_the_odds_stake_at_the_flat_bet() -> None:
     """CR-R2, odds_cap="stake": the odds stake may not exceed the flat bet (single odds)."""
     t = table(rules=CrapsRules(odds_cap="stake"))
-    line = t.place_bet("alice", "pass", M(10)).bet_id
+    line = t.place_bet("alice", "pass", M(10))[0].bet_id
     t.throw_dice(2, 2)
     with pytest.raises(BetNotAllowed, match=r"^CR-2\.2 .*odds_cap='stake'"):
         t.place_bet("alice", "pass_odds", Money.parse("10.01"), on=line)
@@ -364,11 +364,11 @@ def test_cr_r9_odds_not_increased() -> None:
     lay, are one bet: not increased, even within the cap; nothing is journalled."""
     t = table()
     assert t.rules.odds_increases == "refused"
-    line = t.place_bet("alice", "pass", M(10)).bet_id
-    dp = t.place_bet("alice", "dont_pass", M(10)).bet_id
+    line = t.place_bet("alice", "pass", M(10))[0].bet_id
+    dp = t.place_bet("alice", "dont_pass", M(10))[0].bet_id
     t.throw_dice(1, 5)  # point 6: odds up to MOP 8.33, a lay up to MOP 12
-    odds = t.place_bet("alice", "pass_odds", M(5), on=line).bet_id
-    lay = t.place_bet("alice", "dont_pass_odds", M(6), on=dp).bet_id
+    odds = t.place_bet("alice", "pass_odds", M(5), on=line)[0].bet_id
+    lay = t.place_bet("alice", "dont_pass_odds", M(6), on=dp)[0].bet_id
     head = t.journal.head
     for bet_id in (odds, lay):
         with pytest.raises(BetNotAllowed, match=r"CR-R9"):
@@ -384,14 +384,14 @@ def test_cr_r9_odds_not_made_again_after_taken_down() -> None:
     """CR-R9: odds taken down (CR-R6) are not made again on that flat bet — Pass Line odds,
     a Come bet's odds, a Don't Pass lay; another flat bet still takes its one odds bet."""
     t = table()
-    line = t.place_bet("alice", "pass", M(10)).bet_id
-    dp = t.place_bet("alice", "dont_pass", M(10)).bet_id
+    line = t.place_bet("alice", "pass", M(10))[0].bet_id
+    dp = t.place_bet("alice", "dont_pass", M(10))[0].bet_id
     t.throw_dice(2, 2)  # point 4
-    come = t.place_bet("alice", "come", M(10)).bet_id
+    come = t.place_bet("alice", "come", M(10))[0].bet_id
     t.throw_dice(3, 3)  # the Come bet moves to 6
     for flat, kind, amount in ((line, "pass_odds", M(5)), (dp, "dont_pass_odds", M(20)),
                                (come, "come_odds", M(5))):  # fmt: skip
-        odds = t.place_bet("alice", kind, amount, on=flat).bet_id
+        odds = t.place_bet("alice", kind, amount, on=flat)[0].bet_id
         t.take_down("alice", odds)
         assert t.odds_on(flat) is None
         head = t.journal.head
@@ -407,7 +407,7 @@ def test_cr_r9_odds_not_made_again_after_taken_down() -> None:
     assert not again.can_place_bet("alice", "pass_odds", M(1), on=line)
     assert replay(t.journal).snapshot() == t.snapshot()
     t.throw_dice(4, 5)  # a new Come bet, its point 9, takes its one odds bet
-    other = t.place_bet("alice", "come", M(10)).bet_id
+    other = t.place_bet("alice", "come", M(10))[0].bet_id
     t.throw_dice(4, 5)
     assert t.bet(other).point == 9
     t.place_bet("alice", "come_odds", M(6), on=other)
@@ -420,15 +420,15 @@ def test_cr_r9_option_odds_increases_allows_more() -> None:
     rules = CrapsRules(odds_increases="allowed")
     assert CrapsRules.from_json(rules.to_json()) == rules
     t = table(rules=rules)
-    line = t.place_bet("alice", "pass", M(10)).bet_id
+    line = t.place_bet("alice", "pass", M(10))[0].bet_id
     t.throw_dice(1, 5)
-    odds = t.place_bet("alice", "pass_odds", Money.parse("8.00"), on=line).bet_id
+    odds = t.place_bet("alice", "pass_odds", Money.parse("8.00"), on=line)[0].bet_id
     with pytest.raises(BetNotAllowed, match=r"^CR-2\.2"):  # still within the cap
         t.increase_bet("alice", odds, Money.parse("0.34"))
     t.increase_bet("alice", odds, Money.parse("0.33"))
     assert t.bet(odds).amount == Money.parse("8.33")
     t.take_down("alice", odds)
-    again = t.place_bet("alice", "pass_odds", M(8), on=line).bet_id
+    again = t.place_bet("alice", "pass_odds", M(8), on=line)[0].bet_id
     assert t.odds_on(line) == t.bet(again)
     with pytest.raises(InvalidInput, match="CR-R9"):
         CrapsRules(odds_increases="sometimes")  # type: ignore[arg-type]
@@ -445,7 +445,7 @@ def test_cr_12_bets_of_cr_4_to_cr_11_are_accepted_on_every_roll() -> None:
             assert t.can_place_bet("alice", name, M(5)), (name, t.point)
         t.throw_dice(2, 3)
     t = table()
-    hard = t.place_bet("alice", "hard4", M(5)).bet_id
+    hard = t.place_bet("alice", "hard4", M(5))[0].bet_id
     t.throw_dice(2, 2)  # a come-out roll: the hard 4 works (CR-R8)
     assert t.last_roll is not None
     assert t.last_roll.results[0]["bet"] == hard
@@ -461,7 +461,7 @@ def test_table_limits_and_funds() -> None:
         t.place_bet("alice", "field", M(4))
     with pytest.raises(BetNotAllowed, match=r"above the table maximum MOP 500\.00"):
         t.place_bet("alice", "field", M(501))
-    big = t.place_bet("alice", "big6", M(500)).bet_id
+    big = t.place_bet("alice", "big6", M(500))[0].bet_id
     with pytest.raises(BetNotAllowed, match="above the table maximum"):
         t.increase_bet("alice", big, M(1))
     t.place_bet("alice", "field", M(500))
@@ -493,7 +493,7 @@ def test_spot_limits_are_a_bet_spots_own_and_read_back() -> None:
     t.place_bet("alice", "big7", M(2))  # below the table's minimum: the spot's own
     with pytest.raises(BetNotAllowed, match=r"below the spot minimum MOP 20\.00"):
         t.place_bet("alice", "field", M(10))
-    seven = t.place_bet("alice", "big7", M(50)).bet_id
+    seven = t.place_bet("alice", "big7", M(50))[0].bet_id
     with pytest.raises(BetNotAllowed, match="spot maximum"):
         t.increase_bet("alice", seven, M(1))
     t.place_bet("alice", "pass", M(500))  # the table's limits

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from macau_tables.core.errors import MacauTablesError
+from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
 from macau_tables.games.baccarat import BaccaratTable
 from macau_tables.games.contract import Actor, Command, TableEngine, time_out
@@ -181,12 +182,12 @@ def test_tw_r1_bind_banker_every_default_of_many_rounds_is_legal() -> None:
             if seat is not None:
                 who = Actor.player(t.seats()[seat])
                 least = t.bank_offer()[2]
-                if t.can_open_bank(who, max(least, 20_000)):
+                if t.can_open_bank(who, Money(max(least, 20_000))):
                     t.execute(Command(who, "open_bank", {"capital": max(least, 20_000)}))
                     continue
         if t.phase is TilePhase.BETTING:
             for seat, p in t.seats().items():
-                if t.can_place_bet(Actor.player(p), seat, 500):
+                if t.can_place_bet(Actor.player(p), seat, Money(500)):
                     t.execute(Command(Actor.player(p), "place_bet", {"seat": seat, "amount": 500}))
         defaults = [p for p in t.pending() if p.default is not None]
         assert defaults, f"the table waits with no default in {t.phase}"

@@ -1,5 +1,5 @@
 """Pai Gow / Taiwan Pai Kao rules where an audit against the original texts found the engine
-departing from them (issue 11), each test written from the regulation's words.
+departing from them, each test written from the regulation's words.
 
 Taiwan hands (TW rules: no 地九王, Gee Joon never converts):
   TW_BANKER  6-6 4-5 4-4 5-6 -> 人牌九 / 天九王

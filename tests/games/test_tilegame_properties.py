@@ -75,7 +75,7 @@ def rounds(draw: st.DrawFn) -> tuple[Round, dict[str, int]]:
 
 
 def _tw_bank_wins_then_loses_its_capital() -> tuple[Round, dict[str, int]]:
-    """The counter-example hypothesis found (issue 12): TW, the banker's whole wallet of
+    """The counter-example hypothesis found: TW, the banker's whole wallet of
     MOP 1.00 on the table; the bank collects 1.00 from place 2, then owes 2.00 to place 3.
     The per-bet commission on the 1.00 came on top of a capped result: banker -1.05."""
     rnd = staged(

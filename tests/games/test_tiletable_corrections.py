@@ -1,4 +1,4 @@
-"""Supervisor corrections at a live tile table (issue 16, the contract's
+"""Supervisor corrections at a live tile table (the contract's
 ``table.round_corrected``): the banker's dice and the hands the dealer keyed in (PG-1.2,
 PG-1.4) corrected in the last round; the rules re-deal and re-settle it (PG-8.3), the wrongly
 keyed tiles back in the woodpile (T-1 counts the right ones), the money the difference;
@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from macau_tables.core.errors import InvalidInput, MacauTablesError, OutOfOrder
 from macau_tables.core.journal import Journal
 from macau_tables.core.ledger import Ledger
+from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng, commitment
 from macau_tables.core.visibility import Viewer
 from macau_tables.games.contract import Actor, Command, RoundCorrected
@@ -295,7 +296,7 @@ def test_a_voided_round_leaves_the_stacks_as_before_it(
     for _ in range(steps):
         if t.phase is TilePhase.BANK:
             break
-        if t.phase is TilePhase.BETTING and t.can_place_bet(Actor.player("cy"), 3, 1_000):
+        if t.phase is TilePhase.BETTING and t.can_place_bet(Actor.player("cy"), 3, Money(1_000)):
             bet_own_seats(t)
         step_default(t, rng)
     void(t)

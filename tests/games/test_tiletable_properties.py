@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from macau_tables.core.errors import MacauTablesError
 from macau_tables.core.journal import Journal
 from macau_tables.core.ledger import Ledger
+from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
 from macau_tables.core.visibility import Viewer
 from macau_tables.games.contract import Actor, Command, time_out
@@ -65,7 +66,7 @@ def _script(
     run(Command(Actor.DEALER, "shuffle", {"seed": SEED.hex()}))
     for who, seat, amount in bets:
         actor = Actor.player(PLAYERS[who])
-        if t.can_place_bet(actor, seat, amount):
+        if t.can_place_bet(actor, seat, Money(amount)):
             run(Command(actor, "place_bet", {"seat": seat, "amount": amount}))
     while t.phase is not TilePhase.SETTLE:
         required = [p for p in t.pending() if p.default is not None]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from macau_tables.core.errors import RuleViolation
+from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
 from macau_tables.games.contract import Actor, Command, time_out
 from macau_tables.games.paigow import PAIGOW
@@ -189,6 +190,6 @@ def test_pg_r3_after_a_void_deal_pending_offers_no_bet_no_co_bank_no_rearranging
     for p in t.pending():
         for op in p.operations:
             assert op not in ("place_bet", "join_bank", "rearrange"), p
-    assert not t.can_place_bet(CY, 3, 1_000)
+    assert not t.can_place_bet(CY, 3, Money(1_000))
     (p,) = t.pending()
     assert (p.actor, p.operations, p.default) == (ANN, ("shake",), "shake")

@@ -46,7 +46,7 @@ def step_default(t: TileTable, rng: Rng) -> None:
 def bet_own_seats(t: TileTable, amount: int = 1_000) -> None:
     """Every seated player but the banker bets ``amount`` on his own seat."""
     for seat, p in t.seats().items():
-        if t.can_place_bet(Actor.player(p), seat, amount):
+        if t.can_place_bet(Actor.player(p), seat, Money(amount)):
             t.execute(Command(Actor.player(p), "place_bet", {"seat": seat, "amount": amount}))
 
 
@@ -61,7 +61,7 @@ def play_round(t: TileTable, rng: Rng, *, capital: int | None = None, bet: int =
             seat = t.bank_candidate()
             if seat is not None:
                 who = Actor.player(t.seats()[seat])
-                if t.can_open_bank(who, capital):
+                if t.can_open_bank(who, Money(capital)):
                     t.execute(Command(who, "open_bank", {"capital": capital}))
                     continue
         if t.phase is TilePhase.BETTING and bet:

@@ -1,4 +1,4 @@
-"""Dealer-operated (live) tables through the API, on SQLite and PostgreSQL (issue #16, the
+"""Dealer-operated (live) tables through the API, on SQLite and PostgreSQL (the
 dealer's part): the dealer drives the dealer's operations in the order ``pending()`` gives
 and keys in what the physical table shows — craps dice (CR-1), baccarat cards card by card
 (BA-1, BA-7.1, BA-9), Pai Gow / Taiwan hands from a physical woodpile (PG-1.4, T-1); the

@@ -149,11 +149,12 @@ def test_tw_r1_max_back_works_under_pg_rules_too() -> None:
     assert split(MAX_BACK.choose(four, TW1990)) == expect("1-3 5-5", "6-6 2-4")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: r.name)
 def test_hw_0_the_house_way_never_plays_a_dominated_setting(rules: TileRules) -> None:
     """A house way never chooses a setting that another setting of the same tiles beats or
-    equals in both hands and beats in one — over all 8,130 hand classes (issue 11 item 12:
-    under tw1990 HW-2a set ``1-1 4-4 4-5 6-6`` as 地牌一 / 天槓, below 地槓 / 天九王)."""
+    equals in both hands and beats in one — over all 8,130 hand classes (under
+    tw1990 HW-2a set ``1-1 4-4 4-5 6-6`` as 地牌一 / 天槓, below 地槓 / 天九王)."""
     hands = distinct_hands()
     assert len(hands) == 8130
     for four, _ in hands:
@@ -166,6 +167,7 @@ def test_hw_0_the_house_way_never_plays_a_dominated_setting(rules: TileRules) ->
     assert split(d.setting) == expect("1-1 4-4", "6-6 4-5") and d.rule == "HW-0"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: r.name)
 def test_tw_6b_tw_r1_follows_forced_rule_exhaustive(rules: TileRules) -> None:
     """TW-6b 「閒家須盡量將後對擺大」 / TW-R1: a setting follows the rule exactly when its back
@@ -239,6 +241,7 @@ def test_registry_names_and_unknown_name() -> None:
 draws = st.lists(st.integers(0, 31), min_size=4, max_size=4, unique=True)
 
 
+@pytest.mark.slow
 @hyp_settings(deadline=None)  # optimal's first call builds its best-response table (seconds)
 @given(draws, st.sampled_from(RULES), st.sampled_from(sorted(ALL_STRATEGIES)), st.randoms())
 def test_strategy_returns_a_setting_of_exactly_the_tiles(
@@ -575,6 +578,7 @@ def test_hw_4d_needs_no_pair() -> None:
 # ============================================================ whole-space checks
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: r.name)
 def test_hw_house_way_exhaustive_invariants(rules: TileRules) -> None:
     """Every distinct hand: a setting of the tiles; HW-1a pairs are never split; HW-3a

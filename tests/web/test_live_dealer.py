@@ -1,4 +1,4 @@
-"""The dealer's console in Chromium against the live server (issue #16): at live
+"""The dealer's console in Chromium against the live server: at live
 (dealer-operated) tables the dealer keys in from the page what the physical table shows,
 and the engine refuses what the table cannot hold, naming the rule, recording nothing (the
 journal's head and every balance unchanged):

@@ -49,6 +49,7 @@ from macau_tables.games.craps import (
     Result,
     When,
     iter_kinds,
+    placed_id,
 )
 
 __all__ = [
@@ -389,11 +390,11 @@ class _TablePath:
             kind = BET_KINDS[name]
             amount = Money(minor, self.rules.currency)
             if kind.on is not None:
-                ids.append(t.place_bet(PLAYER, kind, amount, on=ids[0]).bet_id)
+                ids.append(placed_id(t.place_bet(PLAYER, kind, amount, on=ids[0])))
                 continue
             if kind.when is When.POINT_ON and t.point is None:
                 t.throw_dice(*_dice_for(POINTS[0]))
-            ids.append(t.place_bet(PLAYER, kind, amount).bet_id)
+            ids.append(placed_id(t.place_bet(PLAYER, kind, amount)))
             if point is not None:
                 t.throw_dice(*_dice_for(point))
             if t.bet(ids[-1]).point != point:

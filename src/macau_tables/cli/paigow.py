@@ -371,7 +371,7 @@ class TileSession:
             if person in (self.name, t.banker):
                 continue
             stake = Money.of(10 * (1 + self.bots_rng.below(10))).minor
-            if t.can_place_bet(Actor.player(person), seat, stake):
+            if t.can_place_bet(Actor.player(person), seat, Money(stake, t.currency)):
                 self.run(
                     Command(Actor.player(person), "place_bet", {"seat": seat, "amount": stake})
                 )

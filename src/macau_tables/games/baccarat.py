@@ -75,7 +75,21 @@ from macau_tables.games.contract import (
     TableOpened,
     TimedOut,
     accounts,
-    json_args,
+)
+from macau_tables.games.kernel import (
+    AMOUNT,
+    FLAG,
+    HEX,
+    TEXT,
+    WHOLE,
+    Alias,
+    Arg,
+    Table,
+    operation,
+    optional,
+    parsed,
+    parsed_list,
+    supervisor_reason,
 )
 
 GAME = "baccarat"
@@ -1075,7 +1089,7 @@ def _currency(code: str) -> Currency:
 SERVER_SEED_BYTES = 32
 SYSTEM = str(Actor.SYSTEM)
 DEALER = str(Actor.DEALER)
-BET_OPERATIONS = ("place_bet", "change_bet", "withdraw_bet", "buy_chips", "leave")
+BET_OPERATIONS = ("place_bet", "change_bet", "withdraw_bet", "buy_in", "leave")
 
 
 @dataclass
@@ -1105,6 +1119,19 @@ class Step(StrEnum):
     SETTLE = "settle"
 
 
+def _side(text: str) -> Side:
+    try:
+        return Side(text)
+    except ValueError:
+        raise InvalidInput("reveal: side is 'player' or 'banker'") from None
+
+
+#: the roles that deal: the dealer, and the table itself (auto-dealing, time-outs)
+_DEALERS = (Role.DEALER, Role.SYSTEM)
+_BET = parsed(BaccaratBetKind.parse, "a bet's name (player, banker, tie, …)")
+_SIDE = parsed(_side, "'player' or 'banker'")
+
+
 def _side_kind(side: Side) -> BaccaratBetKind:
     return BaccaratBetKind.PLAYER if side is Side.PLAYER else BaccaratBetKind.BANKER
 
@@ -1117,16 +1144,26 @@ def _is_dealer(actor: Actor) -> bool:
     return actor.role in (Role.DEALER, Role.SYSTEM)
 
 
-class BaccaratTable(contract.SnapshotOps):
+class BaccaratTable(Table):
     """One baccarat table over shoes: players and their chips, bets, hands, and its journal.
 
     Drive it with :meth:`execute` (a :class:`~macau_tables.games.contract.Command`) or the
     operations themselves (``place_bet``, ``deal``, ``reveal`` …); both return the events
     appended. ``seeds`` are server seeds the table may use (keyed by their commitment), for
-    replaying a journal whose shoes are not yet revealed.
+    replaying a journal whose shoes are not yet revealed. The kernel
+    (:class:`~macau_tables.games.kernel.Table`) holds what every table shares.
     """
 
     game: ClassVar[str] = GAME
+    rules: BaccaratRules
+    ROUND: ClassVar[str] = "hand"
+    #: the names these acts had at a baccarat table (clients, and journals' corrections)
+    ALIASES: ClassVar[Sequence[Alias]] = (
+        Alias("join", "sit", {"buy_in": "amount"}),
+        Alias("buy_chips", "buy_in"),
+    )
+    #: a snapshot writes the limits waiting for the next hand as ``next_limits``
+    SNAPSHOT_NAMES: ClassVar[Mapping[str, str]] = MappingProxyType({"_next_limits": "next_limits"})
 
     def __init__(
         self,
@@ -1136,10 +1173,13 @@ class BaccaratTable(contract.SnapshotOps):
         header: Mapping[str, Any] | None = None,
         seeds: Mapping[str, bytes] | None = None,
     ) -> None:
-        self.rules = rules or BaccaratRules()
-        self._table_id = contract.check_name(table_id, "table id")
-        self._journal = Journal(GAME, header or {})
-        self._keyring: dict[str, bytes] = dict(seeds or {})  # commitment → server seed
+        super().__init__(
+            rules or BaccaratRules(), table_id, journal_game=GAME, header=header, seeds=seeds
+        )
+        self._init_state()
+        self._open()
+
+    def _init_state(self) -> None:
         self.phase = BaccaratPhase.SHUFFLE
         self.shoe_number = 0
         # the dealing order: never in an event or a view (a physical shoe: keyed as dealt)
@@ -1169,39 +1209,34 @@ class BaccaratTable(contract.SnapshotOps):
         self.exposed: Card | None = None  # BA-4: the next card, seen before it is dealt
         # a supervisor's new limits wait for the end of the hand under way (a bet, a change
         # of a bet or a deal since the last hand ended): that hand keeps its bets' limits
-        self.next_limits: LimitsChanged | None = None
+        self._next_limits: LimitsChanged | None = None
         self.round_open = False
         # hold ids re-issued by voids and corrections (contract.hold_aliases), as they come
         self._hold_aliases: dict[str, str] = {}
-        self._snaps = contract.Snapshots()  # the journal's window and its checkpoints
-        self._emit(TableOpened(GAME, self._table_id, self.rules.to_json()), [])
-
-    # --- the contract's plumbing -------------------------------------------------------------
 
     @property
-    def table_id(self) -> str:
-        return self._table_id
+    def next_limits(self) -> LimitsChanged | None:
+        """Limits changed for the next hand, waiting for this one to end (or None)."""
+        return self._next_limits
 
-    @property
-    def journal(self) -> Journal:
-        return self._journal
+    def _rules_of(self, opened: TableOpened) -> BaccaratRules:
+        return BaccaratRules.from_json(opened.rules)
 
-    def seed_vault(self) -> Mapping[str, bytes]:
-        """The server seeds this table holds, by commitment (read-only; see
-        :meth:`contract.SnapshotOps.seed_vault`)."""
-        return MappingProxyType(self._keyring)
+    def _opening(self) -> BaccaratTable:
+        opened = self._events[0]
+        assert isinstance(opened, TableOpened)
+        return BaccaratTable(
+            self._rules_of(opened),
+            table_id=self._table_id,
+            header=self._journal.header,
+            seeds=self._keyring,
+        )
 
-    def _emit(self, ev: Event, out: list[Event]) -> Event:
-        self.apply(ev)
-        self._journal.append(ev)
+    def _put(self, ev: Event, out: list[Event]) -> Event:
+        """Emit ``ev`` (the kernel's ``_emit``) and add it to the operation's ``out``."""
+        self._emit(ev)
         out.append(ev)
-        if isinstance(ev, RoundVoided | RoundCorrected):
-            self._restate()  # the state follows the effective history
         return ev
-
-    def record(self, ev: Event) -> None:
-        """A journalled event taken as :meth:`_emit` took it (contract ``record``)."""
-        self._emit(ev, [])
 
     def _money(self, minor: int) -> Money:
         return Money(minor, self.rules.currency)
@@ -1216,12 +1251,11 @@ class BaccaratTable(contract.SnapshotOps):
             case TableOpened() | SeedCommitted() | SeedRevealed() | TimedOut():
                 pass
             case LimitsChanged():
-                self.next_limits = ev
+                self._next_limits = ev
                 if not self.round_open:
                     self._limits_now()
             case RoundVoided() | RoundCorrected():
-                # the state follows the effective history (_emit); the hold ids go on
-                self._hold_aliases.update(ev.aliases)
+                pass  # the state follows the effective history (the kernel's _restate)
             case DealingErrorCorrected() | Checkpoint():
                 pass
             case PlayerJoined():
@@ -1408,7 +1442,7 @@ class BaccaratTable(contract.SnapshotOps):
 
     def _limits_now(self) -> None:
         """New limits take effect between hands (a LimitsChanged waiting, or just made)."""
-        ev, self.next_limits = self.next_limits, None
+        ev, self._next_limits = self._next_limits, None
         if ev is not None:
             cur = self.rules.currency
             self.rules = self._rules_with(
@@ -1493,46 +1527,49 @@ class BaccaratTable(contract.SnapshotOps):
             raise RuleViolation(f"only a player may do this, not the {actor.role}")
         return actor.name
 
-    def verify_join(self, player: str | Actor, buy_in: Money, seat: int | None = None) -> None:
+    def verify_sit(self, player: str | Actor, amount: Money, seat: int | None = None) -> None:
         name = self._player(_as_player(player))
         if name in self.seats:
             raise InvalidInput(f"{name} is already at the table")
-        if buy_in.currency != self.rules.currency or buy_in.is_negative():
-            raise InvalidInput(f"a buy-in of {buy_in}: chips are bought with a positive amount")
+        if amount.currency != self.rules.currency or amount.is_negative():
+            raise InvalidInput(f"a buy-in of {amount}: chips are bought with a positive amount")
         if seat is not None:
             if isinstance(seat, bool) or not 1 <= seat <= self.rules.seats:
                 raise InvalidInput(f"seat {seat}: the table has seats 1–{self.rules.seats}")
             if seat in self.seats.values():
                 raise InvalidInput(f"seat {seat} is taken")
 
-    def can_join(self, player: str | Actor, buy_in: Money, seat: int | None = None) -> bool:
-        return _can(self.verify_join, player, buy_in, seat)
-
-    def join(
-        self, player: str | Actor, buy_in: Money, seat: int | None = None
+    @operation(
+        actor=Role.PLAYER,
+        rule="BA-15",
+        args=(Arg("amount", AMOUNT, None), Arg("seat", optional(WHOLE), None)),
+        actor_param="player",
+    )
+    def sit(
+        self, player: str | Actor, amount: Money | None = None, seat: int | None = None
     ) -> tuple[Event, ...]:
-        """A player sits at ``seat`` (or stands, BA-15) with chips bought from their wallet."""
-        self.verify_join(player, buy_in, seat)
+        """A player sits at ``seat`` (or stands, BA-15) with ``amount`` of chips bought from
+        their wallet (none by default)."""
+        amount = self._money(0) if amount is None else amount
+        self.verify_sit(player, amount, seat)
         name = _as_player(player).name
         out: list[Event] = []
-        self._emit(PlayerJoined(self._table_id, name, seat, buy_in.minor, self._cur), out)
+        self._put(PlayerJoined(self._table_id, name, seat, amount.minor, self._cur), out)
         return tuple(out)
 
-    def verify_buy_chips(self, player: str | Actor, amount: Money) -> None:
+    def verify_buy_in(self, player: str | Actor, amount: Money) -> None:
         name = self._player(_as_player(player))
         self._known(name)
         if amount.currency != self.rules.currency or not amount.is_positive():
             raise InvalidInput(f"chips are bought with a positive amount, not {amount}")
 
-    def can_buy_chips(self, player: str | Actor, amount: Money) -> bool:
-        return _can(self.verify_buy_chips, player, amount)
-
-    def buy_chips(self, player: str | Actor, amount: Money) -> tuple[Event, ...]:
+    @operation(actor=Role.PLAYER, args=(Arg("amount", AMOUNT),), actor_param="player")
+    def buy_in(self, player: str | Actor, amount: Money) -> tuple[Event, ...]:
         """More chips from the player's wallet."""
-        self.verify_buy_chips(player, amount)
+        self.verify_buy_in(player, amount)
         out: list[Event] = []
         name = _as_player(player).name
-        self._emit(ChipsBought(self._table_id, name, amount.minor, self._cur), out)
+        self._put(ChipsBought(self._table_id, name, amount.minor, self._cur), out)
         return tuple(out)
 
     def verify_leave(self, player: str | Actor) -> None:
@@ -1562,6 +1599,7 @@ class BaccaratTable(contract.SnapshotOps):
     def can_leave(self, player: str | Actor) -> bool:
         return _can(self.verify_leave, player)
 
+    @operation(actor=Role.PLAYER, rule="BA-11", actor_param="player")
     def leave(self, player: str | Actor) -> tuple[Event, ...]:
         """The player leaves with every chip: bets not yet dealt on come back first."""
         self.verify_leave(player)
@@ -1569,7 +1607,7 @@ class BaccaratTable(contract.SnapshotOps):
         mine = [b for b in self.holds if b.player == name]
         returned = sum(b.amount.minor for b in mine)
         out: list[Event] = []
-        self._emit(
+        self._put(
             PlayerLeft(
                 self._table_id,
                 name,
@@ -1615,6 +1653,13 @@ class BaccaratTable(contract.SnapshotOps):
             return "BA-2.1"
         return "BA-3.1" if self.hands_left == 0 else "BA-3.2"
 
+    @operation(
+        actor=_DEALERS,
+        rule="BA-2.1",
+        args=(Arg("seed", optional(HEX), None), Arg("new_set", FLAG, False)),
+        rng=True,
+        actor_param="by",
+    )
     def shuffle(
         self,
         rng: Rng | None = None,
@@ -1639,10 +1684,19 @@ class BaccaratTable(contract.SnapshotOps):
         self._keyring[digest] = seed
         n = self.shoe_number + 1
         out: list[Event] = []
-        self._emit(ShoeShuffled(n, self._reason(), new_set, str(by), digest), out)
-        self._emit(SeedCommitted(f"shoe:{n}", digest), out)
+        self._put(ShoeShuffled(n, self._reason(), new_set, str(by), digest), out)
+        self._put(SeedCommitted(f"shoe:{n}", digest), out)
         return tuple(out)
 
+    @operation(
+        actor=_DEALERS,
+        rule="BA-1",
+        args=(
+            Arg("cards", parsed_list(parse_cards, "a list of cards such as 'Td'")),
+            Arg("new_set", FLAG, False),
+        ),
+        actor_param="by",
+    )
     def load_shoe(
         self, cards: Sequence[Card], *, new_set: bool = False, by: Actor = Actor.DEALER
     ) -> tuple[Event, ...]:
@@ -1657,9 +1711,10 @@ class BaccaratTable(contract.SnapshotOps):
         ev = ShoeLoaded(
             self.shoe_number + 1, self._reason(), new_set, str(by), tuple(str(c) for c in cards)
         )
-        self._emit(ev, out)
+        self._put(ev, out)
         return tuple(out)
 
+    @operation(actor=_DEALERS, rule="BA-2.1", args=(Arg("new_set", FLAG, False),), actor_param="by")
     def open_shoe(self, *, new_set: bool = False, by: Actor = Actor.DEALER) -> tuple[Event, ...]:
         """A live table's physical shoe (BA-1, BA-2.1): the table's decks shuffled at the
         table; the system never knows the order — the dealer keys each card in as it leaves
@@ -1672,7 +1727,7 @@ class BaccaratTable(contract.SnapshotOps):
         if not isinstance(new_set, bool):
             raise InvalidInput("new_set is true or false")
         out: list[Event] = []
-        self._emit(ShoeOpened(self.shoe_number + 1, self._reason(), new_set, str(by)), out)
+        self._put(ShoeOpened(self.shoe_number + 1, self._reason(), new_set, str(by)), out)
         return tuple(out)
 
     @property
@@ -1684,7 +1739,7 @@ class BaccaratTable(contract.SnapshotOps):
         self, op: str, args: dict[str, Any], cards: Sequence[Card], by: Actor, out: list[Event]
     ) -> None:
         """Key ``cards`` in at the shoe's next positions (BA-1 checked before)."""
-        self._emit(CardsKeyed(op, args, self.position, tuple(str(c) for c in cards), str(by)), out)
+        self._put(CardsKeyed(op, args, self.position, tuple(str(c) for c in cards), str(by)), out)
 
     def _verify_keyed(self, cards: Sequence[Card] | None, what: str, rule: str) -> None:
         """Keyed-in cards only from a physical shoe, and then always (BA-1)."""
@@ -1711,6 +1766,7 @@ class BaccaratTable(contract.SnapshotOps):
     def can_end_shoe(self, by: Actor = Actor.DEALER) -> bool:
         return _can(self.verify_end_shoe, by)
 
+    @operation(actor=_DEALERS, rule="BA-3.2", actor_param="by")
     def end_shoe(self, by: Actor = Actor.DEALER) -> tuple[Event, ...]:
         """BA-3.2: the casino changes the shoe after a hand (and at the end of a session):
         the shoe's seed is revealed so that anyone can check it."""
@@ -1720,10 +1776,10 @@ class BaccaratTable(contract.SnapshotOps):
         return tuple(out)
 
     def _finish_shoe(self, reason: str, by: Actor, out: list[Event]) -> None:
-        self._emit(ShoeEnded(self.shoe_number, reason, str(by)), out)
+        self._put(ShoeEnded(self.shoe_number, reason, str(by)), out)
         digest = self.shoe_commitment
         if digest is not None:
-            self._emit(SeedRevealed(f"shoe:{self.shoe_number}", self._keyring[digest].hex()), out)
+            self._put(SeedRevealed(f"shoe:{self.shoe_number}", self._keyring[digest].hex()), out)
 
     def verify_cut(self, from_end: int | None = None, by: Actor = Actor.DEALER) -> None:
         if by.role is Role.PLAYER:
@@ -1739,6 +1795,15 @@ class BaccaratTable(contract.SnapshotOps):
     def can_cut(self, from_end: int | None = None, by: Actor = Actor.DEALER) -> bool:
         return _can(self.verify_cut, from_end, by)
 
+    @operation(
+        actor=(*_DEALERS, Role.PLAYER),
+        rule="BA-2.1",
+        args=(
+            Arg("from_end", optional(WHOLE), None),
+            Arg("first_card", optional(parsed(Card.parse, "a card such as 'Td'")), None),
+        ),
+        actor_param="by",
+    )
     def cut(
         self,
         from_end: int | None = None,
@@ -1763,7 +1828,7 @@ class BaccaratTable(contract.SnapshotOps):
             at = self.rules.cut_from_end if from_end is None else from_end
             args: dict[str, Any] = {"from_end": at, "first_card": str(first_card)}
             self._key_cards("cut", args, (first_card,), actor, out)
-        self._emit(
+        self._put(
             CutCardPlaced(self.rules.cut_from_end if from_end is None else from_end, str(actor)),
             out,
         )
@@ -1774,7 +1839,7 @@ class BaccaratTable(contract.SnapshotOps):
             first = self.shoe[self.position]
             shown = str(first)
             count = 1 + first.burn_count
-        self._emit(CardsBurned(count, "BA-2.1", shown, SYSTEM), out)
+        self._put(CardsBurned(count, "BA-2.1", shown, SYSTEM), out)
         return tuple(out)
 
     def verify_burn(self, count: int, by: Actor = Actor.DEALER) -> None:
@@ -1792,11 +1857,12 @@ class BaccaratTable(contract.SnapshotOps):
     def can_burn(self, count: int, by: Actor = Actor.DEALER) -> bool:
         return _can(self.verify_burn, count, by)
 
+    @operation(actor=_DEALERS, rule="BA-8", args=(Arg("count", WHOLE),), actor_param="by")
     def burn(self, count: int, by: Actor = Actor.DEALER) -> tuple[Event, ...]:
         """BA-8: burn ``count`` cards face down at the start of a hand."""
         self.verify_burn(count, by)
         out: list[Event] = []
-        self._emit(CardsBurned(count, "BA-8", None, str(by)), out)
+        self._put(CardsBurned(count, "BA-8", None, str(by)), out)
         return tuple(out)
 
     def cards_left(self) -> int:
@@ -1837,6 +1903,12 @@ class BaccaratTable(contract.SnapshotOps):
     def can_expose_card(self, by: Actor = Actor.DEALER) -> bool:
         return _can(self.verify_expose_card, by)
 
+    @operation(
+        actor=_DEALERS,
+        rule="BA-4",
+        args=(Arg("card", optional(parsed(Card.parse, "a card such as 'Td'")), None),),
+        actor_param="by",
+    )
     def expose_card(self, by: Actor = Actor.DEALER, card: Card | None = None) -> tuple[Event, ...]:
         """BA-4: the next card comes out of the shoe face up by accident. During a hand it
         stays valid and the hand goes on (「牌局繼續進行」): if the hand draws it, it is that
@@ -1851,9 +1923,9 @@ class BaccaratTable(contract.SnapshotOps):
         if card is not None:  # a physical shoe: the dealer keys the exposed card in
             self._key_cards("expose_card", {"card": str(card)}, (card,), by, out)
         card = self.shoe[self.position]
-        self._emit(CardExposed(str(card), str(by)), out)
+        self._put(CardExposed(str(card), str(by)), out)
         if self.phase is not BaccaratPhase.DEALING:
-            self._emit(CardsBurned(1, "BA-8", str(card), SYSTEM), out)
+            self._put(CardsBurned(1, "BA-8", str(card), SYSTEM), out)
         else:  # BA-4: the hand goes on; a third card due now is this one (BA-9)
             self._advance(out)
         return tuple(out)
@@ -1972,6 +2044,16 @@ class BaccaratTable(contract.SnapshotOps):
     ) -> bool:
         return _can(self.verify_place_bet, player, kind, amount, spot)
 
+    @operation(
+        actor=Role.PLAYER,
+        rule="BA-13",
+        args=(
+            Arg("bet", _BET, to="kind"),
+            Arg("amount", AMOUNT),
+            Arg("spot", optional(WHOLE), None),
+        ),
+        actor_param="player",
+    )
     def place_bet(
         self, player: str | Actor, kind: BaccaratBetKind, amount: Money, spot: int | None = None
     ) -> tuple[Event, ...]:
@@ -1980,7 +2062,7 @@ class BaccaratTable(contract.SnapshotOps):
         name = _as_player(player).name
         spot = self.default_spot(name) if spot is None else spot
         out: list[Event] = []
-        self._emit(
+        self._put(
             BetPlaced(
                 self._table_id,
                 self._bet_id(),
@@ -2065,6 +2147,17 @@ class BaccaratTable(contract.SnapshotOps):
     ) -> bool:
         return _can(self.verify_change_bet, player, kind, amount, to_kind=to_kind, spot=spot)
 
+    @operation(
+        actor=Role.PLAYER,
+        rule="BA-12",
+        args=(
+            Arg("bet", _BET, to="kind"),
+            Arg("amount", AMOUNT),
+            Arg("to_bet", optional(_BET), None, to="to_kind"),
+            Arg("spot", optional(WHOLE), None),
+        ),
+        actor_param="player",
+    )
     def change_bet(
         self,
         player: str | Actor,
@@ -2098,9 +2191,15 @@ class BaccaratTable(contract.SnapshotOps):
             rule,
             self._cur,
         )
-        self._emit(ev, out)
+        self._put(ev, out)
         return tuple(out)
 
+    @operation(
+        actor=Role.PLAYER,
+        rule="BA-12",
+        args=(Arg("bet", _BET, to="kind"), Arg("spot", optional(WHOLE), None)),
+        actor_param="player",
+    )
     def withdraw_bet(
         self, player: str | Actor, kind: BaccaratBetKind, spot: int | None = None
     ) -> tuple[Event, ...]:
@@ -2149,6 +2248,14 @@ class BaccaratTable(contract.SnapshotOps):
         cards = sorted(pool.elements())
         return cards[rng.below(len(cards))]
 
+    @operation(
+        actor=_DEALERS,
+        rule="BA-7.1",
+        args=(
+            Arg("cards", optional(parsed_list(parse_cards, "a list of cards such as 'Td'")), None),
+        ),
+        actor_param="by",
+    )
     def deal(
         self,
         rng: Rng | None = None,
@@ -2195,6 +2302,12 @@ class BaccaratTable(contract.SnapshotOps):
     def can_draw(self, card: Card, by: Actor = Actor.DEALER) -> bool:
         return _can(self.verify_draw, card, by)
 
+    @operation(
+        actor=_DEALERS,
+        rule="BA-9",
+        args=(Arg("card", parsed(Card.parse, "a card such as 'Td'")),),
+        actor_param="by",
+    )
     def draw(self, card: Card, by: Actor = Actor.DEALER) -> tuple[Event, ...]:
         """BA-9: the third card the drawing rules require, keyed in from a physical shoe as it
         leaves it; the hand then goes on as the rules deal it."""
@@ -2216,7 +2329,7 @@ class BaccaratTable(contract.SnapshotOps):
                 dealt.append(self._machine(number, k, dealt))
             cards = tuple(str(c) for c in dealt)
         out_now = not was_out and self.cut_index is not None and self.position + 4 > self.cut_index
-        self._emit(CardsDealt(number, demo, holders, out_now, cards, str(by)), out)
+        self._put(CardsDealt(number, demo, holders, out_now, cards, str(by)), out)
         self._advance(out)
 
     def next_step(self) -> tuple[Step, Side | None] | None:
@@ -2274,7 +2387,7 @@ class BaccaratTable(contract.SnapshotOps):
         h = self.hand
         assert h is not None
         cards = h.cards(side)[-h.hidden[side] :]
-        self._emit(CardsRevealed(str(side), by, tuple(str(c) for c in cards)), out)
+        self._put(CardsRevealed(str(side), by, tuple(str(c) for c in cards)), out)
 
     def _draw(self, side: Side, out: list[Event]) -> None:
         """BA-9: the third card the drawing rules require: face down to a holder, face up
@@ -2284,14 +2397,14 @@ class BaccaratTable(contract.SnapshotOps):
         rule = "BA-9.1" if side is Side.PLAYER else "BA-9.3"
         if self.rules.continuous_shuffler:
             card = self._machine(h.number, len(h.player) + len(h.banker), h.player + h.banker)
-            self._emit(ThirdCardDealt(str(side), str(card), rule, False), out)
+            self._put(ThirdCardDealt(str(side), str(card), rule, False), out)
             return
         card = self.shoe[self.position]
         comes_out = (
             not self.cut_card_out and self.cut_index is not None and self.position >= self.cut_index
         )
         face_up = self.exposed is not None or not h.holders.get(side)
-        self._emit(ThirdCardDealt(str(side), str(card) if face_up else None, rule, comes_out), out)
+        self._put(ThirdCardDealt(str(side), str(card) if face_up else None, rule, comes_out), out)
 
     def verify_reveal(self, side: Side, by: str | Actor) -> None:
         actor = _as_player(by)
@@ -2307,6 +2420,9 @@ class BaccaratTable(contract.SnapshotOps):
     def can_reveal(self, side: Side, by: str | Actor) -> bool:
         return _can(self.verify_reveal, side, by)
 
+    @operation(
+        actor=(Role.PLAYER, *_DEALERS), rule="BA-16", args=(Arg("side", _SIDE),), actor_param="by"
+    )
     def reveal(self, side: Side, by: str | Actor) -> tuple[Event, ...]:
         """BA-16 / BA-R6: the holder opens their side's face-down cards; a third card is
         opened on its own, never together with the first two. The hand then goes on."""
@@ -2328,12 +2444,18 @@ class BaccaratTable(contract.SnapshotOps):
     def can_correct_error(self, description: str, by: Actor = Actor.DEALER) -> bool:
         return _can(self.verify_correct_error, description, by)
 
+    @operation(
+        actor=(*_DEALERS, Role.SUPERVISOR),
+        rule="BA-10",
+        args=(Arg("description", TEXT),),
+        actor_param="by",
+    )
     def correct_error(self, description: str, by: Actor = Actor.DEALER) -> tuple[Event, ...]:
         """BA-10: a dealing error (or a third card drawn against the rules) corrected at once;
         the hand goes on as the rules deal it."""
         self.verify_correct_error(description, by)
         out: list[Event] = []
-        self._emit(DealingErrorCorrected(description, str(by)), out)
+        self._put(DealingErrorCorrected(description, str(by)), out)
         return tuple(out)
 
     def verify_void_hand(self, reason: str, by: Actor = Actor.DEALER) -> None:
@@ -2346,6 +2468,12 @@ class BaccaratTable(contract.SnapshotOps):
     def can_void_hand(self, reason: str, by: Actor = Actor.DEALER) -> bool:
         return _can(self.verify_void_hand, reason, by)
 
+    @operation(
+        actor=(*_DEALERS, Role.SUPERVISOR),
+        rule="BA-10",
+        args=(Arg("reason", TEXT),),
+        actor_param="by",
+    )
     def void_hand(self, reason: str, by: Actor = Actor.DEALER) -> tuple[Event, ...]:
         """BA-10 / BA-R3: a hand that cannot be corrected is void: every bet is returned and
         the cards dealt are discarded (face-down ones unseen). It counts as a hand of the
@@ -2356,13 +2484,13 @@ class BaccaratTable(contract.SnapshotOps):
             {"bet_id": b.id, "player": b.player, "stake": b.amount.minor} for b in self.holds
         )
         out: list[Event] = []
-        self._emit(
+        self._put(
             HandVoided(self._table_id, self.hand.number, reason, returned, str(by), self._cur), out
         )
         self._after_hand(out)
         return tuple(out)
 
-    # --- the supervisor's void and correction (contract: RoundVoided, RoundCorrected) --------
+    # --- the supervisor's void and correction (the kernel's void_round, correct_round) ------
     #
     # A supervisor voids the last hand settled (every bet of it refunded: its settlement
     # becomes the hand's BA-R3 void; its cards stay out of the shoe) or a hand being dealt
@@ -2372,14 +2500,10 @@ class BaccaratTable(contract.SnapshotOps):
     # the corrected hand no longer draws goes back to the shoe; one it now needs is keyed in
     # by the dealer). The money of either is the difference (``contract.money_delta``).
 
-    #: keyed-in operations a supervisor may correct, and the arguments he may change
     CORRECTABLE: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         {"deal": ("cards",), "draw": ("card",)}
     )
-
-    @property
-    def _events(self) -> tuple[Event, ...]:
-        return self._journal.events
+    FOLLOWING_OPS: ClassVar[frozenset[str]] = frozenset({"draw", "reveal", "time_out"})
 
     def _effective(self) -> list[tuple[int, Event]]:
         """The history the table's state follows, as ``(seq, event)`` (see
@@ -2404,68 +2528,27 @@ class BaccaratTable(contract.SnapshotOps):
                 out.append((seq, ev))
         return out
 
-    def _fold(self, upto: int | None = None) -> BaccaratTable:
-        """A new table in the state of the effective history before ``upto`` (all of it if
-        None): every event applied, nothing re-decided. A bet whose hold a correction
-        re-issued is named by its new hold from the correction on."""
-        events, first = self._events, self._journal.first
-        if self._snaps.base is None:
-            opening = events[0]
-            assert isinstance(opening, TableOpened)
-            fresh = BaccaratTable(
-                BaccaratRules.from_json(opening.rules),
-                table_id=self._table_id,
-                header=self._journal.header,
-                seeds=self._keyring,
-            )
-        else:
-            fresh = BaccaratTable._restored(self._snaps.base, Journal(GAME), self._keyring)
-        renames = [
-            (s, dict(ev.aliases))
-            for s, ev in enumerate(events, start=first)
-            if isinstance(ev, RoundVoided | RoundCorrected) and ev.aliases
+    def _rename_holds(self, new: Mapping[str, str]) -> None:
+        self.holds = [
+            dataclasses.replace(b, id=new.get(b.id.split("~")[0], b.id)) for b in self.holds
         ]
 
-        def rename(before: int) -> None:
-            while renames and renames[0][0] < before:
-                _, new = renames.pop(0)
-                fresh.holds = [
-                    dataclasses.replace(b, id=new.get(b.id.split("~")[0], b.id))
-                    for b in fresh.holds
-                ]
+    def _keyed_at(self, of_seq: int, event: Event) -> bool:
+        return isinstance(event, CardsKeyed) and event.op in self.CORRECTABLE
 
-        end = len(self._journal) if upto is None else upto
-        for seq, ev in self._effective():
-            if seq >= end:
-                break
-            if isinstance(ev, TableOpened):
-                continue
-            rename(seq)
-            fresh.apply(ev)
-        rename(end)
-        return fresh
+    def _void_leaves(self, wrong: list[Event], approver: str, reason: str) -> list[Event]:
+        settled = wrong[0]
+        assert isinstance(settled, HandSettled)
+        return [_voided(settled, reason, approver)]
 
-    def _restate(self) -> None:
-        """After a void or a correction: the state of the effective history."""
-        fresh = self._fold()
-        for name, value in vars(fresh).items():
-            if name not in ("_journal", "_keyring", "_hold_aliases", "_snaps"):
-                setattr(self, name, value)
-
-    def _supervisor(self, actor: Actor, requested_by: str) -> None:
-        if not isinstance(actor, Actor) or actor.role is not Role.SUPERVISOR:
-            raise OutOfOrder(f"a supervisor voids and corrects hands, not {actor}")
-        contract.check_name(requested_by, "requesting supervisor")
-        if requested_by == actor.name:
-            raise OutOfOrder(f"{actor.name} requested this: another supervisor approves it")
-
-    def _settled_to_void(self) -> tuple[int, HandSettled]:
-        """The last hand settled, if nothing was bet, dealt or keyed since: (seq, settlement)."""
+    def _void_span(self) -> tuple[int, list[Event]]:
+        """BA-R3: the last hand settled, if nothing was bet, dealt or keyed since; a void
+        turns its settlement into the hand's void (every bet returned)."""
         for seq, ev in reversed(self._effective()):
             if isinstance(ev, HandSettled):
                 if not ev.results:
                     raise OutOfOrder("the last hand had no bets: there is nothing to void")
-                return seq, ev
+                return seq, [ev]
             if isinstance(
                 ev,
                 HandVoided
@@ -2489,10 +2572,7 @@ class BaccaratTable(contract.SnapshotOps):
         if self.phase is BaccaratPhase.DEALING:
             self.verify_void_hand("void", actor)
         else:
-            self._settled_to_void()
-
-    def can_void_round(self, actor: Actor, requested_by: str) -> bool:
-        return _can(self.verify_void_round, actor, requested_by)
+            self._void_span()
 
     def void_round(
         self, actor: Actor, reason: str, *, request: int, requested_by: str
@@ -2501,179 +2581,22 @@ class BaccaratTable(contract.SnapshotOps):
         reason) or the last hand settled: every bet of it refunded, its settlement reversed
         (BA-R3: its cards stay out of the shoe)."""
         self.verify_void_round(actor, requested_by)
-        reason = _supervisor_reason(reason)
         if self.phase is BaccaratPhase.DEALING:
+            reason = supervisor_reason(reason)
             return self.void_hand(f"{reason} (request {request} by {requested_by})", actor)
-        seq, settled = self._settled_to_void()
-        right = _voided(settled, reason, actor.name)
-        delta = contract.money_delta([settled], [right], self._hold_aliases, len(self._journal))
-        out: list[Event] = []
-        self._emit(
-            RoundVoided(
-                from_seq=seq,
-                reason=reason,
-                request=request,
-                requested_by=requested_by,
-                approved_by=actor.name,
-                currency=self._cur,
-                **delta,
-            ),
-            out,
-        )
-        return tuple(out)
+        return super().void_round(actor, reason, request=request, requested_by=requested_by)
 
-    def _corrected(
-        self, actor: Actor, of_seq: int, args: Mapping[str, Any], requested_by: str
-    ) -> tuple[Command, list[Event], list[Event]]:
-        """The keyed-in command at ``of_seq`` with ``args``, the wrong tail, the right one."""
-        self._supervisor(actor, requested_by)
-        if isinstance(of_seq, bool) or not isinstance(of_seq, int):
-            raise InvalidInput(f"of_seq is an event number, not {of_seq!r}")
-        tail = [(s, e) for s, e in self._effective() if s >= of_seq]
-        if not tail or tail[0][0] != of_seq or not isinstance(tail[0][1], CardsKeyed):
-            raise OutOfOrder(
-                f"event {of_seq} is not a keyed-in card (deal or draw) of the table's history "
-                "as it stands"
-            )
-        if not isinstance(args, Mapping) or not args:
-            raise InvalidInput("give the corrected cards, e.g. {'cards': ['9h', '2c', 'Kd', '5s']}")
-        wrong = [e for _, e in tail]
-        # the operations of the wrong tail, re-run as they were: they must be the last hand's
-        table, i = self._fold(of_seq), 0
-        cmds: list[Command] = []
-        not_last = OutOfOrder(
-            f"event {of_seq} is not in the table's last hand: only the last hand is corrected "
-            "(before the next bet or deal)"
-        )
-        while i < len(wrong):
-            cmd = table.command_of(wrong[i])
-            if cmd is None or (cmds and cmd.op not in ("draw", "reveal", "time_out")):
-                raise not_last
-            try:
-                got = table.execute(cmd)
-            except MacauTablesError:
-                raise not_last from None
-            if [e.to_json() for e in got] != [e.to_json() for e in wrong[i : i + len(got)]]:
-                raise not_last
-            cmds.append(cmd)
-            i += len(got)
-        first = cmds[0]
-        if first.op not in self.CORRECTABLE:
-            raise OutOfOrder(f"event {of_seq} is not a keyed-in deal or draw")
-        json_args(args, self.CORRECTABLE[first.op], f"correcting {first.op}")
-        fixed = Command(first.actor, first.op, {**first.args, **args})
-        table = self._fold(of_seq)
-        right = list(table.execute(fixed))  # BA-1: cards the shoe can hold
-        for cmd in cmds[1:]:  # the hand's later key-ins, as far as the rules take them
-            try:
-                right.extend(table.execute(cmd))
-            except MacauTablesError:
-                continue  # no longer due: a third card goes back to the shoe
-        return fixed, wrong, right
-
-    def verify_correct_round(
-        self, actor: Actor, of_seq: int, args: Mapping[str, Any], requested_by: str
+    def _check_limits(
+        self,
+        min_bet: Money,
+        max_bet: Money,
+        bets: Mapping[str, tuple[Money, Money]],
+        differential: Money | None,
     ) -> None:
-        """BA-1: a keyed-in card of the last hand corrected to cards the shoe can hold."""
-        self._corrected(actor, of_seq, args, requested_by)
-
-    def can_correct_round(
-        self, actor: Actor, of_seq: int, args: Mapping[str, Any], requested_by: str
-    ) -> bool:
-        return _can(self.verify_correct_round, actor, of_seq, args, requested_by)
-
-    def correct_round(
-        self,
-        actor: Actor,
-        of_seq: int,
-        args: Mapping[str, Any],
-        reason: str,
-        *,
-        request: int,
-        requested_by: str,
-    ) -> tuple[Event, ...]:
-        """Re-run the keyed-in deal or draw at ``of_seq`` with the corrected cards: the rules
-        re-derive the hand and its settlement; the event posts the difference."""
-        fixed, wrong, right = self._corrected(actor, of_seq, args, requested_by)
-        reason = _supervisor_reason(reason)
-        delta = contract.money_delta(wrong, right, self._hold_aliases, len(self._journal))
-        out: list[Event] = []
-        self._emit(
-            RoundCorrected(
-                of_seq=of_seq,
-                op=fixed.op,
-                args=dict(fixed.args),
-                reason=reason,
-                request=request,
-                requested_by=requested_by,
-                approved_by=actor.name,
-                rerun=tuple(e.to_json() for e in right),
-                currency=self._cur,
-                **delta,
-            ),
-            out,
-        )
-        return tuple(out)
-
-    # --- a supervisor's new limits, from the next hand -------------------------------------
-
-    def verify_change_limits(
-        self,
-        actor: Actor,
-        min_bet: Money,
-        max_bet: Money,
-        *,
-        bets: Mapping[str, tuple[Money, Money]] | None = None,
-        differential: Money | None = None,
-    ) -> None:
-        """A supervisor sets new table limits (BA-13: Player and Banker ``min_bet`` –
-        ``max_bet``, other bets by name in ``bets``; BA-14: the differential), each a
-        positive amount in the table's currency, the minimum not above the maximum."""
-        if not isinstance(actor, Actor) or actor.role is not Role.SUPERVISOR:
-            raise OutOfOrder(f"a supervisor changes the limits, not {actor}")
-        self._rules_with(min_bet, max_bet, bets or {}, differential)  # the rule set validates
-
-    def can_change_limits(
-        self,
-        actor: Actor,
-        min_bet: Money,
-        max_bet: Money,
-        *,
-        bets: Mapping[str, tuple[Money, Money]] | None = None,
-        differential: Money | None = None,
-    ) -> bool:
-        return _can(
-            self.verify_change_limits, actor, min_bet, max_bet, bets=bets, differential=differential
-        )
-
-    def change_limits(
-        self,
-        actor: Actor,
-        min_bet: Money,
-        max_bet: Money,
-        reason: str,
-        *,
-        bets: Mapping[str, tuple[Money, Money]] | None = None,
-        differential: Money | None = None,
-    ) -> tuple[Event, ...]:
-        """New limits from the next hand: at once between hands, else when the hand under
-        way (bets placed or changed, or cards dealt) is settled or void. Its bets keep the
-        limits they were placed under; a bet a tie left on the layout (BA-12) stays as it
-        is, and a change to it meets the new limits."""
-        self.verify_change_limits(actor, min_bet, max_bet, bets=bets, differential=differential)
-        out: list[Event] = []
-        self._emit(
-            LimitsChanged(
-                min_bet.minor,
-                max_bet.minor,
-                str(actor),
-                _supervisor_reason(reason),
-                {k: (a.minor, b.minor) for k, (a, b) in sorted((bets or {}).items())},
-                None if differential is None else differential.minor,
-            ),
-            out,
-        )
-        return tuple(out)
+        """BA-13: Player and Banker ``min_bet`` – ``max_bet``, other bets by name in
+        ``bets``; BA-14: the differential; each a positive amount in the table's currency,
+        the minimum not above the maximum (the rule set validates)."""
+        self._rules_with(min_bet, max_bet, bets, differential)
 
     # --- BA-11 … BA-18 settlement -----------------------------------------------------------
 
@@ -2731,7 +2654,7 @@ class BaccaratTable(contract.SnapshotOps):
             self._shoe_over_after_hand(h),
             self._cur,
         )
-        self._emit(ev, out)
+        self._put(ev, out)
         self._after_hand(out)
 
     def _shoe_over_after_hand(self, h: Hand) -> bool:
@@ -2750,7 +2673,7 @@ class BaccaratTable(contract.SnapshotOps):
         if self.shoe_over:
             self._finish_shoe("BA-3.1", Actor.SYSTEM, out)
         elif self.exposed is not None:
-            self._emit(CardsBurned(1, "BA-8", str(self.exposed), SYSTEM), out)
+            self._put(CardsBurned(1, "BA-8", str(self.exposed), SYSTEM), out)
 
     # --- who acts now, and time-outs ---------------------------------------------------------
 
@@ -2798,190 +2721,40 @@ class BaccaratTable(contract.SnapshotOps):
             return (Pending(Actor.player(holder), ("reveal",), "reveal", "BA-16"), dealer)
         return (dealer,)
 
-    def verify_time_out(self, actor: str, op: str) -> Pending:
-        for p in self.pending():
-            if str(p.actor) == actor and p.default == op:
-                return p
-        raise OutOfOrder(f"{actor} has no {op} to time out now")
-
-    def time_out(self, actor: str, op: str) -> tuple[Event, ...]:
-        """The rules' default for ``actor``, who did not act in time: ``TimedOut`` then the
-        default's events (the table deals; the dealer cuts; the dealer opens the cards)."""
-        p = self.verify_time_out(actor, op)
+    def _time_out(self, pending: Pending, rng: Rng | None) -> None:
+        """The rules' default after a time-out: the table deals; the dealer cuts; the
+        dealer opens the holder's cards (BA-16)."""
         out: list[Event] = []
-        self._emit(TimedOut(actor, op, p.rule), out)
-        if op == "deal":
+        if pending.default == "deal":
             self._deal(Actor.SYSTEM, out)
-        elif op == "cut":
-            ev = self.cut(None, Actor.SYSTEM)
-            out.extend(ev)
+        elif pending.default == "cut":
+            self.cut(None, Actor.SYSTEM)
         else:  # reveal: the dealer opens the holder's cards (BA-16)
             due = self.holder_due()
             assert due is not None
             self._reveal(due[1], DEALER, out)
             self._advance(out)
-        return tuple(out)
 
-    # --- snapshots (contract.Checkpoint) -------------------------------------------------------
+    # --- snapshots (the kernel's checkpoint) ----------------------------------------------------
 
-    #: what a snapshot leaves out: the journal, the seeds (the server keeps them apart), a
-    #: cache, and the snapshots themselves
-    SNAPSHOT_SKIP: ClassVar[frozenset[str]] = frozenset(
-        {"_journal", "_keyring", "_roads_memo", "_snaps"}
-    )
+    #: a snapshot leaves out the kernel's parts and the roads' cache
+    SNAPSHOT_SKIP: ClassVar[frozenset[str]] = Table.SNAPSHOT_SKIP | {"_roads_memo"}
 
-    @classmethod
-    def _restored(cls, encoded: Any, journal: Journal, seeds: Mapping[str, bytes]) -> BaccaratTable:
-        table = contract.decode_state(cls, encoded)
-        table._journal, table._keyring, table._roads_memo = journal, dict(seeds), None
-        table._snaps = contract.Snapshots(encoded)
-        return table
+    def _reset_caches(self) -> None:
+        self._roads_memo = None
 
-    def checkpoint(self, actor: Actor = Actor.SYSTEM) -> tuple[Event, ...]:
-        """Journal the digest of the table's state (``table.checkpoint``); the state is kept
-        as a snapshot the journal's window may later start from (:meth:`compact`)."""
-        self.verify_checkpoint(actor)
-        encoded = self.snapshot_state()
-        out: list[Event] = []
-        self._emit(contract.checkpoint_event(encoded), out)
-        self._snaps.take(self, encoded)
-        return tuple(out)
+    # --- replay: the command that starts with an event -------------------------------------------
 
-    def compact(self) -> int:
-        """Let the journal's entries before the latest checkpoint no void or correction can
-        reach go (contract ``Snapshots.compact``); the seq the window starts at."""
-        return self._snaps.compact(self)
-
-    # --- commands: the one entry point of the server and the CLI ---------------------------------
-
-    def execute(self, command: Command, rng: Rng | None = None) -> tuple[Event, ...]:
-        """Run one operation from a :class:`Command` (JSON arguments, amounts in minor
-        units); unknown arguments are refused. Returns the events appended."""
-        actor, args = command.actor, command.args
-        op = command.op
-        if op == "join":
-            a = json_args(args, ("seat", "buy_in"), op)
-            return self.join(actor, self._money(_int(a, "buy_in")), _opt_int(a, "seat"))
-        if op == "buy_chips":
-            a = json_args(args, ("amount",), op)
-            return self.buy_chips(actor, self._money(_int(a, "amount")))
-        if op == "leave":
-            json_args(args, (), op)
-            return self.leave(actor)
-        if op == "shuffle":
-            a = json_args(args, ("seed", "new_set"), op)
-            seed_hex = _opt_str(a, "seed")
-            try:
-                seed = None if seed_hex is None else bytes.fromhex(seed_hex)
-            except ValueError:
-                raise InvalidInput("shuffle: the seed is hex") from None
-            return self.shuffle(rng, seed=seed, new_set=_bool(a, "new_set"), by=actor)
-        if op == "load_shoe":
-            a = json_args(args, ("cards", "new_set"), op)
-            cards = a.get("cards")
-            if not isinstance(cards, list | tuple) or not all(isinstance(c, str) for c in cards):
-                raise InvalidInput("load_shoe: cards is a list of cards such as 'Td'")
-            return self.load_shoe(parse_cards(cards), new_set=_bool(a, "new_set"), by=actor)
-        if op == "open_shoe":
-            a = json_args(args, ("new_set",), op)
-            return self.open_shoe(new_set=_bool(a, "new_set"), by=actor)
-        if op == "end_shoe":
-            json_args(args, (), op)
-            return self.end_shoe(actor)
-        if op == "cut":
-            a = json_args(args, ("from_end", "first_card"), op)
-            first = _opt_str(a, "first_card")
-            first_card = None if first is None else Card.parse(first)
-            return self.cut(_opt_int(a, "from_end"), actor, first_card=first_card)
-        if op == "burn":
-            a = json_args(args, ("count",), op)
-            return self.burn(_int(a, "count"), actor)
-        if op in ("place_bet", "change_bet", "withdraw_bet"):
-            names = {"place_bet": ("bet", "amount", "spot"), "withdraw_bet": ("bet", "spot")}
-            a = json_args(args, names.get(op, ("bet", "amount", "to_bet", "spot")), op)
-            kind = BaccaratBetKind.parse(_str(a, "bet"))
-            spot = _opt_int(a, "spot")
-            if op == "place_bet":
-                return self.place_bet(actor, kind, self._money(_int(a, "amount")), spot)
-            if op == "withdraw_bet":
-                return self.withdraw_bet(actor, kind, spot)
-            to = _opt_str(a, "to_bet")
-            return self.change_bet(
-                actor,
-                kind,
-                self._money(_int(a, "amount")),
-                to_kind=None if to is None else BaccaratBetKind.parse(to),
-                spot=spot,
-            )
-        if op == "deal":
-            a = json_args(args, ("cards",), op)
-            return self.deal(by=actor, cards=_opt_cards(a, "cards"))
-        if op == "draw":
-            a = json_args(args, ("card",), op)
-            return self.draw(Card.parse(_str(a, "card")), actor)
-        if op == "reveal":
-            a = json_args(args, ("side",), op)
-            try:
-                side = Side(_str(a, "side"))
-            except ValueError:
-                raise InvalidInput("reveal: side is 'player' or 'banker'") from None
-            return self.reveal(side, actor)
-        if op == "expose_card":
-            a = json_args(args, ("card",), op)
-            card = _opt_str(a, "card")
-            return self.expose_card(actor, None if card is None else Card.parse(card))
-        if op == "correct_error":
-            a = json_args(args, ("description",), op)
-            return self.correct_error(_str(a, "description"), actor)
-        if op == "void_hand":
-            a = json_args(args, ("reason",), op)
-            return self.void_hand(_str(a, "reason"), actor)
-        if op == "void_round":
-            a = json_args(args, ("reason", "request", "requested_by"), op)
-            return self.void_round(
-                actor,
-                _str(a, "reason"),
-                request=_int(a, "request"),
-                requested_by=_str(a, "requested_by"),
-            )
-        if op == "correct_round":
-            a = json_args(args, ("of_seq", "args", "reason", "request", "requested_by"), op)
-            fix = a.get("args")
-            if not isinstance(fix, Mapping):
-                raise InvalidInput("args is an object, e.g. {'card': '9h'}")
-            return self.correct_round(
-                actor,
-                _int(a, "of_seq"),
-                fix,
-                _str(a, "reason"),
-                request=_int(a, "request"),
-                requested_by=_str(a, "requested_by"),
-            )
-        if op == "change_limits":
-            a = json_args(args, ("min_bet", "max_bet", "bets", "differential", "reason"), op)
-            return self.change_limits(actor, **contract.limits_args(a, self.rules.currency))
-        if op == "time_out":
-            a = json_args(args, ("actor", "op"), op)
-            if actor.role is not Role.SYSTEM:
-                raise RuleViolation("only the table's clock (system) times an actor out")
-            return self.time_out(_str(a, "actor"), _str(a, "op"))
-        if op == "checkpoint":
-            json_args(args, (), op)
-            return self.checkpoint(actor)
-        raise InvalidInput(f"baccarat has no operation {op!r}")
-
-    def command_of(self, ev: Event) -> Command | None:
+    def _command_of(self, ev: Event) -> Command | None:
         """The command that starts with ``ev`` in a journal (replay), None for derived events.
         A shuffle is replayed with its seed, known by its commitment."""
         match ev:
-            case Checkpoint():
-                return Command(Actor.SYSTEM, "checkpoint")
             case PlayerJoined():
                 return Command(
-                    Actor.player(ev.player), "join", {"seat": ev.seat, "buy_in": ev.buy_in}
+                    Actor.player(ev.player), "sit", {"seat": ev.seat, "amount": ev.buy_in}
                 )
             case ChipsBought():
-                return Command(Actor.player(ev.player), "buy_chips", {"amount": ev.amount})
+                return Command(Actor.player(ev.player), "buy_in", {"amount": ev.amount})
             case PlayerLeft():
                 return Command(Actor.player(ev.player), "leave")
             case ShoeShuffled():
@@ -3023,34 +2796,12 @@ class BaccaratTable(contract.SnapshotOps):
                 return Command(Actor.parse(ev.by), "deal")
             case CardsRevealed():
                 return Command(Actor.player(ev.by), "reveal", {"side": ev.side})
-            case TimedOut():
-                return Command(Actor.SYSTEM, "time_out", {"actor": ev.actor, "op": ev.op})
             case CardExposed():
                 return Command(Actor.parse(ev.by), "expose_card")
             case DealingErrorCorrected():
                 return Command(Actor.parse(ev.by), "correct_error", {"description": ev.description})
             case HandVoided():
                 return Command(Actor.parse(ev.by), "void_hand", {"reason": ev.reason})
-            case LimitsChanged():
-                return Command(Actor.parse(ev.by), "change_limits", ev.args())
-            case RoundVoided():
-                return Command(
-                    Actor.supervisor(ev.approved_by),
-                    "void_round",
-                    {"reason": ev.reason, "request": ev.request, "requested_by": ev.requested_by},
-                )
-            case RoundCorrected():
-                return Command(
-                    Actor.supervisor(ev.approved_by),
-                    "correct_round",
-                    {
-                        "of_seq": ev.of_seq,
-                        "args": _plain(ev.args),
-                        "reason": ev.reason,
-                        "request": ev.request,
-                        "requested_by": ev.requested_by,
-                    },
-                )
         return None
 
     # --- what each viewer sees -----------------------------------------------------------------
@@ -3127,7 +2878,7 @@ class BaccaratTable(contract.SnapshotOps):
             "last_hand": last,
             "last_settlement": settled,
             "roads": self._roads_json(),  # (shared from view to view: read only)
-            "next_limits": None if self.next_limits is None else self.next_limits.limits_json(),
+            "next_limits": None if self._next_limits is None else self._next_limits.limits_json(),
             "pending": [p.to_json() for p in self.pending()],
         }
         return out
@@ -3191,56 +2942,9 @@ def _plain(obj: Mapping[str, Any]) -> dict[str, JsonValue]:
     return dict(obj)
 
 
-# --- JSON arguments --------------------------------------------------------------------------
-
-
-def _int(args: Mapping[str, Any], key: str) -> int:
-    value = args.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"{key} must be a whole number (minor units), not {value!r}")
-    return value
-
-
-def _opt_int(args: Mapping[str, Any], key: str) -> int | None:
-    return None if args.get(key) is None else _int(args, key)
-
-
-def _str(args: Mapping[str, Any], key: str) -> str:
-    value = args.get(key)
-    if not isinstance(value, str):
-        raise InvalidInput(f"{key} must be text, not {value!r}")
-    return value
-
-
-def _opt_cards(args: Mapping[str, Any], key: str) -> tuple[Card, ...] | None:
-    cards = args.get(key)
-    if cards is None:
-        return None
-    if not isinstance(cards, list | tuple) or not all(isinstance(c, str) for c in cards):
-        raise InvalidInput(f"{key} is a list of cards such as 'Td'")
-    return parse_cards(cards)
-
-
-def _opt_str(args: Mapping[str, Any], key: str) -> str | None:
-    return None if args.get(key) is None else _str(args, key)
-
-
-def _bool(args: Mapping[str, Any], key: str) -> bool:
-    value = args.get(key, False)
-    if not isinstance(value, bool):
-        raise InvalidInput(f"{key} must be true or false, not {value!r}")
-    return value
-
-
 # ==========================================================================================
 # Replay: re-run the operations, demand the same events
 # ==========================================================================================
-
-
-def _supervisor_reason(reason: object) -> str:
-    if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
-        raise InvalidInput("a supervisor's reason is a text of 1 to 500 characters")
-    return reason
 
 
 def _voided(settled: HandSettled, reason: str, approved_by: str) -> HandVoided:

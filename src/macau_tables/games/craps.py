@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, ClassVar, Literal, TypeAlias
+from typing import Any, ClassVar, Literal, Self, TypeAlias
 
 from macau_tables.core import snapshot
 from macau_tables.core.errors import (
@@ -47,7 +47,6 @@ from macau_tables.core.ledger import Movement
 from macau_tables.core.money import MOP, Currency, Money, Rounding, currency_by_code
 from macau_tables.core.rng import Rng, commitment
 from macau_tables.core.visibility import Viewer, ViewerRole
-from macau_tables.games import contract
 from macau_tables.games.contract import (
     Actor,
     Checkpoint,
@@ -62,16 +61,23 @@ from macau_tables.games.contract import (
     TableOpened,
     TimedOut,
     accounts,
-    check_name,
     effective_events,
-    json_args,
-    limits_args,
     mark_rounds,
-    money_delta,
     movement,
     revealed_seeds,
 )
 from macau_tables.games.contract import replay as contract_replay
+from macau_tables.games.kernel import (
+    AMOUNT,
+    TEXT,
+    WHOLE,
+    Alias,
+    Arg,
+    ArgType,
+    Table,
+    operation,
+    optional,
+)
 
 __all__ = [
     "BET_KINDS",
@@ -934,7 +940,31 @@ def _as_actor(actor: Actor | str) -> Actor:
     raise InvalidInput(f"an actor is an Actor or a player's name, not {actor!r}")
 
 
-class CrapsTable(contract.SnapshotOps):
+def _dice(value: object, _t: object) -> Dice:
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise InvalidInput(f"dice are two numbers 1 to 6, not {value!r}", rule="CR-1")
+    return Dice(value[0], value[1])
+
+
+def _cocked(value: object, _t: object) -> tuple[bool, bool]:
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise InvalidInput("cocked is [true/false, true/false]", rule="CR-R1")
+    return (value[0], value[1])
+
+
+def placed_id(events: Sequence[Event]) -> int:
+    """The bet id of a ``place_bet``'s events (its ``BetPlaced``)."""
+    ev = events[0]
+    if not isinstance(ev, BetPlaced):
+        raise InvalidInput(f"not a bet placed: {ev.kind}")
+    return ev.bet_id
+
+
+_DICE = ArgType("two dice, 1 to 6", _dice)
+_COCKED = ArgType("[true/false, true/false]", _cocked)
+
+
+class CrapsTable(Table):
     """A craps table (the contract of :mod:`macau_tables.games.contract`).
 
     Players join with chips from their wallets (:meth:`join`), place, increase and take down
@@ -948,6 +978,11 @@ class CrapsTable(contract.SnapshotOps):
     """
 
     game: ClassVar[str] = GAME
+    rules: CrapsRules
+    #: ``join`` was a craps table's name for taking a seat (clients still send it)
+    ALIASES: ClassVar[Sequence[Alias]] = (Alias("join", "sit"),)
+    #: a snapshot writes the re-issued holds as ``_aliases``
+    SNAPSHOT_NAMES: ClassVar[Mapping[str, str]] = MappingProxyType({"_hold_aliases": "_aliases"})
 
     def __init__(
         self,
@@ -963,16 +998,21 @@ class CrapsTable(contract.SnapshotOps):
         if ``rng`` is given (else the dealer keys in the dice)."""
         if isinstance(players, str):
             raise InvalidInput("players are a list of names, not one string")
-        self.rules = rules if rules is not None else CrapsRules()
-        if not isinstance(self.rules, CrapsRules):
+        rules = rules if rules is not None else CrapsRules()
+        if not isinstance(rules, CrapsRules):
             raise InvalidInput(f"a craps table takes CrapsRules, not {type(rules).__name__}")
-        self._table_id = check_name(table_id, "table id")
-        self._journal = Journal(GAME, header)
-        # the journal's events (of its window: ``_journal.first`` on), for slicing without
-        # copying
-        self._events: list[Event] = []
-        self._snaps = contract.Snapshots()  # the journal's window and its checkpoints
+        super().__init__(rules, table_id, journal_game=GAME, header=header)
+        # Replay: commitments journalled by shooter label, and given dice trusted for a
+        # shooter whose seed is not (yet) revealed.
+        self._replay_commitments: dict[str, str] | None = None
+        self._init_state()
+        self._open()
+        for name in players:
+            self.sit(name, Money.zero(self.rules.currency), rng=rng)
+
+    def _init_state(self) -> None:
         self._draw_cache: tuple[str, int, Dice] | None = None
+        table_id = self._table_id
         self._wagers = accounts.wagers(table_id)
         self._house = accounts.house(table_id)
         self._stack_prefix = f"stack:{table_id}:"
@@ -993,19 +1033,22 @@ class CrapsTable(contract.SnapshotOps):
         # seed stays in the keyring (by commitment) until it is revealed. Never in a view.
         self._seed_label: str | None = None
         self._commitment: str | None = None
-        self._keyring: dict[str, bytes] = {}
-        # Replay: commitments journalled by shooter label, and given dice trusted for a
-        # shooter whose seed is not (yet) revealed.
-        self._replay_commitments: dict[str, str] | None = None
-        # Supervisor corrections (contract): holds re-issued by a void or a correction, new
-        # limits waiting for the next round, and whether a round is under way (a bet or a
-        # void throw since the last roll).
-        self._aliases: dict[str, str] = {}
+        # Supervisor corrections (the kernel): holds re-issued by a void or a correction,
+        # new limits waiting for the next round, and whether a round is under way (a bet
+        # or a void throw since the last roll).
+        self._hold_aliases: dict[str, str] = {}
         self._next_limits: LimitsChanged | None = None
         self._round_open = False
-        self.apply(TableOpened(GAME, self._table_id, self.rules.to_json()))
-        for name in players:
-            self.join(name, Money.zero(self.rules.currency), rng=rng)
+
+    def _rules_of(self, opened: TableOpened) -> CrapsRules:
+        return CrapsRules.from_json(opened.rules)
+
+    def _opening(self) -> CrapsTable:
+        opened = self._events[0]
+        assert isinstance(opened, TableOpened)
+        return CrapsTable(
+            (), self._rules_of(opened), table_id=self._table_id, header=self._journal.header
+        )
 
     @classmethod
     def seated(
@@ -1022,24 +1065,11 @@ class CrapsTable(contract.SnapshotOps):
         dealer keys in the dice (:meth:`throw_dice`)."""
         table = cls((), rules, table_id=table_id)
         for name in players:
-            table.join(name, chips if chips is not None else Money.zero(table.rules.currency),
-                       rng=rng)  # fmt: skip
+            table.sit(name, chips if chips is not None else Money.zero(table.rules.currency),
+                      rng=rng)  # fmt: skip
         return table
 
     # --- the contract's reading of the state -------------------------------------------------
-
-    @property
-    def table_id(self) -> str:
-        return self._table_id
-
-    @property
-    def journal(self) -> Journal:
-        return self._journal
-
-    def seed_vault(self) -> Mapping[str, bytes]:
-        """The server seeds this table holds, by commitment (read-only; see
-        :meth:`contract.SnapshotOps.seed_vault`)."""
-        return MappingProxyType(self._keyring)
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -1097,7 +1127,7 @@ class CrapsTable(contract.SnapshotOps):
         """The ledger hold of a bet: unique per table (and across tables); a bet whose
         hold a supervisor's void or correction re-issued has its new id."""
         base = f"{self._table_id}:{bet_id}"
-        return self._aliases.get(base, base)
+        return self._hold_aliases.get(base, base)
 
     def winnings(self, bet: OpenBet, dice: Dice) -> Money:
         """What ``bet`` wins if ``dice`` decide it as a win: its kind's pay table, applied."""
@@ -1204,13 +1234,8 @@ class CrapsTable(contract.SnapshotOps):
 
     # --- apply: the only place the state changes -----------------------------------------------
 
-    def record(self, ev: Event) -> None:
-        """A journalled event taken as its operation took it (contract ``record``):
-        ``apply`` changes the state and journals it."""
-        self.apply(ev)
-
     def apply(self, ev: Event) -> None:
-        """Apply one event to the state and append it to the journal."""
+        """The only place the table's state changes."""
         match ev:
             case TableOpened():
                 if ev.game != GAME or len(self._journal):
@@ -1277,10 +1302,6 @@ class CrapsTable(contract.SnapshotOps):
                     self._stacks[player] = self._stacks.get(player, 0) + minor
             if isinstance(ev, PlayerLeft):
                 del self._stacks[ev.player]
-        self._journal.append(ev)
-        self._events.append(ev)
-        if isinstance(ev, RoundVoided | RoundCorrected):
-            self._restate()
 
     def _limits_now(self) -> None:
         """New limits take effect at a round boundary (no bet since the last roll)."""
@@ -1291,56 +1312,44 @@ class CrapsTable(contract.SnapshotOps):
             )
             self._next_limits = None
 
-    # --- supervisor corrections (contract: RoundVoided, RoundCorrected) -----------------
+    # --- supervisor corrections (the kernel's void_round, correct_round) -----------------
 
-    def _fold(self, upto: int | None = None) -> CrapsTable:
-        """A new table in the state of the effective history (``contract.effective_events``)
-        before ``upto`` (all of it if None): every event applied, nothing re-decided. Its
-        counters (throws, shooters, bet ids) never go back below the journal's, so a seed
-        label, a throw's draw or a hold id is never used twice."""
-        first = self._journal.first
-        if self._snaps.base is None:
-            opening = self._events[0]
-            assert isinstance(opening, TableOpened)
-            fresh = CrapsTable((), CrapsRules.from_json(opening.rules), table_id=self._table_id,
-                               header=self._journal.header)  # fmt: skip
-        else:
-            fresh = CrapsTable._restored(self._snaps.base, Journal(GAME), {})
+    CORRECTABLE: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+        {"throw_dice": ("dice", "cocked")}
+    )
+
+    def _folding(self, fresh: CrapsTable) -> None:
+        """A fold knows every seed the journal revealed and the shooters' commitments."""
         fresh._keyring = {**self._keyring, **revealed_seeds(self._events)}
         fresh._replay_commitments = {
             ev.label: ev.commitment for ev in self._events if isinstance(ev, SeedCommitted)
         }
-        fresh._aliases = dict(self._aliases)
-        for seq, ev in effective_events(self._events, first):
-            if upto is not None and seq >= upto:
-                break
-            if not isinstance(ev, TableOpened):
-                fresh.apply(ev)
-        real = self._events if upto is None else self._events[: upto - first]
+
+    def _counted(self, real: Sequence[Event], mark: Any = None) -> None:
+        """Counters (throws, shooters, bet ids) never go back below the journal's, so a seed
+        label, a throw's draw or a hold id is never used twice."""
         for ev in real:
             if isinstance(ev, DiceThrown | ThrowVoided):
-                fresh.throws = max(fresh.throws, ev.throw)
+                self.throws = max(self.throws, ev.throw)
             elif isinstance(ev, DicePassed):
-                fresh.shooters = max(fresh.shooters, ev.shooter)
+                self.shooters = max(self.shooters, ev.shooter)
             elif isinstance(ev, BetPlaced):
-                fresh.next_bet_id = max(fresh.next_bet_id, ev.bet_id + 1)
-        return fresh
+                self.next_bet_id = max(self.next_bet_id, ev.bet_id + 1)
 
-    def _restate(self) -> None:
-        """After a void or a correction: the state of the effective history. A shooter's
-        seed that the journal revealed is spent (the dealer keys in his dice)."""
-        fresh = self._fold()
-        for name in ("_seats", "_stacks", "shooter", "shooters", "point", "rolls", "throws",
-                     "next_bet_id", "_bets", "_odds_down", "last_roll", "last_throw",
-                     "_seed_label", "_commitment", "rules", "_next_limits",
-                     "_round_open"):  # fmt: skip
-            setattr(self, name, getattr(fresh, name))
-        last = self._events[-1]  # the void or the correction: its re-issued holds
-        assert isinstance(last, RoundVoided | RoundCorrected)
-        self._aliases = {**self._aliases, **dict(last.aliases)}
-        self._draw_cache = None
+    def _restated(self) -> None:
+        """A shooter's seed that the journal revealed is spent (the dealer keys in his
+        dice)."""
         if self._commitment is not None and self._commitment in revealed_seeds(self._events):
             self._seed_label = self._commitment = None
+
+    def _reset_caches(self) -> None:
+        self._draw_cache = None
+
+    @classmethod
+    def _restored(cls, encoded: Any, journal: Journal, seeds: Mapping[str, bytes]) -> Self:
+        table = super()._restored(encoded, journal, seeds)
+        table._replay_commitments = None
+        return table
 
     def round_start(self) -> int | None:
         """Where the table's last round starts in the effective history: the bets made
@@ -1376,125 +1385,23 @@ class CrapsTable(contract.SnapshotOps):
                 break
         return start
 
-    def _supervisor(self, actor: Actor, requested_by: str) -> None:
-        if not isinstance(actor, Actor) or actor.role is not Role.SUPERVISOR:
-            raise OutOfOrder(f"a supervisor voids and corrects rounds, not {actor}")
-        check_name(requested_by, "requesting supervisor")
-        if requested_by == actor.name:
-            raise OutOfOrder(f"{actor.name} requested this: another supervisor approves it")
-
-    def verify_void_round(self, actor: Actor, requested_by: str) -> None:
-        """A second supervisor voids the last round (there must be one)."""
-        self._void_start(actor, requested_by)
-
-    def _void_start(self, actor: Actor, requested_by: str) -> int:
-        self._supervisor(actor, requested_by)
+    def _void_span(self) -> tuple[int, list[Event]]:
+        """The last round: its bets refunded, its roll (if any) undone."""
         start = self.round_start()
         if start is None:
             raise OutOfOrder("there is no round to void: nothing was bet or thrown since")
-        return start
+        return start, [ev for seq, ev in self._effective() if seq >= start]
 
-    def can_void_round(self, actor: Actor, requested_by: str) -> bool:
-        return _can(self.verify_void_round, actor, requested_by)
-
-    def void_round(
-        self, actor: Actor, reason: str, *, request: int, requested_by: str
-    ) -> RoundVoided:
-        """Void the last round: its bets refunded, its roll (if any) undone."""
-        start = self._void_start(actor, requested_by)
-        wrong = [
-            ev for seq, ev in effective_events(self._events, self._journal.first) if seq >= start
-        ]
-        delta = money_delta(wrong, (), self._aliases, len(self._journal))
-        ev = RoundVoided(
-            from_seq=start, reason=_reason(reason), request=request, requested_by=requested_by,
-            approved_by=actor.name, currency=self.rules.currency.code, **delta,
-        )  # fmt: skip
-        self.apply(ev)
-        return ev
-
-    #: keyed-in operations a supervisor may correct, and the arguments he may change
-    CORRECTABLE: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType(
-        {"throw_dice": ("dice", "cocked")}
-    )
-
-    def _corrected(
-        self, actor: Actor, of_seq: int, args: Mapping[str, Any], requested_by: str
-    ) -> tuple[Command, list[Event], list[Event]]:
-        """The keyed-in command at ``of_seq`` with ``args``, the wrong tail, the right one."""
-        self._supervisor(actor, requested_by)
-        if isinstance(of_seq, bool) or not isinstance(of_seq, int):
-            raise InvalidInput(f"of_seq is an event number, not {of_seq!r}")
-        first = self._journal.first
-        eff = effective_events(self._events, first)
-        if not any(seq == of_seq for seq, _ in eff) or not 0 < of_seq < len(self._journal):
-            raise OutOfOrder(f"event {of_seq} is not in the table's history as it stands")
-        orig = self.command_of(self._events[of_seq - first])
-        if orig is None or orig.op not in self.CORRECTABLE:
-            raise OutOfOrder(
-                f"event {of_seq} is not a keyed-in outcome ({', '.join(self.CORRECTABLE)})"
-            )
-        if not isinstance(args, Mapping) or not args:
-            raise InvalidInput("give the corrected arguments, e.g. {'dice': [5, 6]}")
-        json_args(args, self.CORRECTABLE[orig.op], f"correcting {orig.op}")
-        wrong = [ev for seq, ev in eff if seq >= of_seq]
-        again = self._fold(of_seq).execute(orig)
-        if [e.to_json() for e in again] != [e.to_json() for e in wrong]:
-            raise OutOfOrder(
-                f"event {of_seq} is not the table's last operation: only the last round "
-                "is corrected (void it, or correct before the next bet)"
-            )
-        fixed = Command(orig.actor, orig.op, {**orig.args, **args})
-        right = list(self._fold(of_seq).execute(fixed))
-        return fixed, wrong, right
-
-    def verify_correct_round(
-        self, actor: Actor, of_seq: int, args: Mapping[str, Any], requested_by: str
-    ) -> None:
-        self._corrected(actor, of_seq, args, requested_by)
-
-    def can_correct_round(
-        self, actor: Actor, of_seq: int, args: Mapping[str, Any], requested_by: str
-    ) -> bool:
-        return _can(self.verify_correct_round, actor, of_seq, args, requested_by)
-
-    def correct_round(
+    def _check_limits(
         self,
-        actor: Actor,
-        of_seq: int,
-        args: Mapping[str, Any],
-        reason: str,
-        *,
-        request: int,
-        requested_by: str,
-    ) -> RoundCorrected:
-        """Re-run the keyed-in operation at ``of_seq`` with the corrected ``args``: the
-        rules re-decide the round; the event posts the difference."""
-        fixed, wrong, right = self._corrected(actor, of_seq, args, requested_by)
-        delta = money_delta(wrong, right, self._aliases, len(self._journal))
-        ev = RoundCorrected(
-            of_seq=of_seq, op=fixed.op, args=dict(fixed.args), reason=_reason(reason),
-            request=request, requested_by=requested_by, approved_by=actor.name,
-            rerun=tuple(e.to_json() for e in right), currency=self.rules.currency.code,
-            **delta,
-        )  # fmt: skip
-        self.apply(ev)
-        return ev
-
-    def verify_change_limits(
-        self,
-        actor: Actor,
         min_bet: Money,
         max_bet: Money,
-        *,
-        bets: Mapping[str, tuple[Money, Money]] | None = None,
-        differential: Money | None = None,
+        bets: Mapping[str, tuple[Money, Money]],
+        differential: Money | None,
     ) -> None:
         """Table limits (a rule-set option) change at the next round boundary. Craps has
         one pair, the flat bets' (odds have only the cap of CR-2.2): no ``bets`` or
         ``differential`` (baccarat's)."""
-        if not isinstance(actor, Actor) or actor.role is not Role.SUPERVISOR:
-            raise OutOfOrder(f"a supervisor changes the limits, not {actor}")
         if bets or differential is not None:
             raise InvalidInput(
                 "craps limits are the flat bets' min_bet and max_bet (odds: the cap, CR-2.2)",
@@ -1503,34 +1410,6 @@ class CrapsTable(contract.SnapshotOps):
         self._amount(min_bet)
         self._amount(max_bet)
         dataclasses.replace(self.rules, min_bet=min_bet, max_bet=max_bet)  # validates
-
-    def can_change_limits(
-        self,
-        actor: Actor,
-        min_bet: Money,
-        max_bet: Money,
-        *,
-        bets: Mapping[str, tuple[Money, Money]] | None = None,
-        differential: Money | None = None,
-    ) -> bool:
-        return _can(
-            self.verify_change_limits, actor, min_bet, max_bet, bets=bets, differential=differential
-        )
-
-    def change_limits(
-        self,
-        actor: Actor,
-        min_bet: Money,
-        max_bet: Money,
-        reason: str,
-        *,
-        bets: Mapping[str, tuple[Money, Money]] | None = None,
-        differential: Money | None = None,
-    ) -> LimitsChanged:
-        self.verify_change_limits(actor, min_bet, max_bet, bets=bets, differential=differential)
-        ev = LimitsChanged(min_bet.minor, max_bet.minor, str(actor), _reason(reason))
-        self.apply(ev)
-        return ev
 
     @property
     def next_limits(self) -> LimitsChanged | None:
@@ -1585,7 +1464,7 @@ class CrapsTable(contract.SnapshotOps):
 
     # --- joining, buying chips and leaving (cash-out) ------------------------------------------
 
-    def verify_join(self, actor: Actor | str, amount: Money, *, seat: int | None = None) -> None:
+    def verify_sit(self, actor: Actor | str, amount: Money, *, seat: int | None = None) -> None:
         """A player sits with ``amount`` of chips from his wallet (CR-1: any number may play)."""
         who = _as_actor(actor)
         if who.role is not Role.PLAYER:
@@ -1601,21 +1480,26 @@ class CrapsTable(contract.SnapshotOps):
         elif len(self._seats) >= MAX_SEATS:
             raise InvalidInput(f"the table is full ({MAX_SEATS} seats)")
 
-    def can_join(self, actor: Actor | str, amount: Money, *, seat: int | None = None) -> bool:
-        return _can(self.verify_join, actor, amount, seat=seat)
-
-    def join(
+    @operation(
+        actor=Role.PLAYER,
+        rule="CR-R7",
+        args=(Arg("amount", AMOUNT, None), Arg("seat", optional(WHOLE), None)),
+        rng=True,
+    )
+    def sit(
         self,
         actor: Actor | str,
-        amount: Money,
+        amount: Money | None = None,
         *,
         seat: int | None = None,
         rng: Rng | None = None,
-    ) -> PlayerJoined:
+    ) -> tuple[Event, ...]:
         """Sit at ``seat`` (the lowest free one by default) with chips bought from the
         wallet; at an empty table the player takes the dice (CR-R7) and his seed is
         committed (with ``rng``)."""
-        self.verify_join(actor, amount, seat=seat)
+        amount = Money.zero(self.rules.currency) if amount is None else amount
+        self.verify_sit(actor, amount, seat=seat)
+        start = len(self._journal)
         player = _as_actor(actor).name
         if seat is None:
             seat = next(s for s in range(1, MAX_SEATS + 1) if s not in self._seats)
@@ -1624,19 +1508,17 @@ class CrapsTable(contract.SnapshotOps):
             player=player, seat=seat, amount=amount.minor,
             **self._money_fields({accounts.wallet(player): -amount.minor, stack: amount.minor}),
         )  # fmt: skip
-        self.apply(ev)
+        self._emit(ev)
         if self.shooter is None:
             self._hand_dice(None, FIRST_SHOOTER, rng)
-        return ev
+        return self._since(start)
 
     def verify_buy_in(self, actor: Actor | str, amount: Money) -> None:
         self._player(actor)
         self._amount(amount)
 
-    def can_buy_in(self, actor: Actor | str, amount: Money) -> bool:
-        return _can(self.verify_buy_in, actor, amount)
-
-    def buy_in(self, actor: Actor | str, amount: Money) -> ChipsBought:
+    @operation(actor=Role.PLAYER, args=(Arg("amount", AMOUNT),))
+    def buy_in(self, actor: Actor | str, amount: Money) -> tuple[Event, ...]:
         """More chips from the player's wallet to his stack."""
         self.verify_buy_in(actor, amount)
         player = _as_actor(actor).name
@@ -1645,8 +1527,7 @@ class CrapsTable(contract.SnapshotOps):
             **self._money_fields({accounts.wallet(player): -amount.minor,
                                   accounts.stack(self._table_id, player): amount.minor}),
         )  # fmt: skip
-        self.apply(ev)
-        return ev
+        return self._emit(ev)
 
     def verify_leave(self, actor: Actor | str) -> None:
         """CR-R6: a Pass or Come bet with a point is a contract bet; it stays until decided,
@@ -1665,15 +1546,17 @@ class CrapsTable(contract.SnapshotOps):
     def can_leave(self, actor: Actor | str) -> bool:
         return _can(self.verify_leave, actor)
 
-    def leave(self, actor: Actor | str, *, rng: Rng | None = None) -> PlayerLeft:
+    @operation(actor=Role.PLAYER, rule="CR-R6", rng=True)
+    def leave(self, actor: Actor | str, *, rng: Rng | None = None) -> tuple[Event, ...]:
         """Cash out: every bet on the layout comes back (CR-R6: all may be taken down once
         no contract bet is working), the dice pass on if the player is the shooter (CR-R7),
         and his chips go back to his wallet."""
         self.verify_leave(actor)
+        start = len(self._journal)
         player = _as_actor(actor).name
         mine = self.bets_of(player)
         if mine:
-            self.apply(self._returned(player, [b.id for b in mine], LEAVING))
+            self._emit(self._returned(player, [b.id for b in mine], LEAVING))
         if self.shooter == player:
             self._hand_dice(player, LEFT, rng)
         amount = self._stacks[player]
@@ -1682,8 +1565,8 @@ class CrapsTable(contract.SnapshotOps):
             **self._money_fields({accounts.stack(self._table_id, player): -amount,
                                   accounts.wallet(player): amount}),
         )  # fmt: skip
-        self.apply(ev)
-        return ev
+        self._emit(ev)
+        return self._since(start)
 
     def _returned(self, player: str, ids: Sequence[int], reason: str) -> BetTakenDown:
         total = sum(self._bets[i].amount.minor for i in ids)
@@ -1813,6 +1696,11 @@ class CrapsTable(contract.SnapshotOps):
     ) -> bool:
         return _can(self.verify_place_bet, actor, bet, amount, on=on)
 
+    @operation(
+        actor=Role.PLAYER,
+        rule="CR-R6",
+        args=(Arg("bet", TEXT), Arg("amount", AMOUNT), Arg("on", optional(WHOLE), None)),
+    )
     def place_bet(
         self,
         actor: Actor | str,
@@ -1820,7 +1708,7 @@ class CrapsTable(contract.SnapshotOps):
         amount: Money,
         *,
         on: int | None = None,
-    ) -> BetPlaced:
+    ) -> tuple[Event, ...]:
         """Place a bet: its stake moves from the player's stack to the wagers (a hold)."""
         self.verify_place_bet(actor, bet, amount, on=on)
         player = _as_actor(actor).name
@@ -1831,8 +1719,7 @@ class CrapsTable(contract.SnapshotOps):
             **self._money_fields({accounts.stack(self._table_id, player): -amount.minor,
                                   self._wagers: amount.minor}, opens=(bet_id,)),
         )  # fmt: skip
-        self.apply(ev)
-        return ev
+        return self._emit(ev)
 
     def verify_increase_bet(self, actor: Actor | str, bet_id: int, amount: Money) -> None:
         """CR-R6: a line bet may grow only before it has a point; the bets of CR-4 to CR-11 at
@@ -1864,7 +1751,8 @@ class CrapsTable(contract.SnapshotOps):
     def can_increase_bet(self, actor: Actor | str, bet_id: int, amount: Money) -> bool:
         return _can(self.verify_increase_bet, actor, bet_id, amount)
 
-    def increase_bet(self, actor: Actor | str, bet_id: int, amount: Money) -> BetIncreased:
+    @operation(actor=Role.PLAYER, rule="CR-12", args=(Arg("bet_id", WHOLE), Arg("amount", AMOUNT)))
+    def increase_bet(self, actor: Actor | str, bet_id: int, amount: Money) -> tuple[Event, ...]:
         self.verify_increase_bet(actor, bet_id, amount)
         player = self._bets[bet_id].player
         ev = BetIncreased(
@@ -1872,8 +1760,7 @@ class CrapsTable(contract.SnapshotOps):
             **self._money_fields({accounts.stack(self._table_id, player): -amount.minor,
                                   self._wagers: amount.minor}),
         )  # fmt: skip
-        self.apply(ev)
-        return ev
+        return self._emit(ev)
 
     def verify_take_down(self, actor: Actor | str, bet_id: int) -> None:
         """CR-R6: a Pass or Come bet with a point is a contract bet; all else may come down."""
@@ -1889,14 +1776,13 @@ class CrapsTable(contract.SnapshotOps):
     def can_take_down(self, actor: Actor | str, bet_id: int) -> bool:
         return _can(self.verify_take_down, actor, bet_id)
 
-    def take_down(self, actor: Actor | str, bet_id: int) -> BetTakenDown:
+    @operation(actor=Role.PLAYER, rule="CR-R6", args=(Arg("bet_id", WHOLE),))
+    def take_down(self, actor: Actor | str, bet_id: int) -> tuple[Event, ...]:
         """Return the bet's stake (and its odds', which come down with it) to the stack."""
         self.verify_take_down(actor, bet_id)
         odds = self.odds_on(bet_id)
         ids = (bet_id,) if odds is None else (bet_id, odds.id)
-        ev = self._returned(self._bets[bet_id].player, ids, TAKEN_DOWN)
-        self.apply(ev)
-        return ev
+        return self._emit(self._returned(self._bets[bet_id].player, ids, TAKEN_DOWN))
 
     # --- CR-1 the throw; CR-R1 void throws and cocked dice; CR-R7 the shooter ---------------
 
@@ -1954,9 +1840,10 @@ class CrapsTable(contract.SnapshotOps):
     def can_throw(self, actor: Actor | str, *, dice: Dice | None = None) -> bool:
         return _can(self.verify_throw, actor, dice=dice)
 
+    @operation(actor=Role.PLAYER, rule="CR-1", args=(Arg("dice", optional(_DICE), None),), rng=True)
     def throw(
         self, actor: Actor | str, *, dice: Dice | None = None, rng: Rng | None = None
-    ) -> DiceThrown:
+    ) -> tuple[Event, ...]:
         """CR-1: the shooter throws: two dice from ``Rng.for_event(seed, table, "throw:<n>")``
         (the RNG path never produces a cocked die or a die off the table, CR-R1). ``rng``
         draws the next shooter's seed after a seven-out."""
@@ -1998,26 +1885,45 @@ class CrapsTable(contract.SnapshotOps):
         cocked: tuple[bool, bool] = (False, False),
         by: Actor = Actor.DEALER,
         rng: Rng | None = None,
-    ) -> DiceThrown:
+    ) -> tuple[Event, ...]:
         """CR-1: the dice as read at a live table, keyed in by the dealer; ``cocked`` marks a
         die not lying flat whose face "most evidently up" the dealer declared (CR-R1)."""
         self.verify_throw_dice(d1, d2, cocked=cocked, by=by)
         return self._thrown(Dice(d1, d2), (cocked[0], cocked[1]), by, rng)
 
+    @operation(
+        "throw_dice",
+        actor=(Role.DEALER, Role.SUPERVISOR),
+        rule="CR-R1",
+        args=(Arg("dice", _DICE), Arg("cocked", _COCKED, (False, False))),
+        rng=True,
+        actor_param="by",
+    )
+    def _keyed_throw(
+        self,
+        dice: Dice,
+        cocked: tuple[bool, bool] = (False, False),
+        by: Actor = Actor.DEALER,
+        rng: Rng | None = None,
+    ) -> tuple[Event, ...]:
+        """``throw_dice`` as a command gives it: the dice as a pair."""
+        return self.throw_dice(dice.d1, dice.d2, cocked=cocked, by=by, rng=rng)
+
     def _thrown(
         self, dice: Dice, cocked: tuple[bool, bool], actor: Actor, rng: Rng | None
-    ) -> DiceThrown:
+    ) -> tuple[Event, ...]:
         assert self.shooter is not None
+        start = len(self._journal)
         ev = DiceThrown(
             self.throws + 1, self.rolls + 1, self.shooter, str(actor), (dice.d1, dice.d2), cocked
         )
-        self.apply(ev)
+        self._emit(ev)
         settled = self._settlement(dice)
-        self.apply(settled)
+        self._emit(settled)
         if settled.point_before is not None and dice.total == 7:
             # CR-R7: the shooter keeps the dice until a seven-out; then the next seat.
             self._hand_dice(self.shooter, SEVEN_OUT, rng)
-        return ev
+        return self._since(start)
 
     def verify_void_throw(self, *, by: Actor = Actor.DEALER) -> None:
         """CR-1 / CR-R1: the dealer declares a void throw; it touches no bet. Only at a table
@@ -2036,17 +1942,21 @@ class CrapsTable(contract.SnapshotOps):
     def can_void_throw(self, *, by: Actor = Actor.DEALER) -> bool:
         return _can(self.verify_void_throw, by=by)
 
+    @operation(
+        actor=(Role.DEALER, Role.SUPERVISOR),
+        rule="CR-R1",
+        args=(Arg("reason", TEXT, "a die left the table"),),
+        actor_param="by",
+    )
     def void_throw(
         self, reason: str = "a die left the table", *, by: Actor = Actor.DEALER
-    ) -> ThrowVoided:
+    ) -> tuple[Event, ...]:
         """CR-1, CR-R1: one or both dice off the table — void, logged, thrown again."""
         self.verify_void_throw(by=by)
         if not isinstance(reason, str) or not reason.strip() or len(reason) > 200:
             raise InvalidInput("a void throw's reason is a short text", rule="CR-R1")
         assert self.shooter is not None
-        ev = ThrowVoided(self.throws + 1, self.shooter, str(by), reason)
-        self.apply(ev)
-        return ev
+        return self._emit(ThrowVoided(self.throws + 1, self.shooter, str(by), reason))
 
     def verify_pass_dice(self, actor: Actor | str) -> None:
         """A shooter may pass the dice between throws (CR-R7, the engine's reading: the point
@@ -2056,11 +1966,14 @@ class CrapsTable(contract.SnapshotOps):
     def can_pass_dice(self, actor: Actor | str) -> bool:
         return _can(self.verify_pass_dice, actor)
 
-    def pass_dice(self, actor: Actor | str, *, rng: Rng | None = None) -> DicePassed:
+    @operation(actor=Role.PLAYER, rule="CR-R7", rng=True)
+    def pass_dice(self, actor: Actor | str, *, rng: Rng | None = None) -> tuple[Event, ...]:
         """The shooter hands the dice to the next seat clockwise (CR-R7); his seed is
         revealed and the next shooter's committed (with ``rng``)."""
         self.verify_pass_dice(actor)
-        return self._hand_dice(_as_actor(actor).name, PASSED, rng)
+        start = len(self._journal)
+        self._hand_dice(_as_actor(actor).name, PASSED, rng)
+        return self._since(start)
 
     def _next_seat(self, after: str | None) -> int | None:
         """The next occupied seat clockwise after ``after``'s seat (he is skipped)."""
@@ -2080,7 +1993,7 @@ class CrapsTable(contract.SnapshotOps):
             to, seat = frm, self.seat_of(frm)  # alone at the table: the dice come back
         ev = DicePassed(frm, to, seat, self.shooters + (to is not None), reason)
         old_label, old_commitment = self._seed_label, self._commitment
-        self.apply(ev)
+        self._emit(ev)
         if old_commitment is not None:
             seed = self._keyring.get(old_commitment)
             if seed is None:
@@ -2090,19 +2003,19 @@ class CrapsTable(contract.SnapshotOps):
                     rule="CR-1",
                 )
             assert old_label is not None
-            self.apply(SeedRevealed(old_label, seed.hex()))
+            self._emit(SeedRevealed(old_label, seed.hex()))
         if to is not None and self.rules.dealer != "live":  # CR-R1: the RNG throws none
             label = f"shooter:{ev.shooter}"
             committed = self._new_seed(label, rng)
             if committed is not None:
-                self.apply(SeedCommitted(label, committed))
+                self._emit(SeedCommitted(label, committed))
         return ev
 
     def _new_seed(self, label: str, rng: Rng | None) -> str | None:
         """The commitment of the next shooter's seed (the seed goes to the keyring): in
         replay, the journalled one; else drawn from ``rng``; None if there is neither. (A
         table replayed at a server's start-up goes on live: a shooter after the journal's
-        last one draws his seed — before 2026-11-27 he got none and could not throw.)"""
+        last one draws his seed, and throws.)"""
         if self._replay_commitments is not None and label in self._replay_commitments:
             return self._replay_commitments[label]
         if rng is None:
@@ -2183,48 +2096,27 @@ class CrapsTable(contract.SnapshotOps):
 
     # --- time-outs ---------------------------------------------------------------------------
 
-    def verify_time_out(self, actor: Actor, target: Actor, op: str) -> None:
-        """The system applies the rules' default for ``target`` (the server's clock decides
-        when): a shooter who does not throw passes the dice (CR-R7)."""
-        if not isinstance(actor, Actor) or actor.role is not Role.SYSTEM:
-            raise OutOfOrder(f"only the system times a player out, not {actor}")
-        for p in self.pending():
-            if p.actor == target and p.default == op:
-                return
-        raise OutOfOrder(f"{target} has no pending {op!r} to time out")
+    def _time_out(self, pending: Pending, rng: Rng | None) -> None:
+        """A shooter who does not throw passes the dice (CR-R7)."""
+        self._hand_dice(pending.actor.name, PASSED, rng)
 
-    def time_out(self, actor: Actor, target: Actor, op: str, *, rng: Rng | None = None) -> TimedOut:
-        self.verify_time_out(actor, target, op)
-        rule = next(p.rule for p in self.pending() if p.actor == target and p.default == op)
-        ev = TimedOut(str(target), op, rule)
-        self.apply(ev)
-        if op == "pass_dice":
-            self._hand_dice(target.name, PASSED, rng)
-        return ev
+    # --- snapshots (the kernel's checkpoint) ----------------------------------------------------
 
-    # --- snapshots (contract.Checkpoint) -------------------------------------------------------
+    #: a snapshot leaves out the kernel's parts, a cache and a replay's scaffolding
+    SNAPSHOT_SKIP: ClassVar[frozenset[str]] = Table.SNAPSHOT_SKIP | {
+        "_draw_cache",
+        "_replay_commitments",
+    }
 
-    #: what a snapshot leaves out: the journal (and its events), the seeds (the server keeps
-    #: them apart), a cache, a replay's scaffolding, and the snapshots themselves
-    SNAPSHOT_SKIP: ClassVar[frozenset[str]] = frozenset(
-        {"_journal", "_events", "_keyring", "_draw_cache", "_replay_commitments", "_snaps"}
-    )
+    def _snapshot_skip(self) -> frozenset[str]:
+        """The CR-R9 taken-down odds only when there are some (a table without them writes
+        the snapshot, and its checkpoint's digest, as a table did before it kept them)."""
+        return self.SNAPSHOT_SKIP | ({"_odds_down"} if not self._odds_down else set())
 
-    def snapshot_state(self) -> Any:
-        """The table's state, encoded; the CR-R9 taken-down odds only when there are some
-        (a table without them writes the snapshot, and its checkpoint's digest, as a table
-        did before it kept them)."""
-        skip = self.SNAPSHOT_SKIP | ({"_odds_down"} if not self._odds_down else set())
-        return contract.encode_state(self, skip)
-
-    @classmethod
-    def _restored(cls, encoded: Any, journal: Journal, seeds: Mapping[str, bytes]) -> CrapsTable:
-        table = contract.decode_state(cls, encoded)
-        vars(table).setdefault("_odds_down", set())  # written only when some (snapshot_state)
-        table._journal, table._events, table._keyring = journal, [], dict(seeds)
-        table._draw_cache = table._replay_commitments = None
-        table._snaps = contract.Snapshots(encoded)
-        return table
+    def _load(self, encoded: Any) -> None:
+        super()._load(encoded)
+        if not hasattr(self, "_odds_down"):
+            self._odds_down = set()  # written only when some (_snapshot_skip)
 
     def _replaying(self, window: Journal) -> None:
         """The window's shooters' commitments, as :meth:`open_for_replay` takes a whole
@@ -2233,93 +2125,13 @@ class CrapsTable(contract.SnapshotOps):
             ev.label: ev.commitment for ev in window.events if isinstance(ev, SeedCommitted)
         }
 
-    def checkpoint(self, actor: Actor = Actor.SYSTEM) -> Checkpoint:
-        """Journal the digest of the table's state (``table.checkpoint``); the state is kept
-        as a snapshot the journal's window may later start from (:meth:`compact`)."""
-        self.verify_checkpoint(actor)
-        encoded = self.snapshot_state()
-        ev = contract.checkpoint_event(encoded)
-        self.apply(ev)
-        self._snaps.take(self, encoded)
-        return ev
+    # --- replay: the command that starts with an event ------------------------------------------
 
-    def compact(self) -> int:
-        """Let the journal's entries before the latest checkpoint no void or correction can
-        reach go (contract ``Snapshots.compact``); the seq the window starts at."""
-        before = self._journal.first
-        start = self._snaps.compact(self)
-        del self._events[: start - before]
-        return start
-
-    # --- the contract: execute and command_of ---------------------------------------------------
-
-    def execute(self, command: Command, rng: Rng | None = None) -> tuple[Event, ...]:
-        """Run any operation from a :class:`Command` with JSON arguments (amounts in minor
-        units); unknown arguments are refused. Returns the events it appended."""
-        if not isinstance(command, Command) or not isinstance(command.actor, Actor):
-            raise InvalidInput("execute takes a Command with an Actor")
-        start = len(self._events)
-        actor, op = command.actor, command.op
-        spec = _OPS.get(op)
-        if spec is None:
-            raise InvalidInput(f"craps has no operation {op!r}; it has {', '.join(_OPS)}")
-        args = json_args(command.args, spec, op)
-        cur = self.rules.currency
-        match op:
-            case "join":
-                seat = args.get("seat")
-                self.join(actor, _money(args, "amount", cur, default=0),
-                          seat=None if seat is None else _int(args, "seat"), rng=rng)  # fmt: skip
-            case "buy_in":
-                self.buy_in(actor, _money(args, "amount", cur))
-            case "leave":
-                self.leave(actor, rng=rng)
-            case "place_bet":
-                on = args.get("on")
-                self.place_bet(actor, _str(args, "bet"), _money(args, "amount", cur),
-                               on=None if on is None else _int(args, "on"))  # fmt: skip
-            case "increase_bet":
-                self.increase_bet(actor, _int(args, "bet_id"), _money(args, "amount", cur))
-            case "take_down":
-                self.take_down(actor, _int(args, "bet_id"))
-            case "throw":
-                dice = _dice(args["dice"]) if args.get("dice") is not None else None
-                self.throw(actor, dice=dice, rng=rng)
-            case "throw_dice":
-                d = _dice(args.get("dice"))
-                cocked = args.get("cocked", [False, False])
-                if not isinstance(cocked, list | tuple) or len(cocked) != 2:
-                    raise InvalidInput("cocked is [true/false, true/false]", rule="CR-R1")
-                self.throw_dice(d.d1, d.d2, cocked=(cocked[0], cocked[1]), by=actor, rng=rng)
-            case "void_throw":
-                self.void_throw(_str(args, "reason", "a die left the table"), by=actor)
-            case "pass_dice":
-                self.pass_dice(actor, rng=rng)
-            case "time_out":
-                self.time_out(actor, Actor.parse(_str(args, "actor")), _str(args, "op"), rng=rng)
-            case "void_round":
-                self.void_round(actor, _str(args, "reason"), request=_int(args, "request"),
-                                requested_by=_str(args, "requested_by"))  # fmt: skip
-            case "correct_round":
-                fix = args.get("args")
-                if not isinstance(fix, Mapping):
-                    raise InvalidInput("args is an object, e.g. {'dice': [5, 6]}")
-                self.correct_round(actor, _int(args, "of_seq"), fix, _str(args, "reason"),
-                                   request=_int(args, "request"),
-                                   requested_by=_str(args, "requested_by"))  # fmt: skip
-            case "change_limits":
-                self.change_limits(actor, **limits_args(args, cur))
-            case "checkpoint":
-                self.checkpoint(actor)
-        return tuple(self._events[start:])
-
-    def command_of(self, ev: Event) -> Command | None:
+    def _command_of(self, ev: Event) -> Command | None:
         """The command whose first event is ``ev`` (replay); None for a derived event."""
         match ev:
-            case Checkpoint():
-                return Command(Actor.SYSTEM, "checkpoint")
             case PlayerJoined():
-                return Command(Actor.player(ev.player), "join",
+                return Command(Actor.player(ev.player), "sit",
                                {"amount": ev.amount, "seat": ev.seat})  # fmt: skip
             case ChipsBought():
                 return Command(Actor.player(ev.player), "buy_in", {"amount": ev.amount})
@@ -2345,19 +2157,6 @@ class CrapsTable(contract.SnapshotOps):
                                {"dice": list(ev.dice), "cocked": list(ev.cocked)})  # fmt: skip
             case ThrowVoided():
                 return Command(Actor.parse(ev.actor), "void_throw", {"reason": ev.reason})
-            case TimedOut():
-                return Command(Actor.SYSTEM, "time_out", {"actor": ev.actor, "op": ev.op})
-            case RoundVoided():
-                return Command(Actor.supervisor(ev.approved_by), "void_round",
-                               {"reason": ev.reason, "request": ev.request,
-                                "requested_by": ev.requested_by})  # fmt: skip
-            case RoundCorrected():
-                return Command(Actor.supervisor(ev.approved_by), "correct_round",
-                               {"of_seq": ev.of_seq, "args": dict(ev.args), "reason": ev.reason,
-                                "request": ev.request,
-                                "requested_by": ev.requested_by})  # fmt: skip
-            case LimitsChanged():
-                return Command(Actor.parse(ev.by), "change_limits", ev.args())
         return None
 
     @classmethod
@@ -2376,64 +2175,8 @@ class CrapsTable(contract.SnapshotOps):
         if table.events[0].to_json() != first.to_json():
             raise ReplayMismatch("entry 0: the rules are not written as craps writes them")
         table._keyring.update(seeds)
-        table._replay_commitments = {
-            ev.label: ev.commitment for ev in events if isinstance(ev, SeedCommitted)
-        }
+        table._replaying(journal)
         return table
-
-
-#: The operations of :meth:`CrapsTable.execute` and the arguments each takes.
-_OPS: Mapping[str, tuple[str, ...]] = MappingProxyType({
-    "join": ("amount", "seat"),
-    "buy_in": ("amount",),
-    "leave": (),
-    "place_bet": ("bet", "amount", "on"),
-    "increase_bet": ("bet_id", "amount"),
-    "take_down": ("bet_id",),
-    "throw": ("dice",),
-    "throw_dice": ("dice", "cocked"),
-    "void_throw": ("reason",),
-    "pass_dice": (),
-    "time_out": ("actor", "op"),
-    "void_round": ("reason", "request", "requested_by"),
-    "correct_round": ("of_seq", "args", "reason", "request", "requested_by"),
-    "checkpoint": (),
-    "change_limits": ("min_bet", "max_bet", "reason", "bets", "differential"),
-})  # fmt: skip
-
-
-def _reason(reason: object) -> str:
-    if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
-        raise InvalidInput("a supervisor's reason is a text of 1 to 500 characters")
-    return reason
-
-
-def _int(args: Mapping[str, Any], key: str) -> int:
-    value = args.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"{key} is a whole number, not {value!r}")
-    return value
-
-
-def _str(args: Mapping[str, Any], key: str, default: str | None = None) -> str:
-    value = args.get(key, default)
-    if not isinstance(value, str):
-        raise InvalidInput(f"{key} is a text, not {value!r}")
-    return value
-
-
-def _money(args: Mapping[str, Any], key: str, cur: Currency, default: int | None = None) -> Money:
-    """An amount in minor units (avos): a whole number."""
-    value = args.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"{key} is an amount in minor units (a whole number), not {value!r}")
-    return Money(value, cur)
-
-
-def _dice(value: object) -> Dice:
-    if not isinstance(value, list | tuple) or len(value) != 2:
-        raise InvalidInput(f"dice are two numbers 1 to 6, not {value!r}", rule="CR-1")
-    return Dice(value[0], value[1])
 
 
 # === Replay =================================================================================

@@ -34,19 +34,16 @@ chain (a round is the run of events between two ``BankOpened``).
 from __future__ import annotations
 
 import dataclasses
-import inspect
-import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Self
 
 from macau_tables.core.errors import (
     InsufficientFunds,
     InvalidInput,
-    MacauTablesError,
     OutOfOrder,
     ReplayMismatch,
     RuleViolation,
@@ -55,7 +52,7 @@ from macau_tables.core.errors import (
 from macau_tables.core.errors import passes as _can
 from macau_tables.core.journal import Event, Journal, JsonValue, event, register_replayer
 from macau_tables.core.ledger import Movement, movement_of
-from macau_tables.core.money import Currency, Money, currency_by_code
+from macau_tables.core.money import Money, currency_by_code
 from macau_tables.core.rng import Rng, commitment
 from macau_tables.core.visibility import Audience, Viewer, ViewerRole
 from macau_tables.games import contract
@@ -73,7 +70,17 @@ from macau_tables.games.contract import (
     TableOpened,
     TimedOut,
     accounts,
-    json_args,
+)
+from macau_tables.games.kernel import (
+    AMOUNT,
+    FLAG,
+    JSON,
+    TEXT,
+    WHOLE,
+    Arg,
+    Table,
+    operation,
+    optional,
 )
 from macau_tables.games.paigow import PAIGOW
 from macau_tables.games.taiwan import TAIWAN
@@ -605,7 +612,7 @@ class _Offer:
     declined: list[int] = field(default_factory=list)
 
 
-class TileTable(contract.SnapshotOps):
+class TileTable(Table):
     """A Pai Gow or Taiwan Pai Kao table under the contract (``TableEngine``).
 
     Open one with :func:`open_table`; drive it with :meth:`execute` and :meth:`pending`.
@@ -616,6 +623,10 @@ class TileTable(contract.SnapshotOps):
     """
 
     game: ClassVar[str] = "tiles"
+    rules: TileTableRules
+    SUPERSEDED_CITATIONS: ClassVar[Mapping[str, frozenset[str]]] = MappingProxyType(
+        SUPERSEDED_CITATIONS
+    )
 
     def __init__(
         self,
@@ -627,17 +638,25 @@ class TileTable(contract.SnapshotOps):
         order_of: WoodpileOrder = woodpile_order,
         header: Mapping[str, Any] | None = None,
     ) -> None:
-        contract.check_name(table_id, "table id")
         self.rules = rules
         self.regulation = rules.regulation
-        self._table_id = table_id
-        self._journal = Journal(rules.game, header or {})
-        # the vault: server seeds by commitment (never in an event until revealed)
-        self._vault: dict[str, bytes] = dict(seeds or {})
+        super().__init__(rules, table_id, journal_game=rules.game, header=header, seeds=seeds)
         # replay of a timed-out shuffle: the journal's commitments by woodpile label
         self._planned: dict[str, str] = dict(planned or {})
         self._order_of = order_of
-        # state: changed only by apply()
+        self._init_state()
+        self._open()
+
+    def game_name(self) -> str:
+        return self.rules.game
+
+    def _rules_of(self, opened: TableOpened) -> TileTableRules:
+        return TileTableRules.from_json(opened.rules)
+
+    def _init_state(self) -> None:
+        """A new table's state (changed only by :meth:`apply`)."""
+        self.regulation = self.rules.regulation
+        self._phase = TilePhase.BANK  # state: changed only by apply()
         self._phase = TilePhase.BANK
         self._seats: dict[int, str] = {}
         self._stacks: dict[str, int] = {}
@@ -675,31 +694,12 @@ class TileTable(contract.SnapshotOps):
         self._next_limits: LimitsChanged | None = None
         # hold ids re-issued by voids and corrections (contract.hold_aliases), as they come
         self._hold_aliases: dict[str, str] = {}
-        self._snaps = contract.Snapshots()  # the journal's window and its checkpoints
-        self.apply(TableOpened(rules.game, table_id, rules.to_json()))
 
     # ---- the contract's properties -------------------------------------------------------
 
     @property
-    def table_id(self) -> str:
-        return self._table_id
-
-    @property
-    def journal(self) -> Journal:
-        return self._journal
-
-    def seed_vault(self) -> Mapping[str, bytes]:
-        """The server seeds this table holds, by commitment (read-only; see
-        :meth:`contract.SnapshotOps.seed_vault`)."""
-        return MappingProxyType(self._vault)
-
-    @property
     def phase(self) -> TilePhase:
         return self._phase
-
-    @property
-    def currency(self) -> Currency:
-        return currency_by_code(self.rules.currency)
 
     @property
     def round(self) -> Round | None:
@@ -779,6 +779,9 @@ class TileTable(contract.SnapshotOps):
     def _r(self, pg_id: str) -> str:
         """The regulation's own ID for a rule cited by Pai Gow's number (``Regulation.rule``)."""
         return self.regulation.rule(pg_id)
+
+    def _cite(self, rule: str) -> str:
+        return self._r(rule) if rule else rule
 
     def _banker_actor(self) -> Actor:
         return Actor.DEALER if self._banker == HOUSE else Actor.player(self._banker)
@@ -876,69 +879,7 @@ class TileTable(contract.SnapshotOps):
             return tuple(out)
         return (Pending(Actor.DEALER, ("settle",), "settle", self._r("PG-8.3")),)
 
-    # ---- execute / dispatch --------------------------------------------------------------------
-
-    def execute(self, command: Command, rng: Rng | None = None) -> tuple[Event, ...]:
-        """Run one operation from a :class:`Command` (JSON arguments validated)."""
-        ops: dict[str, tuple[tuple[str, ...], Callable[..., tuple[Event, ...]]]] = {
-            "sit": (("seat",), self.sit),
-            "buy_in": (("amount",), self.buy_in),
-            "cash_out": (("amount",), self.cash_out),
-            "leave": ((), self.leave),
-            "open_bank": (("capital",), self.open_bank),
-            "decline_bank": ((), self.decline_bank),
-            "house_banks": ((), self.house_banks),
-            "shuffle": (("seed",), self.shuffle),
-            "build_woodpile": ((), self.build_woodpile),
-            "join_bank": (("capital",), self.join_bank),
-            "place_bet": (("seat", "amount"), self.place_bet),
-            "rearrange": (("order",), self.rearrange),
-            "shake": (("dice", "cocked", "hands"), self.shake),
-            "report_exposed": (("seat", "tiles"), self.report_exposed),
-            "set_tiles": (("seat", "front"), self.set_tiles),
-            "settle": ((), self.settle),
-            "time_out": (("actor", "op", "cited"), self.time_out),
-            "void_round": (("reason", "request", "requested_by"), self.void_round),
-            "correct_round": (
-                ("of_seq", "args", "reason", "request", "requested_by"),
-                self.correct_round,
-            ),
-            "change_limits": (
-                ("min_bet", "max_bet", "bets", "differential", "reason"),
-                self.change_limits,
-            ),
-            "checkpoint": ((), self.checkpoint),
-        }
-        if not isinstance(command, Command) or command.op not in ops:
-            op = getattr(command, "op", command)
-            raise InvalidInput(f"no operation {op!r} at a tile table; try {sorted(ops)}")
-        allowed, fn = ops[command.op]
-        args = dict(json_args(command.args, allowed, command.op))
-        if command.op == "time_out":
-            return self.time_out(
-                command.actor, args.get("actor"), args.get("op"), rng, cited=args.get("cited")
-            )
-        if command.op in ("shuffle", "shake"):
-            args["rng"] = rng
-        if command.op == "change_limits":
-            args = contract.limits_args(args, self.currency)
-        try:
-            _signature(fn).bind(command.actor, **args)
-        except TypeError as exc:  # a required argument left out
-            raise InvalidInput(f"{command.op}: {exc}; it takes {list(allowed)}") from exc
-        return fn(command.actor, **args)
-
-    def _emit(self, *events: Event) -> tuple[Event, ...]:
-        for ev in events:
-            self.apply(ev)
-        return events
-
     # ---- apply: the only place the state changes -----------------------------------------------
-
-    def record(self, ev: Event) -> None:
-        """A journalled event taken as its operation took it (contract ``record``):
-        ``apply`` changes the state and journals it."""
-        self.apply(ev)
 
     def apply(self, ev: Event) -> None:
         """Apply one event to the table (and journal it)."""
@@ -1024,16 +965,10 @@ class TileTable(contract.SnapshotOps):
                 self._next_limits = ev
                 if self._round is None:
                     self._limits_now()
-            case RoundVoided() | RoundCorrected():
-                # the state follows the effective history (below); the hold ids go on
-                self._hold_aliases.update(ev.aliases)
-            case Checkpoint():
-                pass
+            case RoundVoided() | RoundCorrected() | Checkpoint():
+                pass  # the state follows the effective history (the kernel's _restate)
             case _:
                 raise InvalidInput(f"{ev.kind} is not an event of a tile table")
-        self._journal.append(ev)
-        if isinstance(ev, RoundVoided | RoundCorrected):
-            self._restate()
 
     def _apply_money(self, ev: Event) -> None:
         mv = movement_of(ev)
@@ -1100,7 +1035,7 @@ class TileTable(contract.SnapshotOps):
         self._phase = TilePhase.BETTING if carried is not None else TilePhase.SHUFFLE
 
     def _shuffle(self, label: str, c: str) -> None:
-        seed = self._vault.get(c)
+        seed = self._keyring.get(c)
         if seed is None:
             raise ReplayMismatch(
                 f"{label}: the seed of commitment {c[:16]}… is not known (it is revealed when "
@@ -1152,12 +1087,13 @@ class TileTable(contract.SnapshotOps):
             raise RuleViolation(f"only a player may do this, not {actor}", rule=self._r("PG-4.6"))
         return actor.name
 
-    def _amount(self, value: object, what: str) -> int:
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise InvalidInput(f"{what} is a whole number of avos, not {value!r}")
-        if value <= 0:
-            raise InvalidInput(f"{what} must be positive, not {Money(value, self.currency)}")
-        return value
+    def _amount(self, value: Money, what: str) -> int:
+        """A positive amount of the table's currency, in minor units."""
+        if not isinstance(value, Money) or value.currency != self.currency:
+            raise InvalidInput(f"{what} is an amount in {self.currency.code}, not {value!r}")
+        if not value.is_positive():
+            raise InvalidInput(f"{what} must be positive, not {value}")
+        return value.minor
 
     def verify_sit(self, actor: Actor, seat: object) -> None:
         player = self._player(actor)
@@ -1180,35 +1116,48 @@ class TileTable(contract.SnapshotOps):
     def can_sit(self, actor: Actor, seat: object) -> bool:
         return _can(self.verify_sit, actor, seat)
 
-    def sit(self, actor: Actor, seat: object) -> tuple[Event, ...]:
-        """A player takes an empty seat."""
+    @operation(
+        actor=Role.PLAYER,
+        rule="PG-1.4",
+        args=(Arg("seat", WHOLE), Arg("amount", optional(AMOUNT), None)),
+    )
+    def sit(self, actor: Actor, seat: int, amount: Money | None = None) -> tuple[Event, ...]:
+        """A player takes an empty seat, with ``amount`` of chips from the wallet if given."""
         self.verify_sit(actor, seat)
-        assert isinstance(seat, int)
-        return self._emit(PlayerSat(actor.name, seat))
+        if amount is not None:
+            self._amount(amount, "a buy-in")
+        out = self._emit(PlayerSat(actor.name, seat))
+        if amount is not None:
+            out += self.buy_in(actor, amount)
+        return out
 
-    def verify_buy_in(self, actor: Actor, amount: object) -> None:
+    def verify_buy_in(self, actor: Actor, amount: Money) -> None:
         player = self._player(actor)
         if self._seat_of(player) is None:
             raise RuleViolation(f"{player} has no seat at this table")
         self._amount(amount, "a buy-in")
 
-    def buy_in(self, actor: Actor, amount: object) -> tuple[Event, ...]:
+    @operation(actor=Role.PLAYER, args=(Arg("amount", AMOUNT),))
+    def buy_in(self, actor: Actor, amount: Money) -> tuple[Event, ...]:
         """Chips from the player's wallet (the ledger refuses more than it holds)."""
         self.verify_buy_in(actor, amount)
-        assert isinstance(amount, int)
-        return self._emit(ChipsBought(self._table_id, actor.name, amount, self.rules.currency))
+        return self._emit(
+            ChipsBought(self._table_id, actor.name, amount.minor, self.rules.currency)
+        )
 
-    def verify_cash_out(self, actor: Actor, amount: object) -> None:
+    def verify_cash_out(self, actor: Actor, amount: Money) -> None:
         player = self._player(actor)
         value = self._amount(amount, "a cash-out")
         if value > self._stacks.get(player, 0):
             raise InsufficientFunds(f"{player} has {self.stack(player)} at the table")
 
-    def cash_out(self, actor: Actor, amount: object) -> tuple[Event, ...]:
+    @operation(actor=Role.PLAYER, args=(Arg("amount", AMOUNT),))
+    def cash_out(self, actor: Actor, amount: Money) -> tuple[Event, ...]:
         """Chips back to the wallet (never what is in play: that is held, not in the stack)."""
         self.verify_cash_out(actor, amount)
-        assert isinstance(amount, int)
-        return self._emit(ChipsCashed(self._table_id, actor.name, amount, self.rules.currency))
+        return self._emit(
+            ChipsCashed(self._table_id, actor.name, amount.minor, self.rules.currency)
+        )
 
     def verify_leave(self, actor: Actor) -> None:
         player = self._player(actor)
@@ -1225,6 +1174,7 @@ class TileTable(contract.SnapshotOps):
     def can_leave(self, actor: Actor) -> bool:
         return _can(self.verify_leave, actor)
 
+    @operation(actor=Role.PLAYER, rule="PG-4.7")
     def leave(self, actor: Actor) -> tuple[Event, ...]:
         """Cash out the whole stack and stand up (refused while money is in play)."""
         self.verify_leave(actor)
@@ -1252,14 +1202,13 @@ class TileTable(contract.SnapshotOps):
             raise RuleViolation(f"the bank is offered to {who}, not {player}", rule=rule)
         return player
 
-    def verify_open_bank(self, actor: Actor, capital: object) -> None:
+    def verify_open_bank(self, actor: Actor, capital: Money) -> None:
         player = self._verify_candidate(actor)
         value = self._amount(capital, "the bank's capital")
         rule = self._r("PG-4.4")
         if value > self._stacks.get(player, 0):
             raise InsufficientFunds(
-                f"{player} has {self.stack(player)} to put on the table, not "
-                f"{Money(value, self.currency)}",
+                f"{player} has {self.stack(player)} to put on the table, not {capital}",
                 rule=rule,
             )
         o = self._offer
@@ -1268,16 +1217,18 @@ class TileTable(contract.SnapshotOps):
                 self.rules.places, o.turn, o.rounds_held, o.floor, self.regulation
             ).verify_keep(value, False)
 
-    def can_open_bank(self, actor: Actor, capital: object) -> bool:
+    def can_open_bank(self, actor: Actor, capital: Money) -> bool:
         return _can(self.verify_open_bank, actor, capital)
 
-    def open_bank(self, actor: Actor, capital: object) -> tuple[Event, ...]:
+    @operation(actor=Role.PLAYER, rule="PG-4.4", args=(Arg("capital", AMOUNT),))
+    def open_bank(self, actor: Actor, capital: Money) -> tuple[Event, ...]:
         """PG-4.4 / TW-5c: the banker puts the capital on the table; a round opens."""
         self.verify_open_bank(actor, capital)
-        assert isinstance(capital, int)
         seat = self.bank_candidate()
         assert seat is not None
-        return self._emit(self._bank_opened(actor.name, seat, capital, self.rules.house_capital))
+        return self._emit(
+            self._bank_opened(actor.name, seat, capital.minor, self.rules.house_capital)
+        )
 
     def _bank_opened(self, banker: str, seat: int, capital: int, house: int) -> BankOpened:
         n = self._round_no + 1
@@ -1292,6 +1243,7 @@ class TileTable(contract.SnapshotOps):
     def can_decline_bank(self, actor: Actor) -> bool:
         return _can(self.verify_decline_bank, actor)
 
+    @operation(actor=Role.PLAYER, rule="PG-4.3")
     def decline_bank(self, actor: Actor) -> tuple[Event, ...]:
         """PG-4.3 / TW-5b: decline the bank (a banker passes it on, PG-R6)."""
         self.verify_decline_bank(actor)
@@ -1309,6 +1261,7 @@ class TileTable(contract.SnapshotOps):
         if not self._seats or not self.rules.house_bank_capital:
             raise RuleViolation("the house banks only for seated players, when allowed")
 
+    @operation(actor=Role.DEALER, rule="PG-R6")
     def house_banks(self, actor: Actor) -> tuple[Event, ...]:
         """PG-R6 gap fill: no seat takes the bank — the house banks this round at the seat
         whose turn it was."""
@@ -1326,8 +1279,11 @@ class TileTable(contract.SnapshotOps):
                 "the tiles are shuffled after the bank opens, before bets", rule=self._r("PG-1.1")
             )
 
+    @operation(
+        actor=Role.DEALER, rule="PG-1.1", args=(Arg("seed", optional(TEXT), None),), rng=True
+    )
     def shuffle(
-        self, actor: Actor, seed: object = None, rng: Rng | None = None
+        self, actor: Actor, seed: str | None = None, rng: Rng | None = None
     ) -> tuple[Event, ...]:
         """PG-1.1 / TW-2a: a new woodpile from a server seed (``seed`` in hex, else drawn
         from ``rng``); only its commitment is published."""
@@ -1341,16 +1297,17 @@ class TileTable(contract.SnapshotOps):
                 raise InvalidInput("a seed is hex text") from exc
         elif rng is not None:
             raw = rng.source.random_bits(256).to_bytes(32, "big")
-        elif self._planned.get(f"woodpile:{self._woodpiles + 1}") in self._vault:
-            raw = self._vault[self._planned[f"woodpile:{self._woodpiles + 1}"]]  # (replay)
+        elif self._planned.get(f"woodpile:{self._woodpiles + 1}") in self._keyring:
+            raw = self._keyring[self._planned[f"woodpile:{self._woodpiles + 1}"]]  # (replay)
         else:
             raise InvalidInput("a shuffle needs a seed or a random source")
         if len(raw) < 32:
             raise InvalidInput("a server seed has at least 32 bytes")
         c = commitment(raw)
-        self._vault[c] = raw  # the seed stays in the vault until revealed
+        self._keyring[c] = raw  # the seed stays in the vault until revealed
         return self._emit(SeedCommitted(f"woodpile:{self._woodpiles + 1}", c))
 
+    @operation(actor=Role.DEALER, rule="PG-1.1")
     def build_woodpile(self, actor: Actor) -> tuple[Event, ...]:
         """PG-1.1 / TW-2a at a live table: the dealer builds a physical woodpile; the system
         never knows its order — the dealer keys in the hands as dealt (``shake`` with the
@@ -1430,7 +1387,7 @@ class TileTable(contract.SnapshotOps):
             )
         return self._need_round()
 
-    def verify_place_bet(self, actor: Actor, seat: object, amount: object) -> None:
+    def verify_place_bet(self, actor: Actor, seat: int, amount: Money) -> None:
         rnd = self._verify_betting("PG-4.7")
         player = self._player(actor)
         if self._seat_of(player) is None:
@@ -1438,48 +1395,44 @@ class TileTable(contract.SnapshotOps):
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise InvalidInput(f"a seat is a number, not {seat!r}")
         value = self._amount(amount, "a bet")
-        rnd.verify_place_bet(player, seat, Money(value, self.currency))
+        rnd.verify_place_bet(player, seat, amount)
         if value > self._stacks.get(player, 0):
             raise InsufficientFunds(
-                f"{player} has {self.stack(player)} at the table, "
-                f"not {Money(value, self.currency)}",
+                f"{player} has {self.stack(player)} at the table, not {amount}",
                 rule=self._r("PG-4.6"),
             )
 
-    def can_place_bet(self, actor: Actor, seat: object, amount: object) -> bool:
+    def can_place_bet(self, actor: Actor, seat: int, amount: Money) -> bool:
         return _can(self.verify_place_bet, actor, seat, amount)
 
-    def place_bet(self, actor: Actor, seat: object, amount: object) -> tuple[Event, ...]:
+    @operation(actor=Role.PLAYER, rule="PG-4.6", args=(Arg("seat", WHOLE), Arg("amount", AMOUNT)))
+    def place_bet(self, actor: Actor, seat: int, amount: Money) -> tuple[Event, ...]:
         """PG-4.6 / TW-2g: a bet on a seat before the dice (its id is its hold)."""
         self.verify_place_bet(actor, seat, amount)
-        assert isinstance(seat, int)
-        assert isinstance(amount, int)
         bet_id = f"bet-{self._bet_count + 1}"
-        ev = BetPlaced(self._table_id, bet_id, actor.name, seat, amount, self.rules.currency)
+        cur = self.rules.currency
+        ev = BetPlaced(self._table_id, bet_id, actor.name, seat, amount.minor, cur)
         return self._emit(ev)
 
-    def verify_join_bank(self, actor: Actor, capital: object) -> None:
+    def verify_join_bank(self, actor: Actor, capital: Money) -> None:
         rnd = self._verify_betting("PG-4.7")
         player = self._player(actor)
         if self._seat_of(player) is None:
             raise RuleViolation(f"{player} has no seat at this table")
         value = self._amount(capital, "co-bank capital")
-        rnd.verify_join_bank(player, Money(value, self.currency))
+        rnd.verify_join_bank(player, capital)
         if value > self._stacks.get(player, 0):
             raise InsufficientFunds(
                 f"{player} has {self.stack(player)} at the table", rule=self._r("PG-3.2")
             )
 
-    def can_join_bank(self, actor: Actor, capital: object) -> bool:
-        return _can(self.verify_join_bank, actor, capital)
-
-    def join_bank(self, actor: Actor, capital: object) -> tuple[Event, ...]:
+    @operation(actor=Role.PLAYER, rule="PG-3.2", args=(Arg("capital", AMOUNT),))
+    def join_bank(self, actor: Actor, capital: Money) -> tuple[Event, ...]:
         """PG-3.2 / TW-5e: co-bank after the banker."""
         self.verify_join_bank(actor, capital)
-        assert isinstance(capital, int)
         hold = f"bank-{self._round_no}-{actor.name}"
         return self._emit(
-            CoBankJoined(self._table_id, hold, actor.name, capital, self.rules.currency)
+            CoBankJoined(self._table_id, hold, actor.name, capital.minor, self.rules.currency)
         )
 
     def _verify_rearrange_by(self, player: str, order: Sequence[int] | None = None) -> None:
@@ -1494,6 +1447,7 @@ class TileTable(contract.SnapshotOps):
             raise InvalidInput("a rearrangement is a list of stack numbers", rule=self._r("PG-R2"))
         self._verify_rearrange_by(player, order)
 
+    @operation(actor=Role.PLAYER, rule="PG-2.1", args=(Arg("order", JSON),))
     def rearrange(self, actor: Actor, order: object) -> tuple[Event, ...]:
         """PG-2.1 / TW-2f: players (two at most), then the banker, before the dice."""
         self.verify_rearrange(actor, order)
@@ -1512,6 +1466,12 @@ class TileTable(contract.SnapshotOps):
         rnd.verify_shake()
         return rnd
 
+    @operation(
+        actor=(Role.PLAYER, Role.DEALER),
+        rule="PG-1.2",
+        args=(Arg("dice", JSON, None), Arg("cocked", FLAG, False), Arg("hands", JSON, None)),
+        rng=True,
+    )
     def shake(
         self,
         actor: Actor,
@@ -1550,7 +1510,7 @@ class TileTable(contract.SnapshotOps):
         if dice is None:
             if cocked:
                 raise InvalidInput("only keyed-in dice can be cocked", rule=self._r("PG-1.5"))
-            seed = self._vault[self._commitment]
+            seed = self._keyring[self._commitment]
             label = f"{self._label}:dice:{self._round_no}:{self._dice_tries + 1}"
             got = Rng.for_event(seed, self._table_id, label).dice(4)
             by_hand = False
@@ -1602,6 +1562,7 @@ class TileTable(contract.SnapshotOps):
                 )
             left.remove(str(tile))
 
+    @operation(actor=Role.DEALER, rule="PG-2.2", args=(Arg("seat", JSON), Arg("tiles", JSON)))
     def report_exposed(self, actor: Actor, seat: object, tiles: object) -> tuple[Event, ...]:
         """The dealer reports tiles turned up in the deal: they are public; the regulation
         decides the effect (PG-2.3: a seat out, or the deal void and the woodpile revealed)."""
@@ -1618,7 +1579,7 @@ class TileTable(contract.SnapshotOps):
     def _reveal(self) -> tuple[Event, ...]:
         if self._keyed_pile:
             return self._emit(WoodpileEnded(self._label))
-        seed = self._vault[self._commitment]
+        seed = self._keyring[self._commitment]
         return self._emit(SeedRevealed(self._label, seed.hex()))
 
     # ---- setting (PG-5, PG-7, PG-8.1, TW-6a, TW-6b) --------------------------------------------
@@ -1656,6 +1617,11 @@ class TileTable(contract.SnapshotOps):
     def can_set_tiles(self, actor: Actor, seat: object, front: object) -> bool:
         return _can(self.verify_set_tiles, actor, seat, front)
 
+    @operation(
+        actor=(Role.PLAYER, Role.DEALER),
+        rule="PG-5.1",
+        args=(Arg("seat", JSON), Arg("front", JSON)),
+    )
     def set_tiles(self, actor: Actor, seat: object, front: object) -> tuple[Event, ...]:
         """PG-5.1 / TW-6a: split a seat's four tiles (``front`` names one hand's two tiles);
         the banker last (PG-8.1)."""
@@ -1711,6 +1677,7 @@ class TileTable(contract.SnapshotOps):
         if self._phase is not TilePhase.SETTLE:
             raise OutOfOrder("settle after the banker has set", rule=self._r("PG-8.1"))
 
+    @operation(actor=Role.DEALER, rule="PG-8.3")
     def settle(self, actor: Actor) -> tuple[Event, ...]:
         """Turn every hand up, compare, settle, close every hold of the round; reveal the
         woodpile's seed when it is used up."""
@@ -1826,54 +1793,28 @@ class TileTable(contract.SnapshotOps):
             return accounts.wagers(t)  # the pot nets to zero within a settlement
         raise InvalidInput(f"unexpected account {account!r} in a tile settlement")
 
-    # ---- time-outs (the rules' defaults) ------------------------------------------------------
+    # ---- time-outs (the rules' defaults; the kernel's time_out) --------------------------------
 
-    def verify_time_out(self, actor: Actor, who: object, op: object) -> Pending:
-        if actor != Actor.SYSTEM:
-            raise RuleViolation("only the table's clock times a player out")
-        for p in self.pending():
-            if str(p.actor) == who and p.default == op:
-                return p
-        raise OutOfOrder(f"{who} has no pending {op!r} with a default now")
-
-    def can_time_out(self, actor: Actor, who: object, op: object) -> bool:
-        try:
-            self.verify_time_out(actor, who, op)
-        except MacauTablesError:
-            return False
-        return True
-
-    def time_out(
-        self,
-        actor: Actor,
-        who: object,
-        op: object,
-        rng: Rng | None = None,
-        *,
-        cited: object = None,
-    ) -> tuple[Event, ...]:
-        """The rules' default for a pending actor who did not act (``contract.time_out``):
-        ``TimedOut(actor, op, rule)``, then the default's own events. ``cited`` (replay:
-        the journalled event's rule) must be the rule the pending step names, or one that
-        :data:`SUPERSEDED_CITATIONS` says a journal written before cited for it."""
-        p = self.verify_time_out(actor, who, op)
-        rule = p.rule
-        if cited is not None and cited != rule:
-            if cited not in SUPERSEDED_CITATIONS.get(rule, frozenset()):
-                raise RuleViolation(f"the time-out of {who} cites {cited}; the rules, {p.rule}")
-            rule = str(cited)
-        out = list(self._emit(TimedOut(str(p.actor), str(op), rule)))
+    def _time_out(self, pending: Pending, rng: Rng | None) -> None:
+        """The default's own events: the house way (or the forced setting) sets a seat's
+        tiles; the dealer shuffles, the banker's dice are shaken, the bank is declined or
+        the house banks, the hands are settled."""
+        actor, op = pending.actor, pending.default
         if op == "set_tiles":
-            seat = next(s for a, s in self._setters() if a == p.actor)
+            seat = next(s for a, s in self._setters() if a == actor)
             front = [str(t) for t in self.default_setting(seat).front.tiles]
-            out += self.set_tiles(p.actor, seat, front)
+            self.set_tiles(actor, seat, front)
         elif op == "shuffle":
-            out += self.shuffle(p.actor, None, rng)
+            self.shuffle(actor, None, rng)
         elif op == "shake":
-            out += self.shake(p.actor)
+            self.shake(actor)
+        elif op == "decline_bank":
+            self.decline_bank(actor)
+        elif op == "house_banks":
+            self.house_banks(actor)
         else:
-            out += getattr(self, str(op))(p.actor)
-        return tuple(out)
+            assert op == "settle", op
+            self.settle(actor)
 
     # ---- the supervisor's void of the last round (contract: RoundVoided) ----------------------
     #
@@ -1907,50 +1848,22 @@ class TileTable(contract.SnapshotOps):
                 return None
         return None
 
-    def verify_void_round(self, actor: Actor, requested_by: str) -> None:
-        """A second supervisor voids the last round (there must be one)."""
-        self._void_start(actor, requested_by)
-
-    def _void_start(self, actor: Actor, requested_by: object) -> int:
-        if not isinstance(requested_by, str):
-            raise InvalidInput("requested_by names the requesting supervisor")
-        self._supervisor(actor, requested_by)
+    def _void_span(self) -> tuple[int, list[Event]]:
         start = self._round_start()
         if start is None:
             raise OutOfOrder(
                 "there is no round to void: no bank was opened since the last void, or a seat, "
                 "chips or the bank's offer came after it"
             )
-        return start
+        return start, [ev for seq, ev in self._effective() if seq >= start]
 
-    def can_void_round(self, actor: Actor, requested_by: str) -> bool:
-        return _can(self.verify_void_round, actor, requested_by)
-
-    def void_round(
-        self, actor: Actor, reason: object, request: object, requested_by: object
-    ) -> tuple[Event, ...]:
-        """Void the last round: every bet and the bank's capital refunded, its settlement
-        reversed; the woodpile in use ends (its seed revealed)."""
-        start = self._void_start(actor, requested_by)
-        assert isinstance(requested_by, str)
-        reason, request = _supervisor_args(reason, request)
-        events, first = self._journal.events, self._journal.first
-        wrong = [ev for seq, ev in contract.effective_events(events, first) if seq >= start]
-        delta = contract.money_delta(wrong, (), self._hold_aliases, len(self._journal))
-        label, c, keyed = self._label, self._commitment, self._keyed_pile
-        out = list(
-            self._emit(
-                RoundVoided(
-                    from_seq=start, reason=reason, request=request, requested_by=requested_by,
-                    approved_by=actor.name, currency=self.currency.code, **delta,
-                )
-            )
-        )  # fmt: skip
-        if label and keyed:
-            out += self._emit(WoodpileEnded(label))
-        elif label:
-            out += self._emit(SeedRevealed(label, self._vault[c].hex()))
-        return tuple(out)
+    def _void_followers(self) -> list[Event]:
+        """The woodpile in use ends with the void: its seed revealed, a physical one ended."""
+        if self._label and self._keyed_pile:
+            return [WoodpileEnded(self._label)]
+        if self._label:
+            return [SeedRevealed(self._label, self._keyring[self._commitment].hex())]
+        return []
 
     # ---- a supervisor's new limits, from the next round (contract: LimitsChanged) -------------
     #
@@ -1961,19 +1874,15 @@ class TileTable(contract.SnapshotOps):
     # business: the banker puts up what he will (PG-4.4, TW-5c) and the bank never wins or
     # loses more than it (PG-4.5).
 
-    def verify_change_limits(
+    def _check_limits(
         self,
-        actor: Actor,
         min_bet: Money,
         max_bet: Money,
-        *,
-        bets: Mapping[str, tuple[Money, Money]] | None = None,
-        differential: Money | None = None,
+        bets: Mapping[str, tuple[Money, Money]],
+        differential: Money | None,
     ) -> None:
         """A supervisor's new limits of a player's bet: positive amounts in the table's
         currency, the minimum not above the maximum."""
-        if not isinstance(actor, Actor) or actor.role is not Role.SUPERVISOR:
-            raise OutOfOrder(f"a supervisor changes the limits, not {actor}")
         if bets or differential is not None:
             raise InvalidInput(
                 "a tile table's limits are a player's bet on a place (min_bet, max_bet) only",
@@ -1985,36 +1894,6 @@ class TileTable(contract.SnapshotOps):
             if not amount.is_positive():
                 raise InvalidInput(f"{what} must be positive, not {amount}")
         self._limited(min_bet.minor, max_bet.minor)  # the rule set validates
-
-    def can_change_limits(
-        self,
-        actor: Actor,
-        min_bet: Money,
-        max_bet: Money,
-        *,
-        bets: Mapping[str, tuple[Money, Money]] | None = None,
-        differential: Money | None = None,
-    ) -> bool:
-        return _can(
-            self.verify_change_limits, actor, min_bet, max_bet, bets=bets, differential=differential
-        )
-
-    def change_limits(
-        self,
-        actor: Actor,
-        min_bet: Money,
-        max_bet: Money,
-        reason: str,
-        *,
-        bets: Mapping[str, tuple[Money, Money]] | None = None,
-        differential: Money | None = None,
-    ) -> tuple[Event, ...]:
-        """New limits from the next round: at once between rounds, else when the round
-        under way is settled."""
-        self.verify_change_limits(actor, min_bet, max_bet, bets=bets, differential=differential)
-        if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
-            raise InvalidInput("a supervisor's reason is a text of 1 to 500 characters")
-        return self._emit(LimitsChanged(min_bet.minor, max_bet.minor, str(actor), reason))
 
     @property
     def next_limits(self) -> LimitsChanged | None:
@@ -2047,195 +1926,75 @@ class TileTable(contract.SnapshotOps):
     )
 
     #: the operations of a round after its keyed deal (a correction re-runs them)
-    _ROUND_OPS: ClassVar[frozenset[str]] = frozenset(
+    FOLLOWING_OPS: ClassVar[frozenset[str]] = frozenset(
         {"set_tiles", "time_out", "report_exposed", "settle"}
     )
 
-    def _fold(self, upto: int | None = None) -> TileTable:
-        """A new table in the state of the effective history (``contract.effective_events``)
-        before ``upto`` (all of it if None): every event applied, nothing re-decided; a hold
-        a correction re-issued named by its new id from the correction on."""
-        events, first = self._journal.events, self._journal.first
-        if self._snaps.base is None:
-            opening = events[0]
-            assert isinstance(opening, TableOpened)
-            fresh = open_table(
-                TileTableRules.from_json(opening.rules), self._table_id, seeds=self._vault,
-                planned=self._planned, order_of=self._order_of, header=self._journal.header,
-            )  # fmt: skip
-        else:
-            fresh = type(self)._restored(self._snaps.base, Journal(self.rules.game), self._vault)
-            fresh._planned, fresh._order_of = self._planned, self._order_of
-        counted = (fresh._woodpiles, fresh._bet_count)  # the counts before the window
-        renames = [
-            (s, dict(ev.aliases))
-            for s, ev in enumerate(events, start=first)
-            if isinstance(ev, RoundVoided | RoundCorrected) and ev.aliases
-        ]
+    def _keyed_at(self, of_seq: int, event: Event) -> bool:
+        return isinstance(event, HandsKeyed)
 
-        def rename(before: int) -> None:
-            while renames and renames[0][0] < before:
-                _, new = renames.pop(0)
-                fresh._bets = [(_renamed(b, new), p, s, a) for b, p, s, a in fresh._bets]
-                fresh._holds = [_renamed(h, new) for h in fresh._holds]
-                fresh._cobank = [(_renamed(h, new), p, c) for h, p, c in fresh._cobank]
-
-        end = len(self._journal) if upto is None else upto
-        for seq, ev in contract.effective_events(events, first):
-            if seq >= end:
-                break
-            if isinstance(ev, TableOpened):
-                continue
-            rename(seq)
-            fresh.apply(ev)
-        rename(end)
-        # the counters never go back below the journal's: no id or label is used twice (the
-        # counts before the window are the snapshot's, which counted every event before it)
-        real = events[: end - first]
-        piles = counted[0] + sum(isinstance(e, SeedCommitted | WoodpileBuilt) for e in real)
-        fresh._woodpiles = max(fresh._woodpiles, piles)
-        rounds = [e.round_no for e in real if isinstance(e, BankOpened)]
-        fresh._round_no = max(fresh._round_no, *rounds) if rounds else fresh._round_no
-        bets = counted[1] + sum(isinstance(e, BetPlaced) for e in real)
-        fresh._bet_count = max(fresh._bet_count, bets)
-        return fresh
-
-    def _restate(self) -> None:
-        """After a correction: the state of the effective history."""
-        fresh = self._fold()
-        for name, value in vars(fresh).items():
-            if name not in ("_journal", "_hold_aliases", "_snaps"):
-                setattr(self, name, value)
-
-    def _supervisor(self, actor: Actor, requested_by: str) -> None:
-        if not isinstance(actor, Actor) or actor.role is not Role.SUPERVISOR:
-            raise OutOfOrder(f"a supervisor corrects a round, not {actor}")
-        contract.check_name(requested_by, "requesting supervisor")
-        if requested_by == actor.name:
-            raise OutOfOrder(f"{actor.name} requested this: another supervisor approves it")
-
-    def _corrected(
-        self, actor: Actor, of_seq: int, args: Mapping[str, Any], requested_by: str
-    ) -> tuple[Command, list[Event], list[Event]]:
-        """The keyed-in command at ``of_seq`` with ``args``, the wrong tail, the right one."""
-        self._supervisor(actor, requested_by)
-        if isinstance(of_seq, bool) or not isinstance(of_seq, int):
-            raise InvalidInput(f"of_seq is an event number, not {of_seq!r}")
-        events, first = self._journal.events, self._journal.first
-        tail = [(s, e) for s, e in contract.effective_events(events, first) if s >= of_seq]
-        if not tail or tail[0][0] != of_seq or not isinstance(tail[0][1], HandsKeyed):
-            raise OutOfOrder(
-                f"event {of_seq} is not a keyed-in deal (shake with the hands) of the table's "
-                "history as it stands"
-            )
-        if not isinstance(args, Mapping) or not args:
-            raise InvalidInput("give the corrected dice and hands, e.g. {'dice': [1, 2, 3, 4]}")
-        json_args(args, self.CORRECTABLE["shake"], "correcting shake")
-        wrong = [e for _, e in tail]
-        not_last = OutOfOrder(
-            f"event {of_seq} is not in the table's last round: only the last round is "
-            "corrected (before the next bank is opened)"
-        )
-        table, i = self._fold(of_seq), 0
-        cmds: list[Command] = []
-        while i < len(wrong):
-            cmd = table.command_of(wrong[i])
-            if cmd is None or (cmds and cmd.op not in self._ROUND_OPS):
-                raise not_last
-            try:
-                got = table.execute(cmd)
-            except MacauTablesError:
-                raise not_last from None
-            if [e.to_json() for e in got] != [e.to_json() for e in wrong[i : i + len(got)]]:
-                raise not_last
-            cmds.append(cmd)
-            i += len(got)
-        fixed = Command(cmds[0].actor, "shake", {**cmds[0].args, **args})
-        table = self._fold(of_seq)
-        right = list(table.execute(fixed))  # PG-1.2, PG-1.4, T-1: what can be dealt
-        for cmd in cmds[1:]:  # the round's later operations, as far as the rules take them
-            try:
-                right.extend(table.execute(cmd))
-            except MacauTablesError:
-                continue  # no longer valid (tiles the seat no longer holds): done again
-        return fixed, wrong, right
-
-    def verify_correct_round(
-        self, actor: Actor, of_seq: int, args: Mapping[str, Any], requested_by: str
-    ) -> None:
-        """PG-1.4 / T-1: a keyed-in deal of the last round corrected to what can be dealt."""
-        self._corrected(actor, of_seq, args, requested_by)
-
-    def can_correct_round(
-        self, actor: Actor, of_seq: int, args: Mapping[str, Any], requested_by: str
-    ) -> bool:
-        return _can(self.verify_correct_round, actor, of_seq, args, requested_by)
-
-    def correct_round(
-        self,
-        actor: Actor,
-        of_seq: int,
-        args: Mapping[str, Any],
-        reason: object,
-        request: object,
-        requested_by: object,
-    ) -> tuple[Event, ...]:
-        """Re-run the keyed-in deal at ``of_seq`` with the corrected dice and hands: the rules
-        re-deal and re-settle the round; the event posts the difference."""
-        if not isinstance(requested_by, str):
-            raise InvalidInput("requested_by names the requesting supervisor")
-        reason, request = _supervisor_args(reason, request)
-        fixed, wrong, right = self._corrected(actor, of_seq, args, requested_by)
-        delta = contract.money_delta(wrong, right, self._hold_aliases, len(self._journal))
-        ev = RoundCorrected(
-            of_seq=of_seq, op=fixed.op, args=dict(fixed.args), reason=reason, request=request,
-            requested_by=requested_by, approved_by=actor.name,
-            rerun=tuple(e.to_json() for e in right), currency=self.currency.code,
-            **delta,
+    def _opening(self) -> TileTable:
+        opened = self._events[0]
+        assert isinstance(opened, TableOpened)
+        return open_table(
+            self._rules_of(opened), self._table_id, seeds=self._keyring,
+            planned=self._planned, order_of=self._order_of, header=self._journal.header,
         )  # fmt: skip
-        return self._emit(ev)
 
-    # ---- snapshots (contract.Checkpoint) -------------------------------------------------------
+    def _folding(self, fresh: TileTable) -> None:
+        fresh._planned, fresh._order_of = self._planned, self._order_of
 
-    #: what a snapshot leaves out: the journal, the vault (the server keeps the seeds apart),
-    #: a replay's scaffolding, the woodpile order function, a cache, the snapshots themselves
-    SNAPSHOT_SKIP: ClassVar[frozenset[str]] = frozenset(
-        {"_journal", "_vault", "_planned", "_order_of", "_last_json", "_snaps"}
-    )
+    def _rename_holds(self, new: Mapping[str, str]) -> None:
+        self._bets = [(_renamed(b, new), p, s, a) for b, p, s, a in self._bets]
+        self._holds = [_renamed(h, new) for h in self._holds]
+        self._cobank = [(_renamed(h, new), p, c) for h, p, c in self._cobank]
+
+    def _count_mark(self) -> Any:
+        return (self._woodpiles, self._bet_count)  # the counts before the window
+
+    def _counted(self, real: Sequence[Event], mark: Any = None) -> None:
+        """The counters never go back below the journal's: no id or label is used twice
+        (the counts before the window are the snapshot's, which counted every event before
+        it)."""
+        woodpiles, bet_count = mark
+        piles = woodpiles + sum(isinstance(e, SeedCommitted | WoodpileBuilt) for e in real)
+        self._woodpiles = max(self._woodpiles, piles)
+        rounds = [e.round_no for e in real if isinstance(e, BankOpened)]
+        self._round_no = max(self._round_no, *rounds) if rounds else self._round_no
+        bets = bet_count + sum(isinstance(e, BetPlaced) for e in real)
+        self._bet_count = max(self._bet_count, bets)
+
+    def _correction_hint(self) -> str:
+        return "the dice and hands, e.g. {'dice': [1, 2, 3, 4]}"
+
+    # ---- snapshots (the kernel's checkpoint) -------------------------------------------------
+
+    #: a snapshot leaves out the kernel's parts, a replay's scaffolding, the woodpile order
+    #: function and a cache
+    SNAPSHOT_SKIP: ClassVar[frozenset[str]] = Table.SNAPSHOT_SKIP | {
+        "_planned",
+        "_order_of",
+        "_last_json",
+    }
 
     @classmethod
-    def _restored(cls, encoded: Any, journal: Journal, seeds: Mapping[str, bytes]) -> TileTable:
-        table = contract.decode_state(cls, encoded)
-        table._journal, table._vault, table._planned = journal, dict(seeds), {}
-        table._order_of, table._last_json = woodpile_order, None
-        table._snaps = contract.Snapshots(encoded)
+    def _restored(cls, encoded: Any, journal: Journal, seeds: Mapping[str, bytes]) -> Self:
+        table = super()._restored(encoded, journal, seeds)
+        table._planned, table._order_of = {}, woodpile_order
         return table
+
+    def _reset_caches(self) -> None:
+        self._last_json = None
 
     def _replaying(self, window: Journal) -> None:
         """The window's woodpiles' commitments, as :func:`open_for_replay` takes a whole
         journal's."""
         self._planned = _planned(window.events)
 
-    def checkpoint(self, actor: Actor = Actor.SYSTEM) -> tuple[Event, ...]:
-        """Journal the digest of the table's state (``table.checkpoint``); the state is kept
-        as a snapshot the journal's window may later start from (:meth:`compact`)."""
-        self.verify_checkpoint(actor)
-        encoded = self.snapshot_state()
-        out = self._emit(contract.checkpoint_event(encoded))
-        self._snaps.take(self, encoded)
-        return out
-
-    def compact(self) -> int:
-        """Let the journal's entries before the latest checkpoint no void or correction can
-        reach go (contract ``Snapshots.compact``); the seq the window starts at."""
-        return self._snaps.compact(self)
-
     # ---- replay: the command that starts with an event ----------------------------------------
 
-    def command_of(self, ev: Event) -> Command | None:
+    def _command_of(self, ev: Event) -> Command | None:
         match ev:
-            case Checkpoint():
-                return Command(Actor.SYSTEM, "checkpoint", {})
             case PlayerSat(player=p, seat=s):
                 return Command(Actor.player(p), "sit", {"seat": s})
             case ChipsBought(player=p, amount=a):
@@ -2251,7 +2010,7 @@ class TileTable(contract.SnapshotOps):
                     return Command(Actor.DEALER, "house_banks", {})
                 return Command(Actor.player(b), "open_bank", {"capital": c})
             case SeedCommitted(commitment=c):
-                seed = self._vault.get(c)
+                seed = self._keyring.get(c)
                 if seed is None:
                     raise SeedNotRevealed(f"{ev.label}: its seed is not revealed in this journal")
                 return Command(Actor.DEALER, "shuffle", {"seed": seed.hex()})
@@ -2266,8 +2025,6 @@ class TileTable(contract.SnapshotOps):
             case HandsKeyed(dice=d, hands=h, by=by):
                 rows: dict[str, JsonValue] = {seat: [str(t) for t in ts] for seat, ts in h.items()}
                 return Command(Actor.parse(by), "shake", {"dice": list(d), "hands": rows})
-            case WoodpileEnded():
-                return None
             case DiceShaken(dice=d, valid=v, keyed=k):
                 args: dict[str, JsonValue] = {"dice": list(d), "cocked": not v} if k else {}
                 return Command(self._banker_actor(), "shake", args)
@@ -2278,30 +2035,7 @@ class TileTable(contract.SnapshotOps):
                 return Command(who, "set_tiles", {"seat": s, "front": list(f)})
             case RoundSettled():
                 return Command(Actor.DEALER, "settle", {})
-            case TimedOut(actor=a, op=o, rule=r):
-                return Command(Actor.SYSTEM, "time_out", {"actor": a, "op": o, "cited": r})
-            case LimitsChanged():
-                return Command(Actor.parse(ev.by), "change_limits", ev.args())
-            case RoundVoided():
-                return Command(
-                    Actor.supervisor(ev.approved_by),
-                    "void_round",
-                    {"reason": ev.reason, "request": ev.request, "requested_by": ev.requested_by},
-                )
-            case RoundCorrected():
-                return Command(
-                    Actor.supervisor(ev.approved_by),
-                    "correct_round",
-                    {
-                        "of_seq": ev.of_seq,
-                        "args": json.loads(json.dumps(ev.args)),
-                        "reason": ev.reason,
-                        "request": ev.request,
-                        "requested_by": ev.requested_by,
-                    },
-                )
-            case _:
-                return None
+        return None
 
     # ---- views -------------------------------------------------------------------------------
 
@@ -2374,19 +2108,6 @@ def _ints(xs: Sequence[int] | set[int]) -> list[JsonValue]:
     return [int(x) for x in xs]
 
 
-_SIGNATURES: dict[Any, inspect.Signature] = {}
-
-
-def _signature(method: Any) -> inspect.Signature:
-    """A bound operation's signature, worked out once per operation (``inspect.signature``
-    took 0.1 ms, a tenth of a tile table's command)."""
-    func = method.__func__
-    sig = _SIGNATURES.get(func)
-    if sig is None:
-        sig = _SIGNATURES[func] = inspect.signature(method)
-    return sig
-
-
 class PaiGowTable(TileTable):
     """A Pai Gow table (Portaria 96/85/M)."""
 
@@ -2397,14 +2118,6 @@ class TaiwanTable(TileTable):
     """A Taiwan Pai Kao table (Portaria 15/90/M)."""
 
     game: ClassVar[str] = "taiwan"
-
-
-def _supervisor_args(reason: object, request: object) -> tuple[str, int]:
-    if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
-        raise InvalidInput("a supervisor's reason is a text of 1 to 500 characters")
-    if isinstance(request, bool) or not isinstance(request, int):
-        raise InvalidInput("request is the request's number")
-    return reason, request
 
 
 TileTable._ROUND_EVENTS = (

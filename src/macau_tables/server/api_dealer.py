@@ -1,4 +1,4 @@
-"""The dealer's endpoints at a live (dealer-operated) table (issue #16, the dealer's part).
+"""The dealer's endpoints at a live (dealer-operated) table (the dealer's part).
 
 A live table (``POST /tables {"dealer": "live"}``) has no auto-dealer: the dealer runs the
 dealer's operations in the order the engine's ``pending()`` gives, through the ordinary

@@ -1,4 +1,4 @@
-"""The supervisor's API (issue 16): void and correct with a second approval, limits from
+"""The supervisor's API: void and correct with a second approval, limits from
 the next round, disputed rounds frozen with their evidence. See docs/operations.md, "The
 supervisor's day".
 

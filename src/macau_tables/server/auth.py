@@ -82,17 +82,17 @@ PERMISSIONS: dict[str, frozenset[StaffRole]] = {
     "audit.ledger": frozenset({R.SUPERVISOR, R.AUDITOR}),
     "audit.journal": frozenset({R.SUPERVISOR, R.AUDITOR}),
     "audit.log": frozenset({R.SUPERVISOR, R.AUDITOR}),
-    # the dealer's part (issue #16): live tables' console and a waiting player's default
+    # the dealer's part: live tables' console and a waiting player's default
     "dealer.console": frozenset({R.DEALER, R.SUPERVISOR}),
     "dealer.default": frozenset({R.DEALER, R.SUPERVISOR}),
-    # meters and the gaming-day close (issue 16, meters: server/api_meters.py)
+    # meters and the gaming-day close (server/api_meters.py)
     "meters.read": frozenset({R.SUPERVISOR, R.AUDITOR}),
     "meters.close": frozenset({R.SUPERVISOR}),
-    # recall and verifiable rounds (issue 16, items 3 and 5; server/api_recall.py)
+    # recall and verifiable rounds (server/api_recall.py)
     "recall.table": frozenset({R.DEALER, R.SUPERVISOR, R.AUDITOR}),
     "recall.player": frozenset({R.PLAYER, R.SUPERVISOR, R.AUDITOR}),
     "tables.export": frozenset({R.PLAYER, R.SUPERVISOR, R.AUDITOR}),
-    # --- the supervisor (issue 16): requests and approvals, limits, disputes ----------
+    # --- the supervisor: requests and approvals, limits, disputes -----------------------
     "supervisor.request": frozenset({R.SUPERVISOR}),
     "supervisor.decide": frozenset({R.SUPERVISOR}),
     "supervisor.read": frozenset({R.SUPERVISOR, R.AUDITOR}),

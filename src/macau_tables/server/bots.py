@@ -208,7 +208,7 @@ class Bot:
             snap = await self.view(deadline)
             if snap:
                 mine = strategy(snap["view"], snap["pending"], self.name, self.rng)
-                if mine is not None and not mine.bet and mine.op != "join":
+                if mine is not None and not mine.bet and mine.op not in ("join", "sit"):
                     if mine.pause:  # (a shooter ends his bets' round: throwing, paced)
                         await asyncio.sleep(_pause(mine.pause, snap.get("countdown")))
                     await self.command(mine, deadline)

@@ -170,7 +170,7 @@ audit_t = sa.Table(
     sa.Column("data", sa.Text),
 )
 
-# --- meters and the gaming-day close (issue 16, meters; migration 0005) ----------------
+# --- meters and the gaming-day close (migration 0005) ----------------------------------
 meter_days_t = sa.Table(
     "meter_days",
     md,
@@ -181,7 +181,7 @@ meter_days_t = sa.Table(
 )
 
 
-# --- several server processes (issue 16 item 6): table leases ---------------------------
+# --- several server processes: table leases ---------------------------------------------
 leases_t = sa.Table(
     "leases",
     md,
@@ -1112,7 +1112,7 @@ def table_seeds(conn: Connection, table_id: str) -> dict[str, bytes]:
 @dataclass(frozen=True)
 class Stored:
     """A response kept under an idempotency key: its JSON as first sent (records written
-    before 2026-11-26 hold the same value as canonical JSON)."""
+    by an earlier release hold the same value as canonical JSON)."""
 
     request_hash: str
     status: int

@@ -1,4 +1,4 @@
-"""Craps simulation kernel (issue #7): a player program rolled millions of times, exactly.
+"""Craps simulation kernel: a player program rolled millions of times, exactly.
 
 The game is not typed a second time here. Every table the numba core reads is derived, once,
 from the readable engine (:mod:`macau_tables.games.craps`):
@@ -75,6 +75,7 @@ from macau_tables.games.craps import (
     When,
     bet_kind,
     iter_kinds,
+    placed_id,
 )
 
 __all__ = [
@@ -321,11 +322,11 @@ def _scratch_with_point(
     if parent.when is When.POINT_ON:  # Come / Don't Come: a table point first
         d = _dice_for(4 if point != 4 else 5)
         t.throw_dice(d.d1, d.d2)
-    ev = t.place_bet("sim", parent, Money.of(units, rules.currency))
+    bet_id = placed_id(t.place_bet("sim", parent, Money.of(units, rules.currency)))
     d = _dice_for(point)
     t.throw_dice(d.d1, d.d2)
-    assert t.bet(ev.bet_id).point == point
-    return t, ev.bet_id
+    assert t.bet(bet_id).point == point
+    return t, bet_id
 
 
 def _odds_stakes(

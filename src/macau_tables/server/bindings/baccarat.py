@@ -37,7 +37,7 @@ def strategy(view: dict[str, Any], pending: list[dict[str, Any]], me: str, rng: 
     players = view.get("players") or []
     seated = any(isinstance(p, dict) and p.get("player") == me for p in players)
     if not seated:
-        return Move("join", {"buy_in": 100_000})
+        return Move("sit", {"amount": 100_000})
     if "place_bet" in mine and not any(
         isinstance(b, dict) and b.get("player") == me for b in view.get("bets", []) or []
     ):

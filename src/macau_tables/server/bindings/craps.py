@@ -47,7 +47,7 @@ def strategy(view: dict[str, Any], pending: list[dict[str, Any]], me: str, rng: 
     mine = {op for p in pending if p["actor"] == f"player:{me}" for op in p["operations"]}
     seats = view.get("seats") or []
     if not any(isinstance(s, dict) and s.get("player") == me for s in seats):
-        return Move("join", {"amount": 100_000})
+        return Move("sit", {"amount": 100_000})
     if "throw" in mine:
         return Move("throw", {}, pause=THROW_PAUSE)
     bets = [b for b in view.get("bets", []) or [] if isinstance(b, dict) and b.get("player") == me]
