@@ -44,8 +44,7 @@ class FillBody(Strict):
 
 
 class AccountRequestBody(Strict):
-    """``{"action": "disable" | "enable", "reason"}``, or ``{"action": "password", "reason",
-    "password"}`` (the new password, held to the policy)."""
+    """An account request; ``password`` only with the action ``password``."""
 
     action: Literal["disable", "enable", "password"]
     reason: str = Field(min_length=1, max_length=500)
@@ -70,8 +69,7 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
         body: AccountRequestBody,
         user: Annotated[User, Depends(allowed("users.request"))],
     ) -> dict[str, Any]:
-        """Ask for another person's account to be disabled (its sessions end), enabled
-        again, or given a new password; a second administrator approves it."""
+        """Ask for another's account disabled, enabled or given a new password."""
         hashed = None
         if body.action == "password":
             if body.password is None:
@@ -95,7 +93,7 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
         state: Annotated[Literal["pending", "approved", "rejected"] | None, Query()] = None,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     ) -> list[dict[str, Any]]:
-        """Account requests, newest first, each with its state."""
+        """Account requests, newest first."""
         return await floor.db.read(lambda c: controls.account_requests(c, state, limit))
 
     for verb, decision in (("approve", "approved"), ("reject", "rejected")):
@@ -105,6 +103,7 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
                 f"/users/requests/{{rid}}/{verb}",
                 tags=["people"],
                 name=f"account_request_{verb}",
+                description=f"{verb.capitalize()} another administrator's account request.",
                 **perm("users.approve"),
             )
             async def decide_account(
@@ -118,10 +117,6 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
                 if decision == "approved":
                     floor.forget_sessions(out["name"])
                 return out
-
-            decide_account.__doc__ = (
-                f"{verb.capitalize()} another administrator's request about an account."
-            )
 
         make_account()
 

@@ -23,6 +23,7 @@ from typing import Annotated, Any
 from fastapi import Depends, FastAPI, Header
 from fastapi.responses import JSONResponse
 
+from macau_tables.games.contract import Role
 from macau_tables.server import schemas as S
 from macau_tables.server import store
 from macau_tables.server.auth import User
@@ -45,21 +46,19 @@ KEYIN_FORMS: dict[str, dict[str, list[str]]] = {
 }
 
 
-#: the arguments the dealer gives the game's other operations he runs (the server's seed of
-#: a shuffle is the server's, never his); with KEYIN_FORMS, every dealer operation's
-#: arguments, from which the console builds its forms
-DEALER_ARGS: dict[str, dict[str, list[str]]] = {
-    "craps": {"void_throw": ["reason"]},
-    "baccarat": {
-        "shuffle": ["new_set"],
-        "burn": ["count"],
-        "end_shoe": [],
-        "correct_error": ["description"],
-        "void_hand": ["reason"],
-    },
-    "paigow": {"shuffle": [], "report_exposed": ["seat", "tiles"], "settle": []},
-    "taiwan": {"shuffle": [], "report_exposed": ["seat", "tiles"], "settle": []},
-}
+def dealer_operations(engine: Any, game: str) -> dict[str, list[str]]:
+    """Every operation the dealer may run at this table, with the arguments its game
+    declares for it (the table kernel's ``OPERATIONS``: the console builds a form from
+    them; the server's seed of a shuffle left out, it is the server's to draw). An engine
+    that declares none: its key-in forms."""
+    ops = getattr(type(engine), "OPERATIONS", None)
+    if not ops:
+        return dict(KEYIN_FORMS.get(game, {}))
+    return {
+        name: [a.name for a in op.args if a.name != "seed"]
+        for name, op in ops.items()
+        if Role.DEALER in op.actors
+    }
 
 
 def install(
@@ -74,8 +73,9 @@ def install(
     async def dealer_console(
         table_id: str, user: Annotated[User, Depends(allowed("dealer.console"))]
     ) -> dict[str, Any]:
-        """The dealer's console: the table, the dealer's operations now, the key-in forms
-        and the players the rules wait for (with the default the dealer may apply)."""
+        """The dealer's console: the table, the dealer's operations now (``args``), the
+        key-in forms and the players the rules wait for (with the default the dealer may
+        apply)."""
         actor = floor.table(table_id)
         snap = await actor.snapshot(user.viewer())  # type: ignore[arg-type]
         pending = snap["pending"]
@@ -99,10 +99,7 @@ def install(
             "dealer": staff,
             "waiting": waiting,
             "keyin": KEYIN_FORMS.get(actor.game.name, {}),
-            "args": {
-                **DEALER_ARGS.get(actor.game.name, {}),
-                **KEYIN_FORMS.get(actor.game.name, {}),
-            },
+            "args": dealer_operations(actor.engine, actor.game.name),
         }
 
     @app.post(

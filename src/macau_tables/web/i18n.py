@@ -1066,6 +1066,7 @@ STAFF_UI: Final[dict[str, Text]] = {
     "fld.count": ("How many", "數目", "Quantas"),
     "fld.from_end": ("Cut card from the end", "切牌卡距牌底", "Carta de corte a contar do fim"),
     "fld.seat": ("Place", "門", "Lugar"),
+    "fld.side": ("Side", "方", "Lado"),
     "fld.bad_number": ("A whole number.", "請輸入整數。", "Um número inteiro."),
     "fld.reason": ("Reason", "原因", "Motivo"),
     "fld.description": ("What happened", "經過", "O que aconteceu"),

@@ -90,6 +90,17 @@ function widget(name, ctx) {
     });
     return { els, read: () => els.map((e) => e.querySelector("input").value.trim()) };
   }
+  if (name === "side") {  // BA-16: the side whose cards are turned over
+    const box = document.createElement("select");
+    for (const side of ["player", "banker"]) box.append(new Option(S[`ba.${side}`] ?? side, side));
+    if (value) box.value = value;
+    return { els: [pair(say("fld.side"), box)], read: () => box.value };
+  }
+  if (name === "front") {  // the two tiles of a hand's front (T-4)
+    const box = input({ size: 8, placeholder: "6-6 1-1" });
+    box.defaultValue = Array.isArray(value) ? value.join(" ") : "";
+    return { els: [pair(S.front, box)], read: () => words(box.value) };
+  }
   if (name === "cards" || name === "tiles") {  // a whole shoe's cards; a seat's tiles
     const box = input({ size: 30, placeholder: name === "cards" ? "Td 9h As …" : "6-6 1-1" });
     box.defaultValue = Array.isArray(value) ? value.join(" ") : "";
