@@ -38,6 +38,9 @@ BODIES: dict[tuple[str, str], Any] = {
     ("POST", "/cage/fills/{fid}/approve"): {"reason": "matrix"},
     ("POST", "/cage/fills/{fid}/reject"): {"reason": "matrix"},
     ("POST", "/users/{name}/approve"): {"reason": "matrix"},
+    ("POST", "/users/{name}/requests"): {"action": "disable", "reason": "matrix"},
+    ("POST", "/users/requests/{rid}/approve"): {"reason": "matrix"},
+    ("POST", "/users/requests/{rid}/reject"): {"reason": "matrix"},
     ("POST", "/frozen-accounts/{account}/resolve"): {"reason": "matrix"},
 }
 CONTROL = {"reason": "matrix"}

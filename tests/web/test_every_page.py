@@ -24,6 +24,7 @@ PAGES = [
     "/recall",
     "/auditor",
     "/supervisor",
+    "/admin",
     "/par?game=baccarat",
     "/dealer/craps-1",
     "/table/hilo/hilo-1",

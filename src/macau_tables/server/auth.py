@@ -69,6 +69,9 @@ PERMISSIONS: dict[str, frozenset[StaffRole]] = {
     "users.create": frozenset({R.SUPERVISOR, R.ADMINISTRATOR}),
     "users.approve": frozenset({R.ADMINISTRATOR}),
     "users.list": frozenset({R.SUPERVISOR, R.AUDITOR, R.ADMINISTRATOR}),
+    # an account disabled, enabled again or given a new password: asked by an
+    # administrator, approved by a second one (``users.approve``)
+    "users.request": frozenset({R.ADMINISTRATOR}),
     # the cage's float: a fill asked for by one person, approved by another
     "cage.read": frozenset({R.CASHIER, R.SUPERVISOR, R.AUDITOR, R.ADMINISTRATOR}),
     "cage.fill": frozenset({R.SUPERVISOR, R.ADMINISTRATOR}),

@@ -254,6 +254,24 @@ cage_fills_t = sa.Table(
     sa.Column("decision_reason", sa.Text),
     sa.Column("tx_id", sa.String),
 )
+#: (migration 0011) an administrator's request about an account — ``disable`` it, ``enable``
+#: it again, or a new ``password`` (its hash kept until decided) — which a second
+#: administrator approves or rejects (server/controls.py)
+account_requests_t = sa.Table(
+    "account_requests",
+    md,
+    sa.Column("id", sa.BigInteger, primary_key=True),
+    sa.Column("name", sa.String),
+    sa.Column("action", sa.String),
+    sa.Column("reason", sa.Text),
+    sa.Column("password_hash", sa.Text),
+    sa.Column("requested_by", sa.String),
+    sa.Column("requested_at", sa.BigInteger),
+    sa.Column("decision", sa.String),
+    sa.Column("decided_by", sa.String),
+    sa.Column("decided_at", sa.BigInteger),
+    sa.Column("decision_reason", sa.Text),
+)
 frozen_accounts_t = sa.Table(
     "frozen_accounts",
     md,

@@ -754,3 +754,394 @@ def par_bet_name(game: str, name: str, lang: str) -> str:
             if name.startswith(label + " "):
                 return f"{craps_bet(kind, label, lang)} · {name}"
     return name
+
+
+# The staff's consoles (the administrator's accounts, the supervisor's pit, the dealer's
+# forms) and the player's history and account. Merged into UI below: t() and strings()
+# find them there (tests/web/test_staff_words.py: no key of UI's redefined).
+STAFF_UI: Final[dict[str, Text]] = {
+    # roles
+    "role.player": ("player", "玩家", "jogador"),
+    "role.dealer": ("dealer", "荷官", "pagador"),
+    "role.cashier": ("cashier", "帳房", "caixa"),
+    "role.supervisor": ("supervisor", "主管", "supervisor"),
+    "role.auditor": ("auditor", "稽核員", "auditor"),
+    "role.administrator": ("administrator", "管理員", "administrador"),
+    # the administrator's console
+    "adm.title": ("Accounts", "帳戶管理", "Contas"),
+    "adm.need": (
+        "Log in as an administrator.",
+        "請以管理員身分登入。",
+        "Inicie sessão como administrador.",
+    ),
+    "adm.note": (
+        "No one person completes these alone: a staff account logs in once a second "
+        "administrator approves it, and an account is disabled, enabled again or given a new "
+        "password only when a second administrator approves the request. A player's account "
+        "plays at once.",
+        "以下事項不可由一人獨自完成：職員帳戶須經另一位管理員批准方可登入；停用、重新啟用帳戶或"
+        "重設密碼，亦須由另一位管理員批准申請。玩家帳戶開立後即可使用。",
+        "Nada disto é feito por uma só pessoa: uma conta de pessoal só entra depois de um "
+        "segundo administrador a aprovar, e uma conta só é desactivada, reactivada ou recebe "
+        "uma nova palavra-passe quando um segundo administrador aprova o pedido. A conta de "
+        "um jogador joga logo.",
+    ),
+    "adm.pending": (
+        "Waiting for a second administrator",
+        "待另一位管理員批核",
+        "À espera de um segundo administrador",
+    ),
+    "adm.decision_reason": (
+        "Reason for your decision",
+        "批核原因",
+        "Motivo da sua decisão",
+    ),
+    "adm.none_pending": ("Nothing is waiting.", "沒有待批核的事項。", "Nada está à espera."),
+    "adm.account": ("Account", "帳戶", "Conta"),
+    "adm.asked_by": ("Asked by", "申請人", "Pedido por"),
+    "adm.decide": ("Decision", "決定", "Decisão"),
+    "adm.create": ("A new account", "開立新帳戶", "Uma conta nova"),
+    "adm.role": ("Role", "職能", "Função"),
+    "adm.password": ("Password", "密碼", "Palavra-passe"),
+    "adm.new_password": ("New password", "新密碼", "Nova palavra-passe"),
+    "adm.password_again": ("The password again", "再次輸入密碼", "A palavra-passe outra vez"),
+    "adm.policy": (
+        "At least 10 characters, not the account's name, not a common password.",
+        "最少 10 個字元，不可與帳戶名稱相同，亦不可為常用密碼。",
+        "Pelo menos 10 caracteres, não o nome da conta, não uma palavra-passe comum.",
+    ),
+    "adm.create_button": ("Create the account", "開立帳戶", "Criar a conta"),
+    "adm.cancel": ("Cancel", "取消", "Cancelar"),
+    "adm.accounts": ("Every account", "所有帳戶", "Todas as contas"),
+    "adm.created_by": ("Created by", "開立人", "Criada por"),
+    "adm.approved_by": ("Approved by", "批准人", "Aprovada por"),
+    "adm.actions": ("Ask for", "申請", "Pedir"),
+    "adm.what.new_staff": (
+        "Approve a staff account",
+        "批准職員帳戶",
+        "Aprovar uma conta de pessoal",
+    ),
+    "adm.what.disable": ("Disable", "停用", "Desactivar"),
+    "adm.what.enable": ("Enable again", "重新啟用", "Reactivar"),
+    "adm.what.password": ("New password", "重設密碼", "Nova palavra-passe"),
+    "adm.disabled": ("disabled", "已停用", "desactivada"),
+    "adm.active": ("active", "使用中", "activa"),
+    "adm.awaiting": (
+        "waiting for a second administrator",
+        "待另一位管理員批准",
+        "à espera de um segundo administrador",
+    ),
+    "adm.need_reason": ("Give a reason.", "請填寫原因。", "Indique um motivo."),
+    "adm.need_name": ("Give the account's name.", "請填寫帳戶名稱。", "Indique o nome da conta."),
+    "adm.approved": ("approved", "已批准", "aprovado"),
+    "adm.rejected": ("rejected", "已拒絕", "rejeitado"),
+    "adm.waits_second": (
+        "yours: a second person decides",
+        "由你提出：須由另一人決定",
+        "seu: decide uma segunda pessoa",
+    ),
+    "adm.asked_already": (
+        "asked already: waiting for a second administrator",
+        "已申請，待另一位管理員批核",
+        "já pedido: à espera de um segundo administrador",
+    ),
+    "adm.asked": (
+        "asked; a second administrator decides",
+        "已提出申請，由另一位管理員決定",
+        "pedido; decide um segundo administrador",
+    ),
+    "adm.short": (
+        "The password has fewer than 10 characters.",
+        "密碼少於 10 個字元。",
+        "A palavra-passe tem menos de 10 caracteres.",
+    ),
+    "adm.mismatch": (
+        "The two passwords differ.",
+        "兩次輸入的密碼不同。",
+        "As duas palavras-passe são diferentes.",
+    ),
+    "adm.same_as_name": (
+        "The password is the account's name.",
+        "密碼與帳戶名稱相同。",
+        "A palavra-passe é o nome da conta.",
+    ),
+    "adm.created_active": (
+        "created; it can log in now",
+        "已開立，現在可以登入",
+        "criada; já pode iniciar sessão",
+    ),
+    "adm.created_pending": (
+        "created; it logs in once a second administrator approves it",
+        "已開立，待另一位管理員批准後方可登入",
+        "criada; entra depois de um segundo administrador a aprovar",
+    ),
+    # the supervisor's pit
+    "pit.title": (
+        "The pit: every table today",
+        "賭區：今日所有賭枱",
+        "A sala: todas as mesas hoje",
+    ),
+    "pit.phase": ("Now", "現時", "Agora"),
+    "pit.live": ("live dealer", "真人荷官", "pagador ao vivo"),
+    "pit.look": ("Look at table", "查看賭枱", "Ver a mesa"),
+    "pit.looking": ("Table", "賭枱", "Mesa"),
+    "pit.new_table": ("Open a new table", "開設新賭枱", "Abrir uma mesa nova"),
+    "pit.table_id": ("Table name", "賭枱名稱", "Nome da mesa"),
+    "pit.open_table": ("Open the table", "開設賭枱", "Abrir a mesa"),
+    "pit.recall": (
+        "This table's last rounds, step by step",
+        "此賭枱最近的局（逐步）",
+        "As últimas jogadas desta mesa, passo a passo",
+    ),
+    "pit.status_h": ("Pause, resume, close", "暫停、恢復、關閉", "Pausar, retomar, fechar"),
+    "pit.pause": ("Pause", "暫停", "Pausar"),
+    "pit.resume": ("Resume", "恢復", "Retomar"),
+    "pit.close": ("Close", "關閉", "Fechar"),
+    "pit.unlock": ("Unlock", "解鎖", "Desbloquear"),
+    "pit.no_round": (
+        "This table has no round to void yet.",
+        "此賭枱尚未有可取消的局。",
+        "Esta mesa ainda não tem jogada para anular.",
+    ),
+    "pit.nothing_to_correct": (
+        "The table's last operation keyed in nothing a correction changes.",
+        "此賭枱最後的操作沒有可更正的輸入結果。",
+        "A última operação da mesa não introduziu nada que uma correcção mude.",
+    ),
+    "pit.void_round": (
+        "Void round {round} of {table}",
+        "取消 {table} 第 {round} 局",
+        "Anular a jogada {round} da mesa {table}",
+    ),
+    "pit.ask_void": (
+        "Ask to void round {round}",
+        "申請取消第 {round} 局",
+        "Pedir a anulação da jogada {round}",
+    ),
+    "pit.correct_round": (
+        "Correct round {round}: {op}, entry #{seq}",
+        "更正第 {round} 局：{op}（事件 #{seq}）",
+        "Corrigir a jogada {round}: {op}, acontecimento #{seq}",
+    ),
+    "pit.round.settled": ("settled", "已結算", "liquidada"),
+    "pit.round.voided": ("voided", "已取消", "anulada"),
+    "pit.round.under_way": ("under way", "進行中", "em curso"),
+    "pit.decision_reason": (
+        "Reason for your decision",
+        "批核原因",
+        "Motivo da sua decisão",
+    ),
+    "pit.none_pending": (
+        "No request waits for a decision.",
+        "沒有待批核的申請。",
+        "Nenhum pedido espera uma decisão.",
+    ),
+    "pit.evidence": ("Evidence", "證據", "Provas"),
+    "pit.entries": ("entries", "事件", "acontecimentos"),
+    "pit.asked_at": ("asked", "申請於", "pedido em"),
+    "pit.at_entry": ("the table at", "當時賭枱於", "a mesa em"),
+    "pit.what.void": ("void", "取消", "anulação"),
+    "pit.what.correct": ("correction of", "更正", "correcção de"),
+    "pit.state.pending": ("waiting", "待批核", "à espera"),
+    "pit.state.approved": ("approved", "已批准", "aprovado"),
+    "pit.state.rejected": ("rejected", "已拒絕", "rejeitado"),
+    "pit.done.status": ("done", "已完成", "feito"),
+    "pit.done.limits": (
+        "new limits from the next round",
+        "下一局起使用新限額",
+        "novos limites a partir da próxima jogada",
+    ),
+    "pit.done.freeze": ("frozen", "已凍結", "congelada"),
+    "pit.done.release": ("released", "已解除凍結", "libertada"),
+    "pit.fills": ("The cage's fills", "帳房補充資金", "Reforços da caixa"),
+    "pit.cage": ("The cage holds", "帳房現有", "A caixa tem"),
+    "pit.fill": ("fill", "補充", "reforço"),
+    "pit.ask_fill": ("Ask for a fill", "申請補充", "Pedir um reforço"),
+    "pit.open_dispute": ("open", "未解決", "em aberto"),
+    "pit.no_evidence": ("no evidence", "沒有證據", "sem provas"),
+    "pit.resolved.void": ("voided", "已取消", "anulada"),
+    "pit.resolved.correct": ("corrected", "已更正", "corrigida"),
+    "pit.resolved.release": ("released", "已解除", "libertada"),
+    # the dealer's forms and the table in words
+    "dl.now": ("The table now", "賭枱現況", "A mesa agora"),
+    "dl.raw_view": (
+        "The table as the engine sends it (for auditors)",
+        "引擎原始資料（供稽核）",
+        "A mesa tal como o motor a envia (para auditores)",
+    ),
+    "dl.no_ops": (
+        "Nothing waits for the dealer now.",
+        "現時沒有待荷官處理的操作。",
+        "Nada espera pelo pagador agora.",
+    ),
+    "dl.other_ops": (
+        "The dealer's other operations",
+        "荷官的其他操作",
+        "As outras operações do pagador",
+    ),
+    "dl.nobody_waits": (
+        "The rules wait for nobody now.",
+        "規則現時沒有等待任何人。",
+        "As regras não esperam por ninguém agora.",
+    ),
+    "dl.record": ("Record", "記錄", "Registar"),
+    "dl.phase": ("Now: {phase}", "現時：{phase}", "Agora: {phase}"),
+    "dl.shoe": (
+        "Shoe {n}: {dealt} cards dealt, {left} left",
+        "第 {n} 靴：已派 {dealt} 張，餘 {left} 張",
+        "Sapato {n}: {dealt} cartas distribuídas, restam {left}",
+    ),
+    "dl.third_due": (
+        "A third card is due to the {side}",
+        "{side}須補第三張牌",
+        "É devida uma terceira carta: {side}",
+    ),
+    "dl.chips": (
+        "{who} has {amount} in chips",
+        "{who} 有籌碼 {amount}",
+        "{who} tem {amount} em fichas",
+    ),
+    "dl.bet": (
+        "{who} bets {amount} on {bet}",
+        "{who} 投注 {bet} {amount}",
+        "{who} aposta {amount} em {bet}",
+    ),
+    "dl.place_bet": (
+        "{who} bets {amount} on place {seat}",
+        "{who} 於第 {seat} 門投注 {amount}",
+        "{who} aposta {amount} no lugar {seat}",
+    ),
+    "dl.seat_chips": (
+        "Place {seat}: {who}, {amount} in chips",
+        "第 {seat} 門：{who}，籌碼 {amount}",
+        "Lugar {seat}: {who}, {amount} em fichas",
+    ),
+    "dl.banker": (
+        "The banker: {who} at place {seat}, the bank {amount}",
+        "莊家：{who}（第 {seat} 門），本金 {amount}",
+        "O banqueiro: {who} no lugar {seat}, a banca {amount}",
+    ),
+    "dl.point_on": (
+        "The point is {point} (ON)",
+        "點數 {point}（開）",
+        "O ponto é {point} (LIGADO)",
+    ),
+    "dl.point_off": (
+        "No point (OFF): a come-out roll",
+        "未有點數（關）：出場擲骰",
+        "Sem ponto (DESLIGADO): lançamento de saída",
+    ),
+    "dl.shooter": ("The shooter: {who}", "擲骰者：{who}", "O lançador: {who}"),
+    "dl.last_roll": (
+        "The last roll: {dice} = {total}",
+        "上一擲：{dice} = {total}",
+        "O último lançamento: {dice} = {total}",
+    ),
+    # the fields of an operation's arguments
+    "fld.die": ("Die", "骰子", "Dado"),
+    "fld.dice": ("dice", "骰子", "dados"),
+    "fld.bad_die": ("A die shows 1 to 6.", "骰子點數為 1 至 6。", "Um dado mostra 1 a 6."),
+    "fld.cocked_die": ("Cocked die", "斜骰", "Dado inclinado"),
+    "fld.cocked": (
+        "A die is cocked (shaken again)",
+        "有斜骰（重擲）",
+        "Um dado ficou inclinado (agita-se outra vez)",
+    ),
+    "fld.cards": (
+        "Cards (separated by spaces)",
+        "牌（以空格分隔）",
+        "Cartas (separadas por espaços)",
+    ),
+    "fld.card": ("card", "牌", "carta"),
+    "fld.tiles": (
+        "Tiles (separated by spaces)",
+        "牌（以空格分隔）",
+        "Pedras (separadas por espaços)",
+    ),
+    "fld.hands": ("hands", "牌", "pedras"),
+    "fld.first_card": ("The first card, turned up", "翻開的第一張牌", "A primeira carta, voltada"),
+    "fld.need_card": ("Key in the card.", "請輸入牌。", "Introduza a carta."),
+    "fld.optional": ("optional", "可留空", "opcional"),
+    "fld.new_set": ("A new set of cards", "新一副牌", "Um conjunto novo de cartas"),
+    "fld.count": ("How many", "數目", "Quantas"),
+    "fld.from_end": ("Cut card from the end", "切牌卡距牌底", "Carta de corte a contar do fim"),
+    "fld.seat": ("Place", "門", "Lugar"),
+    "fld.side": ("Side", "方", "Lado"),
+    "fld.bad_number": ("A whole number.", "請輸入整數。", "Um número inteiro."),
+    "fld.reason": ("Reason", "原因", "Motivo"),
+    "fld.description": ("What happened", "經過", "O que aconteceu"),
+    # the player's history and account
+    "hi.need": (
+        "My history is a player's page; staff open /history?player=NAME.",
+        "此頁供玩家使用；職員請開 /history?player=名稱。",
+        "O histórico é uma página de jogador; o pessoal abre /history?player=NOME.",
+    ),
+    "hi.of": ("The history of {who}", "{who} 的紀錄", "O histórico de {who}"),
+    "hi.account": ("My account", "我的帳戶", "A minha conta"),
+    "hi.balance": ("Balance (wallet and chips)", "結餘（錢包及籌碼）", "Saldo (carteira e fichas)"),
+    "hi.session": ("This session", "本節", "Esta sessão"),
+    "hi.since": ("since", "自", "desde"),
+    "hi.won": ("won", "贏", "ganhou"),
+    "hi.lost": ("lost", "輸", "perdeu"),
+    "hi.even": ("even", "不輸不贏", "empatado"),
+    "hi.rounds": ("Every round I played", "我玩過的每一局", "Todas as jogadas que joguei"),
+    "hi.count": ("Rounds", "局數", "Jogadas"),
+    "hi.older": ("Older rounds", "較早的局", "Jogadas anteriores"),
+    "hi.my_bets": ("My bets", "我的投注", "As minhas apostas"),
+    "hi.spot": ("Spot", "位置", "Posição"),
+    "hi.paid": ("Paid back", "派回", "Pago"),
+    "hi.place_bet": ("Bet on the place", "門上投注", "Aposta no lugar"),
+    "hi.winner": ("The hand goes to", "此手牌勝方", "A mão vai para"),
+    "hi.yours": ("yours", "你的", "sua"),
+    "hi.status.settled": ("settled", "已結算", "liquidada"),
+    "hi.status.voided": (
+        "voided: the stakes refunded",
+        "已取消：退回投注",
+        "anulada: apostas devolvidas",
+    ),
+    "hi.status.under_way": ("under way", "進行中", "em curso"),
+    "hi.export": (
+        "Save this round's journal to verify it",
+        "下載此局紀錄以作核實",
+        "Guardar o diário desta jogada para o verificar",
+    ),
+    "hi.saved": ("Saved", "已儲存", "Guardado"),
+    "hi.run": ("Check it:", "核實：", "Verifique-o:"),
+    "hi.entries": ("this round is entries", "此局為事件", "esta jogada são os acontecimentos"),
+    "hi.verify_h": ("How to verify a round", "如何核實一局", "Como verificar uma jogada"),
+    "hi.verify_note": (
+        "Each round's button saves the table's journal as you may see it: every entry of its "
+        "hash chain, the others' private ones as their hashes only, each shoe, woodpile or "
+        "shooter's seed once revealed. Check it on your own computer (Python 3.11):",
+        "每局的按鈕會儲存你可查看的賭枱紀錄：雜湊鏈的每一項，他人的私密項目只顯示雜湊值，"
+        "每靴、每疊牌或每位擲骰者的種子在公開後亦包括在內。請在你的電腦上核實（Python 3.11）：",
+        "O botão de cada jogada guarda o diário da mesa tal como o pode ver: cada entrada da "
+        "sua cadeia de hashes, as privadas dos outros só pelo hash, a semente de cada sapato, "
+        "pilha ou lançador depois de revelada. Verifique-o no seu computador (Python 3.11):",
+    ),
+    "hi.file": ("FILE", "檔案", "FICHEIRO"),
+    "hi.head": ("HEAD", "鏈頭", "CABEÇA"),
+    "hi.verify_more": (
+        "ok: the record is intact up to that head and every revealed seed is the one "
+        "committed before the bets; a seed still secret (the shoe in play) is listed as such — "
+        "save the journal again once it is revealed. Anything else fails with one line: keep "
+        "the file and report it (DICJ in Macau).",
+        "ok：紀錄至該鏈頭完整無缺，每個已公開的種子均為投注前已封存的種子；尚未公開的種子（使用中的牌靴）"
+        "會另行列出——公開後請再次下載。其他結果均以一行顯示錯誤：請保留檔案並向博彩監察協調局舉報。",
+        "ok: o registo está intacto até essa cabeça e cada semente revelada é a selada antes "
+        "das apostas; uma semente ainda secreta (o sapato em jogo) é indicada como tal — "
+        "guarde o diário outra vez depois de revelada. Qualquer outro resultado falha numa "
+        "linha: guarde o ficheiro e comunique-o (DICJ em Macau).",
+    ),
+    "res.win": ("won", "贏", "ganhou"),
+    "res.lose": ("lost", "輸", "perdeu"),
+    "res.push": ("push: stake back", "和：退回投注", "empate: aposta devolvida"),
+    "res.voided": ("refunded", "已退回", "devolvida"),
+    "res.in_play": ("in play", "進行中", "em jogo"),
+    "res.stands": ("stays up", "繼續有效", "continua"),
+    "res.bank": ("the bank's share", "莊家所得", "a parte da banca"),
+}
+
+#: keys STAFF_UI would take over from UI: none (tests/web/test_staff_words.py)
+CLASHES: Final = sorted(STAFF_UI.keys() & UI.keys())
+UI.update(STAFF_UI)
