@@ -80,8 +80,9 @@ export function mount(root) {
         if (c === null && mine) peelable(node, side);
         return node;
       }));
-      q(`[data-holder="${side}"]`).textContent = holder && !done && cards.some((c) => c === null)
-        ? fill(holder === me ? "squeeze_yours" : "squeeze_by", { who: holder, side: say(`ba.${side}`) }) : "";
+      // who squeezes (BA-16): another holder by name; mine, the squeeze box says
+      q(`[data-holder="${side}"]`).textContent = holder && holder !== me && !done && cards.some((c) => c === null)
+        ? fill("squeeze_by", { who: holder, side: say(`ba.${side}`) }) : "";
       const b = q(`[data-reveal="${side}"]`);
       b.hidden = !mine;
       b.disabled = !(mine && table.mine().has("reveal"));
@@ -163,6 +164,7 @@ export function mount(root) {
 
   function render(view) {
     seats(view);
+    q("[data-squeeze-rule]").hidden = Boolean(view.rules.squeeze);  // BA-16: the casino's choice
     for (const [k, [lo, hi]] of Object.entries(view.rules.limits || {})) {
       const n = q(`[data-limit="${k}"]`);
       if (n) n.textContent = `${money(lo)}–${money(hi)}`;

@@ -203,7 +203,7 @@ export class BetRail {
     const spots = [...this.table.qa("[data-spot]")].map((s) => s.dataset.spot).filter((k) => this.isOpen(k));
     for (const input of this.chipInputs()) {
       const v = Number(input.value);
-      const poor = betting && v > afford;
+      const poor = v > afford && (this.game.chips ? this.game.chips(view) != null : this.table.stack != null);
       const over = betting && !poor && spots.length > 0 && spots.every((k) => v > this.room_(k));
       input.disabled = poor || over;
       const label = this.table.q(`label[for="${input.id}"]`);

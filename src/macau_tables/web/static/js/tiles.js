@@ -5,7 +5,7 @@
 // tapping, dragging or the keyboard (names, ranks and TW-6b's forced setting come from
 // /ui/settings: Python), the exact hint with "use this setting"; the last round's
 // settlement in its order, the dealer's re-sets (TW-R1) explained; the rounds played here.
-import { money } from "./api.js";
+import { money, mop } from "./api.js";
 import { LiveTable, actionBar, avos, fill, me, say, signed, wire } from "./live.js";
 import { BetRail, bySpot } from "./rail.js";
 import { toast } from "./session.js";
@@ -335,7 +335,7 @@ export function mount(root) {
     if (tiles.join() !== mine.join()) { mine = tiles; where = {}; q("[data-hint-out]").replaceChildren(); }
     drawHand();
     const myTotal = (view.bets || []).filter((b) => b.player === me).reduce((n, b) => n + b.amount, 0);
-    q("[data-my-total]").textContent = myTotal ? `${say("your_bet")}: ${money(myTotal)}` : "";
+    q("[data-my-total]").textContent = myTotal ? `${say("your_bet")}: ${mop(myTotal)}` : "";
     q("[data-my-total]").dataset.avos = myTotal;
     settlement(view, last);
     rail.redraw();
