@@ -79,7 +79,7 @@ def test_a_round_with_chips_my_result_and_another_players_view(live: Live, watch
     ours = wait_until(alice, lambda: settled_with(frames, "alice", placed_at), timeout=90)
     row = next(r for r in ours["event"]["data"]["results"] if r["player"] == "alice")
     hand = ours["event"]["data"]["hand"]
-    alice.page.wait_for_selector(f"[data-spot-result=banker][data-result='{row['result']}']")
+    alice.page.wait_for_selector(f"[data-spot-result=banker][data-my-result='{row['result']}']")
     first = alice.page.locator(f"[data-rounds] li[data-round='{hand}'] .you")
     assert first.get_attribute("data-net") == str(net_of(row))
     want = max(0, net_of(row))
@@ -152,7 +152,7 @@ def test_a_round_by_the_keyboard_alone_with_the_squeeze(live: Live, watched: Ope
     ]  # fmt: skip
     assert ("banker", "carol") in [(r["side"], r["by"]) for r in revealed]
     row = next(r for r in ours["event"]["data"]["results"] if r["player"] == "carol")
-    w.page.wait_for_selector(f"[data-spot-result=banker][data-result='{row['result']}']")
+    w.page.wait_for_selector(f"[data-spot-result=banker][data-my-result='{row['result']}']")
     stack_is_the_ledgers(w, live, "carol", SQUEEZE)
 
 

@@ -84,7 +84,7 @@ def test_a_shooters_round_with_chips_odds_and_a_come_bet(live: Live, watched: Op
         assert set(cells) <= {"Working"}, cells
     assert decided, "the Pass Line was not decided"
     result = decided[-1]["result"]
-    w.page.wait_for_selector(f"[data-spot-result=pass][data-result*='{result}']")
+    w.page.wait_for_selector(f"[data-spot-result=pass][data-my-result*='{result}']")
     roll = events(frames, "craps.roll_settled")[-1]["event"]["data"]["roll"]
     w.page.wait_for_selector(f"[data-rounds] li[data-round='{roll}'] .you")
     stack_is_the_ledgers(w, live, "alice", TABLE)

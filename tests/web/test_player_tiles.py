@@ -79,7 +79,7 @@ def test_a_round_with_chips_and_a_setting_from_the_page(
     w.page.wait_for_selector("[data-settlement] tr:has-text('alice')", timeout=60_000)
     settled = [f["event"]["data"] for f in events(frames, "tiletable.round_settled")]
     row = next(r for d in settled for r in d["results"] if r["player"] == "alice")
-    w.page.wait_for_selector(f"[data-spot-result='seat:2'][data-result='{row['outcome']}']")
+    w.page.wait_for_selector(f"[data-spot-result='seat:2'][data-my-result='{row['outcome']}']")
     w.page.wait_for_selector(f"[data-rounds] li .you[data-net='{row['net']}']")
     if game == "taiwan":  # she kept the forced setting: the dealer re-set nothing of hers
         assert w.page.locator("[data-resets] li[data-seat='2']").count() == 0

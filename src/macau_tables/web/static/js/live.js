@@ -86,9 +86,6 @@ export class LiveTable {
       setTimeout(() => this.connect(), this.retry);
       this.retry = Math.min(this.retry * 2, 8000);
     };
-    if (!this.settings) {
-      get(PATHS.table(this.tableId)).then((t) => { this.settings = t.settings || {}; }).catch(() => {});
-    }
   }
 
   receive(msg) {
@@ -97,7 +94,9 @@ export class LiveTable {
       logEvent(this, msg.seq, msg.event);
       this.settled(msg.seq, msg.event, { missed: this.catchingUp });
     } else if (msg.type === "snapshot" || msg.type === "state") {
-      const first = this.state == null;
+      // the server's first snapshot: the table's clock settings (the ring's length) and
+      // its last rounds (a state given to the page by hand, as the tests do, has neither)
+      const first = this.state == null && msg.type === "snapshot";
       this.state = msg;
       if (msg.type === "snapshot") {
         if (this.catchingUp) this.showMissed();
@@ -107,7 +106,10 @@ export class LiveTable {
       this.render(msg.view, msg);
       this.wallet();
       this.alerts();
-      if (first) this.loadHistory(msg.seq);
+      if (first) {
+        this.loadHistory(msg.seq);
+        get(PATHS.table(this.tableId)).then((t) => { this.settings = t.settings || {}; }).catch(() => {});
+      }
       remember(this.tableId, msg.seq);
     } else if (msg.type === "error") this.conn(`${msg.message}${msg.rule ? ` (${msg.rule})` : ""}`);
   }

@@ -195,7 +195,7 @@ export class BetRail {
         res.textContent = xs.map((x) => resultText({ ...x, name: "" })).join(" · ");
         const net = xs.reduce((n, x) => n + x.net, 0);
         res.className = `spot-result ${xs.length ? (net > 0 ? "won" : net < 0 ? "lost" : "even") : ""}`;
-        res.dataset.result = xs.map((x) => x.result).join(" ");
+        res.dataset.myResult = xs.map((x) => x.result).join(" ");
       }
     }
     // the chips: greyed when I cannot afford one, or when no open spot can take it now
