@@ -146,7 +146,7 @@ export function mount(root) {
       btn.className = "spot odds-spot";
       btn.dataset.spot = key;
       for (const [cls, attr] of [["spot-name", null], ["spot-chips", "data-chips"], ["spot-amount", "data-amount"],
-        ["spot-limit", "data-limit"], ["spot-result", "data-spot-result"]]) {
+        ["spot-limit", "data-limit"], ["spot-result", "data-spot-result"], ["spot-closed", "data-closed"]]) {
         const s = document.createElement("span");
         s.className = cls;
         if (attr) s.setAttribute(attr, key);

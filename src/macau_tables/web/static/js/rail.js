@@ -173,6 +173,8 @@ export class BetRail {
       spot.classList.toggle("closed", closed);
       const r = this.roomOf(key);
       spot.title = closed && r && r.why ? r.why : "";
+      const shut = this.table.q(`[data-closed="${key}"]`);
+      if (shut) shut.textContent = closed ? say("closed_now") : "";
       const amount = this.table.q(`[data-amount="${key}"]`);
       if (amount) {
         amount.textContent = mine + draft ? money(mine + draft) : "";

@@ -219,7 +219,7 @@ export function mount(root) {
     name.textContent = fill("bet_on_place", { n: s });
     spot.append(name);
     for (const [cls, attr] of [["spot-chips", "data-chips"], ["spot-amount", "data-amount"], ["spot-others", "data-others"],
-      ["spot-limit", "data-limit"], ["spot-result", "data-spot-result"]]) {
+      ["spot-limit", "data-limit"], ["spot-result", "data-spot-result"], ["spot-closed", "data-closed"]]) {
       const x = document.createElement("span");
       x.className = cls;
       x.setAttribute(attr, `seat:${s}`);
