@@ -68,6 +68,7 @@ def test_a_round_with_chips_and_a_setting_from_the_page(
     else:  # the exact hint's best setting
         w.page.click("[data-hint]:enabled")
         w.page.wait_for_selector("[data-hint-out] tbody tr.best")
+        assert w.page.evaluate("document.documentElement.scrollWidth") <= 1280  # it fits
         use = w.page.locator("[data-hint-out] tr.best [data-use-setting]")
         want = sorted((use.get_attribute("data-front") or "").split())
         use.click()

@@ -219,10 +219,12 @@ export class LiveTable {
     this.q("[data-status]").textContent = [S[`st.${msg.status}`] ?? msg.status, phase].filter(Boolean).join(" · ");
     const seat = seatOf(msg.view);
     this.q("[data-my-seat]").textContent = seat == null ? "—" : seat === true ? me : `${seat} · ${me}`;
-    this.countdown(msg.countdown, this.betting() || (msg.pending || []).some((p) => p.operations.some((o) => BET_OPS.has(o))));
+    const anyBets = (msg.pending || []).some((p) => p.operations.some((o) => BET_OPS.has(o)));
+    this.countdown(msg.countdown, anyBets, this.betting());
   }
 
-  countdown(c, betting) {
+  // c: the server's countdown; betting: the table takes bets; mine: I may bet
+  countdown(c, betting, mineToBet = betting) {
     clearInterval(this.timer);
     const text = this.q("[data-countdown]");
     const box = this.q("[data-timer]");
@@ -238,9 +240,10 @@ export class LiveTable {
       const now = serverNow();
       text.textContent = countdownText(c, betting, now);
       const left = c && c.deadline ? Math.max(0, c.deadline - now) : 0;
-      // the ring only for a window that is the players' (betting, a player's turn), and
-      // only while it runs: drawn as the share of the window left, never started over
-      const shown = Boolean(c && c.deadline && c.kind !== "dealer" && left > 0 && full());
+      // the ring only for a window that is mine (bets I may make, my turn), and only while
+      // it runs: drawn as the share of the window left, never started over
+      const mine = c && ((c.kind === "betting" && mineToBet) || (c.actors || []).includes(`player:${me}`));
+      const shown = Boolean(mine && c.deadline && c.kind !== "dealer" && left > 0 && full());
       box.hidden = !shown;
       if (shown) {
         const share = Math.min(1, left / (full() * 1000));
