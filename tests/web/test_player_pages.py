@@ -74,16 +74,25 @@ def test_the_players_pages_fit_and_are_accessible(
 def test_the_countdown_ring_is_the_servers_deadline(
     live: Live, watched: Open, tables: None
 ) -> None:
+    """The ring's seconds are the server's deadline less the server's time, while a window
+    of mine runs (bets I may make; the squeeze my bet gives me, BA-16)."""
     w = watched()
     frames = frames_of(w)
     log_in(w, live, "bob")
     w.page.goto(f"{live.url}/table/baccarat/pl-pages-bac")
+    w.page.wait_for_selector("[data-status]:not(:has-text('—'))")
+    # a bet of his keeps the table dealing (the dealer deals when there is a bet)
+    command(live, "bob", "pl-pages-bac", "place_bet", bet="player", amount=10_000)
     ring = w.page.locator("[data-timer]:not([hidden])")
     ring.wait_for(timeout=60_000)
-    for _ in range(3):
+    samples = 0
+    while samples < 3 and ring.count():
         left = int(ring.get_attribute("data-left") or -1)
         deadlines = [f["countdown"]["deadline"] for f in frames
                      if f["type"] in ("snapshot", "state") and f.get("countdown")]  # fmt: skip
         want = (deadlines[-1] - time.time() * 1000) / 1000
-        assert abs(left - want) <= 1.5, (left, want)
-        w.page.wait_for_timeout(700)
+        if want > 0.5:  # (not the instant the window ends)
+            assert abs(left - want) <= 1.5, (left, want)
+            samples += 1
+        w.page.wait_for_timeout(600)
+    assert samples
