@@ -86,3 +86,39 @@ def test_a_round_with_chips_and_a_setting_from_the_page(
         assert w.page.locator("[data-resets] li[data-seat='2']").count() == 0
     stack_is_the_ledgers(w, live, "alice", table)
     words_are_words(w)
+
+
+def test_tw_r6_a_bet_on_an_empty_place_gives_me_its_tiles_to_set(live: Live, watched: Open) -> None:
+    """Taiwan Pai Kao (TW-3b, TW-R6): the largest bettor on a place holds it, several places
+    at once: the page gives me the held place's tiles once mine are set, and both settings
+    are mine, not the clock's default. (At Pai Gow nobody sets more than one seat, PG-7.5:
+    the dealer sets it.)"""
+    table = "pl-taiwan-held"
+    fund(live, "bob")
+    open_table(live, table, "taiwan", betting_seconds=10, action_seconds=60)
+    w = watched()
+    frames = frames_of(w)
+    log_in(w, live, "bob")
+    w.page.goto(f"{live.url}/table/taiwan/{table}")
+    w.page.fill("[data-action-amount]", "3000")
+    w.page.click("[data-sit='2']")
+    w.page.wait_for_selector("[data-stack][data-avos='300000']")
+    bet_on_my_place(w, 2)
+    other = next(
+        s for s in range(3, 9) if w.page.locator(f"[data-spot='seat:{s}']:enabled").count()
+    )
+    chips(w, f"seat:{other}", 100)
+    confirm(w, f"seat:{other}", 10_000)
+    for held in (None, other):  # mine first, then the place my bet holds
+        if held is not None:
+            w.page.wait_for_selector(f"[data-hand-seat]:has-text('{held}')", timeout=30_000)
+        w.page.wait_for_selector("[data-tray] .tile-btn >> nth=3", timeout=60_000)
+        for _ in range(4):
+            w.page.click("[data-tray] .tile-btn >> nth=0")
+        w.page.click("[data-set]:enabled")
+    w.page.wait_for_selector("[data-settlement] tr:has-text('bob')", timeout=60_000)
+    by_bob = {f["event"]["data"]["seat"] for f in events(frames, "tiletable.tiles_set")
+              if f["event"]["data"]["player"] == "bob"}  # fmt: skip
+    assert by_bob == {2, other}
+    assert not [f for f in events(frames, "table.timed_out")
+                if f["event"]["data"]["actor"] == "player:bob"]  # fmt: skip

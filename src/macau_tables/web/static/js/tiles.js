@@ -16,6 +16,7 @@ export function mount(root) {
   const qa = (sel) => root.querySelectorAll(sel);
   const gameName = root.dataset.game;
   let mySeat = null;
+  let handSeat = null; // the place whose tiles I set now (mine, or a place I hold by my bet)
   let mine = [];       // my four tiles ("6-6"…) as the server showed them to me
   let where = {};      // tile index -> "tray" | "front" | "back"
   let order = null;    // the woodpile's order as I rearrange it (PG-R2), before I send it
@@ -330,7 +331,12 @@ export function mount(root) {
     mySeat = Number(Object.keys(seats).find((s) => seats[s] === me)) || null;
     woodpile(view);
     places(view, last);
-    const hand = mySeat && view.hands ? view.hands[String(mySeat)] : null;
+    // the hands I hold and have not set yet (my place's, and an empty place's my bet holds):
+    // mine first, then each in turn
+    const held = Object.keys(view.hands || {}).map(Number).filter((s) => !(view.set || []).includes(s));
+    handSeat = held.includes(mySeat) ? mySeat : held[0] ?? mySeat;
+    q("[data-hand-seat]").textContent = handSeat && handSeat !== mySeat ? ` · ${fill("place_n", { n: handSeat })}` : "";
+    const hand = handSeat && view.hands ? view.hands[String(handSeat)] : null;
     const tiles = (hand || []).filter(Boolean);
     if (tiles.join() !== mine.join()) { mine = tiles; where = {}; q("[data-hint-out]").replaceChildren(); }
     drawHand();
@@ -374,7 +380,7 @@ export function mount(root) {
   q("[data-use-forced]").addEventListener("click", () => { if (forced) apply(forced[0], forced[1]); });
   q("[data-set]").addEventListener("click", () => {
     const front = mine.filter((_, i) => where[i] === "front");
-    table.act("set_tiles", { seat: mySeat, front }).catch(() => {});
+    table.act("set_tiles", { seat: handSeat, front }).catch(() => {});
   });
   q("[data-rearrange]").addEventListener("click", () => {
     if (!order) return;
