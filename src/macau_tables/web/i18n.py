@@ -477,6 +477,203 @@ UI: Final[dict[str, Text]] = {
 }
 
 
+# The player's table pages, the lobby's filters and the side-by-side view (merged into the
+# lookups of t() and strings(), beside UI).
+PLAYER_UI: Final[dict[str, Text]] = {
+    "undo": ("Undo", "撤銷", "Desfazer"),
+    "double": ("Double", "加倍", "Dobrar"),
+    "total_bet": ("Total bet", "總投注", "Total apostado"),
+    "last_win": ("Last win", "上次贏得", "Último ganho"),
+    "res.win": ("Won", "贏", "Ganhou"),
+    "res.lose": ("Lost", "輸", "Perdeu"),
+    "res.push": ("Push", "和局退回", "Empate, devolvida"),
+    "res.no_action": ("No action", "無效，退回", "Sem acção, devolvida"),
+    "your_result": ("Your result", "你的結果", "O seu resultado"),
+    "round_history": ("Rounds at this table", "本枱牌局", "Jogadas nesta mesa"),
+    "round_n": ("Round {n}", "第 {n} 局", "Jogada {n}"),
+    "hand_n": ("Hand {n}", "第 {n} 手", "Mão {n}"),
+    "roll_n": ("Roll {n}", "第 {n} 擲", "Lançamento {n}"),
+    "no_bet": ("no bet", "未投注", "sem aposta"),
+    "missed": (
+        "While you were away",
+        "你離線期間",
+        "Enquanto esteve ausente",
+    ),
+    "dismiss": ("Dismiss", "關閉", "Fechar"),
+    "closed_now": ("No bets now", "暫不接受投注", "Sem apostas agora"),
+    "others_bet": ("Others", "其他玩家", "Outros"),
+    "mine": ("Mine", "我的", "Minhas"),
+    "chip_value": ("Chip MOP {v}", "籌碼 澳門元 {v}", "Ficha MOP {v}"),
+    "chip_afford": (
+        "more than your chips",
+        "超過你的籌碼",
+        "mais do que as suas fichas",
+    ),
+    "chip_limit": ("over the limit", "超過限額", "acima do limite"),
+    "up_to": ("up to {amount}", "最多 {amount}", "até {amount}"),
+    "sound": ("Sound", "聲音", "Som"),
+    "shortcuts": ("Keyboard", "鍵盤快捷鍵", "Teclado"),
+    "keys_chips": (
+        "1–{n} pick a chip · a spot adds it · U undo · Esc clear · R rebet · D double · C confirm",
+        "1–{n} 選籌碼 · 點投注區加注 · U 撤銷 · Esc 清除 · R 重複投注 · D 加倍 · C 確認",
+        "1–{n} escolhe uma ficha · uma casa junta-a · U desfazer · Esc limpar · R repetir · "
+        "D dobrar · C confirmar",
+    ),
+    "keys_baccarat": (
+        "P Player · B Banker · T Tie · S turn over the cards you hold",
+        "P 閒 · B 莊 · T 和 · S 開你手上的牌",
+        "P Jogador · B Banca · T Empate · S voltar as cartas que segura",
+    ),
+    "keys_craps": (
+        "X (or Space) throws the dice when you shoot",
+        "輪到你擲骰時按 X（或空白鍵）",
+        "X (ou Espaço) lança os dados quando é o lançador",
+    ),
+    "keys_tiles": (
+        "F / K move the focused tile to the front / the back",
+        "F / K 把選中的牌移到頭 / 尾",
+        "F / K movem a pedra em foco para a frente / trás",
+    ),
+    "bets_sent": ("Bets placed", "已投注", "Apostas feitas"),
+    "at_table": ("At this table", "在此賭枱", "Nesta mesa"),
+    "seat.player": ("the place wins", "該門贏", "ganha o lugar"),
+    "seat.banker": ("the bank wins", "莊家贏", "ganha a banca"),
+    "seat.push": ("stand-off", "和局", "empate"),
+    "draft_note": (
+        "Not yet placed: confirm",
+        "尚未投注：請確認",
+        "Ainda não feita: confirme",
+    ),
+    # the squeeze (BA-16)
+    "squeeze_yours": (
+        "You hold the {side} cards: squeeze them",
+        "你持有{side}的牌：請咪牌",
+        "Segura as cartas do {side}: esprema-as",
+    ),
+    "squeeze_how": (
+        "Drag a card up to peel it, or press Turn over. When the time is up the dealer turns "
+        "them over (BA-16).",
+        "把牌向上拖開即可咪牌，或按「開牌」。時間到，荷官會代為開牌（BA-16）。",
+        "Arraste uma carta para cima para a descobrir, ou carregue em Voltar. Quando o tempo "
+        "acabar, o pagador volta-as (BA-16).",
+    ),
+    "squeeze_by": (
+        "{who} squeezes the {side} cards",
+        "{who} 咪{side}的牌",
+        "{who} espreme as cartas do {side}",
+    ),
+    "no_squeeze": (
+        "The dealer turns the cards over at this table.",
+        "本枱由荷官開牌。",
+        "Nesta mesa o pagador volta as cartas.",
+    ),
+    "ask_note": (
+        "The marks the three derived roads would get if the next hand were Banker / Player.",
+        "若下一手為莊／閒，三條下路將出現的標記。",
+        "As marcas que as três estradas derivadas teriam se a próxima mão fosse Banca / Jogador.",
+    ),
+    "outcome.B": ("Banker wins", "莊贏", "Ganha a Banca"),
+    "outcome.P": ("Player wins", "閒贏", "Ganha o Jogador"),
+    "outcome.T": ("Tie", "和局", "Empate"),
+    "outcome.void": ("Void", "取消", "Anulada"),
+    # craps
+    "point_box": ("Point {n}", "點數 {n}", "Ponto {n}"),
+    "odds": ("Odds", "額外投注", "Probabilidades"),
+    "odds_on": ("Odds on {bet}", "{bet}額外投注", "Probabilidades sobre {bet}"),
+    "line_bets": ("Line bets", "過關投注", "Apostas de linha"),
+    "props": ("One-roll and hard ways", "單擲及難數", "De um lançamento e difíceis"),
+    "bigs": ("Big numbers", "大數", "Números grandes"),
+    "numbers": ("The numbers", "點數", "Os números"),
+    "puck": ("The puck", "標記", "O marcador"),
+    "puck_off": ("OFF: the come-out roll", "OFF：出場擲骰", "OFF: lançamento de saída"),
+    "puck_on": ("ON: the point is {n}", "ON：點數為 {n}", "ON: o ponto é {n}"),
+    "you_shoot": ("You are the shooter", "你是擲骰者", "É o lançador"),
+    "seven_out": ("seven out", "七點出局", "sete, fim da mão"),
+    "point_set": ("point {n}", "點數 {n}", "ponto {n}"),
+    "point_made": ("point {n} made", "中點數 {n}", "ponto {n} feito"),
+    # the tiles
+    "woodpile": ("Woodpile", "牌疊", "Pilha de pedras"),
+    "woodpile_note": (
+        "Before the dice you may rearrange the stacks: tap two stacks to swap them, then "
+        "Rearrange.",
+        "擲骰前可重排牌疊：點選兩疊互換，然後按「重排」。",
+        "Antes dos dados pode mudar a ordem: toque em duas pilhas para as trocar e depois em "
+        "Mudar a ordem.",
+    ),
+    "stack_n": ("Stack {n}", "第 {n} 疊", "Pilha {n}"),
+    "how_to_set": (
+        "Tap a tile to move it to the front, then the back; tap it again to take it back — "
+        "or drag it. The front is the lower hand, the back the higher.",
+        "點選牌移到頭，再點移到尾；再點一次取回，亦可拖放。頭為較小的一手，尾為較大的一手。",
+        "Toque numa pedra para a pôr na frente, depois atrás; toque outra vez para a retirar "
+        "— ou arraste-a. A frente é a mão mais baixa, a de trás a mais alta.",
+    ),
+    "use_setting": ("Use this setting", "用此配法", "Usar esta combinação"),
+    "forced_explain": (
+        "TW-6b: at this table a player must set the highest back his tiles allow. This is "
+        "that setting; set another and the dealer re-sets your tiles to it.",
+        "TW-6b：本枱閒家須以最大的尾配牌。這就是該配法；若另配，荷官會按此重新配牌。",
+        "TW-6b: nesta mesa o jogador tem de formar o par de trás mais alto que as pedras "
+        "permitem. É esta combinação; se formar outra, o pagador reorganiza as pedras assim.",
+    ),
+    "dealer_reset": (
+        "The dealer re-set place {seat}'s tiles",
+        "荷官已重新配第 {seat} 門的牌",
+        "O pagador reorganizou as pedras do lugar {seat}",
+    ),
+    "bet_on_place": ("Bet on place {n}", "投注第 {n} 門", "Apostar no lugar {n}"),
+    "place_n": ("Place {n}", "第 {n} 門", "Lugar {n}"),
+    "your_place": ("your place", "你的門", "o seu lugar"),
+    # the lobby and the side-by-side view
+    "all_games": ("All games", "全部遊戲", "Todos os jogos"),
+    "stakes": ("Stakes", "注碼", "Apostas"),
+    "stakes_all": ("All stakes", "全部注碼", "Todas as apostas"),
+    "stakes_low": (
+        "Minimum up to MOP 100",
+        "最低投注 澳門元 100 或以下",
+        "Mínimo até MOP 100",
+    ),
+    "stakes_mid": (
+        "Minimum MOP 100 to 1,000",
+        "最低投注 澳門元 100 至 1,000",
+        "Mínimo de MOP 100 a 1.000",
+    ),
+    "stakes_high": (
+        "Minimum over MOP 1,000",
+        "最低投注 澳門元 1,000 以上",
+        "Mínimo acima de MOP 1.000",
+    ),
+    "seats_taken": ("{n} of {m} taken", "已坐 {n}／{m}", "{n} de {m} ocupados"),
+    "players_here": ("{n} playing", "{n} 人在玩", "{n} a jogar"),
+    "side_by_side": ("Side by side", "多枱並排", "Lado a lado"),
+    "add_side": ("Side by side", "加入多枱並排", "Lado a lado"),
+    "open_side": (
+        "Open side by side ({n})",
+        "並排打開（{n}）",
+        "Abrir lado a lado ({n})",
+    ),
+    "open_table": ("Open the table", "打開賭枱", "Abrir a mesa"),
+    "needs_you": ("Needs you", "等你行動", "Espera por si"),
+    "no_tables_match": (
+        "No table matches these filters.",
+        "沒有符合條件的賭枱。",
+        "Nenhuma mesa corresponde a estes filtros.",
+    ),
+    "multi_note": (
+        "Each table plays live here; the one that needs you is marked. Keys act on the "
+        "table you are in.",
+        "每張賭枱在此即時進行；等你行動的賭枱會標示。鍵盤只作用於你所在的賭枱。",
+        "Cada mesa joga aqui ao vivo; a que espera por si fica marcada. As teclas actuam na "
+        "mesa onde está.",
+    ),
+    "pick_tables": (
+        "Pick tables in the lobby (Side by side) to play them here.",
+        "請在大廳勾選「加入多枱並排」，即可在此同時玩。",
+        "Escolha mesas no salão (Lado a lado) para as jogar aqui.",
+    ),
+}
+
+
 # Every operation the engines accept (games/*.py, the server's test double), as buttons and
 # the countdown name them.
 OPS: Final[dict[str, Text]] = {
@@ -708,7 +905,7 @@ def t(key: str, lang: str) -> str:
     """The interface word ``key`` in ``lang`` (the key itself if unknown: visible, not fatal)."""
     if key.startswith("op.") and key[3:] in OPS:
         return pick(OPS[key[3:]], lang)
-    return pick(UI.get(key, (key, key, key)), lang)
+    return pick(UI.get(key) or PLAYER_UI.get(key) or (key, key, key), lang)
 
 
 def game_name(game: str, lang: str) -> str:
@@ -717,7 +914,7 @@ def game_name(game: str, lang: str) -> str:
 
 def strings(lang: str) -> dict[str, str]:
     """Every word a page's script needs, in ``lang`` (embedded in the page as JSON)."""
-    out = {k: pick(v, lang) for k, v in UI.items()}
+    out = {k: pick(v, lang) for k, v in (UI | PLAYER_UI).items()}
     for k, v in BACCARAT.items():
         out[f"ba.{k}"] = pick(v, lang)
     from macau_tables.games.craps import BET_KINDS

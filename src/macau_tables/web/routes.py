@@ -23,6 +23,9 @@ URL map (the server owns ``/tables``, ``/auth`` … for its API; the UI keeps ou
     /ui/pit                every table for the pit (staff, JSON); /ui/pit/{id} one table's
                            last round and the keyed-in operation a correction may change
     /ui/history            a player's rounds, summed up, a page at a time, and his session
+    /ui/room/{id}          what I may bet now at a table, spot by spot (JSON, a player)
+    /ui/clock              the server's clock (the countdown ring's deadlines are its own)
+    /multi?tables=a,b      several live tables side by side
     /static/{path}         CSS, ES modules, vendored htmx
 """
 
@@ -32,6 +35,7 @@ import functools
 import json
 import mimetypes
 import re
+import time
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any
@@ -103,7 +107,7 @@ def _page(
 
 @router.get("/", response_class=HTMLResponse)
 def lobby(request: Request) -> HTMLResponse:
-    return _page(request, "lobby.html", "lobby")
+    return _page(request, "lobby.html", "lobby", games=GAMES)
 
 
 @router.get("/login", response_class=HTMLResponse)
@@ -111,21 +115,59 @@ def login(request: Request) -> HTMLResponse:
     return _page(request, "login.html", "login")
 
 
+# the chips of each game's rail, in MOP (a baccarat table's limits start at MOP 100; craps
+# from MOP 1; a tile table has none by default)
+CHIPS: dict[str, tuple[int, ...]] = {
+    "baccarat": (100, 500, 1000, 5000, 10000),
+    "craps": (5, 25, 100, 500, 1000),
+    "paigow": (50, 100, 500, 1000, 5000),
+    "taiwan": (50, 100, 500, 1000, 5000),
+}
+# the four games have their own page; any other game (a new engine, the server's test
+# double) gets the generic one: the view as sent, and the operations pending for me
+PAGES = {"paigow": "tiles", "taiwan": "tiles", "baccarat": "baccarat", "craps": "craps"}
+
+
+def _table_context(game: str, table_id: str, lang: str, uid: str = "") -> dict[str, Any]:
+    """What a table's template needs (its page, or one of several side by side: ``uid``
+    prefixes its element ids)."""
+    context: dict[str, Any] = {
+        "game": game,
+        "table_id": table_id,
+        "uid": uid,
+        "page": PAGES.get(game, "generic"),
+        "chips": CHIPS.get(game, ()),
+    }
+    if game == "craps":
+        context["craps_bets"] = {b["name"]: b for b in _craps_layout(lang)}
+    if game == "baccarat":
+        context["baccarat_bets"] = [(k, i18n.pick(v, lang)) for k, v in i18n.BACCARAT.items()]
+    return context
+
+
 @router.get("/table/{game}/{table_id}", response_class=HTMLResponse)
 def table(request: Request, game: str, table_id: str) -> HTMLResponse:
     if not _GAME_NAME.fullmatch(game):
         raise HTTPException(404, f"no game {game!r}")
-    context: dict[str, Any] = {"game": game, "table_id": table_id}
-    if game == "craps":
-        context["craps_bets"] = _craps_layout(_lang(request))
-    if game == "baccarat":
-        lang = _lang(request)
-        context["baccarat_bets"] = [(k, i18n.pick(v, lang)) for k, v in i18n.BACCARAT.items()]
-    # the four games have their own page; any other game (a new engine, the server's test
-    # double) gets the generic one: the view as sent, and the operations pending for me
-    page = {"paigow": "tiles", "taiwan": "tiles", "baccarat": "baccarat", "craps": "craps"}
-    template = f"table_{page.get(game, 'generic')}.html"
-    return _page(request, template, game, game_page=True, **context)
+    context = _table_context(game, table_id, _lang(request))
+    return _page(request, "table.html", game, game_page=True, **context)
+
+
+@router.get("/multi", response_class=HTMLResponse)
+def multi(request: Request, tables: str = "") -> HTMLResponse:
+    """Several live tables side by side (``tables``: ``game:id`` or an id of the floor,
+    comma separated, at most four); the one that needs me is marked."""
+    floor = getattr(request.app.state, "floor", None)
+    known = {t: a.game.name for t, a in floor.tables.items()} if floor is not None else {}
+    lang = _lang(request)
+    shown: list[dict[str, Any]] = []
+    for n, item in enumerate(x for x in tables.split(",") if x.strip()):
+        game, _, table_id = item.strip().rpartition(":")
+        game = game or known.get(table_id, "")
+        if not _GAME_NAME.fullmatch(game) or len(shown) >= 4:
+            continue
+        shown.append(_table_context(game, table_id, lang, uid=f"t{n}-"))
+    return _page(request, "multi.html", "side_by_side", shown=shown)
 
 
 @router.get("/dealer/{table_id}", response_class=HTMLResponse)
@@ -192,6 +234,7 @@ def ui_tables(request: Request) -> JSONResponse:
         info = actor.info(staff=False)
         view = actor.engine.view(Viewer.PUBLIC) if actor.engine is not None else {}
         info["view"] = {k: view[k] for k in ("rules", "limits", "roads") if k in view}
+        info["seats"] = seats_taken(view)
         out.append(info)
     return JSONResponse(sorted(out, key=lambda t: t["id"]))
 
@@ -234,16 +277,6 @@ def main_limits(view: dict[str, Any]) -> list[int] | None:
     return [int(pair[0] or 0), int(pair[1] or 0)]
 
 
-def seats_of(view: dict[str, Any]) -> int | None:
-    """How many seats the table has (baccarat's seats, a tile table's places); None where
-    the rules set no number (craps)."""
-    rules = view.get("rules") or {}
-    for key in ("seats", "places"):
-        if isinstance(rules.get(key), int):
-            return int(rules[key])
-    return None
-
-
 @router.get("/ui/pit")
 async def ui_pit(request: Request) -> JSONResponse:
     """Every table as the pit sees it (supervisors, auditors): its status and the staff's
@@ -261,7 +294,7 @@ async def ui_pit(request: Request) -> JSONResponse:
         info |= {
             "live": not actor.auto_dealer,
             "phase": view.get("phase"),
-            "seats": seats_of(view),
+            "seats": seats_taken(view)["capacity"],
             "limits": main_limits(view),
             "bet_limits": rules.get("limits") if isinstance(rules.get("limits"), dict) else None,
             "next_limits": view.get("next_limits"),
@@ -369,6 +402,55 @@ async def ui_history(
             "heads": {t: floor.table(t).head for t in played.tables},
         }
     )
+
+
+@router.get("/ui/clock")
+def ui_clock() -> JSONResponse:
+    """The server's clock, epoch ms: a countdown's deadline is the server's, and the page
+    measures its own clock against this one to draw the ring honestly."""
+    return JSONResponse({"now": int(time.time() * 1000)}, headers={"Cache-Control": "no-store"})
+
+
+@router.get("/ui/room/{table_id}")
+async def ui_room(request: Request, table_id: str) -> JSONResponse:
+    """What the logged-in player may bet now at the table, spot by spot, as the engine's own
+    checks answer (web/betting.py): each spot's accepted range, or its refusal and rule;
+    craps: which bets are working. ``known`` is false for a table this process does not
+    hold (the page then goes by the view's limits)."""
+    from macau_tables.server.errors import ApiError
+    from macau_tables.server.session import credential
+    from macau_tables.web.betting import bet_room
+
+    floor = getattr(request.app.state, "floor", None)
+    actor = floor.tables.get(table_id) if floor is not None else None
+    if floor is None or actor is None or actor.engine is None:
+        return JSONResponse({"table_id": table_id, "known": False, "spots": {}, "working": {}})
+    try:
+        user = await floor.authenticate(credential(request.headers, request.method))
+    except ApiError as exc:
+        return JSONResponse(exc.body(), status_code=exc.status)
+    async with actor.lock:
+        engine, seq = actor.engine, actor.seq
+        room = bet_room(engine, user.name) if user.role == "player" else {"spots": {}}
+    return JSONResponse({"table_id": table_id, "known": True, "seq": seq, "working": {}, **room})
+
+
+def seats_taken(view: dict[str, Any]) -> dict[str, int | None]:
+    """How many seats of a table are taken, of how many (``None``: no fixed number), from its
+    public view: baccarat's seated players of its seats (BA-15: standing players besides),
+    a tile table's places (PG-1.4), craps' players round the table."""
+    rules = view.get("rules") or {}
+    players = view.get("players")
+    seats = view.get("seats")
+    if isinstance(players, list) and "seats" in rules:  # baccarat
+        taken = sum(1 for p in players if isinstance(p, dict) and p.get("seat") is not None)
+        return {"taken": taken, "capacity": int(rules["seats"]), "standing": len(players) - taken}
+    if isinstance(seats, dict):  # a tile table: {place: player}
+        return {"taken": len(seats), "capacity": int(rules.get("places") or 0) or None}
+    if isinstance(seats, list):  # craps
+        return {"taken": len(seats), "capacity": None}
+    n = len(players) if isinstance(players, list | dict) else 0
+    return {"taken": n, "capacity": None}
 
 
 # --- the craps layout, from the engine's bet kinds -------------------------------------------
