@@ -14,7 +14,6 @@ from macau_tables.core.errors import BetNotAllowed, InvalidInput, OutOfOrder, Ru
 from macau_tables.core.journal import Journal
 from macau_tables.core.ledger import Ledger, Transaction
 from macau_tables.games.paigow import PAIGOW
-from macau_tables.games.paigow import replay as pg_replay
 from macau_tables.games.taiwan import TAIWAN
 from macau_tables.games.tilegame import (
     DEALER,
@@ -24,6 +23,7 @@ from macau_tables.games.tilegame import (
     Round,
     RoundOptions,
     SeatResult,
+    replay_round,
 )
 from macau_tables.tiles import Hand, Tile
 
@@ -628,7 +628,7 @@ def test_replay_rebuilds_the_round_and_the_same_chain(tmp_path) -> None:  # type
     rnd.settle()
     path = tmp_path / "round.json"
     rnd.journal.dump(path)
-    again = pg_replay(Journal.load(path))
+    again = replay_round(Journal.load(path), PAIGOW)
     assert again.journal.head == rnd.journal.head
     assert again.transaction == rnd.transaction
     ledger = Ledger()

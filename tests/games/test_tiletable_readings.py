@@ -124,14 +124,14 @@ def test_tw_r6_at_the_table_one_player_sets_both_places_he_holds() -> None:
     t.execute(Command(ANN, "shake", {}))
     setters = {p.actor for p in t.pending() if p.operations == ("set_tiles",)}
     assert setters == {BOB}
-    rnd = t.round
-    assert rnd is not None
     for seat in (2, 3):
         front = [str(x) for x in t.allowed_settings(seat)[0].front.tiles]
         with pytest.raises(RuleViolation) as exc:
             t.execute(Command(CY, "set_tiles", {"seat": seat, "front": front}))
         assert exc.value.rule == "TW-3c"
         t.execute(Command(BOB, "set_tiles", {"seat": seat, "front": front}))
+    rnd = t.round
+    assert rnd is not None
     assert set(rnd.setters.values()) == {"bob"}
 
 
@@ -161,7 +161,9 @@ def test_tw_r1_bind_banker_the_bankers_time_out_is_a_setting_the_rule_accepts() 
     while t.phase is TilePhase.SETTING:
         (p,) = [p for p in t.pending() if p.default is not None]
         t.execute(time_out(p), rng)
-    setting = rnd.settings_[1]
+    rnd = t.round
+    assert rnd is not None
+    setting = rnd.settings[1]
     assert [str(x) for x in setting.back.tiles] == ["6-6", "6-6"]
     assert t.phase is TilePhase.SETTLE
 

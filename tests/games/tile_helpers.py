@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from macau_tables.core.money import Money
+from macau_tables.games import tileround
 from macau_tables.games.tilegame import Regulation, Round, RoundOptions, woodpile_for
 from macau_tables.tiles import Tile, parse_tiles
 
@@ -13,9 +14,14 @@ def m(major: int) -> Money:
     return Money.of(major)
 
 
-def woodpile(rnd: Round, hands: dict[int, Sequence[str]], dice: Sequence[int]) -> list[Tile]:
+def woodpile(
+    rnd: Round | tileround.TileRound, hands: dict[int, Sequence[str]], dice: Sequence[int]
+) -> list[Tile]:
     """A 32-tile order that deals ``hands`` (seat -> four tiles) with these ``dice``."""
-    return woodpile_for(rnd, {s: parse_tiles(list(ts)) for s, ts in hands.items()}, dice)
+    parsed = {s: parse_tiles(list(ts)) for s, ts in hands.items()}
+    if isinstance(rnd, tileround.TileRound):
+        return tileround.woodpile_for(rnd, parsed, dice)
+    return woodpile_for(rnd, parsed, dice)
 
 
 def staged(

@@ -35,15 +35,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from macau_tables.core.journal import Journal
 from macau_tables.core.snapshot import snapshot_constant
-from macau_tables.games.tilegame import (
-    ExposedEffect,
-    Regulation,
-    Round,
-    SeatResult,
-    replay_round,
-)
+from macau_tables.games.tileround import ExposedEffect, Regulation, SeatResult
 from macau_tables.tiles import PG1985, Category, Comparison, Hand, Setting, Tile, TileRules
 from macau_tables.tiles.strategies import strategy
 
@@ -124,11 +117,6 @@ PAIGOW = Regulation(
     places_rule="PG-1.4",
     banker_last_rule="PG-8.1",
 )
-
-
-def replay(journal: Journal) -> Round:
-    """Rebuild a Pai Gow round from its journal."""
-    return replay_round(journal, PAIGOW)
 
 
 # a table snapshot names the regulation rather than writing its functions

@@ -43,15 +43,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from types import MappingProxyType
 
-from macau_tables.core.journal import Journal
 from macau_tables.core.snapshot import snapshot_constant
-from macau_tables.games.tilegame import (
-    ExposedEffect,
-    Regulation,
-    Round,
-    SeatResult,
-    replay_round,
-)
+from macau_tables.games.tileround import ExposedEffect, Regulation, SeatResult
 from macau_tables.tiles import TW1990, Comparison, Hand, Setting, Tile, TileRules
 from macau_tables.tiles.strategies import forced_setting as _forced
 
@@ -151,11 +144,6 @@ TAIWAN = Regulation(
     one_seat_per_holder=False,  # TW-R6: no PG-7.5 (TW-3b, TW-3c)
     cite=MappingProxyType(CITE),
 )
-
-
-def replay(journal: Journal) -> Round:
-    """Rebuild a Taiwan Pai Kao round from its journal."""
-    return replay_round(journal, TAIWAN)
 
 
 # a table snapshot names the regulation rather than writing its functions

@@ -21,11 +21,10 @@ from __future__ import annotations
 
 import copy
 import itertools
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from fractions import Fraction
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from macau_tables.core import snapshot
 from macau_tables.core.errors import (
@@ -39,151 +38,28 @@ from macau_tables.core.journal import Event, Journal, event
 from macau_tables.core.ledger import Posting, Transaction
 from macau_tables.core.money import Currency, Money, currency_by_code
 from macau_tables.core.rng import Rng
-from macau_tables.tiles import FULL_SET, Hand, Setting, Tile, TileRules
+from macau_tables.games.tileround import (
+    DEALER,
+    HOUSE,
+    HOUSE_BANK,
+    HOUSE_COMMISSION,
+    POT,
+    ExposedEffect,
+    Regulation,
+    RoundOptions,
+    SeatResult,
+    TileRound,
+    wallet,
+)
+from macau_tables.games.tileround import (
+    Phase as RoundPhase,
+)
+from macau_tables.games.tilesettle import Settlement, settle
+from macau_tables.tiles import FULL_SET, Hand, Setting, Tile
 from macau_tables.tiles import settings as all_settings
 from macau_tables.tiles.hands import make_setting
 
-HOUSE = "house"  # the casino as a participant (co-bank, setting authority)
-DEALER = "dealer"  # the dealer sets a seat nobody may hold (PG-7.5 gap fill)
-HOUSE_BANK = "house:bank"  # the house's share of the bank
-HOUSE_COMMISSION = "house:commission"
-POT = "table:pot"  # clearing account of a settlement; always nets to zero
-
-
-def wallet(person: str) -> str:
-    """Ledger account of a participant's wallet."""
-    return HOUSE_BANK if person == HOUSE else f"player:{person}"
-
-
-# --- what a regulation supplies ------------------------------------------------------------
-
-
-class SeatResult(Enum):
-    """A seat's result against the banker (PG-6.3/6.4, TW-6c)."""
-
-    PLAYER = "player"  # the seat's bets win
-    BANKER = "banker"  # the seat's bets lose
-    PUSH = "push"  # stand-off
-
-
-class ExposedEffect(Enum):
-    """What exposed tiles do (PG-2.2, PG-2.3, PG-R3, TW-4)."""
-
-    PLAY_ON = "play_on"
-    SEAT_OUT = "seat_out"  # the seat's bets are returned
-    DEAL_VOID = "deal_void"  # reshuffle, shake again; bets stay
-
-
-@dataclass(frozen=True)
-class Regulation:
-    """The rules of one regulation, as data and small functions (see paigow.py / taiwan.py)."""
-
-    game: str  # journal game name: "paigow" or "taiwan"
-    title: str
-    tiles: TileRules
-    commission: Fraction  # PG-4.2: 4%; TW-8: 5%
-    places: tuple[int, ...]  # PG-1.4: (8,); TW-2d: (8, 4)
-    compare_seat: Callable[[Setting, Setting], SeatResult]
-    exposed_effect: Callable[[int, bool], ExposedEffect]  # (count, is_banker_stack)
-    cobanker_may_bet: bool  # PG: not forbidden; TW-5e: forbidden
-    forced_setting: Callable[[Sequence[Tile], TileRules], Setting] | None  # TW-6b
-    bank_commission_default: Literal["net", "per_bet"]  # PG-R5 / TW-R3
-    records_compensation: bool  # PG-7.2 / PG-R8 (TW has no such rule)
-    places_rule: str  # PG-1.4 / TW-2d, cited when a round asks for other places
-    banker_last_rule: str  # PG-8.1 / TW-6a, cited when the banker sets too early
-    player_commission_default: Literal["round", "bet"] = "round"  # PG-4.2 / TW-8
-    rearrange_limit: Literal["seats", "people"] = "seats"  # PG-2.1 門 / TW-2f 閒家只限兩人
-    larger_stake_sets_banker: bool = True  # PG-3.4 / TW-R5 (TW: off unless the option)
-    void_deal_rule: str = "PG-R3"  # cited when a void deal freezes the table
-    one_seat_per_holder: bool = True  # PG-7.5 / PG-R7; TW-R6: no such limit in TW
-    #: The shared mechanics cite Pai Gow's articles; a regulation maps each to its own
-    #: (a Taiwan round's refusal cites the Taiwan text: PG-4.7 -> TW-2g).
-    cite: Mapping[str, str] = field(default_factory=dict)
-
-    def rule(self, pg_id: str) -> str:
-        """The ID this regulation gives the rule that Pai Gow numbers ``pg_id``."""
-        return self.cite.get(pg_id, pg_id)
-
-
-@dataclass(frozen=True)
-class RoundOptions:
-    """Rule-set options; the defaults are the Readings.
-
-    - ``settlement``: ``"running"`` (PG-R4 default, TW-R3) or ``"cover"`` (PG-R4 option);
-    - ``house_layer``: ``"proportional"`` (PG-R4a default: banker and house share the core
-      bank's result in proportion to capital) or ``"after_banker"`` (the house as a layer
-      after the banker);
-    - ``bank_commission``: ``"net"`` (PG-R5: on each bank participant's net win) or
-      ``"per_bet"`` (TW-R3: on each bet the bank wins); ``None`` = the regulation's default;
-    - ``bind_banker``: TW-R1 option, the forced setting binds the banker too;
-    - ``player_commission``: the base of a player's commission, ``"round"`` (PG-4.2
-      「每局抽水…所贏金額」: a person's wins of the round together, rounded down once) or
-      ``"bet"`` (each winning bet on its own, TW-8 "todas as apostas ganhas"); ``None`` =
-      the regulation's default (PG round, TW bet);
-    - ``larger_stake_sets_banker``: PG-3.4, the larger of the banker's and the house's
-      capital sets the banker's tiles; ``None`` = the regulation's default (PG yes; TW-R5:
-      no, the option turns it on);
-    - ``one_seat_per_holder``: PG-7.5, nobody holds more than one seat — the next-largest
-      bettor holds the second (PG-R7); ``None`` = the regulation's default (PG yes; TW-R6:
-      no, the largest bettor holds every place where his bet is the largest, and the
-      option is for a house that applies PG-7.5's limit);
-    - ``min_bet`` / ``max_bet``: table limits in minor units (0 = none).
-    """
-
-    settlement: Literal["running", "cover"] = "running"
-    house_layer: Literal["proportional", "after_banker"] = "proportional"
-    bank_commission: Literal["net", "per_bet"] | None = None
-    bind_banker: bool = False
-    min_bet: int = 0
-    max_bet: int = 0
-    player_commission: Literal["round", "bet"] | None = None
-    larger_stake_sets_banker: bool | None = None
-    one_seat_per_holder: bool | None = field(default=None, metadata=snapshot.OMIT_DEFAULT)
-
-    def __post_init__(self) -> None:
-        """The table limits: whole numbers of minor units, 0 or positive, the minimum not
-        above the maximum (no text sets them: no rule ID)."""
-        for name in ("min_bet", "max_bet"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise InvalidInput(f"{name} is a whole number of minor units >= 0, not {value!r}")
-        if self.max_bet and self.min_bet > self.max_bet:
-            raise InvalidInput(f"min_bet {self.min_bet} is above max_bet {self.max_bet}")
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "settlement": self.settlement,
-            "house_layer": self.house_layer,
-            "bank_commission": self.bank_commission,
-            "bind_banker": self.bind_banker,
-            "min_bet": self.min_bet,
-            "max_bet": self.max_bet,
-        }
-        # Written only when set, so journals of rounds that do not use them stay as they were.
-        if self.player_commission is not None:
-            out["player_commission"] = self.player_commission
-        if self.larger_stake_sets_banker is not None:
-            out["larger_stake_sets_banker"] = self.larger_stake_sets_banker
-        if self.one_seat_per_holder is not None:
-            out["one_seat_per_holder"] = self.one_seat_per_holder
-        return out
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> RoundOptions:
-        opts = cls(**data)
-        if opts.settlement not in ("running", "cover"):
-            raise InvalidInput(f"settlement must be running or cover, not {opts.settlement!r}")
-        if opts.house_layer not in ("proportional", "after_banker"):
-            raise InvalidInput("house_layer must be proportional or after_banker")
-        if opts.bank_commission not in (None, "net", "per_bet"):
-            raise InvalidInput("bank_commission must be net or per_bet")
-        if opts.player_commission not in (None, "round", "bet"):
-            raise InvalidInput("player_commission must be round or bet", rule="PG-4.2")
-        if opts.larger_stake_sets_banker not in (None, True, False):
-            raise InvalidInput("larger_stake_sets_banker must be true or false", rule="TW-R5")
-        if opts.one_seat_per_holder not in (None, True, False):
-            raise InvalidInput("one_seat_per_holder must be true or false", rule="TW-R6")
-        return opts
+__all__ = ["DEALER", "HOUSE_BANK", "ExposedEffect"]
 
 
 # --- events --------------------------------------------------------------------------------
@@ -1299,63 +1175,235 @@ class Round:
         return posts
 
 
-# --- replay --------------------------------------------------------------------------------
+# --- the round machine's journals, read by today's rules ---------------------------------------
+#
+# Before the terminal game drove the table, ``play --journal`` wrote each round as the round
+# machine journalled it (the events above, ``tiles.*``), and a table kept such a round inside
+# its state. Those journals are still read: :func:`replay_round` re-derives every event of
+# one through today's round (:class:`TileRound`) and settlement (:func:`settle`), and
+# :func:`legacy_digest` the digest a table's checkpoint had when its state held them.
+
+_OLD = "macau_tables.games.tilegame"
+#: what a table's snapshot named otherwise before its round was a :class:`TileRound`
+_RENAMED = {"macau_tables.games.tileround:RoundOptions": f"{_OLD}:RoundOptions"}
 
 
-def replay_round(journal: Journal, regulation: Regulation) -> Round:
-    """Rebuild a round from its events by applying each one again (chance included)."""
+@dataclass
+class OldRound:
+    """A round of the round machine rebuilt from its events through today's rules:
+    ``journal`` the events it journals now (the same as recorded, if the recorded ones
+    follow the rules), ``round`` where it stands, ``settlement`` once settled."""
+
+    regulation: Regulation
+    opened: RoundOpened
+    round: TileRound
+    journal: Journal
+    wallets: dict[str, int]
+    settlement: Settlement | None = None
+    settled: RoundSettled | None = None
+
+    @classmethod
+    def start(
+        cls, regulation: Regulation, opened: RoundOpened, carried: OldRound | None = None
+    ) -> OldRound:
+        """The round ``opened`` opens (PG-4.4 / TW-5c: the banker has the capital he puts
+        up); ``carried``: the first 4-place round whose woodpile it goes on with (TW-2d)."""
+        cur = currency_by_code(opened.currency)
+        options = RoundOptions.from_json(dict(opened.options))
+        wallets = dict(opened.wallets)
+        rnd = TileRound.open(
+            regulation, banker=opened.banker, banker_seat=opened.banker_seat,
+            banker_capital=Money(opened.banker_capital, cur),
+            house_capital=Money(opened.house_capital, cur), places=opened.places,
+            round_no=opened.round_no, options=options,
+            carried=None if carried is None else carried.round,
+        )  # fmt: skip
+        if opened.banker != HOUSE and wallets.get(opened.banker, 0) < opened.banker_capital:
+            raise RuleViolation(
+                f"{opened.banker} cannot put {rnd.money(opened.banker_capital)} on the table",
+                rule=regulation.rule("PG-4.4"),
+            )
+        if carried is None and opened.tiles:  # a file of the second 4-place round (TW-R2)
+            pile = tuple(opened.pile)
+            rnd = replace(
+                rnd, pile=pile, carried=tuple(opened.exposed),
+                tiles=tuple(Tile.parse(t) for t in opened.tiles), stack_order=pile,
+                phase=RoundPhase.BETTING,
+            )  # fmt: skip
+        else:
+            opened = RoundOpened(
+                game=regulation.game, round_no=opened.round_no, places=opened.places,
+                banker=opened.banker, banker_seat=opened.banker_seat,
+                banker_capital=opened.banker_capital, house_capital=rnd.house_capital,
+                currency=cur.code, wallets=tuple(sorted(wallets.items())),
+                options=options.to_json(), pile=rnd.pile,
+                tiles=tuple(str(t) for t in rnd.tiles) if carried is not None else (),
+                exposed=rnd.carried,
+            )  # fmt: skip
+        journal = Journal(regulation.game, {"regulation": regulation.title})
+        journal.append(opened)
+        return cls(regulation, opened, rnd, journal, wallets)
+
+    def _committed(self, person: str) -> int:
+        rnd = self.round
+        total = sum(b.amount for b in rnd.bets if b.person == person)
+        total += sum(c for p, c in rnd.cobankers if p == person)
+        return total + (rnd.banker_capital if person == rnd.banker else 0)
+
+    def _verify_wallet(self, person: str, amount: int, rule: str) -> None:
+        have = self.wallets.get(person, 0)
+        if self._committed(person) + amount > have:
+            m = self.round.money
+            raise BetNotAllowed(
+                f"{person} has {m(have)}, {m(self._committed(person))} of it already on the table",
+                rule=self.regulation.rule(rule),
+            )
+
+    def apply(self, ev: Event) -> Event:
+        """One recorded event, taken through today's rules; the event as they journal it."""
+        rnd = self.round
+        new: Event
+        if isinstance(ev, TilesShuffled):
+            rnd = rnd.shuffle_tiles([Tile.parse(t) for t in ev.tiles])
+            new = TilesShuffled(tuple(str(t) for t in rnd.tiles))
+        elif isinstance(ev, CoBankJoined):
+            rnd.verify_join_bank(ev.person, rnd.money(ev.capital))
+            self._verify_wallet(ev.person, ev.capital, "PG-3.3")
+            rnd = rnd.join_bank(ev.person, rnd.money(ev.capital))
+            new = CoBankJoined(ev.person, ev.capital)
+        elif isinstance(ev, BetPlaced):
+            rnd.verify_place_bet(ev.person, ev.seat, rnd.money(ev.amount))
+            self._verify_wallet(ev.person, ev.amount, "PG-4.6")
+            rnd = rnd.place_bet(ev.person, ev.seat, rnd.money(ev.amount))
+            new = BetPlaced(ev.person, ev.seat, ev.amount)
+        elif isinstance(ev, StacksRearranged):
+            rnd = rnd.rearrange(ev.person, ev.order)
+            new = StacksRearranged(ev.person, tuple(ev.order))
+        elif isinstance(ev, DiceShaken):
+            rnd = rnd.shake_dice(ev.dice, valid=ev.valid)
+            new = DiceShaken(tuple(ev.dice), ev.valid)
+        elif isinstance(ev, TilesExposed):
+            rnd = rnd.report_exposed(ev.seat, ev.count)
+            new = TilesExposed(ev.seat, ev.count)
+        elif isinstance(ev, SeatSet):
+            rnd = rnd.set_tiles(ev.person, ev.seat, [Tile.parse(t) for t in ev.front])
+            setting = rnd.settings[ev.seat]
+            front = tuple(str(t) for t in setting.front.tiles)
+            new = SeatSet(ev.person, ev.seat, front, tuple(str(t) for t in setting.back.tiles))
+        elif isinstance(ev, RoundSettled):
+            self.settlement = result = settle(rnd)
+            new = self.settled = settled_event(rnd, result)
+        else:
+            raise InvalidInput(f"unexpected event {ev.kind} in a tile round")
+        self.round = rnd
+        self.journal.append(new)
+        return new
+
+    @property
+    def transaction(self) -> Transaction | None:
+        """The settlement's postings as the round machine posted them (its accounts)."""
+        if self.settlement is None:
+            return None
+        memo = f"{self.regulation.game} round {self.round.round_no}"
+        return Transaction.of(self.settlement.postings, memo=memo)
+
+
+def settled_event(rnd: TileRound, result: Settlement) -> RoundSettled:
+    """The round machine's record of a settlement (``tiles.settled``)."""
+    return RoundSettled(
+        results=result.records(rnd.seats_out),
+        bank_shares=tuple((p, m.minor) for p, m in result.shares),
+        commissions=tuple((p, m.minor) for p, m in result.commissions),
+        resets=result.resets,
+        compensation=tuple(result.compensation),
+        postings=tuple((p.account, p.amount.minor) for p in result.postings),
+    )
+
+
+def replay_round(journal: Journal, regulation: Regulation) -> OldRound:
+    """A round machine's journal (one round, ``tiles.*`` events) re-run through today's
+    rules: every event re-derived (the settlement computed again), in a journal of its own
+    that has the recorded one's head when they agree."""
     events = journal.events
     if not events or not isinstance(events[0], RoundOpened):
         raise InvalidInput("a round's journal starts with its opening")
-    o = events[0]
-    cur = currency_by_code(o.currency)
-    wallets = {p: Money(m, cur) for p, m in o.wallets}
-    rnd = Round.open(
-        regulation,
-        banker=o.banker,
-        banker_seat=o.banker_seat,
-        banker_capital=Money(o.banker_capital, cur),
-        house_capital=Money(o.house_capital, cur),
-        wallets=wallets,
-        places=o.places,
-        round_no=o.round_no,
-        options=RoundOptions.from_json(dict(o.options)),
-    )
-    if o.tiles:  # the second round of a 4-place woodpile (TW-R2)
-        rnd.opened = o
-        rnd.journal = Journal(regulation.game, {"regulation": regulation.title})
-        rnd.journal.append(o)
-        rnd.tiles = tuple(Tile.parse(t) for t in o.tiles)
-        rnd.stack_order = o.pile
-        rnd.phase = Phase.BETTING
+    old = OldRound.start(regulation, events[0])
     for ev in events[1:]:
-        _apply(rnd, ev)
-    return rnd
+        old.apply(ev)
+    return old
 
 
-def _apply(rnd: Round, ev: Event) -> None:
-    if isinstance(ev, TilesShuffled):
-        rnd.shuffle_tiles([Tile.parse(t) for t in ev.tiles])
-    elif isinstance(ev, CoBankJoined):
-        rnd.join_bank(ev.person, rnd.money(ev.capital))
-    elif isinstance(ev, BetPlaced):
-        rnd.place_bet(ev.person, ev.seat, rnd.money(ev.amount))
-    elif isinstance(ev, StacksRearranged):
-        rnd.rearrange(ev.person, ev.order)
-    elif isinstance(ev, DiceShaken):
-        rnd.shake_dice(ev.dice, valid=ev.valid)
-    elif isinstance(ev, TilesExposed):
-        rnd.report_exposed(ev.seat, ev.count)
-    elif isinstance(ev, SeatSet):
-        pair = [Tile.parse(t) for t in ev.front]
-        if ev.seat == rnd.banker_seat:
-            rnd.set_banker(ev.person, pair)
-        else:
-            rnd.set_seat(ev.person, ev.seat, pair)
-    elif isinstance(ev, RoundSettled):
-        rnd.settle()
-    else:
-        raise InvalidInput(f"unexpected event {ev.kind} in a tile round")
+def _obj(name: str, fields: Mapping[str, Any]) -> Any:
+    return {"o": [f"{_OLD}:{name}", dict(fields)]}
+
+
+def encoded_round(old: OldRound | None) -> Any:
+    """A round as the round machine's state wrote it in a snapshot."""
+    if old is None:
+        return None
+    enc = snapshot.encode
+    rnd, result = old.round, old.settlement
+    money = rnd.money
+    bets = [
+        _obj("Bet", {"person": b.person, "seat": b.seat, "amount": enc(money(b.amount))})
+        for b in rnd.bets
+    ]
+    results = [
+        _obj(
+            "BetResult",
+            {
+                "person": r.person,
+                "seat": r.seat,
+                "amount": enc(r.amount),
+                "outcome": r.outcome,
+                "action": enc(r.action),
+                "net": enc(r.net),
+                "commission": enc(r.commission),
+                "bank_fee": enc(r.bank_fee),
+            },
+        )
+        for r in (result.results if result is not None else ())
+    ]
+    fields = {
+        "regulation": enc(old.regulation),
+        "opened": enc(old.opened),
+        "journal": enc(old.journal),
+        "phase": {"e": [f"{_OLD}:Phase", "settled" if result is not None else rnd.phase.value]},
+        "tiles": enc(rnd.tiles),
+        "stack_order": enc(rnd.stack_order),
+        "cobankers": enc([(p, money(c)) for p, c in rnd.cobankers]),
+        "bets": {"l": bets},
+        "rearranged_by": enc(list(rnd.rearranged_by)),
+        "dice": enc(rnd.dice),
+        "hands": enc(dict(rnd.hands)),
+        "exposed": enc(dict(rnd.exposed)),
+        "seats_out": enc(set(rnd.seats_out)),
+        "settings_": enc(dict(result.settings if result is not None else rnd.settings)),
+        "setters": enc(dict(rnd.setters)),
+        "results": {"l": results},
+        "settled": enc(old.settled),
+        "transaction": enc(old.transaction),
+        "void_deals": rnd.void_deals,
+    }
+    return _obj("Round", fields)
+
+
+def renamed(value: Any) -> Any:
+    """An encoded state with the classes :data:`_RENAMED` names under their names then."""
+    if isinstance(value, list):
+        return [renamed(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    ((tag, body),) = value.items()
+    if tag == "o":
+        name, fields = body
+        return {tag: [_RENAMED.get(name, name), {k: renamed(v) for k, v in fields.items()}]}
+    if tag in ("e", "x", "lx", "tx"):
+        name, rest = body
+        return {tag: [_RENAMED.get(name, name), renamed(rest) if tag == "e" else rest]}
+    if tag in ("c", "b", "q"):
+        return value
+    return {tag: renamed(body)}
 
 
 # --- the bank's rotation (PG-4.1, PG-4.3, PG-4.9, PG-R6, PG-R11, TW-5a … TW-5d) --------------
