@@ -70,3 +70,37 @@ def test_a_tampered_settlement_of_an_old_round_does_not_verify(path: Path, tmp_p
     forged.dump(out)
     with pytest.raises(MacauTablesError):
         verify_journal(out)
+
+
+CHECKPOINTED = Path(__file__).parent / "data" / "checkpointed"
+
+
+@pytest.mark.parametrize("game", ["paigow", "taiwan"])
+def test_a_checkpoint_of_the_round_machines_layout_is_taken_only_as_its_states_digest(
+    game: str,
+) -> None:
+    """The checkpoints of data/checkpointed/ are digests of a table's state when it held its
+    rounds as the round machine kept them: a replay takes each only because it is the digest
+    of that layout of the very state replayed (``legacy_digest``), never today's layout's; a
+    checkpoint whose digest is another (the chain recomputed) does not replay."""
+    from macau_tables.core.errors import ReplayMismatch
+    from macau_tables.core.journal import Journal
+    from macau_tables.games import contract, tiletable
+    from macau_tables.games.contract import Checkpoint
+    from macau_tables.server.games import binding
+    from tests.games.tiletable_helpers import rechained
+
+    data = json.loads((CHECKPOINTED / f"{game}.json").read_text(encoding="utf-8"))
+    journal = Journal.from_json(data["journal"])
+    seeds = {label: bytes.fromhex(v) for label, v in data["seeds"].items()}
+    first = next(i for i, ev in enumerate(journal.events) if isinstance(ev, Checkpoint))
+    head = Journal.from_json({**data["journal"], "entries": data["journal"]["entries"][:first]})
+    table = contract.replay(head, binding(game).open, seeds)
+    assert isinstance(table, tiletable.TileTable)
+    recorded = journal.events[first]
+    assert isinstance(recorded, Checkpoint)
+    assert recorded.state == tiletable.legacy_digest(table)
+    assert recorded.state != contract.checkpoint_event(table.snapshot_state()).state
+    forged = rechained(journal, {first: {"state": "0" * 64}})
+    with pytest.raises(ReplayMismatch):
+        contract.replay(forged, binding(game).open, seeds)

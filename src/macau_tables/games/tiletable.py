@@ -1424,6 +1424,8 @@ class TileTable(contract.SnapshotOps):
     # ---- bets, co-bank, rearranging (PG-2.1, PG-3.2, PG-4.6, TW-2f, TW-2g, TW-5e) -------------
 
     def _verify_betting(self, rule: str) -> TileRound:
+        if self._phase is TilePhase.SHUFFLE:  # PG-1.1 / TW-2a: the dealer shuffles first
+            raise OutOfOrder("the tiles are not shuffled yet", rule=self._r("PG-1.1"))
         if self._phase is not TilePhase.BETTING:
             raise OutOfOrder(
                 "bets, co-bank and rearranging come before the dice", rule=self._r(rule)
@@ -1638,7 +1640,8 @@ class TileTable(contract.SnapshotOps):
         return who
 
     def verify_set_tiles(self, actor: Actor, seat: object, front: object) -> None:
-        if self._phase is not TilePhase.SETTING:
+        # (once the banker has set, the round refuses any setting: PG-8.2 / TW-6a)
+        if self._phase not in (TilePhase.SETTING, TilePhase.SETTLE):
             raise OutOfOrder(
                 "tiles are set after the deal, before the settlement", rule=self._r("PG-5.1")
             )
