@@ -6,7 +6,7 @@ median of 5 runs (min and max shown), in player seat-rounds per second (7 per ro
 engine benchmark's "seat-rounds" also count the banker's seat, 8 per round):
 
 1. ``tiles_sim.simulate_chunk``: the numba kernel, drawing woodpiles and dice itself;
-2. the readable engine, a full ``tilegame.Round`` per round as ``bench_engines.py`` plays
+2. the readable engine, a full round at a ``TileTable`` per round as ``bench_engines.py`` plays
    it (open, shuffle, 7 bets, dice, deal, 8 settings by house way, settle with the ledger);
 3. the bare readable path: ``core.rng`` shuffle and dice, the engine's dealing order,
    ``strategy("house-way").choose`` for 8 hands and ``paigow.compare_seat`` for 7 seats.

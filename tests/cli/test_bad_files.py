@@ -304,15 +304,11 @@ def test_a_folder_or_a_missing_file_is_one_line(tmp_path: Path, command: list[st
     _one_line_error(runner.invoke(app, [*command, str(tmp_path / "missing.json")]))
 
 
-def _paigow_journal() -> Any:
-    """The documented example round's journal (10 entries), as `play paigow` writes one."""
-    from macau_tables.cli.settle_schema import load_facts, settle_facts
-
-    rnd = settle_facts(load_facts(EXAMPLES / "paigow-round.json", "paigow"))
-    return rnd.journal.to_json()
-
-
-PAIGOW_JOURNAL = _paigow_journal()
+#: The documented example round's journal (10 entries), as `play paigow` wrote one a round
+#: (the round machine's ``tiles.*`` events), kept as written: tests/games/data/tiles_cli/.
+PAIGOW_JOURNAL = json.loads(
+    (ROOT / "tests" / "games" / "data" / "tiles_cli" / "round-paigow-example.json").read_text()
+)
 
 
 def _paigow_journal_with_option(key: str, value: Any) -> Any:
