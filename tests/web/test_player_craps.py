@@ -44,14 +44,20 @@ def test_a_shooters_round_with_chips_odds_and_a_come_bet(live: Live, watched: Op
     w.page.wait_for_selector("[data-you-shoot]:visible")
     decided: list[dict] = []
     odds_done = come_moved = False
-    for _ in range(120):
+    since = -1  # the line bet of this come-out: decided in the rolls after it
+    for _ in range(150):
         w.page.click("[data-throw]:enabled", timeout=30_000)
         w.page.wait_for_timeout(400)
         rolled = events(frames, "craps.roll_settled")
-        decided = [r for f in rolled for r in f["event"]["data"]["results"]
+        decided = [r for f in rolled if f["seq"] > since for r in f["event"]["data"]["results"]
                    if r["player"] == "alice" and r["name"].startswith("Pass Line")]  # fmt: skip
-        if decided:
+        if decided and odds_done:
             break
+        if decided:  # decided on the come-out (CR-2.1: 7, 11, craps): bet the line again
+            since = rolled[-1]["seq"]
+            chips(w, "pass", 100)
+            confirm(w, "pass", 10_000)
+            continue
         point = rolled[-1]["event"]["data"]["point_after"] if rolled else None
         if point is None:
             continue
@@ -82,11 +88,10 @@ def test_a_shooters_round_with_chips_odds_and_a_come_bet(live: Live, watched: Op
         # every bet on my layout is working (CR-R8; the house option is off here)
         cells = w.page.locator("[data-open-bets] tr td:nth-child(4)").all_inner_texts()
         assert set(cells) <= {"Working"}, cells
-    assert decided, "the Pass Line was not decided"
+    assert decided and odds_done, "no Pass Line with a point was decided"
     result = decided[-1]["result"]
     w.page.wait_for_selector(f"[data-spot-result=pass][data-my-result*='{result}']")
     roll = events(frames, "craps.roll_settled")[-1]["event"]["data"]["roll"]
     w.page.wait_for_selector(f"[data-rounds] li[data-round='{roll}'] .you")
     stack_is_the_ledgers(w, live, "alice", TABLE)
     words_are_words(w)
-    assert odds_done

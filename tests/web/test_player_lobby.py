@@ -44,8 +44,11 @@ def test_the_lobby_filters_and_opens_tables_side_by_side(live: Live, watched: Op
     assert high.locator("[data-limits]").inner_text() == "MOP 2,000.00 – MOP 50,000.00"
     # by game: craps only
     w.page.select_option("[data-filter=game]", "craps")
-    shown = [a.get_attribute("data-table-id") for a in cards.all() if a.is_visible()]
-    assert shown and all(a.startswith("craps") or "craps" in a for a in shown), shown
+    games = {a.get_attribute("data-game"): a.is_visible() for a in cards.all()}
+    visible = [a.get_attribute("data-game") for a in cards.all() if a.is_visible()]
+    assert visible and set(visible) == {"craps"}, visible
+    assert len(visible) == sum(1 for a in cards.all() if a.get_attribute("data-game") == "craps")
+    assert set(games) >= {"craps", "baccarat"}
     assert "game=craps" in w.page.url
     # by stakes: over MOP 1,000 minimum — the high table alone
     w.page.select_option("[data-filter=game]", "")
