@@ -8,6 +8,8 @@ from __future__ import annotations
 import enum
 import json
 import random
+import sys
+import types
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -148,6 +150,49 @@ def test_a_mutable_part_shared_by_two_places_is_refused() -> None:
 def test_a_snapshot_that_is_not_one_is_refused(data: Any) -> None:
     with pytest.raises((snapshot.SnapshotError, ValueError)):
         snapshot.decode(data)
+
+
+def _module(monkeypatch: pytest.MonkeyPatch, name: str, **classes: type) -> None:
+    mod = types.ModuleType(name)
+    for qual, cls in classes.items():
+        cls.__module__, cls.__qualname__ = name, qual
+        setattr(mod, qual, cls)
+    monkeypatch.setitem(sys.modules, name, mod)
+
+
+def test_a_class_moved_into_a_package_keeps_the_name_its_snapshots_have(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A module split into a package names its classes as before (``snapshot_home``): the
+    snapshot, and so a checkpoint's digest, is the one the module wrote; it reads back from
+    the module the class now lives in."""
+    home, part = "macau_tables.tests_home", "macau_tables.tests_home.part"
+    monkeypatch.setattr(snapshot, "_HOMES", dict(snapshot._HOMES))
+    monkeypatch.setattr(snapshot, "_HOUSED", dict(snapshot._HOUSED))
+
+    @dataclass(frozen=True)
+    class Moved:
+        x: int
+
+    _module(monkeypatch, home)
+    _module(monkeypatch, part, Moved=Moved)
+    before = snapshot.encode(Moved(1))
+    assert before == {"o": [f"{part}:Moved", {"x": 1}]}
+    snapshot.snapshot_home(part, home)
+    encoded = snapshot.encode(Moved(1))
+    assert encoded == {"o": [f"{home}:Moved", {"x": 1}]}
+    assert snapshot.decode(encoded) == Moved(1)
+    with pytest.raises(snapshot.SnapshotError, match="housed in"):
+        snapshot.snapshot_home(part, "macau_tables.elsewhere")
+
+    @dataclass(frozen=True)
+    class Twin:
+        x: int
+
+    _module(monkeypatch, f"{home}.other", Moved=Twin)  # another class of the same name
+    snapshot.snapshot_home(f"{home}.other", home)
+    with pytest.raises(snapshot.SnapshotError, match="ambiguous"):
+        snapshot.decode(encoded)
 
 
 # --- the engines ----------------------------------------------------------------------------
