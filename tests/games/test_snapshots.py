@@ -6,7 +6,9 @@ void as the whole one does; a snapshot that is not the state the chain says is r
 from __future__ import annotations
 
 import enum
+import importlib
 import json
+import pkgutil
 import random
 import sys
 import types
@@ -193,6 +195,35 @@ def test_a_class_moved_into_a_package_keeps_the_name_its_snapshots_have(
     snapshot.snapshot_home(f"{home}.other", home)
     with pytest.raises(snapshot.SnapshotError, match="ambiguous"):
         snapshot.decode(encoded)
+
+
+@pytest.mark.parametrize("package", ["baccarat"])
+def test_every_module_of_a_games_package_writes_the_names_of_the_module_it_was(
+    package: str,
+) -> None:
+    """Each module of ``games/<game>/`` is housed in the package (the one module the game
+    was): a class moved between them keeps its snapshot name."""
+    pkg = importlib.import_module(f"macau_tables.games.{package}")
+    modules = [f"{pkg.__name__}.{m.name}" for m in pkgutil.iter_modules(pkg.__path__)]
+    assert modules
+    for name in modules:
+        assert snapshot._HOMES.get(name) == pkg.__name__, name
+    classes = {
+        cls
+        for name in modules
+        for cls in vars(sys.modules[name]).values()
+        if isinstance(cls, type) and cls.__module__ == name
+    }
+    names = [cls.__qualname__ for cls in classes]
+    assert len(set(names)) == len(names), "two modules define a class of one name"
+
+
+def test_the_snapshot_names_of_the_game_classes_are_those_of_their_journals() -> None:
+    """The names checkpoints hashed before the games became packages."""
+    from macau_tables.games.baccarat import BaccaratPhase, Card
+
+    assert snapshot.encode(Card.parse("Td")) == {"x": ["macau_tables.games.baccarat:Card", "Td"]}
+    assert snapshot.encode(BaccaratPhase.CUT)["e"][0] == "macau_tables.games.baccarat:BaccaratPhase"
 
 
 # --- the engines ----------------------------------------------------------------------------

@@ -1,26 +1,5 @@
-"""Baccarat (百家樂) — Macau statutory rules 《百家樂法定規章》 (seed 004).
-
-Read beside ``../shared/rules/baccarat.md``: the sections below follow the articles in order
-(BA-1 … BA-18) and each rule is implemented once, citing its ID; the options the statute
-leaves to the house are the Readings BA-R1 … BA-R7, gathered in :class:`BaccaratRules`.
-
-:class:`BaccaratTable` is a live table over shoes and follows the table contract
-(:mod:`macau_tables.games.contract`): operations ``verify_x`` / ``can_x`` / ``x`` name their
-:class:`~macau_tables.games.contract.Actor` and emit events; :meth:`BaccaratTable.apply` is
-the only place state changes; :meth:`BaccaratTable.pending` says who may act; each viewer
-sees :meth:`BaccaratTable.view`; replay re-runs the operations and demands the same events.
-
-Information model: a shoe is committed (``SeedCommitted``) and its order derived from the
-server seed with ``Rng.for_event(seed, table_id, "shoe:<n>")``; the order is in no event and
-no view. Cards are dealt face down (an event without the card) and become public when they
-are revealed (BA-7.1 Player first; BA-16 the squeeze by the seated player with the largest
-bet on the side, the dealer on a time-out); burned cards stay face down (BA-2.1, BA-8) but
-for the first card turned under BA-2.1's second method; the seed is revealed when the shoe
-ends (BA-3.1, BA-3.2).
-
-The engine is pure: no I/O, no clock, no randomness of its own (chance enters as an
-:class:`~macau_tables.core.rng.Rng` or a revealed seed) and owns no ledger: the events that
-move money carry their :class:`~macau_tables.core.ledger.Movement`.
+"""The baccarat table (:class:`BaccaratTable`): seats and chips, the shoe (BA-2, BA-3, BA-8),
+bets (BA-12 … BA-15), the deal (BA-7, BA-9, BA-16) and the settlement (BA-11 … BA-18).
 """
 
 from __future__ import annotations
@@ -28,19 +7,17 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, ClassVar, TypeAlias, overload
+from typing import Any, ClassVar
 
 from macau_tables.core.errors import (
     BetNotAllowed,
     InsufficientFunds,
     InvalidInput,
     JournalError,
-    MacauTablesError,
     OutOfOrder,
     RuleViolation,
     SeedNotRevealed,
@@ -48,19 +25,70 @@ from macau_tables.core.errors import (
 from macau_tables.core.errors import passes as _can
 from macau_tables.core.journal import (
     Event,
-    Journal,
     JsonValue,
-    event,
     event_from_json,
-    register_replayer,
 )
-from macau_tables.core.ledger import Movement
-from macau_tables.core.money import MOP, Currency, Money, Rounding, currency_by_code
+from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng, commitment
-from macau_tables.core.snapshot import snapshot_text_class
-from macau_tables.core.visibility import Audience, Viewer, ViewerRole
-from macau_tables.games import contract
-from macau_tables.games.baccarat_roads import RoadHand, Roads, roads
+from macau_tables.core.visibility import Viewer, ViewerRole
+from macau_tables.games.baccarat.cards import (
+    Card,
+    Composition,
+    KeyedShoe,
+    composition,
+    fresh_composition,
+    full_set,
+    parse_cards,
+)
+from macau_tables.games.baccarat.events import (
+    BetChanged,
+    BetPlaced,
+    CardExposed,
+    CardsBurned,
+    CardsDealt,
+    CardsKeyed,
+    CardsRevealed,
+    ChipsBought,
+    CutCardPlaced,
+    DealingErrorCorrected,
+    HandSettled,
+    HandVoided,
+    PlayerJoined,
+    PlayerLeft,
+    ShoeEnded,
+    ShoeLoaded,
+    ShoeOpened,
+    ShoeShuffled,
+    ThirdCardDealt,
+    voided,
+)
+from macau_tables.games.baccarat.hand import (
+    NO_COMMISSION_BANKER_SIX,
+    PAYS,
+    Bet,
+    BetResult,
+    BetSettlement,
+    HandOutcome,
+    HandResult,
+    banker_draws,
+    is_pair,
+    outcome,
+    player_draws,
+    total,
+)
+from macau_tables.games.baccarat.roads import Roads, roads
+from macau_tables.games.baccarat.rules import (
+    GAME,
+    BaccaratBetKind,
+    BaccaratPhase,
+    BaccaratRules,
+    BetLimit,
+    BurnMode,
+    LastHand,
+    Side,
+    TieChoice,
+    check_cut,
+)
 from macau_tables.games.contract import (
     Actor,
     Checkpoint,
@@ -74,7 +102,6 @@ from macau_tables.games.contract import (
     SeedRevealed,
     TableOpened,
     TimedOut,
-    accounts,
 )
 from macau_tables.games.kernel import (
     AMOUNT,
@@ -91,996 +118,6 @@ from macau_tables.games.kernel import (
     parsed_list,
     supervisor_reason,
 )
-
-GAME = "baccarat"
-
-# ==========================================================================================
-# BA-1 Equipment: 6 to 12 decks of 52 cards
-# ==========================================================================================
-
-RANKS = "A23456789TJQK"
-SUITS = "cdhs"
-MIN_DECKS, MAX_DECKS = 6, 12  # BA-1
-MIN_SEATS = 7  # BA-1: seven or more seats
-
-
-@snapshot_text_class
-@dataclass(frozen=True, order=True)
-class Card:
-    """A playing card: ``rank`` 1 (ace) … 13 (king), ``suit`` one of ``c d h s``.
-
-    ``Card.parse("Td")`` ↔ ``str(card) == "Td"`` (``"10d"`` is read too).
-    """
-
-    rank: int
-    suit: str
-
-    def __post_init__(self) -> None:
-        if not (isinstance(self.rank, int) and 1 <= self.rank <= 13) or self.suit not in SUITS:
-            raise InvalidInput(f"not a card: rank {self.rank!r}, suit {self.suit!r}", rule="BA-1")
-
-    @classmethod
-    def parse(cls, text: str) -> Card:
-        t = text.strip()
-        if t[:2] == "10":
-            t = "T" + t[2:]
-        if len(t) != 2 or t[0].upper() not in RANKS or t[1].lower() not in SUITS:
-            # BA-1: the shoe holds packs of 52 cards; anything else is none of them
-            raise InvalidInput(f"not a card: {text!r} (try 'Td', 'As', '9h')", rule="BA-1")
-        return cls(RANKS.index(t[0].upper()) + 1, t[1].lower())
-
-    def __str__(self) -> str:
-        return RANKS[self.rank - 1] + self.suit
-
-    # --- BA-5 Values ----------------------------------------------------------------------
-    @property
-    def value(self) -> int:
-        """BA-5: tens and face cards count 0, the others their face value (ace 1)."""
-        return self.rank if self.rank < 10 else 0
-
-    @property
-    def burn_count(self) -> int:
-        """BA-R1 burning by the first card: its face value, tens and faces counting 10."""
-        return min(self.rank, 10)
-
-
-def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
-    """``"Td 9h As"`` or ``["Td", "9h"]`` → cards."""
-    items = text.replace(",", " ").split() if isinstance(text, str) else list(text)
-    return tuple(Card.parse(t) for t in items)
-
-
-def full_set(decks: int) -> tuple[Card, ...]:
-    """BA-1: ``decks`` packs of 52 cards, in pack order."""
-    return tuple(Card(r, s) for _ in range(decks) for s in SUITS for r in range(1, 14))
-
-
-# --- Chance structure, for the analysis code ---------------------------------------------
-
-Composition = tuple[int, ...]  # 13 counts, ace … king
-
-
-def composition(cards: Iterable[Card]) -> Composition:
-    """How many cards of each rank (ace … king)."""
-    counts = Counter(c.rank for c in cards)
-    return tuple(counts.get(r, 0) for r in range(1, 14))
-
-
-def fresh_composition(decks: int) -> Composition:
-    return (4 * decks,) * 13
-
-
-class KeyedShoe(Sequence[Card]):
-    """A physical shoe at a live table (BA-1): ``decks`` packs shuffled at the table, never
-    known to the system; a position holds a card once the dealer keyed it in as it left the
-    shoe. Burned face-down cards stay unknown. BA-1 bounds what can be keyed: no card more
-    often than the shoe's decks hold it."""
-
-    def __init__(self, decks: int) -> None:
-        self.decks = decks
-        self._cards: dict[int, Card] = {}
-
-    def __len__(self) -> int:
-        return 52 * self.decks
-
-    @overload
-    def __getitem__(self, index: int) -> Card: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> tuple[Card, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> Card | tuple[Card, ...]:
-        if isinstance(index, slice):
-            return tuple(self[i] for i in range(*index.indices(len(self))))
-        card = self._cards.get(index)
-        if card is None:
-            raise JournalError(f"card {index + 1} of the physical shoe was not keyed in")
-        return card
-
-    def known(self, index: int) -> bool:
-        return index in self._cards
-
-    def keyed(self) -> tuple[Card, ...]:
-        """The cards keyed in so far, in shoe order."""
-        return tuple(self._cards[i] for i in sorted(self._cards))
-
-    def verify_key(self, position: int, cards: Sequence[Card]) -> None:
-        """BA-1: ``cards`` can come out of this shoe at ``position`` onwards."""
-        if position + len(cards) > len(self):
-            raise InvalidInput(f"a shoe of {self.decks} decks has no more cards", rule="BA-1")
-        if any(self.known(position + k) for k in range(len(cards))):
-            raise InvalidInput("these cards of the shoe are keyed in already", rule="BA-1")
-        seen = Counter(self._cards.values())
-        for card in cards:
-            seen[card] += 1
-            if seen[card] > self.decks:
-                raise InvalidInput(
-                    f"{card}: a shoe of {self.decks} decks holds {self.decks} of it; this "
-                    f"would be number {seen[card]}",
-                    rule="BA-1",
-                )
-
-    def key(self, position: int, cards: Sequence[Card]) -> None:
-        for k, card in enumerate(cards):
-            self._cards[position + k] = card
-
-
-def rank_probabilities(comp: Composition) -> dict[int, Fraction]:
-    """The chance node of one card drawn from ``comp``: rank → exact probability."""
-    total = sum(comp)
-    if total == 0:
-        raise InvalidInput("no cards left to draw")
-    return {r: Fraction(n, total) for r, n in zip(range(1, 14), comp, strict=True) if n}
-
-
-def value_probabilities(comp: Composition) -> dict[int, Fraction]:
-    """The same chance node by BA-5 value (0 … 9)."""
-    out: dict[int, Fraction] = {}
-    for rank, p in rank_probabilities(comp).items():
-        v = rank if rank < 10 else 0
-        out[v] = out.get(v, Fraction(0)) + p
-    return out
-
-
-# ==========================================================================================
-# Options: the Readings BA-R1 … BA-R7 (defaults as read in ../shared/rules/baccarat.md)
-# ==========================================================================================
-
-
-class BurnMode(StrEnum):
-    DECKS = "decks"  # BA-2.1: as many cards as there are decks
-    FIRST_CARD = "first_card"  # BA-2.1: turn the first card, burn its value (BA-R1)
-
-
-class LastHand(StrEnum):
-    ONE_MORE = "one_more"  # BA-3.1: one more hand after the one the cut card came out in
-    LAST = "last"  # BA-3.1: the hand the cut card came out in is the last
-
-
-class TieChoice(StrEnum):
-    """BA-12's alternatives for Player/Banker bets after a tie (BA-R2: the house picks)."""
-
-    WITHDRAW = "withdraw"  # BA-12 (1)
-    KEEP = "keep"  # BA-12 (2)
-    CHANGE = "change"  # BA-12 (3): reduce or not, or move Player ↔ Banker
-    INCREASE = "increase"  # SJM house practice (BA-18 note): only increase
-
-
-TIE_FULL = frozenset({TieChoice.WITHDRAW, TieChoice.KEEP, TieChoice.CHANGE})  # BA-R2 default
-TIE_INCREASE_ONLY = frozenset({TieChoice.KEEP, TieChoice.INCREASE})  # BA-R2 SJM
-
-
-class BaccaratBetKind(StrEnum):
-    """BA-13 the bets."""
-
-    PLAYER = "player"
-    BANKER = "banker"
-    TIE = "tie"
-    BANKER_PAIR = "banker_pair"
-    PLAYER_PAIR = "player_pair"
-
-    @classmethod
-    def parse(cls, text: str) -> BaccaratBetKind:
-        t = text.strip().lower().replace("-", "_").replace(" ", "_")
-        aliases = {"p": "player", "b": "banker", "t": "tie", "bp": "banker_pair"}
-        aliases |= {"pp": "player_pair", "閒": "player", "莊": "banker", "和": "tie"}
-        try:
-            return cls(aliases.get(t, t))
-        except ValueError:
-            raise InvalidInput(
-                f"not a bet: {text!r} (player, banker, tie, banker_pair, player_pair)"
-            ) from None
-
-
-#: The name the analysis kernels import (kept: the craps engine's bet records are its own).
-BetKind: TypeAlias = BaccaratBetKind
-
-
-class Side(StrEnum):
-    """BA-6: only two hands."""
-
-    PLAYER = "player"  # 閒
-    BANKER = "banker"  # 莊
-
-
-@dataclass(frozen=True)
-class BetLimit:
-    minimum: Money
-    maximum: Money
-
-
-def _limits(
-    main: tuple[int, int] = (100, 20_000),
-    tie: tuple[int, int] = (100, 2_500),
-    pair: tuple[int, int] = (100, 2_000),
-    currency: Currency = MOP,
-) -> dict[BaccaratBetKind, BetLimit]:
-    def lim(a: int, b: int) -> BetLimit:
-        return BetLimit(Money.of(a, currency), Money.of(b, currency))
-
-    return {
-        BaccaratBetKind.PLAYER: lim(*main),
-        BaccaratBetKind.BANKER: lim(*main),
-        BaccaratBetKind.TIE: lim(*tie),
-        BaccaratBetKind.BANKER_PAIR: lim(*pair),
-        BaccaratBetKind.PLAYER_PAIR: lim(*pair),
-    }
-
-
-@dataclass(frozen=True)
-class BaccaratRules:
-    """The table's options; each default is the Reading of ../shared/rules/baccarat.md."""
-
-    decks: int = 8  # BA-1, BA-R1
-    cut_from_end: int = 14  # BA-2.1, BA-R1: never fewer than 12
-    burn: BurnMode = BurnMode.DECKS  # BA-2.1, BA-R1
-    last_hand: LastHand = LastHand.ONE_MORE  # BA-3.1, BA-R1
-    demonstration_hands: int = 0  # BA-2.2, BA-R1: 0 to 3
-    continuous_shuffler: bool = False  # BA-2.3, BA-7.2, BA-R4
-    tie_choices: frozenset[TieChoice] = TIE_FULL  # BA-12, BA-R2
-    commission: Fraction = Fraction(1, 20)  # BA-18: 5%
-    commission_rounding: Rounding = Rounding.DOWN  # BA-R5
-    banker_multiples_of_minimum: bool = False  # BA-18 house note, BA-R5 (off)
-    no_commission: bool = False  # BA-R7 (off)
-    squeeze: bool = False  # BA-16 (the casino may allow it), BA-R6
-    seats: int = 7  # BA-1: seven or more
-    standing_spots: int = 7  # BA-15: spots for standing players, numbered after the seats
-    limits: Mapping[BaccaratBetKind, BetLimit] = field(default_factory=_limits, hash=False)
-    differential_limit: Money | None = field(default_factory=lambda: Money.of(20_000))  # BA-14
-    currency: Currency = MOP
-
-    def __post_init__(self) -> None:
-        if not MIN_DECKS <= self.decks <= MAX_DECKS:
-            raise InvalidInput(f"{self.decks} decks: 6 to 12", rule="BA-1")
-        if self.seats < MIN_SEATS:
-            raise InvalidInput(f"{self.seats} seats: seven or more", rule="BA-1")
-        if not self.continuous_shuffler:
-            _check_cut(self.cut_from_end, self.decks)
-        if not 0 <= self.demonstration_hands <= 3:
-            raise InvalidInput("at most three demonstration hands", rule="BA-2.2")
-        if not self.tie_choices:
-            raise InvalidInput("a table offers at least one tie alternative", rule="BA-R2")
-        if set(self.limits) != set(BaccaratBetKind):
-            raise InvalidInput("a limit for every bet", rule="BA-13")
-        for kind, lim in self.limits.items():
-            _check_limit(f"{kind} bets", lim.minimum, lim.maximum, self.currency, "BA-13")
-        if self.differential_limit is not None:
-            d = self.differential_limit
-            _check_limit("the Banker/Player difference", d, d, self.currency, "BA-14")
-
-    def limit(self, kind: BaccaratBetKind) -> BetLimit:
-        return self.limits[kind]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "decks": self.decks,
-            "cut_from_end": self.cut_from_end,
-            "burn": str(self.burn),
-            "last_hand": str(self.last_hand),
-            "demonstration_hands": self.demonstration_hands,
-            "continuous_shuffler": self.continuous_shuffler,
-            "tie_choices": sorted(str(c) for c in self.tie_choices),
-            "commission": [self.commission.numerator, self.commission.denominator],
-            "commission_rounding": self.commission_rounding.value,
-            "banker_multiples_of_minimum": self.banker_multiples_of_minimum,
-            "no_commission": self.no_commission,
-            "squeeze": self.squeeze,
-            "seats": self.seats,
-            "standing_spots": self.standing_spots,
-            "limits": {str(k): [v.minimum.minor, v.maximum.minor] for k, v in self.limits.items()},
-            "differential_limit": (
-                None if self.differential_limit is None else self.differential_limit.minor
-            ),
-            "currency": [self.currency.code, self.currency.minor_digits, self.currency.symbol],
-        }
-
-    @classmethod
-    def from_json(cls, obj: Mapping[str, Any]) -> BaccaratRules:
-        """The rule set :meth:`to_json` wrote. A missing, unknown or malformed key raises
-        :class:`InvalidInput` naming it (never a ``KeyError``)."""
-        if not isinstance(obj, Mapping):
-            raise InvalidInput("baccarat rules: not an object")
-        keys = set(cls().to_json())
-        missing, unknown = sorted(keys - set(obj)), sorted(set(obj) - keys)
-        if missing or unknown:
-            what = "; ".join(
-                part
-                for part in (
-                    f"missing {', '.join(missing)}" if missing else "",
-                    f"unknown {', '.join(unknown)}" if unknown else "",
-                )
-                if part
-            )
-            raise InvalidInput(f"baccarat rules: {what}")
-        try:
-            code, digits, symbol = obj["currency"]
-            cur = Currency(code, digits, symbol)
-            diff = obj["differential_limit"]
-            limits = obj["limits"]
-            num, den = obj["commission"]
-            for name in ("decks", "cut_from_end", "demonstration_hands", "seats", "standing_spots"):
-                _require(obj[name], int, name)
-            for name in ("continuous_shuffler", "banker_multiples_of_minimum", "no_commission"):
-                _require(obj[name], bool, name)
-            _require(obj["squeeze"], bool, "squeeze")
-            return cls(
-                decks=obj["decks"],
-                cut_from_end=obj["cut_from_end"],
-                burn=BurnMode(obj["burn"]),
-                last_hand=LastHand(obj["last_hand"]),
-                demonstration_hands=obj["demonstration_hands"],
-                continuous_shuffler=obj["continuous_shuffler"],
-                tie_choices=frozenset(TieChoice(c) for c in obj["tie_choices"]),
-                commission=Fraction(
-                    _require(num, int, "commission"), _require(den, int, "commission")
-                ),
-                commission_rounding=Rounding(obj["commission_rounding"]),
-                banker_multiples_of_minimum=obj["banker_multiples_of_minimum"],
-                no_commission=obj["no_commission"],
-                squeeze=obj["squeeze"],
-                seats=obj["seats"],
-                standing_spots=obj["standing_spots"],
-                limits={
-                    BaccaratBetKind(k): BetLimit(
-                        Money(_require(a, int, "limits"), cur),
-                        Money(_require(b, int, "limits"), cur),
-                    )
-                    for k, (a, b) in limits.items()
-                },
-                differential_limit=(
-                    None if diff is None else Money(_require(diff, int, "differential_limit"), cur)
-                ),
-                currency=cur,
-            )
-        except InvalidInput:
-            raise
-        except (KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as exc:
-            raise InvalidInput(f"baccarat rules: malformed ({exc})") from exc
-
-
-def _check_limit(what: str, low: Money, high: Money, currency: Currency, rule: str) -> None:
-    """A table limit: positive amounts in the table's currency, the minimum not above the
-    maximum (BA-13 each bet's limits, BA-14 the differential)."""
-    for amount in (low, high):
-        if not isinstance(amount, Money) or amount.currency != currency:
-            raise InvalidInput(
-                f"{what}: limits are amounts in {currency}, not {amount!r}", rule=rule
-            )
-        if not amount.is_positive():
-            raise InvalidInput(f"{what}: a limit must be positive, not {amount}", rule=rule)
-    if low > high:
-        raise InvalidInput(f"{what}: the minimum {low} is above the maximum {high}", rule=rule)
-
-
-def _require(value: Any, kind: type, name: str) -> Any:
-    """A rules field of the right JSON type (``True`` is not an int here)."""
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise InvalidInput(f"baccarat rules: {name} must be {kind.__name__}, not {value!r}")
-    return value
-
-
-# ==========================================================================================
-# BA-2 Starting a shoe; BA-3 the last hand; BA-8 burning
-# ==========================================================================================
-
-MIN_CUT_FROM_END = 12  # BA-2.1: the cut card at least (about) 12 cards from the end
-
-
-def _check_cut(from_end: int, decks: int) -> None:
-    """BA-2.1: never fewer than 12 cards behind the cut card (and at least a deck in play)."""
-    if from_end < MIN_CUT_FROM_END:
-        raise BetNotAllowed(
-            f"the cut card goes at least {MIN_CUT_FROM_END} cards from the end, not {from_end}",
-            rule="BA-2.1",
-        )
-    if from_end > 52 * decks - 52:
-        raise InvalidInput(f"cut card {from_end} from the end leaves too few cards", rule="BA-2.1")
-
-
-class BaccaratPhase(StrEnum):
-    """Where a baccarat table is: between shoes, starting a shoe, or around a hand."""
-
-    SHUFFLE = "shuffle"  # BA-2.1 / BA-3.1: a new shoe is needed
-    CUT = "cut"  # BA-2.1
-    BURN = "burn"  # BA-2.1: the cut card is in; the burn follows at once
-    DEMONSTRATION = "demonstration"  # BA-2.2
-    BETTING = "betting"
-    DEALING = "dealing"  # BA-7 … BA-11
-
-
-# ==========================================================================================
-# BA-5 Values, BA-9 the third card — as data
-# ==========================================================================================
-
-
-def total(cards: Iterable[Card]) -> int:
-    """BA-5: totals count modulo 10 (9 is the highest)."""
-    return sum(c.value for c in cards) % 10
-
-
-NATURALS = frozenset({8, 9})  # BA-9.2 / BA-9.4 (6): "例牌"
-ALL_VALUES = frozenset(range(10))
-
-PLAYER_DRAWS_ON = frozenset({0, 1, 2, 3, 4, 5})  # BA-9.1 ("1, 2, 3, 4, 5 or 10 points")
-PLAYER_STANDS_ON = frozenset({6, 7, 8, 9})  # BA-9.2
-
-#: BA-9.3 / BA-9.4: Banker's two-card total → the values of Player's third card against which
-#: Banker draws (for any other third card Banker stands).
-BANKER_DRAWS_AGAINST: Mapping[int, frozenset[int]] = {
-    0: ALL_VALUES,  # BA-9.3 (1)
-    1: ALL_VALUES,  # BA-9.3 (1)
-    2: ALL_VALUES,  # BA-9.3 (1)
-    3: ALL_VALUES - {8},  # BA-9.3 (2); BA-9.4 (1)
-    4: frozenset({2, 3, 4, 5, 6, 7}),  # BA-9.3 (3); BA-9.4 (2)
-    5: frozenset({4, 5, 6, 7}),  # BA-9.3 (4); BA-9.4 (3)
-    6: frozenset({6, 7}),  # BA-9.3 (5); BA-9.4 (4)
-    7: frozenset(),  # BA-9.4 (5)
-    8: frozenset(),  # BA-9.4 (5)
-    9: frozenset(),  # BA-9.4 (5)
-}
-#: BA-9.3 (6) / BA-9.4 (4): when Player did not draw, Banker draws on 0–5.
-BANKER_DRAWS_WHEN_PLAYER_STOOD = frozenset({0, 1, 2, 3, 4, 5})
-
-
-def player_draws(player_total: int, banker_total: int) -> bool:
-    """BA-9.1 / BA-9.2: Player's third card, decided on the two-card totals."""
-    if player_total in NATURALS or banker_total in NATURALS:
-        return False  # BA-9.2: stands on 8, 9, or against Banker's natural
-    return player_total in PLAYER_DRAWS_ON
-
-
-def banker_draws(banker_total: int, player_total: int, player_third: int | None) -> bool:
-    """BA-9.3 / BA-9.4: Banker's third card; ``player_third`` is the value of Player's third
-    card, None when Player did not draw."""
-    if player_total in NATURALS or banker_total in NATURALS:
-        return False  # BA-9.4 (6), (5)
-    if player_third is None:
-        return banker_total in BANKER_DRAWS_WHEN_PLAYER_STOOD
-    return player_third in BANKER_DRAWS_AGAINST[banker_total]
-
-
-def play_out(draw: Callable[[], Card]) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
-    """A whole hand from a source of cards (BA-7.1, BA-9): ``(player cards, banker cards)``."""
-    p1, b1, p2, b2 = draw(), draw(), draw(), draw()
-    player, banker = [p1, p2], [b1, b2]
-    pt, bt = total(player), total(banker)
-    third: int | None = None
-    if player_draws(pt, bt):
-        player.append(draw())
-        third = player[2].value
-    if banker_draws(bt, pt, third):
-        banker.append(draw())
-    return tuple(player), tuple(banker)
-
-
-# ==========================================================================================
-# BA-11 the winner, BA-12 tie, BA-13 pairs, BA-17 payouts, BA-18 commission
-# ==========================================================================================
-
-PAYS: Mapping[BaccaratBetKind, int] = {  # BA-17: to one
-    BaccaratBetKind.PLAYER: 1,
-    BaccaratBetKind.BANKER: 1,
-    BaccaratBetKind.TIE: 8,
-    BaccaratBetKind.BANKER_PAIR: 11,
-    BaccaratBetKind.PLAYER_PAIR: 11,
-}
-NO_COMMISSION_BANKER_SIX = Fraction(1, 2)  # BA-R7: a Banker win on 6 pays 1:2
-
-
-class HandOutcome(StrEnum):
-    """How a hand ended: BA-11 a side wins, BA-12 a tie, BA-10 / BA-R3 void (the letters of
-    the road maps)."""
-
-    PLAYER = "P"
-    BANKER = "B"
-    TIE = "T"
-    VOID = "V"
-
-
-def outcome(player_total: int, banker_total: int) -> HandOutcome:
-    """BA-11 the higher total wins; BA-12 equal totals tie. ``"P"``, ``"B"`` or ``"T"``."""
-    if player_total == banker_total:
-        return HandOutcome.TIE
-    return HandOutcome.PLAYER if player_total > banker_total else HandOutcome.BANKER
-
-
-def is_pair(cards: Sequence[Card]) -> bool:
-    """BA-13: the side's first two cards have the same rank (J-J yes, J-Q no; suits ignored)."""
-    return cards[0].rank == cards[1].rank
-
-
-class BetResult(StrEnum):
-    """What became of one bet at the end of a hand."""
-
-    WIN = "win"  # BA-11, BA-12, BA-13; paid as BA-17 (less BA-18)
-    LOSE = "lose"
-    PUSH = "push"  # BA-12: Player / Banker on a tie, left on for the next hand
-    RETURNED = "returned"  # BA-12 / BA-R2 on a table without "keep"; BA-10 / BA-R3 void
-
-
-@dataclass(frozen=True)
-class Bet:
-    """A bet on the layout: one stake of a player on one bet at one spot (its hold id)."""
-
-    player: str
-    kind: BaccaratBetKind
-    amount: Money
-    spot: int
-    carried: bool = False  # a Player/Banker bet left on the layout after a tie (BA-12)
-    id: str = ""  # the hold id (unique at the table, across hands)
-
-
-@dataclass(frozen=True)
-class BetSettlement:
-    """One bet's settlement (a row of :class:`HandSettled`), typed."""
-
-    bet_id: str
-    player: str
-    kind: BaccaratBetKind
-    spot: int
-    stake: int
-    result: BetResult
-    won: int
-    commission: int
-
-    def to_json(self) -> dict[str, JsonValue]:
-        return {
-            "bet_id": self.bet_id,
-            "player": self.player,
-            "bet": str(self.kind),
-            "spot": self.spot,
-            "stake": self.stake,
-            "result": str(self.result),
-            "won": self.won,
-            "commission": self.commission,
-        }
-
-    @classmethod
-    def from_json(cls, row: Mapping[str, Any]) -> BetSettlement:
-        try:
-            return cls(
-                str(row["bet_id"]),
-                str(row["player"]),
-                BaccaratBetKind(row["bet"]),
-                int(row["spot"]),
-                int(row["stake"]),
-                BetResult(row["result"]),
-                int(row["won"]),
-                int(row["commission"]),
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise JournalError(f"a settlement row is malformed: {exc}") from exc
-
-
-@dataclass(frozen=True)
-class HandResult:
-    number: int
-    shoe: int
-    player_cards: tuple[Card, ...]
-    banker_cards: tuple[Card, ...]
-    outcome: HandOutcome
-    demonstration: bool = False
-
-    @property
-    def player_total(self) -> int:
-        return total(self.player_cards)
-
-    @property
-    def banker_total(self) -> int:
-        return total(self.banker_cards)
-
-    def road_hand(self) -> RoadHand:
-        return RoadHand(
-            self.outcome.value,  # type: ignore[arg-type]
-            banker_pair=is_pair(self.banker_cards),
-            player_pair=is_pair(self.player_cards),
-            natural=total(self.player_cards[:2]) in NATURALS
-            or total(self.banker_cards[:2]) in NATURALS,
-        )
-
-
-# ==========================================================================================
-# Events (every decision and every chance result; hidden orders never appear)
-# ==========================================================================================
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class PlayerJoined(Event):
-    """A player sits at ``seat`` (None: standing, BA-15) with ``buy_in`` chips bought from
-    their wallet. Private to the player (and the staff): nobody else sees the amount."""
-
-    kind: ClassVar[str] = "baccarat.player_joined"
-    table_id: str
-    player: str
-    seat: int | None
-    buy_in: int
-    currency: str
-
-    def audience(self) -> Audience:
-        return Audience.private(self.player)
-
-    def movement(self) -> Movement | None:
-        return contract.transfer(
-            _currency(self.currency),
-            accounts.wallet(self.player),
-            accounts.stack(self.table_id, self.player),
-            self.buy_in,
-            memo=f"{self.player} buys in",
-        )
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class ChipsBought(Event):
-    """More chips from the player's wallet (private to the player)."""
-
-    kind: ClassVar[str] = "baccarat.chips_bought"
-    table_id: str
-    player: str
-    amount: int
-    currency: str
-
-    def audience(self) -> Audience:
-        return Audience.private(self.player)
-
-    def movement(self) -> Movement | None:
-        return contract.transfer(
-            _currency(self.currency),
-            accounts.wallet(self.player),
-            accounts.stack(self.table_id, self.player),
-            self.amount,
-            memo=f"{self.player} buys chips",
-        )
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class PlayerLeft(Event):
-    """A player leaves: the bets ``returned`` (not yet dealt on) come back to the stack,
-    and the whole stack, ``cash_out``, goes to the wallet (private to the player)."""
-
-    kind: ClassVar[str] = "baccarat.player_left"
-    table_id: str
-    player: str
-    returned: tuple[str, ...]
-    returned_amount: int
-    cash_out: int
-    currency: str
-
-    def audience(self) -> Audience:
-        return Audience.private(self.player)
-
-    def movement(self) -> Movement | None:
-        stack = accounts.stack(self.table_id, self.player)
-        return contract.movement(
-            _currency(self.currency),
-            [
-                (accounts.wagers(self.table_id), -self.returned_amount),
-                (stack, self.returned_amount - self.cash_out),
-                (accounts.wallet(self.player), self.cash_out),
-            ],
-            closes=self.returned,
-            memo=f"{self.player} cashes out",
-        )
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class ShoeShuffled(Event):
-    """BA-2.1 the shuffle; BA-3.1 the reshuffle after the last hand; BA-3.2 a new shoe.
-
-    The order is not here: ``commitment`` is the SHA-256 of the server seed the order comes
-    from (a ``SeedCommitted`` follows), revealed when the shoe ends. With a continuous
-    shuffler (BA-2.3) the seed drives the machine's draws.
-    """
-
-    kind: ClassVar[str] = "baccarat.shoe_shuffled"
-    shoe: int
-    reason: str  # "BA-2.1" first shoe, "BA-3.1" after the last hand, "BA-3.2" changed
-    new_set: bool  # BA-3.1: damaged cards, a new set
-    by: str
-    commitment: str
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class ShoeLoaded(Event):
-    """A shoe shuffled elsewhere, keyed in card by card (tests, a physical shoe's record):
-    staff only — the order is never public."""
-
-    kind: ClassVar[str] = "baccarat.shoe_loaded"
-    shoe: int
-    reason: str
-    new_set: bool
-    by: str
-    cards: tuple[str, ...]
-
-    def audience(self) -> Audience:
-        return Audience.STAFF
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class ShoeOpened(Event):
-    """BA-1 / BA-2.1 at a live table: a physical shoe of the table's decks, shuffled at the
-    table and unknown to the system; its cards are keyed in as they leave it
-    (:class:`CardsKeyed`). No server seed: nothing is committed or revealed."""
-
-    kind: ClassVar[str] = "baccarat.shoe_opened"
-    shoe: int
-    reason: str
-    new_set: bool
-    by: str
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class CardsKeyed(Event):
-    """Cards of a physical shoe keyed in by the dealer as they leave it, at shoe positions
-    ``position`` onwards, by the operation ``op`` with ``args`` (the deal's four cards, a
-    third card, an exposed card, the first card turned at the cut). BA-1 bounds them (no card
-    the shoe's decks cannot hold). Staff only: a card dealt face down becomes public when it
-    is revealed (BA-16)."""
-
-    kind: ClassVar[str] = "baccarat.cards_keyed"
-    op: str
-    args: dict[str, Any]
-    position: int
-    cards: tuple[str, ...]
-    by: str
-
-    def audience(self) -> Audience:
-        return Audience.STAFF
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class ShoeEnded(Event):
-    """BA-3.1 the last hand is over (the cards are reshuffled), or BA-3.2 the casino
-    changes the shoe after a hand. The seed is revealed next (``SeedRevealed``)."""
-
-    kind: ClassVar[str] = "baccarat.shoe_ended"
-    shoe: int
-    reason: str
-    by: str
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class CutCardPlaced(Event):
-    kind: ClassVar[str] = "baccarat.cut_card_placed"
-    from_end: int
-    by: str
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class CardsBurned(Event):
-    """Cards burned face down: ``count`` of them; ``shown`` is the first card turned face
-    up when BA-2.1's second method sets the count (BA-R1 ``first_card``), or the card a
-    BA-4 exposure made public before its hand (burned under BA-8)."""
-
-    kind: ClassVar[str] = "baccarat.cards_burned"
-    count: int
-    rule: str  # "BA-2.1" at the start of the shoe, "BA-8" before a hand
-    shown: str | None
-    by: str
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class BetPlaced(Event):
-    """BA-13: a stake from the player's chips onto the layout (hold ``bet_id``)."""
-
-    kind: ClassVar[str] = "baccarat.bet_placed"
-    table_id: str
-    bet_id: str
-    player: str
-    bet: str
-    amount: int
-    spot: int
-    currency: str
-
-    def movement(self) -> Movement | None:
-        return contract.transfer(
-            _currency(self.currency),
-            accounts.stack(self.table_id, self.player),
-            accounts.wagers(self.table_id),
-            self.amount,
-            opens=(self.bet_id,),
-            memo=f"bet {self.bet_id}",
-        )
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class BetChanged(Event):
-    """A player's bet at a spot changed before the deal: the holds ``closes`` (the stakes
-    there, ``old_amount`` in all) are replaced by one hold ``bet_id`` of ``amount`` on
-    ``to_bet`` (``amount`` 0, ``bet_id`` None: taken down). BA-12 / BA-R2 after a tie."""
-
-    kind: ClassVar[str] = "baccarat.bet_changed"
-    table_id: str
-    player: str
-    bet: str
-    spot: int
-    to_bet: str
-    amount: int
-    old_amount: int
-    closes: tuple[str, ...]
-    bet_id: str | None
-    rule: str
-    currency: str
-
-    def movement(self) -> Movement | None:
-        return contract.movement(
-            _currency(self.currency),
-            [
-                (accounts.wagers(self.table_id), self.amount - self.old_amount),
-                (accounts.stack(self.table_id, self.player), self.old_amount - self.amount),
-            ],
-            opens=() if self.bet_id is None else (self.bet_id,),
-            closes=self.closes,
-            memo=f"bet change {self.player} spot {self.spot}",
-        )
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class CardsDealt(Event):
-    """BA-7.1: Player, Banker, Player, Banker, one at a time. Face down (``cards`` empty):
-    nobody sees them until they are revealed; face up with a continuous shuffler (BA-7.2).
-    ``holders``: who squeezes each side (BA-16), None for the dealer."""
-
-    kind: ClassVar[str] = "baccarat.cards_dealt"
-    hand: int
-    demonstration: bool
-    holders: dict[str, str | None]
-    cut_card_out: bool  # BA-3.1: the cut card came out in this deal
-    cards: tuple[str, ...]  # face up only (BA-7.2)
-    by: str
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class CardsRevealed(Event):
-    """BA-7.1 / BA-16 / BA-R6: the holder (or the dealer) opens a side's face-down cards;
-    a third card on its own."""
-
-    kind: ClassVar[str] = "baccarat.cards_revealed"
-    side: str
-    by: str
-    cards: tuple[str, ...]
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class ThirdCardDealt(Event):
-    """BA-9: a side's third card, face down to a holder (``card`` None until revealed) or
-    face up (the dealer's, or a card already exposed, BA-4)."""
-
-    kind: ClassVar[str] = "baccarat.third_card_dealt"
-    side: str
-    card: str | None
-    rule: str  # "BA-9.1" or "BA-9.3"
-    cut_card_out: bool
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class CardExposed(Event):
-    """BA-4: the next card of the shoe came out face up by accident (now public)."""
-
-    kind: ClassVar[str] = "baccarat.card_exposed"
-    card: str
-    by: str
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class DealingErrorCorrected(Event):
-    kind: ClassVar[str] = "baccarat.dealing_error_corrected"
-    description: str
-    by: str
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class HandVoided(Event):
-    """BA-10 / BA-R3: the hand is void, every bet returned, the cards discarded."""
-
-    kind: ClassVar[str] = "baccarat.hand_voided"
-    table_id: str
-    hand: int
-    reason: str
-    returned: tuple[dict[str, Any], ...]  # {"bet_id", "player", "stake"}
-    by: str
-    currency: str
-
-    def movement(self) -> Movement | None:
-        rows = [(str(r["player"]), int(r["stake"])) for r in self.returned]
-        return contract.movement(
-            _currency(self.currency),
-            [(accounts.wagers(self.table_id), -sum(a for _, a in rows))]
-            + [(accounts.stack(self.table_id, p), a) for p, a in rows],
-            closes=tuple(str(r["bet_id"]) for r in self.returned),
-            memo=f"hand {self.hand} void (BA-R3)",
-        )
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class HandSettled(Event):
-    """BA-11 / BA-12 the result; one row per bet (:class:`BetSettlement`): BA-17 payouts,
-    BA-18 commission. A pushed bet stays on the layout (its hold stays open)."""
-
-    kind: ClassVar[str] = "baccarat.hand_settled"
-    table_id: str
-    hand: int
-    outcome: str
-    player_total: int
-    banker_total: int
-    results: tuple[dict[str, Any], ...]
-    shoe_over: bool  # BA-3.1
-    currency: str
-
-    def settlements(self) -> tuple[BetSettlement, ...]:
-        """The rows, typed."""
-        return tuple(BetSettlement.from_json(r) for r in self.results)
-
-    def movement(self) -> Movement | None:
-        t = self.table_id
-        wagers, house, com = accounts.wagers(t), accounts.house(t), accounts.commission(t)
-        pairs: list[tuple[str, int]] = []
-        closes: list[str] = []
-        for s in self.settlements():
-            stack = accounts.stack(t, s.player)
-            if s.result is BetResult.PUSH:
-                continue
-            closes.append(s.bet_id)
-            if s.result is BetResult.WIN:
-                pairs += [
-                    (wagers, -s.stake),
-                    (house, -s.won),
-                    (com, s.commission),
-                    (stack, s.stake + s.won - s.commission),
-                ]
-            elif s.result is BetResult.LOSE:
-                pairs += [(wagers, -s.stake), (house, s.stake)]
-            else:
-                pairs += [(wagers, -s.stake), (stack, s.stake)]
-        return contract.movement(
-            _currency(self.currency), pairs, closes=closes, memo=f"hand {self.hand} settled"
-        )
-
-
-def _currency(code: str) -> Currency:
-    try:
-        return currency_by_code(code)
-    except InvalidInput as exc:
-        raise JournalError(f"a baccarat event: {exc}") from exc
-
 
 # ==========================================================================================
 # The table
@@ -1790,7 +827,7 @@ class BaccaratTable(Table):
             raise OutOfOrder("the cut comes after the shuffle", rule="BA-2.1")
         if from_end is not None and (isinstance(from_end, bool) or not isinstance(from_end, int)):
             raise InvalidInput(f"cut card position {from_end!r}: a number of cards")
-        _check_cut(self.rules.cut_from_end if from_end is None else from_end, self.rules.decks)
+        check_cut(self.rules.cut_from_end if from_end is None else from_end, self.rules.decks)
 
     def can_cut(self, from_end: int | None = None, by: Actor = Actor.DEALER) -> bool:
         return _can(self.verify_cut, from_end, by)
@@ -2516,7 +1553,7 @@ class BaccaratTable(Table):
                 continue
             if isinstance(ev, RoundVoided):
                 out = [
-                    (s, _voided(e, ev.reason, ev.approved_by))
+                    (s, voided(e, ev.reason, ev.approved_by))
                     if s == ev.from_seq and isinstance(e, HandSettled)
                     else (s, e)
                     for s, e in out
@@ -2539,7 +1576,7 @@ class BaccaratTable(Table):
     def _void_leaves(self, wrong: list[Event], approver: str, reason: str) -> list[Event]:
         settled = wrong[0]
         assert isinstance(settled, HandSettled)
-        return [_voided(settled, reason, approver)]
+        return [voided(settled, reason, approver)]
 
     def _void_span(self) -> tuple[int, list[Event]]:
         """BA-R3: the last hand settled, if nothing was bet, dealt or keyed since; a void
@@ -2940,66 +1977,3 @@ class BaccaratTable(Table):
 def _plain(obj: Mapping[str, Any]) -> dict[str, JsonValue]:
     """Plain JSON built by a ``to_json`` typed loosely."""
     return dict(obj)
-
-
-# ==========================================================================================
-# Replay: re-run the operations, demand the same events
-# ==========================================================================================
-
-
-def _voided(settled: HandSettled, reason: str, approved_by: str) -> HandVoided:
-    """A settled hand's void (BA-R3), as a supervisor's void turns it: every bet of the
-    hand returned, its cards discarded as they were."""
-    returned = tuple(
-        {"bet_id": s.bet_id, "player": s.player, "stake": s.stake} for s in settled.settlements()
-    )
-    return HandVoided(
-        settled.table_id,
-        settled.hand,
-        reason,
-        returned,
-        str(Actor.supervisor(approved_by)),
-        settled.currency,
-    )
-
-
-def open_table(journal: Journal, seeds: Mapping[str, bytes] | None = None) -> BaccaratTable:
-    """The table a journal opens (its ``TableOpened``: game, table id, rules)."""
-    events = journal.events
-    first = events[0] if events else None
-    if not isinstance(first, TableOpened) or first.game != GAME:
-        raise JournalError("entry 0: a baccarat journal opens with table.opened for baccarat")
-    try:
-        rules = BaccaratRules.from_json(first.rules)
-        table = BaccaratTable(rules, table_id=first.table_id, header=journal.header, seeds=seeds)
-    except MacauTablesError as exc:
-        raise JournalError(f"entry 0: {exc.message}", rule=exc.rule) from exc
-    if table.journal.events[0].to_json() != first.to_json():
-        raise JournalError("entry 0: the rules do not read back as written")
-    return table
-
-
-def replay_baccarat(journal: Journal, seeds: Mapping[str, bytes] | None = None) -> BaccaratTable:
-    """Re-run a journal's operations and demand its very events (``contract.replay``)."""
-    table = contract.replay(journal, open_table, seeds)
-    assert isinstance(table, BaccaratTable)
-    return table
-
-
-register_replayer(GAME, replay_baccarat)
-
-# A round is a hand (recall, contract.rounds): its bets (BA-13), the deal (BA-7) and the
-# squeeze (BA-16), the third cards (BA-9); it ends settled (BA-11, BA-17) or void (BA-10).
-contract.mark_rounds(
-    play=(
-        BetPlaced,
-        BetChanged,
-        CardExposed,
-        CardsDealt,
-        CardsRevealed,
-        ThirdCardDealt,
-        DealingErrorCorrected,
-    ),
-    settle=(HandSettled,),
-    void=(HandVoided,),
-)
