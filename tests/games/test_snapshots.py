@@ -197,7 +197,7 @@ def test_a_class_moved_into_a_package_keeps_the_name_its_snapshots_have(
         snapshot.decode(encoded)
 
 
-@pytest.mark.parametrize("package", ["baccarat"])
+@pytest.mark.parametrize("package", ["baccarat", "craps"])
 def test_every_module_of_a_games_package_writes_the_names_of_the_module_it_was(
     package: str,
 ) -> None:
@@ -221,9 +221,11 @@ def test_every_module_of_a_games_package_writes_the_names_of_the_module_it_was(
 def test_the_snapshot_names_of_the_game_classes_are_those_of_their_journals() -> None:
     """The names checkpoints hashed before the games became packages."""
     from macau_tables.games.baccarat import BaccaratPhase, Card
+    from macau_tables.games.craps import CrapsRules
 
     assert snapshot.encode(Card.parse("Td")) == {"x": ["macau_tables.games.baccarat:Card", "Td"]}
     assert snapshot.encode(BaccaratPhase.CUT)["e"][0] == "macau_tables.games.baccarat:BaccaratPhase"
+    assert snapshot.encode(CrapsRules())["o"][0] == "macau_tables.games.craps:CrapsRules"
 
 
 # --- the engines ----------------------------------------------------------------------------

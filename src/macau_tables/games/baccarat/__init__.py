@@ -26,7 +26,7 @@ move money carry their :class:`~macau_tables.core.ledger.Movement`.
 from __future__ import annotations
 
 from macau_tables.core.snapshot import snapshot_home
-from macau_tables.games.baccarat import cards, events, hand, replay, roads, rules, table
+from macau_tables.games.baccarat import cards, events, hand, replays, roads, rules, table
 from macau_tables.games.baccarat.cards import (
     MAX_DECKS,
     MIN_DECKS,
@@ -85,7 +85,7 @@ from macau_tables.games.baccarat.hand import (
     player_draws,
     total,
 )
-from macau_tables.games.baccarat.replay import (
+from macau_tables.games.baccarat.replays import (
     open_table,
     replay_baccarat,
 )
@@ -193,5 +193,5 @@ __all__ = [
 
 # The game was one module, ``macau_tables.games.baccarat``: its snapshots (and the digests of
 # the checkpoints journalled) name its classes so; every module of the package keeps that name.
-for _module in (cards, rules, hand, events, table, replay, roads):
+for _module in (cards, rules, hand, events, table, replays, roads):
     snapshot_home(_module.__name__, __name__)
