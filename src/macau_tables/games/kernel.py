@@ -29,7 +29,7 @@ import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, Self, TypeVar
+from typing import Any, ClassVar, Concatenate, ParamSpec, Self, TypeVar
 
 from macau_tables.core import snapshot
 from macau_tables.core.errors import (
@@ -72,6 +72,7 @@ __all__ = [
     "ArgType",
     "Operation",
     "Table",
+    "can",
     "optional",
     "parsed",
     "parsed_list",
@@ -79,6 +80,8 @@ __all__ = [
 ]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+_S = TypeVar("_S")
+_P = ParamSpec("_P")
 
 # --- argument types -----------------------------------------------------------------------
 
@@ -259,6 +262,20 @@ class Alias:
     rename: Mapping[str, str] = field(default_factory=dict)
 
 
+def can(verify: Callable[Concatenate[_S, _P], object]) -> Callable[Concatenate[_S, _P], bool]:
+    """``can_x = can(verify_x)`` in a table's body: ``verify_x`` as a bool
+    (``core.errors.passes``), with its arguments' types; a subclass's ``verify_x`` is the
+    one asked."""
+    name = verify.__name__
+
+    def check(self: _S, /, *args: _P.args, **kwargs: _P.kwargs) -> bool:
+        return passes(getattr(self, name), *args, **kwargs)
+
+    check.__name__ = "can_" + name.removeprefix("verify_")
+    check.__doc__ = f"``{name}`` as a bool (``core.errors.passes``)."
+    return check
+
+
 def supervisor_reason(reason: object) -> str:
     """A supervisor's reason: a text of 1 to 500 characters."""
     if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
@@ -304,8 +321,13 @@ class Table(contract.SnapshotOps):
         {"_journal", "_events", "_keyring", "_snaps"}
     )
 
+    #: the game's rule set (its ``from_json`` reads what a table's opening wrote)
+    RULES: ClassVar[Any]
+
     rules: Any
     _hold_aliases: dict[str, str]
+    #: a supervisor's new limits, waiting for the round under way to end
+    _next_limits: LimitsChanged | None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -370,7 +392,7 @@ class Table(contract.SnapshotOps):
 
     def _rules_of(self, opened: TableOpened) -> Any:
         """The rule set a table's opening wrote."""
-        raise NotImplementedError
+        return self.RULES.from_json(opened.rules)
 
     # --- the contract's plumbing ----------------------------------------------------------
 
@@ -387,6 +409,11 @@ class Table(contract.SnapshotOps):
         """The table's currency (amounts of :data:`AMOUNT` are in it)."""
         cur = self.rules.currency
         return currency_by_code(cur) if isinstance(cur, str) else cur
+
+    @property
+    def next_limits(self) -> LimitsChanged | None:
+        """Limits changed for the next round, waiting for this one to end (or None)."""
+        return self._next_limits
 
     def seed_vault(self) -> Mapping[str, bytes]:
         """The server seeds this table holds, by commitment (read-only; see
@@ -613,7 +640,14 @@ class Table(contract.SnapshotOps):
         return contract.effective_events(self._events, self._journal.first)
 
     def _opening(self) -> Self:
-        """A new table as the journal's opening made it (the game's)."""
+        """A new table as the journal's opening made it."""
+        opened = self._events[0]
+        assert isinstance(opened, TableOpened)
+        return self._new_table(self._rules_of(opened))
+
+    def _new_table(self, rules: Any) -> Self:
+        """A new table of this game with ``rules``, this one's id, header and seeds (the
+        game's constructor)."""
         raise NotImplementedError
 
     def _blank(self) -> Self:

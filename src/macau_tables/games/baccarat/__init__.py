@@ -26,7 +26,34 @@ move money carry their :class:`~macau_tables.core.ledger.Movement`.
 from __future__ import annotations
 
 from macau_tables.core.snapshot import snapshot_home
-from macau_tables.games.baccarat import cards, events, hand, replays, roads, rules, table
+from macau_tables.games.baccarat import (
+    bets,
+    cards,
+    dealing,
+    events,
+    hand,
+    history,
+    replays,
+    roads,
+    rules,
+    state,
+    table,
+    views,
+)
+from macau_tables.games.baccarat.bets import (
+    check_added,
+    check_amount,
+    check_change,
+    check_differential,
+    check_leave,
+    check_spot,
+    check_tie_change,
+    differential,
+    merged,
+    side_kind,
+    spot_holds,
+    squeeze_holders,
+)
 from macau_tables.games.baccarat.cards import (
     MAX_DECKS,
     MIN_DECKS,
@@ -36,12 +63,25 @@ from macau_tables.games.baccarat.cards import (
     Card,
     Composition,
     KeyedShoe,
+    check_keyed,
     composition,
     fresh_composition,
     full_set,
     parse_cards,
     rank_probabilities,
+    unseen,
     value_probabilities,
+)
+from macau_tables.games.baccarat.dealing import (
+    DEALER,
+    SYSTEM,
+    advance,
+    after_hand,
+    deal,
+    machine_card,
+    reveal,
+    settle,
+    third_card_due,
 )
 from macau_tables.games.baccarat.events import (
     BetChanged,
@@ -63,6 +103,7 @@ from macau_tables.games.baccarat.events import (
     ShoeOpened,
     ShoeShuffled,
     ThirdCardDealt,
+    voided,
 )
 from macau_tables.games.baccarat.hand import (
     ALL_VALUES,
@@ -76,14 +117,24 @@ from macau_tables.games.baccarat.hand import (
     Bet,
     BetResult,
     BetSettlement,
+    Hand,
     HandOutcome,
     HandResult,
+    Step,
     banker_draws,
+    holder_due,
     is_pair,
+    next_step,
     outcome,
     play_out,
     player_draws,
+    settle_bet,
     total,
+)
+from macau_tables.games.baccarat.history import (
+    command_of,
+    effective,
+    void_span,
 )
 from macau_tables.games.baccarat.replays import (
     open_table,
@@ -103,15 +154,24 @@ from macau_tables.games.baccarat.rules import (
     LastHand,
     Side,
     TieChoice,
+    check_cut,
+    with_limits,
+)
+from macau_tables.games.baccarat.state import (
+    apply,
 )
 from macau_tables.games.baccarat.table import (
-    BET_OPERATIONS,
-    DEALER,
     SERVER_SEED_BYTES,
-    SYSTEM,
     BaccaratTable,
-    Hand,
-    Step,
+)
+from macau_tables.games.baccarat.views import (
+    BET_OPERATIONS,
+    pending,
+    road_maps,
+    shoe_results,
+    shoe_roads,
+    snapshot,
+    view,
 )
 
 __all__ = [
@@ -175,23 +235,73 @@ __all__ = [
     "Step",
     "ThirdCardDealt",
     "TieChoice",
+    "advance",
+    "after_hand",
+    "apply",
     "banker_draws",
+    "check_added",
+    "check_amount",
+    "check_change",
+    "check_cut",
+    "check_differential",
+    "check_keyed",
+    "check_leave",
+    "check_spot",
+    "check_tie_change",
+    "command_of",
     "composition",
+    "deal",
+    "differential",
+    "effective",
     "fresh_composition",
     "full_set",
+    "holder_due",
     "is_pair",
+    "machine_card",
+    "merged",
+    "next_step",
     "open_table",
     "outcome",
     "parse_cards",
+    "pending",
     "play_out",
     "player_draws",
     "rank_probabilities",
     "replay_baccarat",
+    "reveal",
+    "road_maps",
+    "settle",
+    "settle_bet",
+    "shoe_results",
+    "shoe_roads",
+    "side_kind",
+    "snapshot",
+    "spot_holds",
+    "squeeze_holders",
+    "third_card_due",
     "total",
+    "unseen",
     "value_probabilities",
+    "view",
+    "void_span",
+    "voided",
+    "with_limits",
 ]
 
-# The game was one module, ``macau_tables.games.baccarat``: its snapshots (and the digests of
-# the checkpoints journalled) name its classes so; every module of the package keeps that name.
-for _module in (cards, rules, hand, events, table, replays, roads):
+# The game was one module, ``macau_tables.games.baccarat``: its snapshots (and the digests of the
+# checkpoints journalled) name its classes so; every module of the package keeps that name.
+for _module in (
+    cards,
+    rules,
+    roads,
+    hand,
+    bets,
+    events,
+    state,
+    dealing,
+    history,
+    views,
+    table,
+    replays,
+):
     snapshot_home(_module.__name__, __name__)

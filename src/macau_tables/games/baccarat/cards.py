@@ -92,6 +92,13 @@ def fresh_composition(decks: int) -> Composition:
     return (4 * decks,) * 13
 
 
+def unseen(decks: int, seen: Iterable[Card]) -> Composition:
+    """The composition of ``decks`` packs less the cards ``seen`` (turned face up): what the
+    next card is drawn from as everyone at the table knows it (BA-R4: a continuous shuffler
+    draws from the full set, nothing seen)."""
+    return tuple(a - b for a, b in zip(fresh_composition(decks), composition(seen), strict=True))
+
+
 class KeyedShoe(Sequence[Card]):
     """A physical shoe at a live table (BA-1): ``decks`` packs shuffled at the table, never
     known to the system; a position holds a card once the dealer keyed it in as it left the
@@ -162,3 +169,21 @@ def value_probabilities(comp: Composition) -> dict[int, Fraction]:
         v = rank if rank < 10 else 0
         out[v] = out.get(v, Fraction(0)) + p
     return out
+
+
+def check_keyed(
+    shoe: Sequence[Card], position: int, cards: Sequence[Card] | None, what: str, rule: str
+) -> None:
+    """Cards keyed in (``cards``) only from a physical shoe, and then always; BA-1: cards
+    this shoe can hold, at its next positions (``position`` on)."""
+    if not isinstance(shoe, KeyedShoe):
+        if cards is not None:
+            raise InvalidInput(
+                f"{what}: this shoe's cards come from its server seed; cards are keyed "
+                "in only from a physical shoe (open_shoe)",
+                rule=rule,
+            )
+        return
+    if cards is None:
+        raise InvalidInput(f"{what}: key in the card(s) from the physical shoe", rule=rule)
+    shoe.verify_key(position, cards)

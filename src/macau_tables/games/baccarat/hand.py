@@ -1,11 +1,12 @@
 """A baccarat hand by the rules: BA-5 totals, BA-9 the third card as data, BA-11 the winner,
-BA-12 the tie, BA-13 the pairs, BA-17 the payouts, BA-18 the commission.
+BA-12 the tie, BA-13 the pairs, BA-17 the payouts, BA-18 the commission; the hand being
+dealt (BA-7, BA-16) and what it needs next.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
@@ -19,7 +20,7 @@ from macau_tables.core.journal import (
 from macau_tables.core.money import Money
 from macau_tables.games.baccarat.cards import Card
 from macau_tables.games.baccarat.roads import RoadHand
-from macau_tables.games.baccarat.rules import BaccaratBetKind
+from macau_tables.games.baccarat.rules import BaccaratBetKind, BaccaratRules, Side, TieChoice
 
 # ==========================================================================================
 # BA-5 Values, BA-9 the third card — as data
@@ -210,3 +211,102 @@ class HandResult:
             natural=total(self.player_cards[:2]) in NATURALS
             or total(self.banker_cards[:2]) in NATURALS,
         )
+
+
+def settle_bet(rules: BaccaratRules, b: Bet, h: Hand, result: HandOutcome) -> BetSettlement:
+    """One bet's result: BA-11 / BA-12 / BA-13, paid as BA-17, less BA-18."""
+    zero = Money.zero(rules.currency)
+
+    def row(res: BetResult, won: Money = zero, commission: Money = zero) -> BetSettlement:
+        return BetSettlement(
+            b.id, b.player, b.kind, b.spot, b.amount.minor, res, won.minor, commission.minor
+        )
+
+    kind = b.kind
+    if kind in (BaccaratBetKind.PLAYER, BaccaratBetKind.BANKER) and result is HandOutcome.TIE:
+        if TieChoice.KEEP not in rules.tie_choices:
+            return row(BetResult.RETURNED)  # BA-R2: this table does not let them stay on
+        return row(BetResult.PUSH)  # BA-12: not lost
+    wins = {
+        BaccaratBetKind.PLAYER: result is HandOutcome.PLAYER,  # BA-11
+        BaccaratBetKind.BANKER: result is HandOutcome.BANKER,  # BA-11
+        BaccaratBetKind.TIE: result is HandOutcome.TIE,  # BA-12
+        BaccaratBetKind.BANKER_PAIR: is_pair(h.banker),  # BA-13
+        BaccaratBetKind.PLAYER_PAIR: is_pair(h.player),  # BA-13
+    }[kind]
+    if not wins:
+        return row(BetResult.LOSE)
+    won = b.amount * PAYS[kind]  # BA-17
+    commission = zero
+    if kind is BaccaratBetKind.BANKER:
+        if rules.no_commission:  # BA-R7: 1:1, but 1:2 on a Banker six
+            if total(h.banker) == 6:
+                won = b.amount.times(NO_COMMISSION_BANKER_SIX, rules.commission_rounding)
+        else:  # BA-18: 5% of the win, rounded (BA-R5: down to the minor unit)
+            commission = won.times(rules.commission, rules.commission_rounding)
+    return row(BetResult.WIN, won, commission)
+
+
+# ==========================================================================================
+# BA-7 the deal, BA-9 the third cards, BA-16 the squeeze: the hand being dealt
+# ==========================================================================================
+
+
+@dataclass
+class Hand:
+    """The hand being dealt: its cards (BA-7.1 Player, Banker, Player, Banker), those still
+    face down awaiting a reveal, and who squeezes each side (BA-16)."""
+
+    number: int
+    demonstration: bool
+    player: list[Card] = field(default_factory=list)
+    banker: list[Card] = field(default_factory=list)
+    hidden: dict[Side, int] = field(default_factory=dict)  # face-down cards awaiting a reveal
+    holders: dict[Side, str | None] = field(default_factory=dict)
+
+    def cards(self, side: Side) -> list[Card]:
+        return self.player if side is Side.PLAYER else self.banker
+
+    def shown(self, side: Side) -> list[str | None]:
+        """The side's cards as a viewer sees them: None for a face-down card."""
+        cards = self.cards(side)
+        down = self.hidden.get(side, 0)
+        return [str(c) for c in cards[: len(cards) - down]] + [None] * down
+
+
+class Step(StrEnum):
+    """What a hand being dealt needs next (BA-7.1, BA-9, BA-16)."""
+
+    REVEAL = "reveal"
+    DRAW = "draw"
+    SETTLE = "settle"
+
+
+def next_step(h: Hand) -> tuple[Step, Side | None]:
+    """What the hand needs next. BA-7.1 Player's cards are opened first; BA-9 the third
+    cards, Player's first; BA-16 a third card opened on its own."""
+    if h.hidden[Side.PLAYER] == 2:
+        return Step.REVEAL, Side.PLAYER
+    if h.hidden[Side.BANKER] == 2:
+        return Step.REVEAL, Side.BANKER
+    pt, bt = total(h.player[:2]), total(h.banker[:2])
+    if len(h.player) == 2 and player_draws(pt, bt):
+        return Step.DRAW, Side.PLAYER
+    if h.hidden[Side.PLAYER]:
+        return Step.REVEAL, Side.PLAYER
+    third = h.player[2].value if len(h.player) == 3 else None
+    if len(h.banker) == 2 and banker_draws(bt, pt, third):
+        return Step.DRAW, Side.BANKER
+    if h.hidden[Side.BANKER]:
+        return Step.REVEAL, Side.BANKER
+    return Step.SETTLE, None
+
+
+def holder_due(h: Hand) -> tuple[str, Side] | None:
+    """The holder who must squeeze now (BA-16), and the side."""
+    what, side = next_step(h)
+    if what is not Step.REVEAL:
+        return None
+    assert side is not None
+    holder = h.holders.get(side)
+    return None if holder is None else (holder, side)

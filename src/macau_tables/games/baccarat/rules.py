@@ -4,6 +4,7 @@ and the sides (BA-6), BA-2.1 the cut card, and the table's phases.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -255,6 +256,32 @@ def _require(value: Any, kind: type, name: str) -> Any:
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise InvalidInput(f"baccarat rules: {name} must be {kind.__name__}, not {value!r}")
     return value
+
+
+def with_limits(
+    rules: BaccaratRules,
+    min_bet: Money,
+    max_bet: Money,
+    bets: Mapping[str, tuple[Money, Money]],
+    differential: Money | None,
+) -> BaccaratRules:
+    """The rule set with new limits: Player and Banker ``min_bet`` – ``max_bet``, the
+    bets named in ``bets`` theirs, the others as they are (BA-13); the differential
+    (BA-14) if given. Validated by the rule set (``BaccaratRules``)."""
+    limits = dict(rules.limits)
+    limits[BaccaratBetKind.PLAYER] = limits[BaccaratBetKind.BANKER] = BetLimit(min_bet, max_bet)
+    for name, (low, high) in bets.items():
+        try:
+            kind = BaccaratBetKind(name)
+        except ValueError:
+            raise InvalidInput(
+                f"no bet {name!r}: the limits of tie, banker_pair, player_pair", rule="BA-13"
+            ) from None
+        if kind in (BaccaratBetKind.PLAYER, BaccaratBetKind.BANKER):
+            raise InvalidInput("the Player and Banker limits are min_bet and max_bet", rule="BA-13")
+        limits[kind] = BetLimit(low, high)
+    diff = rules.differential_limit if differential is None else differential
+    return dataclasses.replace(rules, limits=limits, differential_limit=diff)
 
 
 # ==========================================================================================

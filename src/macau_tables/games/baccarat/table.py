@@ -5,11 +5,8 @@ bets (BA-12 … BA-15), the deal (BA-7, BA-9, BA-16) and the settlement (BA-11 �
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -17,37 +14,33 @@ from macau_tables.core.errors import (
     BetNotAllowed,
     InsufficientFunds,
     InvalidInput,
-    JournalError,
     OutOfOrder,
     RuleViolation,
-    SeedNotRevealed,
 )
-from macau_tables.core.errors import passes as _can
 from macau_tables.core.journal import (
     Event,
     JsonValue,
-    event_from_json,
 )
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng, commitment
-from macau_tables.core.visibility import Viewer, ViewerRole
+from macau_tables.core.visibility import Viewer
+from macau_tables.games.baccarat import bets as layout
+from macau_tables.games.baccarat import dealing, history, state, views
 from macau_tables.games.baccarat.cards import (
     Card,
     Composition,
     KeyedShoe,
-    composition,
-    fresh_composition,
+    check_keyed,
     full_set,
     parse_cards,
+    unseen,
 )
 from macau_tables.games.baccarat.events import (
     BetChanged,
     BetPlaced,
     CardExposed,
     CardsBurned,
-    CardsDealt,
     CardsKeyed,
-    CardsRevealed,
     ChipsBought,
     CutCardPlaced,
     DealingErrorCorrected,
@@ -59,49 +52,33 @@ from macau_tables.games.baccarat.events import (
     ShoeLoaded,
     ShoeOpened,
     ShoeShuffled,
-    ThirdCardDealt,
     voided,
 )
 from macau_tables.games.baccarat.hand import (
-    NO_COMMISSION_BANKER_SIX,
-    PAYS,
     Bet,
-    BetResult,
-    BetSettlement,
-    HandOutcome,
+    Hand,
     HandResult,
-    banker_draws,
-    is_pair,
-    outcome,
-    player_draws,
-    total,
+    holder_due,
 )
-from macau_tables.games.baccarat.roads import Roads, roads
+from macau_tables.games.baccarat.roads import Roads
 from macau_tables.games.baccarat.rules import (
     GAME,
     BaccaratBetKind,
     BaccaratPhase,
     BaccaratRules,
-    BetLimit,
     BurnMode,
-    LastHand,
     Side,
-    TieChoice,
     check_cut,
+    with_limits,
 )
 from macau_tables.games.contract import (
     Actor,
-    Checkpoint,
     Command,
     LimitsChanged,
     Pending,
     Role,
-    RoundCorrected,
-    RoundVoided,
     SeedCommitted,
     SeedRevealed,
-    TableOpened,
-    TimedOut,
 )
 from macau_tables.games.kernel import (
     AMOUNT,
@@ -112,6 +89,7 @@ from macau_tables.games.kernel import (
     Alias,
     Arg,
     Table,
+    can,
     operation,
     optional,
     parsed,
@@ -126,34 +104,6 @@ from macau_tables.games.kernel import (
 SERVER_SEED_BYTES = 32
 SYSTEM = str(Actor.SYSTEM)
 DEALER = str(Actor.DEALER)
-BET_OPERATIONS = ("place_bet", "change_bet", "withdraw_bet", "buy_in", "leave")
-
-
-@dataclass
-class Hand:
-    number: int
-    demonstration: bool
-    player: list[Card] = field(default_factory=list)
-    banker: list[Card] = field(default_factory=list)
-    hidden: dict[Side, int] = field(default_factory=dict)  # face-down cards awaiting a reveal
-    holders: dict[Side, str | None] = field(default_factory=dict)
-
-    def cards(self, side: Side) -> list[Card]:
-        return self.player if side is Side.PLAYER else self.banker
-
-    def shown(self, side: Side) -> list[str | None]:
-        """The side's cards as a viewer sees them: None for a face-down card."""
-        cards = self.cards(side)
-        down = self.hidden.get(side, 0)
-        return [str(c) for c in cards[: len(cards) - down]] + [None] * down
-
-
-class Step(StrEnum):
-    """What a hand being dealt needs next (BA-7.1, BA-9, BA-16)."""
-
-    REVEAL = "reveal"
-    DRAW = "draw"
-    SETTLE = "settle"
 
 
 def _side(text: str) -> Side:
@@ -167,10 +117,6 @@ def _side(text: str) -> Side:
 _DEALERS = (Role.DEALER, Role.SYSTEM)
 _BET = parsed(BaccaratBetKind.parse, "a bet's name (player, banker, tie, …)")
 _SIDE = parsed(_side, "'player' or 'banker'")
-
-
-def _side_kind(side: Side) -> BaccaratBetKind:
-    return BaccaratBetKind.PLAYER if side is Side.PLAYER else BaccaratBetKind.BANKER
 
 
 def _as_player(who: str | Actor) -> Actor:
@@ -192,6 +138,7 @@ class BaccaratTable(Table):
     """
 
     game: ClassVar[str] = GAME
+    RULES = BaccaratRules
     rules: BaccaratRules
     ROUND: ClassVar[str] = "hand"
     #: the names these acts had at a baccarat table (clients, and journals' corrections)
@@ -235,9 +182,7 @@ class BaccaratTable(Table):
         self.hand: Hand | None = None
         self.hand_number = 0
         self.results: list[HandResult] = []
-        # the roads' JSON as the views show it, for (shoe, hands recorded): the roads
-        # change only when a hand ends or a shoe starts, and working them out was most
-        # of a view's cost (1 ms a view, at every view a player polls or is sent)
+        # the roads' JSON for (shoe, hands recorded): views.road_maps
         self._roads_memo: tuple[tuple[int, int], JsonValue] | None = None
         self.last_settled: HandSettled | None = None
         self.discards = 0
@@ -251,29 +196,10 @@ class BaccaratTable(Table):
         # hold ids re-issued by voids and corrections (contract.hold_aliases), as they come
         self._hold_aliases: dict[str, str] = {}
 
-    @property
-    def next_limits(self) -> LimitsChanged | None:
-        """Limits changed for the next hand, waiting for this one to end (or None)."""
-        return self._next_limits
-
-    def _rules_of(self, opened: TableOpened) -> BaccaratRules:
-        return BaccaratRules.from_json(opened.rules)
-
-    def _opening(self) -> BaccaratTable:
-        opened = self._events[0]
-        assert isinstance(opened, TableOpened)
+    def _new_table(self, rules: BaccaratRules) -> BaccaratTable:
         return BaccaratTable(
-            self._rules_of(opened),
-            table_id=self._table_id,
-            header=self._journal.header,
-            seeds=self._keyring,
+            rules, table_id=self._table_id, header=self._journal.header, seeds=self._keyring
         )
-
-    def _put(self, ev: Event, out: list[Event]) -> Event:
-        """Emit ``ev`` (the kernel's ``_emit``) and add it to the operation's ``out``."""
-        self._emit(ev)
-        out.append(ev)
-        return ev
 
     def _money(self, minor: int) -> Money:
         return Money(minor, self.rules.currency)
@@ -283,275 +209,8 @@ class BaccaratTable(Table):
         return self.rules.currency.code
 
     def apply(self, ev: Event) -> None:
-        """The only place the table's state changes."""
-        match ev:
-            case TableOpened() | SeedCommitted() | SeedRevealed() | TimedOut():
-                pass
-            case LimitsChanged():
-                self._next_limits = ev
-                if not self.round_open:
-                    self._limits_now()
-            case RoundVoided() | RoundCorrected():
-                pass  # the state follows the effective history (the kernel's _restate)
-            case DealingErrorCorrected() | Checkpoint():
-                pass
-            case PlayerJoined():
-                self.seats[ev.player] = ev.seat
-                self.stacks[ev.player] = ev.buy_in
-            case ChipsBought():
-                self.stacks[ev.player] += ev.amount
-            case PlayerLeft():
-                self.holds = [b for b in self.holds if b.id not in ev.returned]
-                del self.seats[ev.player]
-                del self.stacks[ev.player]
-            case ShoeShuffled():
-                seed = self._keyring.get(ev.commitment)
-                if seed is None:
-                    raise JournalError(f"shoe {ev.shoe}: its server seed is not known")
-                order: tuple[Card, ...] = ()
-                if not self.rules.continuous_shuffler:
-                    rng = Rng.for_event(seed, self._table_id, f"shoe:{ev.shoe}")
-                    order = tuple(rng.shuffle(full_set(self.rules.decks)))
-                self._new_shoe(ev.shoe, order, ev.commitment)
-            case ShoeLoaded():
-                self._new_shoe(ev.shoe, parse_cards(ev.cards), None)
-            case ShoeOpened():
-                self._new_shoe(ev.shoe, KeyedShoe(self.rules.decks), None)
-            case CardsKeyed():
-                if not isinstance(self.shoe, KeyedShoe):
-                    raise JournalError("cards are keyed in only from a physical shoe")
-                self.shoe.key(ev.position, parse_cards(ev.cards))
-            case ShoeEnded():
-                self.phase = BaccaratPhase.SHUFFLE
-            case CutCardPlaced():
-                self.cut_index = len(self.shoe) - ev.from_end
-                self.phase = BaccaratPhase.BURN
-            case CardsBurned():
-                self._take(ev.count)
-                self.discards += ev.count
-                self.burned_face_down += ev.count - (ev.shown is not None)
-                if ev.shown is not None:
-                    self.seen.append(Card.parse(ev.shown))
-                self.exposed = None
-                if self.phase is BaccaratPhase.BURN:
-                    self.demonstrations_left = self.rules.demonstration_hands
-                    self.phase = (
-                        BaccaratPhase.DEMONSTRATION
-                        if self.demonstrations_left
-                        else BaccaratPhase.BETTING
-                    )
-            case BetPlaced():
-                kind = BaccaratBetKind(ev.bet)
-                old = [
-                    b
-                    for b in self.holds
-                    if (b.player, b.kind, b.spot) == (ev.player, kind, ev.spot)
-                ]
-                carried = bool(old) and all(b.carried for b in old)
-                self.holds.append(
-                    Bet(ev.player, kind, self._money(ev.amount), ev.spot, carried, ev.bet_id)
-                )
-                self.stacks[ev.player] -= ev.amount
-                self.bets_placed += 1
-                self.round_open = True
-            case BetChanged():
-                closed = [b for b in self.holds if b.id in ev.closes]
-                carried = bool(closed) and all(b.carried for b in closed)
-                self.holds = [b for b in self.holds if b.id not in ev.closes]
-                if ev.bet_id is not None:
-                    self.holds.append(
-                        Bet(
-                            ev.player,
-                            BaccaratBetKind(ev.to_bet),
-                            self._money(ev.amount),
-                            ev.spot,
-                            carried,
-                            ev.bet_id,
-                        )
-                    )
-                    self.bets_placed += 1
-                self.stacks[ev.player] += ev.old_amount - ev.amount
-                self.round_open = True
-            case CardsDealt():
-                self._deal_cards(ev)
-                self.round_open = True
-            case CardsRevealed():
-                assert self.hand is not None
-                self.hand.hidden[Side(ev.side)] = 0
-                self.seen.extend(parse_cards(ev.cards))
-            case ThirdCardDealt():
-                assert self.hand is not None
-                side = Side(ev.side)
-                if self.rules.continuous_shuffler:
-                    assert ev.card is not None
-                    card = Card.parse(ev.card)
-                else:
-                    card = self.shoe[self.position]
-                    if ev.card is not None and Card.parse(ev.card) != card:
-                        raise JournalError(f"{ev.card} is not the next card of the shoe")
-                    self._take(1)
-                self.hand.cards(side).append(card)
-                if ev.card is None:
-                    self.hand.hidden[side] = 1
-                elif self.exposed is None:
-                    self.seen.append(card)
-                self.exposed = None
-            case CardExposed():
-                self.exposed = Card.parse(ev.card)
-                self.seen.append(self.exposed)
-            case HandVoided():
-                for row in ev.returned:
-                    self.stacks[str(row["player"])] += int(row["stake"])
-                self.holds = []
-                self._end_hand(HandOutcome.VOID)
-            case HandSettled():
-                keep: list[Bet] = []
-                by_id = {b.id: b for b in self.holds}
-                for s in ev.settlements():
-                    b = by_id[s.bet_id]
-                    if s.result is BetResult.PUSH:
-                        keep.append(Bet(b.player, b.kind, b.amount, b.spot, True, b.id))  # BA-12
-                    elif s.result is BetResult.WIN:
-                        self.stacks[s.player] += s.stake + s.won - s.commission
-                    elif s.result is BetResult.RETURNED:
-                        self.stacks[s.player] += s.stake
-                assert self.hand is not None
-                if not self.hand.demonstration:
-                    self.holds = keep
-                self.last_settled = ev
-                self._end_hand(HandOutcome(ev.outcome))
-            case _:
-                raise JournalError(f"{ev.kind} is not a baccarat event")
-
-    def _new_shoe(self, number: int, order: Sequence[Card], commitment: str | None) -> None:
-        self.shoe_number = number
-        self.shoe = order
-        self.shoe_commitment = commitment
-        self.position = 0
-        self.cut_index = None
-        self.cut_card_out = False
-        self.hands_left = None
-        self.shoe_over = False
-        self.discards = 0
-        self.burned_face_down = 0
-        self.seen = []
-        self.exposed = None
-        # the hands of this shoe (the roads') and the last before it (the view's last
-        # hand): a table's results do not grow with its history
-        self.results = self.results[-1:]
-        if self.rules.continuous_shuffler:
-            self.phase = BaccaratPhase.BETTING  # BA-2.3: no cut, burn or demonstration (BA-R4)
-        else:
-            self.phase = BaccaratPhase.CUT
-
-    def _take(self, n: int) -> None:
-        """Advance the shoe ``n`` cards; the cut card comes out when one behind it is taken
-        (BA-3.1) — dealt, or burned between hands (BA-4/BA-8: it counts for the next hand,
-        BA-R1)."""
-        if self.rules.continuous_shuffler:
-            return
-        if self.position + n > len(self.shoe):
-            raise JournalError("the shoe has no more cards")
-        for _ in range(n):
-            if self.cut_index is not None and self.position >= self.cut_index:
-                self.cut_card_out = True
-            self.position += 1
-
-    def _deal_cards(self, ev: CardsDealt) -> None:
-        if self.rules.continuous_shuffler:
-            cards = parse_cards(ev.cards)
-        else:
-            cards = tuple(self.shoe[self.position : self.position + 4])
-            self._take(4)
-            if self.exposed is not None:  # only between hands, and burned at once (BA-8)
-                raise JournalError("an exposed card is dealt into a hand")
-        self.hand_number = ev.hand
-        hand = Hand(ev.hand, ev.demonstration)
-        hand.player = [cards[0], cards[2]]  # BA-7.1
-        hand.banker = [cards[1], cards[3]]
-        hand.holders = {Side(k): v for k, v in ev.holders.items()}
-        face_down = 0 if ev.cards else 2
-        hand.hidden = dict.fromkeys(Side, face_down)
-        if ev.cards:
-            self.seen.extend(cards)
-        self.hand = hand
-        self.phase = BaccaratPhase.DEALING
-
-    def _limits_now(self) -> None:
-        """New limits take effect between hands (a LimitsChanged waiting, or just made)."""
-        ev, self._next_limits = self._next_limits, None
-        if ev is not None:
-            cur = self.rules.currency
-            self.rules = self._rules_with(
-                Money(ev.min_bet, cur),
-                Money(ev.max_bet, cur),
-                {k: (Money(a, cur), Money(b, cur)) for k, (a, b) in ev.bets.items()},
-                None if ev.differential is None else Money(ev.differential, cur),
-            )
-
-    def _rules_with(
-        self,
-        min_bet: Money,
-        max_bet: Money,
-        bets: Mapping[str, tuple[Money, Money]],
-        differential: Money | None,
-    ) -> BaccaratRules:
-        """The rule set with new limits: Player and Banker ``min_bet`` – ``max_bet``, the
-        bets named in ``bets`` theirs, the others as they are (BA-13); the differential
-        (BA-14) if given. Validated by the rule set (``BaccaratRules``)."""
-        limits = dict(self.rules.limits)
-        limits[BaccaratBetKind.PLAYER] = limits[BaccaratBetKind.BANKER] = BetLimit(min_bet, max_bet)
-        for name, (low, high) in bets.items():
-            try:
-                kind = BaccaratBetKind(name)
-            except ValueError:
-                raise InvalidInput(
-                    f"no bet {name!r}: the limits of tie, banker_pair, player_pair", rule="BA-13"
-                ) from None
-            if kind in (BaccaratBetKind.PLAYER, BaccaratBetKind.BANKER):
-                raise InvalidInput(
-                    "the Player and Banker limits are min_bet and max_bet", rule="BA-13"
-                )
-            limits[kind] = BetLimit(low, high)
-        diff = self.rules.differential_limit if differential is None else differential
-        return dataclasses.replace(self.rules, limits=limits, differential_limit=diff)
-
-    def _end_hand(self, result: HandOutcome) -> None:
-        self.round_open = False
-        self._limits_now()
-        h = self.hand
-        assert h is not None
-        self.results.append(
-            HandResult(
-                h.number,
-                self.shoe_number,
-                tuple(h.player),
-                tuple(h.banker),
-                result,
-                h.demonstration,
-            )
-        )
-        self.discards += len(h.player) + len(h.banker)
-        self.hand = None
-        if h.demonstration:
-            self.demonstrations_left -= 1
-            self.phase = (
-                BaccaratPhase.DEMONSTRATION if self.demonstrations_left else BaccaratPhase.BETTING
-            )
-            return
-        self.phase = BaccaratPhase.BETTING
-        if self.rules.continuous_shuffler:
-            return  # BA-7.2: the cards go back into the machine
-        if self.cut_card_out:  # BA-3.1
-            # the cut card came out in this hand, or in a burn before it (BA-4/BA-8): a cut
-            # card out between hands counts for the next hand (BA-R1)
-            if self.hands_left is None:
-                self.hands_left = 0 if self.rules.last_hand is LastHand.LAST else 1
-            else:
-                self.hands_left -= 1
-            if self.hands_left <= 0:
-                self.hands_left = 0
-                self.shoe_over = True
+        """The only place the table's state changes (``state.apply``: what each event does)."""
+        state.apply(self, ev)
 
     # --- players: joining with chips, buying more, leaving (BA-1 seats, BA-15 standing) --------
 
@@ -590,9 +249,7 @@ class BaccaratTable(Table):
         amount = self._money(0) if amount is None else amount
         self.verify_sit(player, amount, seat)
         name = _as_player(player).name
-        out: list[Event] = []
-        self._put(PlayerJoined(self._table_id, name, seat, amount.minor, self._cur), out)
-        return tuple(out)
+        return self._emit(PlayerJoined(self._table_id, name, seat, amount.minor, self._cur))
 
     def verify_buy_in(self, player: str | Actor, amount: Money) -> None:
         name = self._player(_as_player(player))
@@ -604,10 +261,8 @@ class BaccaratTable(Table):
     def buy_in(self, player: str | Actor, amount: Money) -> tuple[Event, ...]:
         """More chips from the player's wallet."""
         self.verify_buy_in(player, amount)
-        out: list[Event] = []
         name = _as_player(player).name
-        self._put(ChipsBought(self._table_id, name, amount.minor, self._cur), out)
-        return tuple(out)
+        return self._emit(ChipsBought(self._table_id, name, amount.minor, self._cur))
 
     def verify_leave(self, player: str | Actor) -> None:
         """A player may leave unless they hold cards (BA-16) or have bets in the hand being
@@ -615,26 +270,9 @@ class BaccaratTable(Table):
         the table lets it be withdrawn (BA-12 / BA-R2)."""
         name = self._player(_as_player(player))
         self._known(name)
-        mine = [b for b in self.holds if b.player == name]
-        if self.hand is not None:
-            if name in self.hand.holders.values():
-                raise RuleViolation(
-                    "you hold the cards of this hand and may not leave the table", rule="BA-16"
-                )
-            if mine and not self.hand.demonstration:
-                raise OutOfOrder(
-                    "your bets are in play in this hand: you may leave once it is settled",
-                    rule="BA-11",
-                )
-        if any(b.carried for b in mine) and TieChoice.WITHDRAW not in self.rules.tie_choices:
-            raise BetNotAllowed(
-                "your bet left on after the tie may not be withdrawn at this table: "
-                "it stays for the next hand",
-                rule="BA-R2",
-            )
+        layout.check_leave(self.rules, self.hand, self.holds, name)
 
-    def can_leave(self, player: str | Actor) -> bool:
-        return _can(self.verify_leave, player)
+    can_leave = can(verify_leave)
 
     @operation(actor=Role.PLAYER, rule="BA-11", actor_param="player")
     def leave(self, player: str | Actor) -> tuple[Event, ...]:
@@ -643,8 +281,7 @@ class BaccaratTable(Table):
         name = _as_player(player).name
         mine = [b for b in self.holds if b.player == name]
         returned = sum(b.amount.minor for b in mine)
-        out: list[Event] = []
-        self._put(
+        return self._emit(
             PlayerLeft(
                 self._table_id,
                 name,
@@ -653,9 +290,7 @@ class BaccaratTable(Table):
                 self.stacks[name] + returned,
                 self._cur,
             ),
-            out,
         )
-        return tuple(out)
 
     def balance(self, player: str) -> Money:
         """The chips ``player`` has at the table (not counting bets on the layout)."""
@@ -682,8 +317,7 @@ class BaccaratTable(Table):
                 rule="BA-3.2",
             )
 
-    def can_shuffle(self, by: Actor = Actor.DEALER) -> bool:
-        return _can(self.verify_shuffle, by)
+    can_shuffle = can(verify_shuffle)
 
     def _reason(self) -> str:
         if self.shoe_number == 0:
@@ -720,10 +354,10 @@ class BaccaratTable(Table):
         digest = commitment(seed)
         self._keyring[digest] = seed
         n = self.shoe_number + 1
-        out: list[Event] = []
-        self._put(ShoeShuffled(n, self._reason(), new_set, str(by), digest), out)
-        self._put(SeedCommitted(f"shoe:{n}", digest), out)
-        return tuple(out)
+        return self._emit(
+            ShoeShuffled(n, self._reason(), new_set, str(by), digest),
+            SeedCommitted(f"shoe:{n}", digest),
+        )
 
     @operation(
         actor=_DEALERS,
@@ -744,12 +378,10 @@ class BaccaratTable(Table):
             raise InvalidInput("a continuous shuffler is loaded with a seed", rule="BA-2.3")
         if Counter(cards) != Counter(full_set(self.rules.decks)):
             raise InvalidInput(f"a shoe holds exactly {self.rules.decks} decks", rule="BA-1")
-        out: list[Event] = []
         ev = ShoeLoaded(
             self.shoe_number + 1, self._reason(), new_set, str(by), tuple(str(c) for c in cards)
         )
-        self._put(ev, out)
-        return tuple(out)
+        return self._emit(ev)
 
     @operation(actor=_DEALERS, rule="BA-2.1", args=(Arg("new_set", FLAG, False),), actor_param="by")
     def open_shoe(self, *, new_set: bool = False, by: Actor = Actor.DEALER) -> tuple[Event, ...]:
@@ -763,35 +395,16 @@ class BaccaratTable(Table):
             raise InvalidInput("a continuous shuffler is loaded with a seed", rule="BA-2.3")
         if not isinstance(new_set, bool):
             raise InvalidInput("new_set is true or false")
-        out: list[Event] = []
-        self._put(ShoeOpened(self.shoe_number + 1, self._reason(), new_set, str(by)), out)
-        return tuple(out)
+        return self._emit(ShoeOpened(self.shoe_number + 1, self._reason(), new_set, str(by)))
 
     @property
     def keyed(self) -> bool:
         """A physical shoe whose cards are keyed in as dealt (:meth:`open_shoe`)."""
         return isinstance(self.shoe, KeyedShoe)
 
-    def _key_cards(
-        self, op: str, args: dict[str, Any], cards: Sequence[Card], by: Actor, out: list[Event]
-    ) -> None:
+    def _key_cards(self, op: str, args: dict[str, Any], cards: Sequence[Card], by: Actor) -> None:
         """Key ``cards`` in at the shoe's next positions (BA-1 checked before)."""
-        self._put(CardsKeyed(op, args, self.position, tuple(str(c) for c in cards), str(by)), out)
-
-    def _verify_keyed(self, cards: Sequence[Card] | None, what: str, rule: str) -> None:
-        """Keyed-in cards only from a physical shoe, and then always (BA-1)."""
-        if not self.keyed:
-            if cards is not None:
-                raise InvalidInput(
-                    f"{what}: this shoe's cards come from its server seed; cards are keyed "
-                    "in only from a physical shoe (open_shoe)",
-                    rule=rule,
-                )
-            return
-        if cards is None:
-            raise InvalidInput(f"{what}: key in the card(s) from the physical shoe", rule=rule)
-        assert isinstance(self.shoe, KeyedShoe)
-        self.shoe.verify_key(self.position, cards)
+        self._emit(CardsKeyed(op, args, self.position, tuple(str(c) for c in cards), str(by)))
 
     def verify_end_shoe(self, by: Actor = Actor.DEALER) -> None:
         self._dealer(by, "BA-3.2")
@@ -800,23 +413,22 @@ class BaccaratTable(Table):
         if any(not b.carried for b in self.holds):
             raise OutOfOrder("the shoe is changed after a hand, before new bets", rule="BA-3.2")
 
-    def can_end_shoe(self, by: Actor = Actor.DEALER) -> bool:
-        return _can(self.verify_end_shoe, by)
+    can_end_shoe = can(verify_end_shoe)
 
     @operation(actor=_DEALERS, rule="BA-3.2", actor_param="by")
     def end_shoe(self, by: Actor = Actor.DEALER) -> tuple[Event, ...]:
         """BA-3.2: the casino changes the shoe after a hand (and at the end of a session):
         the shoe's seed is revealed so that anyone can check it."""
         self.verify_end_shoe(by)
-        out: list[Event] = []
-        self._finish_shoe("BA-3.2", by, out)
-        return tuple(out)
+        start = len(self._journal)
+        self._finish_shoe("BA-3.2", by)
+        return self._since(start)
 
-    def _finish_shoe(self, reason: str, by: Actor, out: list[Event]) -> None:
-        self._put(ShoeEnded(self.shoe_number, reason, str(by)), out)
+    def _finish_shoe(self, reason: str, by: Actor) -> None:
+        self._emit(ShoeEnded(self.shoe_number, reason, str(by)))
         digest = self.shoe_commitment
         if digest is not None:
-            self._put(SeedRevealed(f"shoe:{self.shoe_number}", self._keyring[digest].hex()), out)
+            self._emit(SeedRevealed(f"shoe:{self.shoe_number}", self._keyring[digest].hex()))
 
     def verify_cut(self, from_end: int | None = None, by: Actor = Actor.DEALER) -> None:
         if by.role is Role.PLAYER:
@@ -829,8 +441,7 @@ class BaccaratTable(Table):
             raise InvalidInput(f"cut card position {from_end!r}: a number of cards")
         check_cut(self.rules.cut_from_end if from_end is None else from_end, self.rules.decks)
 
-    def can_cut(self, from_end: int | None = None, by: Actor = Actor.DEALER) -> bool:
-        return _can(self.verify_cut, from_end, by)
+    can_cut = can(verify_cut)
 
     @operation(
         actor=(*_DEALERS, Role.PLAYER),
@@ -857,27 +468,27 @@ class BaccaratTable(Table):
         self.verify_cut(from_end, actor)
         turned = self.rules.burn is not BurnMode.DECKS
         if turned or first_card is not None:
-            self._verify_keyed(None if first_card is None else (first_card,), "cut", "BA-R1")
+            check_keyed(
+                self.shoe,
+                self.position,
+                None if first_card is None else (first_card,),
+                "cut",
+                "BA-R1",
+            )
         if first_card is not None and not turned:
             raise InvalidInput("this table burns by the decks: no first card", rule="BA-R1")
-        out: list[Event] = []
+        at = self.rules.cut_from_end if from_end is None else from_end
+        start = len(self._journal)
         if first_card is not None:
-            at = self.rules.cut_from_end if from_end is None else from_end
             args: dict[str, Any] = {"from_end": at, "first_card": str(first_card)}
-            self._key_cards("cut", args, (first_card,), actor, out)
-        self._put(
-            CutCardPlaced(self.rules.cut_from_end if from_end is None else from_end, str(actor)),
-            out,
-        )
-        shown: str | None = None
-        if self.rules.burn is BurnMode.DECKS:
-            count = self.rules.decks
-        else:  # BA-R1: turn the first card; burn as many as it shows (tens, faces: 10)
-            first = self.shoe[self.position]
-            shown = str(first)
-            count = 1 + first.burn_count
-        self._put(CardsBurned(count, "BA-2.1", shown, SYSTEM), out)
-        return tuple(out)
+            self._key_cards("cut", args, (first_card,), actor)
+        # BA-2.1: as many cards burned as there are decks, face down; or BA-R1 the first
+        # card turned, and as many burned as it shows (tens and faces: 10)
+        first = self.shoe[self.position] if turned else None
+        count = self.rules.decks if first is None else 1 + first.burn_count
+        shown = None if first is None else str(first)
+        self._emit(CutCardPlaced(at, str(actor)), CardsBurned(count, "BA-2.1", shown, SYSTEM))
+        return self._since(start)
 
     def verify_burn(self, count: int, by: Actor = Actor.DEALER) -> None:
         """BA-8: the casino may burn cards at the start of any hand."""
@@ -891,16 +502,13 @@ class BaccaratTable(Table):
         if self.cut_index is None or self.position + count > self.cut_index:
             raise RuleViolation("a burn may not reach the cut card", rule="BA-8")
 
-    def can_burn(self, count: int, by: Actor = Actor.DEALER) -> bool:
-        return _can(self.verify_burn, count, by)
+    can_burn = can(verify_burn)
 
     @operation(actor=_DEALERS, rule="BA-8", args=(Arg("count", WHOLE),), actor_param="by")
     def burn(self, count: int, by: Actor = Actor.DEALER) -> tuple[Event, ...]:
         """BA-8: burn ``count`` cards face down at the start of a hand."""
         self.verify_burn(count, by)
-        out: list[Event] = []
-        self._put(CardsBurned(count, "BA-8", None, str(by)), out)
-        return tuple(out)
+        return self._emit(CardsBurned(count, "BA-8", None, str(by)))
 
     def cards_left(self) -> int:
         return len(self.shoe) - self.position
@@ -915,10 +523,7 @@ class BaccaratTable(Table):
         """The unseen cards as everyone at the table knows them: the full set less the
         cards turned face up in this shoe (what the next card is drawn from, for the
         analysis; burned face-down cards are unseen)."""
-        if self.rules.continuous_shuffler:  # BA-R4: always the full set
-            return fresh_composition(self.rules.decks)
-        seen = composition(self.seen)
-        return tuple(a - b for a, b in zip(fresh_composition(self.rules.decks), seen, strict=True))
+        return unseen(self.rules.decks, () if self.rules.continuous_shuffler else self.seen)
 
     # --- BA-4 exposed cards -------------------------------------------------------------------
 
@@ -937,8 +542,7 @@ class BaccaratTable(Table):
         if self.position >= len(self.shoe):
             raise OutOfOrder("the shoe is empty", rule="BA-4")
 
-    def can_expose_card(self, by: Actor = Actor.DEALER) -> bool:
-        return _can(self.verify_expose_card, by)
+    can_expose_card = can(verify_expose_card)
 
     @operation(
         actor=_DEALERS,
@@ -955,87 +559,33 @@ class BaccaratTable(Table):
         the start of the next hand under BA-8 — at once between hands, after the settlement
         otherwise — so no bet is ever placed on a hand whose first card is known."""
         self.verify_expose_card(by)
-        self._verify_keyed(None if card is None else (card,), "expose_card", "BA-4")
-        out: list[Event] = []
+        check_keyed(
+            self.shoe, self.position, None if card is None else (card,), "expose_card", "BA-4"
+        )
+        start = len(self._journal)
         if card is not None:  # a physical shoe: the dealer keys the exposed card in
-            self._key_cards("expose_card", {"card": str(card)}, (card,), by, out)
+            self._key_cards("expose_card", {"card": str(card)}, (card,), by)
         card = self.shoe[self.position]
-        self._put(CardExposed(str(card), str(by)), out)
+        self._emit(CardExposed(str(card), str(by)))
         if self.phase is not BaccaratPhase.DEALING:
-            self._put(CardsBurned(1, "BA-8", str(card), SYSTEM), out)
+            self._emit(CardsBurned(1, "BA-8", str(card), SYSTEM))
         else:  # BA-4: the hand goes on; a third card due now is this one (BA-9)
-            self._advance(out)
-        return tuple(out)
+            dealing.advance(self)
+        return self._since(start)
 
     # --- BA-13 … BA-15, BA-18 bets --------------------------------------------------------------
 
     @property
     def bets(self) -> list[Bet]:
         """The layout: one entry per player, bet and spot (its stakes added up)."""
-        merged: dict[tuple[str, BaccaratBetKind, int], Bet] = {}
-        for b in self.holds:
-            key = (b.player, b.kind, b.spot)
-            old = merged.get(key)
-            merged[key] = (
-                b
-                if old is None
-                else Bet(b.player, b.kind, old.amount + b.amount, b.spot, old.carried, old.id)
-            )
-        return list(merged.values())
+        return layout.merged(self.holds)
 
     def _spot_holds(self, player: str, kind: BaccaratBetKind, spot: int) -> list[Bet]:
-        return [b for b in self.holds if (b.player, b.kind, b.spot) == (player, kind, spot)]
-
-    def _check_spot(self, player: str, spot: int) -> None:
-        """BA-15: standing players may not bet on the spots reserved for seated players
-        (read: a seat's spot is its seated player's alone)."""
-        last = self.rules.seats + self.rules.standing_spots
-        if isinstance(spot, bool) or not isinstance(spot, int) or not 1 <= spot <= last:
-            raise InvalidInput(f"spot {spot}: the layout has spots 1–{last}")
-        if spot <= self.rules.seats and self.seats[player] != spot:
-            who = "a standing player" if self.seats[player] is None else "another seat's player"
-            raise BetNotAllowed(
-                f"spot {spot} is reserved for its seated player, not {who}", rule="BA-15"
-            )
-
-    def _check_amount(self, kind: BaccaratBetKind, amount: Money) -> None:
-        """BA-13 the table's limit for each bet; BA-18 house note (BA-R5 option): Banker bets
-        in multiples of the minimum."""
-        lim = self.rules.limit(kind)
-        if amount.currency != self.rules.currency:
-            raise InvalidInput(f"{amount} is not in {self.rules.currency}")
-        if not lim.minimum <= amount <= lim.maximum:
-            raise BetNotAllowed(
-                f"{kind} bets from {lim.minimum} to {lim.maximum}, not {amount}", rule="BA-13"
-            )
-        if (
-            kind is BaccaratBetKind.BANKER
-            and self.rules.banker_multiples_of_minimum
-            and amount.minor % lim.minimum.minor
-        ):
-            raise BetNotAllowed(
-                f"Banker bets in multiples of the minimum {lim.minimum}", rule="BA-18"
-            )
+        return layout.spot_holds(self.holds, player, kind, spot)
 
     def differential(self, bets: Iterable[Bet] | None = None) -> Money:
         """BA-14: total Banker stakes minus total Player stakes, in absolute value."""
-        net = 0
-        for b in self.holds if bets is None else bets:
-            if b.kind is BaccaratBetKind.BANKER:
-                net += b.amount.minor
-            elif b.kind is BaccaratBetKind.PLAYER:
-                net -= b.amount.minor
-        return self._money(abs(net))
-
-    def _check_differential(self, after: list[Bet]) -> None:
-        """BA-14: unequal Banker and Player stakes are accepted up to the table's limit."""
-        limit = self.rules.differential_limit
-        if limit is not None and self.differential(after) > limit:
-            raise BetNotAllowed(
-                f"the Banker/Player difference would be {self.differential(after)}, "
-                f"over the table's {limit}",
-                rule="BA-14",
-            )
+        return layout.differential(self.holds if bets is None else bets, self.rules.currency)
 
     def _check_betting(self, actor: Actor) -> str:
         player = self._player(actor)
@@ -1062,24 +612,15 @@ class BaccaratTable(Table):
     def verify_place_bet(
         self, player: str | Actor, kind: BaccaratBetKind, amount: Money, spot: int | None = None
     ) -> None:
+        """BA-13 … BA-15: a stake on a bet of the layout, from the player's chips."""
         name = self._check_betting(_as_player(player))
-        kind = BaccaratBetKind(kind)
         self._check_stake(amount)
         spot = self.default_spot(name) if spot is None else spot
-        self._check_spot(name, spot)
-        old = self._spot_holds(name, kind, spot)
-        before = sum((b.amount for b in old), Money.zero(self.rules.currency))
-        if old and all(b.carried for b in old):
-            self._check_tie_change(kind, kind, before, before + amount)
-        self._check_amount(kind, before + amount)
-        after = [*self.holds, Bet(name, kind, amount, spot)]
-        self._check_differential(after)
+        layout.check_spot(self.rules, self.seats, name, spot)
+        layout.check_added(self.rules, self.holds, name, BaccaratBetKind(kind), amount, spot)
         self._check_chips(name, amount)
 
-    def can_place_bet(
-        self, player: str | Actor, kind: BaccaratBetKind, amount: Money, spot: int | None = None
-    ) -> bool:
-        return _can(self.verify_place_bet, player, kind, amount, spot)
+    can_place_bet = can(verify_place_bet)
 
     @operation(
         actor=Role.PLAYER,
@@ -1098,8 +639,7 @@ class BaccaratTable(Table):
         self.verify_place_bet(player, kind, amount, spot)
         name = _as_player(player).name
         spot = self.default_spot(name) if spot is None else spot
-        out: list[Event] = []
-        self._put(
+        return self._emit(
             BetPlaced(
                 self._table_id,
                 self._bet_id(),
@@ -1108,35 +648,11 @@ class BaccaratTable(Table):
                 amount.minor,
                 spot,
                 self._cur,
-            ),
-            out,
+            )
         )
-        return tuple(out)
 
     def _bet_id(self) -> str:
         return f"{self._table_id}:{self.bets_placed + 1}"
-
-    def _check_tie_change(
-        self, kind: BaccaratBetKind, to_kind: BaccaratBetKind, before: Money, amount: Money
-    ) -> None:
-        """BA-12 / BA-R2: after a tie, the house's alternatives for the bets left on."""
-        choices = self.rules.tie_choices
-        if amount.is_zero():
-            if TieChoice.WITHDRAW not in choices:
-                raise BetNotAllowed(
-                    "after a tie these bets may not be withdrawn here", rule="BA-R2"
-                )
-            return
-        if TieChoice.CHANGE in choices:
-            return  # BA-12 (3): reduced or not, or moved Player ↔ Banker
-        if TieChoice.INCREASE in choices and to_kind is kind and amount >= before:
-            return  # SJM: only increased (BA-18 house note)
-        raise BetNotAllowed(
-            "after a tie these bets may only be "
-            + " or ".join(sorted(str(c) for c in choices))
-            + " here",
-            rule="BA-R2",
-        )
 
     def verify_change_bet(
         self,
@@ -1147,42 +663,16 @@ class BaccaratTable(Table):
         to_kind: BaccaratBetKind | None = None,
         spot: int | None = None,
     ) -> None:
+        """BA-12 … BA-14: a bet changed before the deal, from (or back to) the chips."""
         name = self._check_betting(_as_player(player))
         kind = BaccaratBetKind(kind)
         spot = self.default_spot(name) if spot is None else spot
-        old = self._spot_holds(name, kind, spot)
-        if not old:
-            raise InvalidInput(f"you have no {kind} bet on spot {spot}")
-        before = sum((b.amount for b in old), Money.zero(self.rules.currency))
         to = kind if to_kind is None else BaccaratBetKind(to_kind)
-        if to is not kind and (
-            {kind, to} != {BaccaratBetKind.PLAYER, BaccaratBetKind.BANKER}
-            or self._spot_holds(name, to, spot)
-        ):
-            raise BetNotAllowed(f"a {kind} bet cannot move to {to} here", rule="BA-12")
-        if not isinstance(amount, Money) or amount.is_negative():
-            raise InvalidInput(f"a bet cannot be negative: {amount}")
-        if all(b.carried for b in old):
-            self._check_tie_change(kind, to, before, amount)
-        if amount.is_zero():
-            return
-        self._check_amount(to, amount)
-        after = [b for b in self.holds if b not in old]
-        after.append(Bet(name, to, amount, spot))
-        self._check_differential(after)
+        before = layout.check_change(self.rules, self.holds, name, kind, amount, to, spot)
         if amount > before:
             self._check_chips(name, amount - before)
 
-    def can_change_bet(
-        self,
-        player: str | Actor,
-        kind: BaccaratBetKind,
-        amount: Money,
-        *,
-        to_kind: BaccaratBetKind | None = None,
-        spot: int | None = None,
-    ) -> bool:
-        return _can(self.verify_change_bet, player, kind, amount, to_kind=to_kind, spot=spot)
+    can_change_bet = can(verify_change_bet)
 
     @operation(
         actor=Role.PLAYER,
@@ -1214,7 +704,6 @@ class BaccaratTable(Table):
         old = self._spot_holds(name, kind, spot)
         rule = "BA-12" if all(b.carried for b in old) else "BA-13"
         to = kind if to_kind is None else BaccaratBetKind(to_kind)
-        out: list[Event] = []
         ev = BetChanged(
             self._table_id,
             name,
@@ -1228,8 +717,7 @@ class BaccaratTable(Table):
             rule,
             self._cur,
         )
-        self._put(ev, out)
-        return tuple(out)
+        return self._emit(ev)
 
     @operation(
         actor=Role.PLAYER,
@@ -1245,22 +733,6 @@ class BaccaratTable(Table):
 
     # --- BA-7 dealing, BA-9 third cards, BA-16 squeeze ------------------------------------------
 
-    def squeeze_holders(self) -> dict[Side, str | None]:
-        """BA-16: the seated player with the largest bet on a side handles that side's cards
-        (BA-R6; equal bets: the lower seat). None: the dealer opens them."""
-        holders: dict[Side, str | None] = {Side.PLAYER: None, Side.BANKER: None}
-        if not self.rules.squeeze or self.rules.continuous_shuffler:  # BA-7.2 face up
-            return holders
-        for side in Side:
-            best: tuple[int, int] | None = None
-            for b in self.bets:
-                seat = self.seats.get(b.player)
-                if b.kind is _side_kind(side) and seat is not None and b.spot == seat:
-                    key = (-b.amount.minor, seat)
-                    if best is None or key < best:
-                        best, holders[side] = key, b.player
-        return holders
-
     def verify_deal(self, by: Actor = Actor.DEALER) -> None:
         self._dealer(by, "BA-7.1")
         if self.phase not in (BaccaratPhase.BETTING, BaccaratPhase.DEMONSTRATION):
@@ -1270,20 +742,7 @@ class BaccaratTable(Table):
         if not self.rules.continuous_shuffler and self.cards_left() < 6:
             raise OutOfOrder("fewer than six cards are left: change the shoe", rule="BA-3.2")
 
-    def can_deal(self, by: Actor = Actor.DEALER) -> bool:
-        return _can(self.verify_deal, by)
-
-    def _machine(self, hand: int, k: int, in_hand: Sequence[Card]) -> Card:
-        """BA-R4: the continuous shuffler's ``k``-th card of a hand, from the full set less
-        the hand's cards, chosen by the shoe's seed (``Rng.for_event``, label
-        ``shoe:<n>:hand:<h>:card:<k>``)."""
-        assert self.shoe_commitment is not None
-        seed = self._keyring[self.shoe_commitment]
-        rng = Rng.for_event(seed, self._table_id, f"shoe:{self.shoe_number}:hand:{hand}:card:{k}")
-        pool = Counter(full_set(self.rules.decks))
-        pool.subtract(in_hand)
-        cards = sorted(pool.elements())
-        return cards[rng.below(len(cards))]
+    can_deal = can(verify_deal)
 
     @operation(
         actor=_DEALERS,
@@ -1313,20 +772,16 @@ class BaccaratTable(Table):
             raise InvalidInput(
                 "the deal is four cards: Player, Banker, Player, Banker (BA-7.1)", rule="BA-7.1"
             )
-        self._verify_keyed(cards, "deal", "BA-7.1")
-        out: list[Event] = []
+        check_keyed(self.shoe, self.position, cards, "deal", "BA-7.1")
+        start = len(self._journal)
         if cards is not None:
-            self._key_cards("deal", {"cards": [str(c) for c in cards]}, cards, by, out)
-        self._deal(by, out)
-        return tuple(out)
+            self._key_cards("deal", {"cards": [str(c) for c in cards]}, cards, by)
+        dealing.deal(self, by)
+        return self._since(start)
 
     def third_card_due(self) -> Side | None:
         """From a physical shoe: the side whose third card (BA-9) the dealer must key in now."""
-        step = self.next_step()
-        if not self.keyed or step is None or step[0] is not Step.DRAW:
-            return None
-        assert isinstance(self.shoe, KeyedShoe)
-        return None if self.shoe.known(self.position) else step[1]
+        return dealing.third_card_due(self)
 
     def verify_draw(self, card: Card, by: Actor = Actor.DEALER) -> None:
         side = self.third_card_due()
@@ -1334,10 +789,9 @@ class BaccaratTable(Table):
         self._dealer(by, rule)
         if side is None:
             raise OutOfOrder("no third card is to be keyed in now", rule=rule)
-        self._verify_keyed((card,), "draw", rule)
+        check_keyed(self.shoe, self.position, (card,), "draw", rule)
 
-    def can_draw(self, card: Card, by: Actor = Actor.DEALER) -> bool:
-        return _can(self.verify_draw, card, by)
+    can_draw = can(verify_draw)
 
     @operation(
         actor=_DEALERS,
@@ -1349,99 +803,14 @@ class BaccaratTable(Table):
         """BA-9: the third card the drawing rules require, keyed in from a physical shoe as it
         leaves it; the hand then goes on as the rules deal it."""
         self.verify_draw(card, by)
-        out: list[Event] = []
-        self._key_cards("draw", {"card": str(card)}, (card,), by, out)
-        self._advance(out)
-        return tuple(out)
-
-    def _deal(self, by: Actor, out: list[Event]) -> None:
-        demo = self.phase is BaccaratPhase.DEMONSTRATION
-        holders = {str(k): None if demo else v for k, v in self.squeeze_holders().items()}
-        number = self.hand_number + 1
-        cards: tuple[str, ...] = ()
-        was_out = self.cut_card_out
-        if self.rules.continuous_shuffler:
-            dealt: list[Card] = []
-            for k in range(4):
-                dealt.append(self._machine(number, k, dealt))
-            cards = tuple(str(c) for c in dealt)
-        out_now = not was_out and self.cut_index is not None and self.position + 4 > self.cut_index
-        self._put(CardsDealt(number, demo, holders, out_now, cards, str(by)), out)
-        self._advance(out)
-
-    def next_step(self) -> tuple[Step, Side | None] | None:
-        """What the hand needs next — None outside a hand. BA-7.1 Player's cards are opened
-        first; BA-9 the third cards, Player's first; BA-16 a third card opened on its own."""
-        h = self.hand
-        if h is None:
-            return None
-        if h.hidden[Side.PLAYER] == 2:
-            return Step.REVEAL, Side.PLAYER
-        if h.hidden[Side.BANKER] == 2:
-            return Step.REVEAL, Side.BANKER
-        pt, bt = total(h.player[:2]), total(h.banker[:2])
-        if len(h.player) == 2 and player_draws(pt, bt):
-            return Step.DRAW, Side.PLAYER
-        if h.hidden[Side.PLAYER]:
-            return Step.REVEAL, Side.PLAYER
-        third = h.player[2].value if len(h.player) == 3 else None
-        if len(h.banker) == 2 and banker_draws(bt, pt, third):
-            return Step.DRAW, Side.BANKER
-        if h.hidden[Side.BANKER]:
-            return Step.REVEAL, Side.BANKER
-        return Step.SETTLE, None
+        start = len(self._journal)
+        self._key_cards("draw", {"card": str(card)}, (card,), by)
+        dealing.advance(self)
+        return self._since(start)
 
     def holder_due(self) -> tuple[str, Side] | None:
         """The holder who must squeeze now (BA-16), and the side."""
-        step = self.next_step()
-        if step is None or step[0] is not Step.REVEAL or self.hand is None:
-            return None
-        side = step[1]
-        assert side is not None
-        holder = self.hand.holders.get(side)
-        return None if holder is None else (holder, side)
-
-    def _advance(self, out: list[Event]) -> None:
-        """The dealer's part of a hand, by the rules, until a holder must act or it ends."""
-        while (step := self.next_step()) is not None:
-            what, side = step
-            h = self.hand
-            assert h is not None
-            if what is Step.REVEAL:
-                assert side is not None
-                if h.holders.get(side):
-                    return  # BA-16: the holder squeezes (or times out)
-                self._reveal(side, DEALER, out)
-            elif what is Step.DRAW:
-                assert side is not None
-                if self.third_card_due() is not None:
-                    return  # a physical shoe: the dealer keys the third card in (draw)
-                self._draw(side, out)
-            else:
-                self._settle(out)
-
-    def _reveal(self, side: Side, by: str, out: list[Event]) -> None:
-        h = self.hand
-        assert h is not None
-        cards = h.cards(side)[-h.hidden[side] :]
-        self._put(CardsRevealed(str(side), by, tuple(str(c) for c in cards)), out)
-
-    def _draw(self, side: Side, out: list[Event]) -> None:
-        """BA-9: the third card the drawing rules require: face down to a holder, face up
-        otherwise (and face up if it was exposed, BA-4)."""
-        h = self.hand
-        assert h is not None
-        rule = "BA-9.1" if side is Side.PLAYER else "BA-9.3"
-        if self.rules.continuous_shuffler:
-            card = self._machine(h.number, len(h.player) + len(h.banker), h.player + h.banker)
-            self._put(ThirdCardDealt(str(side), str(card), rule, False), out)
-            return
-        card = self.shoe[self.position]
-        comes_out = (
-            not self.cut_card_out and self.cut_index is not None and self.position >= self.cut_index
-        )
-        face_up = self.exposed is not None or not h.holders.get(side)
-        self._put(ThirdCardDealt(str(side), str(card) if face_up else None, rule, comes_out), out)
+        return None if self.hand is None else holder_due(self.hand)
 
     def verify_reveal(self, side: Side, by: str | Actor) -> None:
         actor = _as_player(by)
@@ -1454,8 +823,7 @@ class BaccaratTable(Table):
         if actor.role is not Role.PLAYER or actor.name != holder:
             raise RuleViolation(f"{holder} holds the {due_side} cards, not {actor}", rule="BA-16")
 
-    def can_reveal(self, side: Side, by: str | Actor) -> bool:
-        return _can(self.verify_reveal, side, by)
+    can_reveal = can(verify_reveal)
 
     @operation(
         actor=(Role.PLAYER, *_DEALERS), rule="BA-16", args=(Arg("side", _SIDE),), actor_param="by"
@@ -1464,22 +832,25 @@ class BaccaratTable(Table):
         """BA-16 / BA-R6: the holder opens their side's face-down cards; a third card is
         opened on its own, never together with the first two. The hand then goes on."""
         self.verify_reveal(side, by)
-        out: list[Event] = []
-        self._reveal(Side(side), _as_player(by).name, out)
-        self._advance(out)
-        return tuple(out)
+        start = len(self._journal)
+        dealing.reveal(self, Side(side), _as_player(by).name)
+        dealing.advance(self)
+        return self._since(start)
 
     # --- BA-10 dealing errors, BA-R3 void hand -----------------------------------------------
 
-    def verify_correct_error(self, description: str, by: Actor = Actor.DEALER) -> None:
+    def _check_error(self, by: Actor, text: str, missing: str) -> None:
+        """BA-10: the dealer (or a supervisor) acts on the hand being dealt, saying what."""
         self._dealer(by, "BA-10", supervisor=True)
         if self.phase is not BaccaratPhase.DEALING:
             raise OutOfOrder("no hand is being dealt", rule="BA-10")
-        if not isinstance(description, str) or not description.strip():
-            raise InvalidInput("describe the error corrected", rule="BA-10")
+        if not isinstance(text, str) or not text.strip():
+            raise InvalidInput(missing, rule="BA-10")
 
-    def can_correct_error(self, description: str, by: Actor = Actor.DEALER) -> bool:
-        return _can(self.verify_correct_error, description, by)
+    def verify_correct_error(self, description: str, by: Actor = Actor.DEALER) -> None:
+        self._check_error(by, description, "describe the error corrected")
+
+    can_correct_error = can(verify_correct_error)
 
     @operation(
         actor=(*_DEALERS, Role.SUPERVISOR),
@@ -1491,19 +862,12 @@ class BaccaratTable(Table):
         """BA-10: a dealing error (or a third card drawn against the rules) corrected at once;
         the hand goes on as the rules deal it."""
         self.verify_correct_error(description, by)
-        out: list[Event] = []
-        self._put(DealingErrorCorrected(description, str(by)), out)
-        return tuple(out)
+        return self._emit(DealingErrorCorrected(description, str(by)))
 
     def verify_void_hand(self, reason: str, by: Actor = Actor.DEALER) -> None:
-        self._dealer(by, "BA-10", supervisor=True)
-        if self.phase is not BaccaratPhase.DEALING:
-            raise OutOfOrder("no hand is being dealt", rule="BA-10")
-        if not isinstance(reason, str) or not reason.strip():
-            raise InvalidInput("say why the hand is void", rule="BA-10")
+        self._check_error(by, reason, "say why the hand is void")
 
-    def can_void_hand(self, reason: str, by: Actor = Actor.DEALER) -> bool:
-        return _can(self.verify_void_hand, reason, by)
+    can_void_hand = can(verify_void_hand)
 
     @operation(
         actor=(*_DEALERS, Role.SUPERVISOR),
@@ -1520,22 +884,14 @@ class BaccaratTable(Table):
         returned = tuple(
             {"bet_id": b.id, "player": b.player, "stake": b.amount.minor} for b in self.holds
         )
-        out: list[Event] = []
-        self._put(
-            HandVoided(self._table_id, self.hand.number, reason, returned, str(by), self._cur), out
+        start = len(self._journal)
+        self._emit(
+            HandVoided(self._table_id, self.hand.number, reason, returned, str(by), self._cur)
         )
-        self._after_hand(out)
-        return tuple(out)
+        dealing.after_hand(self)
+        return self._since(start)
 
-    # --- the supervisor's void and correction (the kernel's void_round, correct_round) ------
-    #
-    # A supervisor voids the last hand settled (every bet of it refunded: its settlement
-    # becomes the hand's BA-R3 void; its cards stay out of the shoe) or a hand being dealt
-    # (the rules' own BA-10 void), and corrects a keyed-in card of the last hand: the keyed
-    # event at ``of_seq`` (``deal`` or ``draw``) is re-run with the corrected cards, then the
-    # hand's later keyed draws and reveals as far as the rules still take them (a third card
-    # the corrected hand no longer draws goes back to the shoe; one it now needs is keyed in
-    # by the dealer). The money of either is the difference (``contract.money_delta``).
+    # --- the supervisor's void and correction (the kernel's; the baccarat reading: history)
 
     CORRECTABLE: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         {"deal": ("cards",), "draw": ("card",)}
@@ -1543,27 +899,8 @@ class BaccaratTable(Table):
     FOLLOWING_OPS: ClassVar[frozenset[str]] = frozenset({"draw", "reveal", "time_out"})
 
     def _effective(self) -> list[tuple[int, Event]]:
-        """The history the table's state follows, as ``(seq, event)`` (see
-        ``contract.effective_events``), except that a baccarat void keeps the hand: its
-        settlement at ``from_seq`` is replaced by the hand's void (BA-R3). From the
-        journal's window on (a snapshot's state before it)."""
-        out: list[tuple[int, Event]] = []
-        for seq, ev in enumerate(self._events, start=self._journal.first):
-            if isinstance(ev, Checkpoint):
-                continue
-            if isinstance(ev, RoundVoided):
-                out = [
-                    (s, voided(e, ev.reason, ev.approved_by))
-                    if s == ev.from_seq and isinstance(e, HandSettled)
-                    else (s, e)
-                    for s, e in out
-                ]
-            elif isinstance(ev, RoundCorrected):
-                out = [(s, e) for s, e in out if s < ev.of_seq]
-                out.extend((seq, event_from_json(json.loads(json.dumps(j)))) for j in ev.rerun)
-            else:
-                out.append((seq, ev))
-        return out
+        """The effective history, a void keeping its hand (``history.effective``)."""
+        return history.effective(self._events, self._journal.first)
 
     def _rename_holds(self, new: Mapping[str, str]) -> None:
         self.holds = [
@@ -1579,28 +916,8 @@ class BaccaratTable(Table):
         return [voided(settled, reason, approver)]
 
     def _void_span(self) -> tuple[int, list[Event]]:
-        """BA-R3: the last hand settled, if nothing was bet, dealt or keyed since; a void
-        turns its settlement into the hand's void (every bet returned)."""
-        for seq, ev in reversed(self._effective()):
-            if isinstance(ev, HandSettled):
-                if not ev.results:
-                    raise OutOfOrder("the last hand had no bets: there is nothing to void")
-                return seq, [ev]
-            if isinstance(
-                ev,
-                HandVoided
-                | BetPlaced
-                | BetChanged
-                | CardsDealt
-                | CardsKeyed
-                | PlayerLeft
-                | LimitsChanged,
-            ):
-                break  # a limits change is an operation of its own: void first, then change
-        raise OutOfOrder(
-            "there is no hand to void: the last hand was voided, or bets or cards came since",
-            rule="BA-R3",
-        )
+        """BA-R3: the last hand settled, if nothing was bet, dealt or keyed since."""
+        return history.void_span(self._effective())
 
     def verify_void_round(self, actor: Actor, requested_by: str) -> None:
         """A second supervisor voids the hand being dealt (BA-10) or the last hand settled
@@ -1633,144 +950,27 @@ class BaccaratTable(Table):
         """BA-13: Player and Banker ``min_bet`` – ``max_bet``, other bets by name in
         ``bets``; BA-14: the differential; each a positive amount in the table's currency,
         the minimum not above the maximum (the rule set validates)."""
-        self._rules_with(min_bet, max_bet, bets, differential)
-
-    # --- BA-11 … BA-18 settlement -----------------------------------------------------------
-
-    def _settle_bet(self, b: Bet, h: Hand, result: HandOutcome) -> BetSettlement:
-        """One bet's result: BA-11 / BA-12 / BA-13, paid as BA-17, less BA-18."""
-        zero = Money.zero(self.rules.currency)
-
-        def row(res: BetResult, won: Money = zero, commission: Money = zero) -> BetSettlement:
-            return BetSettlement(
-                b.id, b.player, b.kind, b.spot, b.amount.minor, res, won.minor, commission.minor
-            )
-
-        kind = b.kind
-        if kind in (BaccaratBetKind.PLAYER, BaccaratBetKind.BANKER) and result is HandOutcome.TIE:
-            if TieChoice.KEEP not in self.rules.tie_choices:
-                return row(BetResult.RETURNED)  # BA-R2: this table does not let them stay on
-            return row(BetResult.PUSH)  # BA-12: not lost
-        wins = {
-            BaccaratBetKind.PLAYER: result is HandOutcome.PLAYER,  # BA-11
-            BaccaratBetKind.BANKER: result is HandOutcome.BANKER,  # BA-11
-            BaccaratBetKind.TIE: result is HandOutcome.TIE,  # BA-12
-            BaccaratBetKind.BANKER_PAIR: is_pair(h.banker),  # BA-13
-            BaccaratBetKind.PLAYER_PAIR: is_pair(h.player),  # BA-13
-        }[kind]
-        if not wins:
-            return row(BetResult.LOSE)
-        won = b.amount * PAYS[kind]  # BA-17
-        commission = zero
-        if kind is BaccaratBetKind.BANKER:
-            if self.rules.no_commission:  # BA-R7: 1:1, but 1:2 on a Banker six
-                if total(h.banker) == 6:
-                    won = b.amount.times(NO_COMMISSION_BANKER_SIX, self.rules.commission_rounding)
-            else:  # BA-18: 5% of the win, rounded (BA-R5: down to the minor unit)
-                commission = won.times(self.rules.commission, self.rules.commission_rounding)
-        return row(BetResult.WIN, won, commission)
-
-    def _settle(self, out: list[Event]) -> None:
-        """BA-11 / BA-12 the result; BA-17 payouts; BA-18 commission; BA-3.1 the last hand."""
-        h = self.hand
-        assert h is not None
-        pt, bt = total(h.player), total(h.banker)
-        result = outcome(pt, bt)
-        rows = (
-            ()
-            if h.demonstration
-            else tuple(self._settle_bet(b, h, result).to_json() for b in self.holds)
-        )
-        ev = HandSettled(
-            self._table_id,
-            h.number,
-            str(result),
-            pt,
-            bt,
-            rows,
-            self._shoe_over_after_hand(h),
-            self._cur,
-        )
-        self._put(ev, out)
-        self._after_hand(out)
-
-    def _shoe_over_after_hand(self, h: Hand) -> bool:
-        """BA-3.1: the hand the cut card came out in is the last (``last``), or one more hand
-        is played (``one_more``). A cut card that came out between hands, in a burn (BA-4 /
-        BA-8), counts for the next hand (BA-R1)."""
-        if self.rules.continuous_shuffler or not self.cut_card_out or h.demonstration:
-            return False
-        if self.hands_left is None:  # the cut card came out in this hand (or before it: BA-R1)
-            return self.rules.last_hand is LastHand.LAST
-        return self.hands_left <= 1
-
-    def _after_hand(self, out: list[Event]) -> None:
-        """After a hand: a card exposed during it and not drawn is burned (BA-4 / BA-8); the
-        last hand ends the shoe and reveals its seed (BA-3.1)."""
-        if self.shoe_over:
-            self._finish_shoe("BA-3.1", Actor.SYSTEM, out)
-        elif self.exposed is not None:
-            self._put(CardsBurned(1, "BA-8", str(self.exposed), SYSTEM), out)
+        with_limits(self.rules, min_bet, max_bet, bets, differential)
 
     # --- who acts now, and time-outs ---------------------------------------------------------
 
     def pending(self) -> tuple[Pending, ...]:
-        """Who may act now, with which operations, and the rules' default on a time-out.
-
-        Betting has no deadline in the engine: bettors may bet (optional, no default) and
-        the dealer's ``deal`` closes betting — on a time-out the table deals (BA-7.1), so
-        the server's clock closes betting by timing the dealer out. A holder who does not
-        squeeze is timed out and the dealer opens the cards (BA-16). A shuffle is chance
-        the dealer (or the server, as ``system``) performs: it has no default.
-        """
-        players = [Actor.player(p) for p in self.seats]
-        phase = self.phase
-        if phase is BaccaratPhase.SHUFFLE:
-            return (Pending(Actor.DEALER, ("shuffle", "load_shoe", "open_shoe"), None, "BA-2.1"),)
-        # a physical shoe has no default deal: the dealer keys the cards in
-        manual = self.keyed
-        if phase is BaccaratPhase.CUT:
-            turned = manual and self.rules.burn is not BurnMode.DECKS
-            return (
-                Pending(Actor.DEALER, ("cut",), None if turned else "cut", "BA-2.1"),
-                *(Pending(p, ("cut",), None, "BA-2.1", required=False) for p in players),
-            )
-        if phase is BaccaratPhase.DEMONSTRATION:
-            deal = None if manual else "deal"
-            return (Pending(Actor.DEALER, ("deal", "expose_card"), deal, "BA-2.2"),)
-        if phase is BaccaratPhase.BETTING:
-            dealer_ops = ("deal", "burn", "expose_card", "end_shoe")
-            return (
-                *(Pending(p, BET_OPERATIONS, None, "BA-13", required=False) for p in players),
-                Pending(Actor.DEALER, dealer_ops, None if manual else "deal", "BA-7.1"),
-            )
-        third = self.third_card_due()
-        if third is not None:
-            rule = "BA-9.3" if third is Side.BANKER else "BA-9.1"
-            ops = ("draw", "expose_card", "correct_error", "void_hand")
-            return (Pending(Actor.DEALER, ops, None, rule),)
-        due = self.holder_due()
-        dealer = Pending(
-            Actor.DEALER, ("expose_card", "correct_error", "void_hand"), None, "BA-10", False
-        )
-        if due is not None:
-            holder, _side = due
-            return (Pending(Actor.player(holder), ("reveal",), "reveal", "BA-16"), dealer)
-        return (dealer,)
+        """Who may act now, with which operations, and the rules' default on a time-out
+        (:func:`views.pending <macau_tables.games.baccarat.views.pending>`)."""
+        return views.pending(self)
 
     def _time_out(self, pending: Pending, rng: Rng | None) -> None:
         """The rules' default after a time-out: the table deals; the dealer cuts; the
         dealer opens the holder's cards (BA-16)."""
-        out: list[Event] = []
         if pending.default == "deal":
-            self._deal(Actor.SYSTEM, out)
+            dealing.deal(self, Actor.SYSTEM)
         elif pending.default == "cut":
             self.cut(None, Actor.SYSTEM)
         else:  # reveal: the dealer opens the holder's cards (BA-16)
             due = self.holder_due()
             assert due is not None
-            self._reveal(due[1], DEALER, out)
-            self._advance(out)
+            dealing.reveal(self, due[1], DEALER)
+            dealing.advance(self)
 
     # --- snapshots (the kernel's checkpoint) ----------------------------------------------------
 
@@ -1783,142 +983,15 @@ class BaccaratTable(Table):
     # --- replay: the command that starts with an event -------------------------------------------
 
     def _command_of(self, ev: Event) -> Command | None:
-        """The command that starts with ``ev`` in a journal (replay), None for derived events.
-        A shuffle is replayed with its seed, known by its commitment."""
-        match ev:
-            case PlayerJoined():
-                return Command(
-                    Actor.player(ev.player), "sit", {"seat": ev.seat, "amount": ev.buy_in}
-                )
-            case ChipsBought():
-                return Command(Actor.player(ev.player), "buy_in", {"amount": ev.amount})
-            case PlayerLeft():
-                return Command(Actor.player(ev.player), "leave")
-            case ShoeShuffled():
-                seed = self._keyring.get(ev.commitment)
-                if seed is None:
-                    raise SeedNotRevealed(
-                        f"shoe {ev.shoe}: its seed (commitment {ev.commitment[:16]}…) is not "
-                        "revealed in this journal (nor given)"
-                    )
-                return Command(
-                    Actor.parse(ev.by), "shuffle", {"seed": seed.hex(), "new_set": ev.new_set}
-                )
-            case ShoeLoaded():
-                args: dict[str, JsonValue] = {"cards": list(ev.cards), "new_set": ev.new_set}
-                return Command(Actor.parse(ev.by), "load_shoe", args)
-            case ShoeOpened():
-                return Command(Actor.parse(ev.by), "open_shoe", {"new_set": ev.new_set})
-            case CardsKeyed():
-                return Command(Actor.parse(ev.by), ev.op, _plain(ev.args))
-            case ShoeEnded():
-                return Command(Actor.parse(ev.by), "end_shoe")
-            case CutCardPlaced():
-                return Command(Actor.parse(ev.by), "cut", {"from_end": ev.from_end})
-            case CardsBurned():
-                return Command(Actor.parse(ev.by), "burn", {"count": ev.count})
-            case BetPlaced():
-                return Command(
-                    Actor.player(ev.player),
-                    "place_bet",
-                    {"bet": ev.bet, "amount": ev.amount, "spot": ev.spot},
-                )
-            case BetChanged():
-                return Command(
-                    Actor.player(ev.player),
-                    "change_bet",
-                    {"bet": ev.bet, "amount": ev.amount, "to_bet": ev.to_bet, "spot": ev.spot},
-                )
-            case CardsDealt():
-                return Command(Actor.parse(ev.by), "deal")
-            case CardsRevealed():
-                return Command(Actor.player(ev.by), "reveal", {"side": ev.side})
-            case CardExposed():
-                return Command(Actor.parse(ev.by), "expose_card")
-            case DealingErrorCorrected():
-                return Command(Actor.parse(ev.by), "correct_error", {"description": ev.description})
-            case HandVoided():
-                return Command(Actor.parse(ev.by), "void_hand", {"reason": ev.reason})
-        return None
+        """The command that starts with ``ev`` in a journal (replay; ``history``)."""
+        return history.command_of(ev, self._keyring)
 
     # --- what each viewer sees -----------------------------------------------------------------
 
     def view(self, viewer: Viewer) -> dict[str, JsonValue]:
-        """What ``viewer`` may see now (JSON-plain): never the shoe's order nor a face-down
+        """What ``viewer`` may see now (``views``): never the shoe's order nor a face-down
         card; a player sees their own chips, the staff every player's."""
-        staff = viewer.role in (ViewerRole.DEALER, ViewerRole.SUPERVISOR)
-        h = self.hand
-        hand: dict[str, JsonValue] | None = None
-        if h is not None:
-            hand = {
-                "number": h.number,
-                "demonstration": h.demonstration,
-                "player": list(h.shown(Side.PLAYER)),
-                "banker": list(h.shown(Side.BANKER)),
-                "holders": {str(s): h.holders.get(s) for s in Side},
-            }
-        players: list[JsonValue] = []
-        for name, seat in self.seats.items():
-            row: dict[str, JsonValue] = {"player": name, "seat": seat}
-            if staff or (viewer.role is ViewerRole.PLAYER and viewer.name == name):
-                row["chips"] = self.stacks[name]
-            players.append(row)
-        last: dict[str, JsonValue] | None = None
-        if self.results and self.results[-1].outcome is not HandOutcome.VOID:
-            r = self.results[-1]
-            last = {
-                "hand": r.number,
-                "shoe": r.shoe,
-                "demonstration": r.demonstration,
-                "outcome": str(r.outcome),
-                "player": [str(c) for c in r.player_cards],
-                "banker": [str(c) for c in r.banker_cards],
-                "player_total": r.player_total,
-                "banker_total": r.banker_total,
-            }
-        elif self.results:
-            last = {"hand": self.results[-1].number, "outcome": str(HandOutcome.VOID)}
-        settled: list[JsonValue] = []
-        if self.last_settled is not None:
-            settled = [dict(r) for r in self.last_settled.results]
-        out: dict[str, JsonValue] = {
-            "game": GAME,
-            "table_id": self._table_id,
-            "viewer": str(viewer),
-            "rules": _plain(self.rules.to_json()),
-            "phase": str(self.phase),
-            "shoe": {
-                "number": self.shoe_number,
-                "commitment": self.shoe_commitment,
-                "cards": len(self.shoe),
-                "dealt": self.position,
-                "to_cut": self.cards_to_cut(),
-                "cut_card_out": self.cut_card_out,
-                "burned_face_down": self.burned_face_down,
-                "exposed": None if self.exposed is None else str(self.exposed),
-                "continuous_shuffler": self.rules.continuous_shuffler,
-                "keyed": self.keyed,
-                "third_card_due": None if (t := self.third_card_due()) is None else str(t),
-            },
-            "players": players,
-            "bets": [
-                {
-                    "player": b.player,
-                    "bet": str(b.kind),
-                    "spot": b.spot,
-                    "stake": b.amount.minor,
-                    "carried": b.carried,
-                }
-                for b in self.bets
-            ],
-            "hand": hand,
-            "last_hand": last,
-            "last_settlement": settled,
-            "roads": self._roads_json(),  # (shared from view to view: read only)
-            "next_limits": None if self._next_limits is None else self._next_limits.limits_json(),
-            "pending": [p.to_json() for p in self.pending()],
-        }
-        return out
+        return views.view(self, viewer)
 
     # --- conveniences (scripts, tests, benchmarks) ------------------------------------------------
 
@@ -1938,42 +1011,12 @@ class BaccaratTable(Table):
         return events
 
     def shoe_results(self, shoe: int | None = None) -> list[HandResult]:
-        """The hands of a shoe (the current one by default), without demonstrations and
-        void hands: what the road maps show."""
-        n = self.shoe_number if shoe is None else shoe
-        return [
-            r
-            for r in self.results
-            if r.shoe == n and not r.demonstration and r.outcome is not HandOutcome.VOID
-        ]
+        """The hands of a shoe (the current one by default) the road maps show."""
+        return views.shoe_results(self, shoe)
 
     def roads(self) -> Roads:
-        return roads([r.road_hand() for r in self.shoe_results()])
-
-    def _roads_json(self) -> JsonValue:
-        """:meth:`roads` as JSON, worked out again only when a hand was recorded or a new
-        shoe began (``results`` only grows, and its entries are frozen)."""
-        key = (self.shoe_number, len(self.results))
-        if self._roads_memo is None or self._roads_memo[0] != key:
-            self._roads_memo = (key, _plain(self.roads().to_json()))
-        return self._roads_memo[1]
+        return views.shoe_roads(self)
 
     def snapshot(self) -> dict[str, Any]:
         """The public state as plain data (replay must rebuild it exactly); no hidden order."""
-        return {
-            "view": self.view(Viewer.SUPERVISOR),
-            "hands_left": self.hands_left,
-            "demonstrations_left": self.demonstrations_left,
-            "hand_number": self.hand_number,
-            "discards": self.discards,
-            "holds": [
-                (b.id, b.player, str(b.kind), b.spot, b.amount.minor, b.carried) for b in self.holds
-            ],
-            "results": [(r.number, r.shoe, str(r.outcome), r.demonstration) for r in self.results],
-            "head": self._journal.head,
-        }
-
-
-def _plain(obj: Mapping[str, Any]) -> dict[str, JsonValue]:
-    """Plain JSON built by a ``to_json`` typed loosely."""
-    return dict(obj)
+        return views.snapshot(self)
