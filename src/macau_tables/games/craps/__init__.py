@@ -24,7 +24,18 @@ The Big bets (CR-9 … CR-11, CR-R4) are computed in whole units and need no rou
 from __future__ import annotations
 
 from macau_tables.core.snapshot import snapshot_home
-from macau_tables.games.craps import bets, dice, events, replays, rules, table
+from macau_tables.games.craps import (
+    bets,
+    dice,
+    events,
+    history,
+    placing,
+    replays,
+    rules,
+    settlement,
+    table,
+    views,
+)
 from macau_tables.games.craps.bets import (
     BET_KINDS,
     CRAPS,
@@ -58,6 +69,7 @@ from macau_tables.games.craps.bets import (
     WithItsBet,
     bet_kind,
     iter_kinds,
+    label,
     payout_from_text,
 )
 from macau_tables.games.craps.dice import (
@@ -67,6 +79,12 @@ from macau_tables.games.craps.dice import (
     Dice,
 )
 from macau_tables.games.craps.events import (
+    FIRST_SHOOTER,
+    LEAVING,
+    LEFT,
+    PASSED,
+    SEVEN_OUT,
+    TAKEN_DOWN,
     BetIncreased,
     BetPlaced,
     BetSettlement,
@@ -79,7 +97,19 @@ from macau_tables.games.craps.events import (
     RollSettled,
     ThrowVoided,
 )
+from macau_tables.games.craps.history import (
+    command_of,
+    round_start,
+)
+from macau_tables.games.craps.placing import (
+    check_increase,
+    check_limits,
+    check_odds,
+    check_odds_cap,
+    check_timing,
+)
 from macau_tables.games.craps.replays import (
+    open_for_replay,
     replay,
 )
 from macau_tables.games.craps.rules import (
@@ -87,21 +117,27 @@ from macau_tables.games.craps.rules import (
     COME_ODDS_ON_COME_OUT,
     DEALERS,
     GAME,
+    MAX_SEATS,
     ODDS_CAPS,
     ODDS_INCREASES,
+    CrapsPhase,
     CrapsRules,
+    winnings,
+)
+from macau_tables.games.craps.settlement import (
+    decide,
+    point_after,
+    settle,
 )
 from macau_tables.games.craps.table import (
-    FIRST_SHOOTER,
-    LEAVING,
-    LEFT,
-    MAX_SEATS,
-    PASSED,
-    SEVEN_OUT,
-    TAKEN_DOWN,
-    CrapsPhase,
     CrapsTable,
     placed_id,
+)
+from macau_tables.games.craps.views import (
+    bet_json,
+    pending,
+    snapshot,
+    view,
 )
 
 __all__ = [
@@ -166,14 +202,31 @@ __all__ = [
     "ThrowVoided",
     "When",
     "WithItsBet",
+    "bet_json",
     "bet_kind",
+    "check_increase",
+    "check_limits",
+    "check_odds",
+    "check_odds_cap",
+    "check_timing",
+    "command_of",
+    "decide",
     "iter_kinds",
+    "label",
+    "open_for_replay",
     "payout_from_text",
+    "pending",
     "placed_id",
+    "point_after",
     "replay",
+    "round_start",
+    "settle",
+    "snapshot",
+    "view",
+    "winnings",
 ]
 
 # The game was one module, ``macau_tables.games.craps``: its snapshots (and the digests of the
 # checkpoints journalled) name its classes so; every module of the package keeps that name.
-for _module in (dice, bets, rules, events, table, replays):
+for _module in (dice, bets, rules, events, placing, settlement, history, views, table, replays):
     snapshot_home(_module.__name__, __name__)

@@ -356,6 +356,12 @@ _BY_ALIAS: dict[str, str] = {
 }
 
 
+def label(bet: OpenBet) -> str:
+    """A bet as the layout names it: ``"Come 6"``, ``"Pass Line odds 4"``, ``"Field"``."""
+    kind = BET_KINDS[bet.kind]
+    return kind.label if bet.point is None else f"{kind.label} {bet.point}"
+
+
 def bet_kind(name: str) -> CrapsBetKind:
     """The bet named ``name`` or one of its aliases (``"dp"``, ``"11"``, ``"craps"`` …)."""
     key = name.strip().lower().replace("-", "_").replace(" ", "_")

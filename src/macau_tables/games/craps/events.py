@@ -198,3 +198,8 @@ class BetSettlement:
         if self.result is Result.WIN:
             return self.stake + self.won
         return self.stake if self.result is Result.PUSH else Money.zero(self.stake.currency)
+
+
+#: Reasons of :class:`BetTakenDown` and :class:`DicePassed`.
+TAKEN_DOWN, LEAVING = "taken down", "leaving"
+FIRST_SHOOTER, SEVEN_OUT, PASSED, LEFT = "first shooter", "seven-out", "passed", "left"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
@@ -12,7 +13,16 @@ from macau_tables.core.errors import (
     InvalidInput,
 )
 from macau_tables.core.money import MOP, Currency, Money, Rounding, currency_by_code
-from macau_tables.games.craps.bets import BET_KINDS, CrapsBetKind, Payout, payout_from_text
+from macau_tables.games.craps.bets import (
+    BET_KINDS,
+    ByNumber,
+    CrapsBetKind,
+    OpenBet,
+    Payout,
+    PerUnits,
+    payout_from_text,
+)
+from macau_tables.games.craps.dice import Dice
 
 GAME = "craps"
 
@@ -227,3 +237,25 @@ class CrapsRules:
             )
         except (KeyError, ValueError, TypeError) as exc:
             raise InvalidInput(f"craps rules: {exc}") from exc
+
+
+class CrapsPhase(Enum):
+    """CR-2.1: a come-out roll while no point is on; else the point phase."""
+
+    COME_OUT = "come-out"
+    POINT = "point"
+
+
+#: Seats at one table: CR-1 lets any number play; the layout has room for this many.
+MAX_SEATS = 20
+
+
+def winnings(rules: CrapsRules, bet: OpenBet, dice: Dice) -> Money:
+    """What ``bet`` wins if ``dice`` decide it as a win: its kind's pay table, applied
+    (CR-R4 the Big bets by whole units; fractional odds rounded as the table rounds)."""
+    payout = rules.payout(BET_KINDS[bet.kind])
+    if isinstance(payout, PerUnits):  # CR-R4
+        return payout.winnings(bet.amount, rules.big_unit)
+    if isinstance(payout, ByNumber):
+        payout = payout.odds_for(bet.point if payout.of == "point" else dice.total)
+    return payout.winnings(bet.amount, rules.rounding)

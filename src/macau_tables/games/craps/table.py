@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from enum import Enum
 from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
@@ -18,11 +17,10 @@ from macau_tables.core.errors import (
     OutOfOrder,
     ReplayMismatch,
 )
-from macau_tables.core.errors import passes as _can
 from macau_tables.core.journal import Event, Journal, JsonValue
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng, commitment
-from macau_tables.core.visibility import Viewer, ViewerRole
+from macau_tables.core.visibility import Viewer
 from macau_tables.games.contract import (
     Actor,
     Checkpoint,
@@ -37,24 +35,24 @@ from macau_tables.games.contract import (
     TableOpened,
     TimedOut,
     accounts,
-    effective_events,
     revealed_seeds,
 )
+from macau_tables.games.craps import history, placing, settlement, views
 from macau_tables.games.craps.bets import (
     BET_KINDS,
-    PUSH,
-    ByNumber,
     CrapsBetKind,
-    Decision,
-    Odds,
     OpenBet,
-    PerUnits,
-    Result,
-    When,
     bet_kind,
 )
-from macau_tables.games.craps.dice import POINTS, Dice
+from macau_tables.games.craps.bets import label as bet_label
+from macau_tables.games.craps.dice import Dice
 from macau_tables.games.craps.events import (
+    FIRST_SHOOTER,
+    LEAVING,
+    LEFT,
+    PASSED,
+    SEVEN_OUT,
+    TAKEN_DOWN,
     BetIncreased,
     BetPlaced,
     BetTakenDown,
@@ -67,7 +65,7 @@ from macau_tables.games.craps.events import (
     ThrowVoided,
     _MoneyEvent,
 )
-from macau_tables.games.craps.rules import GAME, CrapsRules
+from macau_tables.games.craps.rules import GAME, MAX_SEATS, CrapsPhase, CrapsRules, winnings
 from macau_tables.games.kernel import (
     AMOUNT,
     TEXT,
@@ -76,28 +74,12 @@ from macau_tables.games.kernel import (
     Arg,
     ArgType,
     Table,
+    can,
     operation,
     optional,
 )
 
 # === The table ==============================================================================
-
-
-class CrapsPhase(Enum):
-    """CR-2.1: a come-out roll while no point is on; else the point phase."""
-
-    COME_OUT = "come-out"
-    POINT = "point"
-
-
-#: Seats at one table: CR-1 lets any number play; the layout has room for this many.
-MAX_SEATS = 20
-
-#: Reasons of :class:`BetTakenDown` and :class:`DicePassed`.
-TAKEN_DOWN, LEAVING = "taken down", "leaving"
-FIRST_SHOOTER, SEVEN_OUT, PASSED, LEFT = "first shooter", "seven-out", "passed", "left"
-
-_PLAYER_OPS = ("join", "buy_in", "leave", "place_bet", "increase_bet", "take_down")
 
 
 def _as_actor(actor: Actor | str) -> Actor:
@@ -147,6 +129,7 @@ class CrapsTable(Table):
     """
 
     game: ClassVar[str] = GAME
+    RULES = CrapsRules
     rules: CrapsRules
     #: ``join`` was a craps table's name for taking a seat (clients still send it)
     ALIASES: ClassVar[Sequence[Alias]] = (Alias("join", "sit"),)
@@ -209,15 +192,8 @@ class CrapsTable(Table):
         self._next_limits: LimitsChanged | None = None
         self._round_open = False
 
-    def _rules_of(self, opened: TableOpened) -> CrapsRules:
-        return CrapsRules.from_json(opened.rules)
-
-    def _opening(self) -> CrapsTable:
-        opened = self._events[0]
-        assert isinstance(opened, TableOpened)
-        return CrapsTable(
-            (), self._rules_of(opened), table_id=self._table_id, header=self._journal.header
-        )
+    def _new_table(self, rules: CrapsRules) -> CrapsTable:
+        return CrapsTable((), rules, table_id=self._table_id, header=self._journal.header)
 
     @classmethod
     def seated(
@@ -289,8 +265,7 @@ class CrapsTable(Table):
 
     def label(self, bet: OpenBet) -> str:
         """``"Come 6"``, ``"Pass Line odds 4"``, ``"Field"``."""
-        kind = BET_KINDS[bet.kind]
-        return kind.label if bet.point is None else f"{kind.label} {bet.point}"
+        return bet_label(bet)
 
     def hold(self, bet_id: int) -> str:
         """The ledger hold of a bet: unique per table (and across tables); a bet whose
@@ -300,12 +275,7 @@ class CrapsTable(Table):
 
     def winnings(self, bet: OpenBet, dice: Dice) -> Money:
         """What ``bet`` wins if ``dice`` decide it as a win: its kind's pay table, applied."""
-        payout = self.rules.payout(BET_KINDS[bet.kind])
-        if isinstance(payout, PerUnits):  # CR-R4
-            return payout.winnings(bet.amount, self.rules.big_unit)
-        if isinstance(payout, ByNumber):
-            payout = payout.odds_for(bet.point if payout.of == "point" else dice.total)
-        return payout.winnings(bet.amount, self.rules.rounding)
+        return winnings(self.rules, bet, dice)
 
     @property
     def _seed(self) -> bytes | None:
@@ -315,91 +285,18 @@ class CrapsTable(Table):
     # --- pending and views ---------------------------------------------------------------
 
     def pending(self) -> tuple[Pending, ...]:
-        """The shooter's throw (required; on a time-out he passes the dice, CR-R7), every
-        seated player's optional bets (CR-R6, CR-12), and the dealer's key-in."""
-        out: list[Pending] = []
-        if self.shooter is not None:
-            ops = ("throw", "pass_dice") if self._can_draw() else ("pass_dice",)
-            out.append(Pending(Actor.player(self.shooter), ops, "pass_dice", "CR-R7"))
-        for seat in sorted(self._seats):
-            player = self._seats[seat]
-            actor = Actor.player(player)
-            bet_ops = ["place_bet", "buy_in"]
-            mine = self.bets_of(player)
-            if any(_can(self.verify_take_down, actor, b.id) for b in mine):
-                bet_ops.append("take_down")
-            if mine:
-                bet_ops.append("increase_bet")
-            if _can(self.verify_leave, actor):
-                bet_ops.append("leave")
-            out.append(Pending(actor, tuple(bet_ops), None, "CR-R6", required=False))
-        if self.shooter is not None and self.rules.dealer != "auto":  # CR-R1
-            keyed = not self._can_draw()
-            out.append(Pending(Actor.DEALER, ("throw_dice", "void_throw"), None, "CR-R1",
-                               required=keyed))  # fmt: skip
-        return tuple(out)
+        """The shooter's throw, every seated player's optional bets, the dealer's key-in
+        (``views.pending``)."""
+        return views.pending(self)
 
     def view(self, viewer: Viewer) -> dict[str, JsonValue]:
-        """What ``viewer`` may see: the layout and the dice are public; a player's chips are
-        seen by him and the staff; the shooter's seed is never shown (only its commitment)."""
-        staff = viewer.role in (ViewerRole.DEALER, ViewerRole.SUPERVISOR)
-        seats: list[JsonValue] = []
-        for seat in sorted(self._seats):
-            player = self._seats[seat]
-            row: dict[str, JsonValue] = {"seat": seat, "player": player}
-            if staff or (viewer.role is ViewerRole.PLAYER and viewer.name == player):
-                row["stack"] = self._stacks[player]
-            seats.append(row)
-        last: JsonValue = None
-        if self.last_roll is not None and self.last_throw is not None:
-            last = {
-                "roll": self.last_roll.roll,
-                "dice": list(self.last_throw.dice),
-                "total": self.last_roll.total,
-                "point_before": self.last_roll.point_before,
-                "point_after": self.last_roll.point_after,
-            }
-        out: dict[str, JsonValue] = {
-            "game": GAME,
-            "table_id": self._table_id,
-            "rules": self.rules.to_json(),
-            "phase": self.phase.value,
-            "point": self.point,
-            "rolls": self.rolls,
-            "throws": self.throws,
-            "shooter": self.shooter,
-            "shooter_seed": (
-                {"label": self._seed_label, "commitment": self._commitment}
-                if self._commitment
-                else None
-            ),
-            "seats": seats,
-            "bets": [self._bet_json(b) for b in self._bets.values()],
-            "last_roll": last,
-            "next_limits": None if self._next_limits is None else self._next_limits.limits_json(),
-            "pending": [p.to_json() for p in self.pending()],
-        }
-        if viewer.role is ViewerRole.PLAYER and viewer.name in self._stacks:
-            out["you"] = {
-                "player": viewer.name,
-                "stack": self._stacks[viewer.name],
-                "on_layout": self.on_layout(viewer.name).minor,
-            }
-        return out
-
-    def _bet_json(self, b: OpenBet) -> dict[str, JsonValue]:
-        return {"id": b.id, "player": b.player, "bet": b.kind, "label": self.label(b),
-                "amount": b.amount.minor, "point": b.point, "on": b.parent}  # fmt: skip
+        """What ``viewer`` may see (``views.view``): the layout and the dice are public; a
+        player's chips are seen by him and the staff; never the shooter's seed."""
+        return views.view(self, viewer)
 
     def snapshot(self) -> dict[str, Any]:
-        """The whole state as plain data, for equality after replay: the supervisor's view,
-        every stack, the next bet id and the journal head (never a seed)."""
-        return {
-            **self.view(Viewer.SUPERVISOR),
-            "stacks": dict(sorted(self._stacks.items())),
-            "next_bet_id": self.next_bet_id,
-            "head": self._journal.head,
-        }
+        """The whole state as plain data, for equality after replay (never a seed)."""
+        return views.snapshot(self)
 
     # --- apply: the only place the state changes -----------------------------------------------
 
@@ -521,38 +418,8 @@ class CrapsTable(Table):
         return table
 
     def round_start(self) -> int | None:
-        """Where the table's last round starts in the effective history: the bets made
-        since the roll before the last one (and void throws), and the last roll if it came
-        after them; None if there is nothing to void (a join, a leave, a time-out or a void
-        since)."""
-        start: int | None = None
-        rolled = False
-        first = self._journal.first
-        voided = max(
-            (s for s, e in enumerate(self._events, start=first) if isinstance(e, RoundVoided)),
-            default=0,
-        )
-        for seq, ev in reversed(effective_events(self._events, first)):
-            if seq < voided:  # a round before a void is not the last one
-                break
-            derived = isinstance(ev, RollSettled | SeedRevealed | SeedCommitted) or (
-                isinstance(ev, DicePassed) and ev.reason == SEVEN_OUT
-            )
-            if derived:
-                if rolled or start is not None:
-                    break
-                continue
-            if isinstance(ev, DiceThrown):
-                if rolled or start is not None:
-                    break
-                rolled, start = True, seq
-            elif isinstance(ev, BetPlaced | BetIncreased | ThrowVoided) or (
-                isinstance(ev, BetTakenDown) and ev.reason == TAKEN_DOWN
-            ):
-                start = seq
-            else:
-                break
-        return start
+        """Where the table's last round starts in the effective history (``history``)."""
+        return history.round_start(self._events, self._journal.first)
 
     def _void_span(self) -> tuple[int, list[Event]]:
         """The last round: its bets refunded, its roll (if any) undone."""
@@ -579,11 +446,6 @@ class CrapsTable(Table):
         self._amount(min_bet)
         self._amount(max_bet)
         dataclasses.replace(self.rules, min_bet=min_bet, max_bet=max_bet)  # validates
-
-    @property
-    def next_limits(self) -> LimitsChanged | None:
-        """Limits changed for the next round, waiting for this one to end (or None)."""
-        return self._next_limits
 
     def _money_fields(
         self,
@@ -705,15 +567,14 @@ class CrapsTable(Table):
         player = self._player(actor)
         working = [b for b in self.bets_of(player) if BET_KINDS[b.kind].contract and b.point]
         if working:
-            names = ", ".join(f"{self.label(b)} ({b.amount})" for b in working)
+            names = ", ".join(f"{bet_label(b)} ({b.amount})" for b in working)
             raise BetNotAllowed(
                 f"{player} has a contract bet working: {names}; it stays on the layout "
                 "until decided, then the chips can be cashed out (CR-R6)",
                 rule=BET_KINDS[working[0].kind].rule,
             )
 
-    def can_leave(self, actor: Actor | str) -> bool:
-        return _can(self.verify_leave, actor)
+    can_leave = can(verify_leave)
 
     @operation(actor=Role.PLAYER, rule="CR-R6", rng=True)
     def leave(self, actor: Actor | str, *, rng: Rng | None = None) -> tuple[Event, ...]:
@@ -749,62 +610,7 @@ class CrapsTable(Table):
 
     # --- CR-R6 placing, increasing and taking down bets -------------------------------------
 
-    def _timing(self, kind: CrapsBetKind) -> None:
-        """CR-R6 / CR-12: may a bet of ``kind`` be made now?"""
-        if kind.when is When.COME_OUT and self.point is not None:
-            raise BetNotAllowed(
-                f"{kind.label} bets are made on a come-out roll only; the point is "
-                f"{self.point} (CR-R6)",
-                rule=kind.rule,
-            )
-        if kind.when is When.POINT_ON and self.point is None:
-            raise BetNotAllowed(f"{kind.label} bets need a point (CR-R6)", rule=kind.rule)
-        # When.ANY_ROLL: CR-12 — the bets of CR-4 to CR-11 may be placed at any time.
-
-    def _odds_cap(self, kind: CrapsBetKind, flat: OpenBet, stake: Money) -> None:
-        """CR-2.2 / CR-3.2, CR-R2: the odds may win at most the flat bet (or, under
-        ``odds_cap="stake"``, the odds stake may not exceed it)."""
-        if self.rules.odds_cap == "stake":
-            if stake > flat.amount:
-                raise BetNotAllowed(
-                    f"odds of {stake} exceed the {self.label(flat)} bet of {flat.amount} "
-                    "(CR-R2, odds_cap='stake')",
-                    rule=kind.rule,
-                )
-            return
-        payout = self.rules.payout(kind)
-        odds = payout.odds_for(flat.point) if isinstance(payout, ByNumber) else payout
-        if not isinstance(odds, Odds):
-            raise InvalidInput(f"{kind.label} needs odds, not {payout}")
-        if stake.minor * odds.ratio > flat.amount.minor:
-            most = Money(int(flat.amount.minor / odds.ratio), stake.currency)
-            raise BetNotAllowed(
-                f"odds of {stake} at {odds} would win more than the {self.label(flat)} bet of "
-                f"{flat.amount}; at most {most} (CR-R2)",
-                rule=kind.rule,
-            )
-
-    def _limits(self, kind: CrapsBetKind, total: Money) -> None:
-        if kind.on is not None:
-            return  # odds have no table limits of their own: only the cap of CR-2.2
-        low, high, whose = self.rules.limits(kind)
-        if total < low:
-            raise BetNotAllowed(
-                f"{kind.label} of {total} is below the {whose} minimum {low} ({whose} limits)"
-            )
-        if total > high:
-            raise BetNotAllowed(
-                f"{kind.label} of {total} is above the {whose} maximum {high} ({whose} limits)"
-            )
-        payout = self.rules.payout(kind)
-        if isinstance(payout, PerUnits) and self.rules.big_odd_amounts == "refused":
-            block = self.rules.big_unit * payout.units
-            if total.minor % block.minor:
-                raise BetNotAllowed(
-                    f"{kind.label} is bet in blocks of {block} at this table, not {total} "
-                    "(CR-R4, big_odd_amounts='refused')",
-                    rule="CR-R4",
-                )
+    # When.ANY_ROLL: CR-12 — the bets of CR-4 to CR-11 may be placed at any time.
 
     def verify_place_bet(
         self,
@@ -821,49 +627,13 @@ class CrapsTable(Table):
         if kind.on is None:
             if on is not None:
                 raise InvalidInput(f"{kind.label} is not laid on another bet")
-            self._timing(kind)
+            placing.check_timing(kind, self.point)
         else:
-            if on is None:
-                raise BetNotAllowed(
-                    f"{kind.label} must name the {BET_KINDS[kind.on].label} bet it is on",
-                    rule=kind.rule,
-                )
-            flat = self._bets.get(on) if isinstance(on, int) else None
-            if flat is None or flat.player != player or flat.kind != kind.on:
-                raise BetNotAllowed(
-                    f"{player} has no {BET_KINDS[kind.on].label} bet #{on} for {kind.label}",
-                    rule=kind.rule,
-                )
-            if flat.point is None:
-                raise BetNotAllowed(
-                    f"odds need a point: the {self.label(flat)} bet has none yet (CR-R6)",
-                    rule=kind.rule,
-                )
-            if self.odds_on(on) is not None:
-                more = "; increase it" if self.rules.odds_increases == "allowed" else ""
-                raise BetNotAllowed(
-                    f"the {self.label(flat)} bet has its one odds bet already (CR-R9){more}",
-                    rule=kind.rule,
-                )
-            if on in self._odds_down and self.rules.odds_increases == "refused":
-                raise BetNotAllowed(
-                    f"the odds on the {self.label(flat)} bet were taken down: they are not "
-                    "made again on that bet (CR-R9)",
-                    rule=kind.rule,
-                )
-            self._odds_cap(kind, flat, amount)
-        self._limits(kind, amount)
+            placing.check_odds(self.rules, kind, player, on, self._bets, self._odds_down, amount)
+        placing.check_limits(self.rules, kind, amount)
         self._funds(player, amount)
 
-    def can_place_bet(
-        self,
-        actor: Actor | str,
-        bet: str | CrapsBetKind,
-        amount: Money,
-        *,
-        on: int | None = None,
-    ) -> bool:
-        return _can(self.verify_place_bet, actor, bet, amount, on=on)
+    can_place_bet = can(verify_place_bet)
 
     @operation(
         actor=Role.PLAYER,
@@ -891,34 +661,13 @@ class CrapsTable(Table):
         return self._emit(ev)
 
     def verify_increase_bet(self, actor: Actor | str, bet_id: int, amount: Money) -> None:
-        """CR-R6: a line bet may grow only before it has a point; the bets of CR-4 to CR-11 at
-        any time (CR-12); odds are one bet, not increased (CR-R9), unless the house allows it
-        (``odds_increases="allowed"``: within the cap)."""
+        """CR-R6 / CR-12 / CR-R9: the player's bet grows (``placing.check_increase``)."""
         bet = self._own(actor, bet_id)
-        kind = BET_KINDS[bet.kind]
         self._amount(amount)
-        if kind.on is None:
-            self._timing(kind)
-            if kind.when is not When.ANY_ROLL and bet.point is not None:
-                raise BetNotAllowed(
-                    f"the {self.label(bet)} bet has its point; a line bet may not be "
-                    "increased after its point (CR-R6)",
-                    rule=kind.rule,
-                )
-        else:
-            if self.rules.odds_increases == "refused":
-                raise BetNotAllowed(
-                    f"the {self.label(bet)} bet is its flat bet's one odds bet: it is not "
-                    "increased (CR-R9)",
-                    rule=kind.rule,
-                )
-            assert bet.parent is not None
-            self._odds_cap(kind, self._bets[bet.parent], bet.amount + amount)
-        self._limits(kind, bet.amount + amount)
+        placing.check_increase(self.rules, bet, self.point, self._bets, amount)
         self._funds(bet.player, amount)
 
-    def can_increase_bet(self, actor: Actor | str, bet_id: int, amount: Money) -> bool:
-        return _can(self.verify_increase_bet, actor, bet_id, amount)
+    can_increase_bet = can(verify_increase_bet)
 
     @operation(actor=Role.PLAYER, rule="CR-12", args=(Arg("bet_id", WHOLE), Arg("amount", AMOUNT)))
     def increase_bet(self, actor: Actor | str, bet_id: int, amount: Money) -> tuple[Event, ...]:
@@ -937,13 +686,12 @@ class CrapsTable(Table):
         kind = BET_KINDS[bet.kind]
         if kind.contract and bet.point is not None:
             raise BetNotAllowed(
-                f"the {self.label(bet)} bet has a point: a contract bet cannot be taken "
+                f"the {bet_label(bet)} bet has a point: a contract bet cannot be taken "
                 "down (CR-R6)",
                 rule=kind.rule,
             )
 
-    def can_take_down(self, actor: Actor | str, bet_id: int) -> bool:
-        return _can(self.verify_take_down, actor, bet_id)
+    can_take_down = can(verify_take_down)
 
     @operation(actor=Role.PLAYER, rule="CR-R6", args=(Arg("bet_id", WHOLE),))
     def take_down(self, actor: Actor | str, bet_id: int) -> tuple[Event, ...]:
@@ -1006,8 +754,7 @@ class CrapsTable(Table):
                 f"the dice {dice} are not those of the shooter's seed ({drawn})", rule="CR-1"
             )
 
-    def can_throw(self, actor: Actor | str, *, dice: Dice | None = None) -> bool:
-        return _can(self.verify_throw, actor, dice=dice)
+    can_throw = can(verify_throw)
 
     @operation(actor=Role.PLAYER, rule="CR-1", args=(Arg("dice", optional(_DICE), None),), rng=True)
     def throw(
@@ -1040,11 +787,7 @@ class CrapsTable(Table):
         if len(cocked) != 2 or not all(isinstance(c, bool) for c in cocked):
             raise InvalidInput(f"cocked is two true/false values, not {cocked!r}", rule="CR-R1")
 
-    def can_throw_dice(
-        self, d1: int, d2: int, *, cocked: tuple[bool, bool] = (False, False),
-        by: Actor = Actor.DEALER,
-    ) -> bool:  # fmt: skip
-        return _can(self.verify_throw_dice, d1, d2, cocked=cocked, by=by)
+    can_throw_dice = can(verify_throw_dice)
 
     def throw_dice(
         self,
@@ -1087,7 +830,7 @@ class CrapsTable(Table):
             self.throws + 1, self.rolls + 1, self.shooter, str(actor), (dice.d1, dice.d2), cocked
         )
         self._emit(ev)
-        settled = self._settlement(dice)
+        settled = settlement.settle(self, dice)
         self._emit(settled)
         if settled.point_before is not None and dice.total == 7:
             # CR-R7: the shooter keeps the dice until a seven-out; then the next seat.
@@ -1108,8 +851,7 @@ class CrapsTable(Table):
         if self.shooter is None:
             raise OutOfOrder("nobody has the dice: the table is empty", rule="CR-1")
 
-    def can_void_throw(self, *, by: Actor = Actor.DEALER) -> bool:
-        return _can(self.verify_void_throw, by=by)
+    can_void_throw = can(verify_void_throw)
 
     @operation(
         actor=(Role.DEALER, Role.SUPERVISOR),
@@ -1132,8 +874,7 @@ class CrapsTable(Table):
         and every bet stay, and the next shooter throws for the point)."""
         self._shooter_acts(actor)
 
-    def can_pass_dice(self, actor: Actor | str) -> bool:
-        return _can(self.verify_pass_dice, actor)
+    can_pass_dice = can(verify_pass_dice)
 
     @operation(actor=Role.PLAYER, rule="CR-R7", rng=True)
     def pass_dice(self, actor: Actor | str, *, rng: Rng | None = None) -> tuple[Event, ...]:
@@ -1196,73 +937,6 @@ class CrapsTable(Table):
 
     # --- settlement of one roll ------------------------------------------------------------
 
-    def _settlement(self, dice: Dice) -> RollSettled:
-        """Decide every bet on the layout by ``dice`` (odds after the bet they are on), pay
-        from the house to the players' stacks, and move the point (CR-2.1)."""
-        cur = self.rules.currency
-        decided: dict[int, Decision] = {}
-        flats = [b for b in self._bets.values() if b.parent is None]
-        odds = [b for b in self._bets.values() if b.parent is not None]
-        for bet in (*flats, *odds):  # odds after the bet they are on (WithItsBet)
-            decided[bet.id] = BET_KINDS[bet.kind].resolve(bet, dice, decided)
-            if (
-                bet.kind == "come_odds"
-                and self.point is None
-                and self.rules.come_odds_on_come_out == "off"
-                and decided[bet.id].result in (Result.WIN, Result.LOSE)
-            ):
-                decided[bet.id] = PUSH  # CR-2.3 option: off on the come-out, returned
-        postings: dict[str, int] = {}
-
-        def post(account: str, minor: int) -> None:
-            postings[account] = postings.get(account, 0) + minor
-
-        points: list[dict[str, Any]] = []
-        results: list[dict[str, Any]] = []
-        closes: list[int] = []
-        for bet_id in sorted(decided):
-            bet, d = self._bets[bet_id], decided[bet_id]
-            stack = accounts.stack(self._table_id, bet.player)
-            if d.result is Result.POINT:
-                points.append({"bet": bet_id, "point": d.point})
-                continue
-            if d.result is Result.STANDS:
-                continue
-            won = Money.zero(cur)
-            post(self._wagers, -bet.amount.minor)
-            if d.result is Result.WIN:
-                won = self.winnings(bet, dice)
-                post(stack, bet.amount.minor + won.minor)
-                post(self._house, -won.minor)
-            elif d.result is Result.LOSE:
-                post(self._house, bet.amount.minor)
-            else:  # PUSH
-                post(stack, bet.amount.minor)
-            closes.append(bet_id)
-            results.append(
-                {
-                    "bet": bet_id,
-                    "player": bet.player,
-                    "name": self.label(bet),
-                    "result": d.result.value,
-                    "stake": bet.amount.minor,
-                    "won": won.minor,
-                }
-            )
-        before = self.point
-        after = before
-        # CR-2.1: a come-out point number sets the point; the point or a 7 ends it.
-        if before is None:
-            if dice.total in POINTS:
-                after = dice.total
-        elif dice.total in (before, 7):
-            after = None
-        return RollSettled(
-            roll=self.rolls, total=dice.total, point_before=before, point_after=after,
-            points=tuple(points), results=tuple(results),
-            **self._money_fields(postings, closes=closes),
-        )  # fmt: skip
-
     # --- time-outs ---------------------------------------------------------------------------
 
     def _time_out(self, pending: Pending, rng: Rng | None) -> None:
@@ -1297,52 +971,5 @@ class CrapsTable(Table):
     # --- replay: the command that starts with an event ------------------------------------------
 
     def _command_of(self, ev: Event) -> Command | None:
-        """The command whose first event is ``ev`` (replay); None for a derived event."""
-        match ev:
-            case PlayerJoined():
-                return Command(Actor.player(ev.player), "sit",
-                               {"amount": ev.amount, "seat": ev.seat})  # fmt: skip
-            case ChipsBought():
-                return Command(Actor.player(ev.player), "buy_in", {"amount": ev.amount})
-            case BetPlaced():
-                return Command(Actor.player(ev.player), "place_bet",
-                               {"bet": ev.bet, "amount": ev.amount, "on": ev.on})  # fmt: skip
-            case BetIncreased():
-                return Command(Actor.player(ev.player), "increase_bet",
-                               {"bet_id": ev.bet_id, "amount": ev.amount})  # fmt: skip
-            case BetTakenDown(reason="taken down"):
-                return Command(Actor.player(ev.player), "take_down", {"bet_id": ev.bet_ids[0]})
-            case BetTakenDown(reason="leaving") | PlayerLeft():
-                return Command(Actor.player(ev.player), "leave")
-            case DicePassed(reason="left") if ev.player is not None:
-                return Command(Actor.player(ev.player), "leave")
-            case DicePassed(reason="passed") if ev.player is not None:
-                return Command(Actor.player(ev.player), "pass_dice")
-            case DiceThrown():
-                actor = Actor.parse(ev.actor)
-                if actor.role is Role.PLAYER:
-                    return Command(actor, "throw", {"dice": list(ev.dice)})
-                return Command(actor, "throw_dice",
-                               {"dice": list(ev.dice), "cocked": list(ev.cocked)})  # fmt: skip
-            case ThrowVoided():
-                return Command(Actor.parse(ev.actor), "void_throw", {"reason": ev.reason})
-        return None
-
-    @classmethod
-    def open_for_replay(cls, journal: Journal, seeds: Mapping[str, bytes]) -> CrapsTable:
-        """The table of ``journal``'s opening event, knowing the seeds ``seeds`` (by
-        commitment) and the commitments the journal publishes (for :func:`replay`)."""
-        events = journal.events
-        first = events[0] if events else None
-        if not isinstance(first, TableOpened) or first.game != GAME:
-            raise ReplayMismatch("entry 0: a craps journal opens with table.opened for craps")
-        try:
-            rules = CrapsRules.from_json(first.rules)
-            table = cls((), rules, table_id=first.table_id, header=journal.header)
-        except InvalidInput as exc:
-            raise ReplayMismatch(f"entry 0: {exc}", rule=exc.rule) from exc
-        if table.events[0].to_json() != first.to_json():
-            raise ReplayMismatch("entry 0: the rules are not written as craps writes them")
-        table._keyring.update(seeds)
-        table._replaying(journal)
-        return table
+        """The command whose first event is ``ev`` (replay; ``history``)."""
+        return history.command_of(ev)
