@@ -34,15 +34,17 @@ from typing import Any, ClassVar, Concatenate, ParamSpec, Self, TypeVar
 from macau_tables.core import snapshot
 from macau_tables.core.errors import (
     InvalidInput,
+    JournalError,
     MacauTablesError,
     OutOfOrder,
     RuleViolation,
     passes,
 )
 from macau_tables.core.journal import Event, Journal, JsonValue
+from macau_tables.core.ledger import Movement
 from macau_tables.core.money import Currency, Money, currency_by_code
 from macau_tables.core.rng import Rng
-from macau_tables.core.visibility import Viewer
+from macau_tables.core.visibility import Audience, Viewer
 from macau_tables.games import contract
 from macau_tables.games.contract import (
     Actor,
@@ -70,9 +72,15 @@ __all__ = [
     "Alias",
     "Arg",
     "ArgType",
+    "ChipsBought",
+    "ChipsCashed",
     "Operation",
+    "Private",
     "Table",
+    "buys_in",
     "can",
+    "cashes_out",
+    "journal_currency",
     "optional",
     "parsed",
     "parsed_list",
@@ -288,6 +296,79 @@ _SUPERVISED = (
     Arg("request", WHOLE),
     Arg("requested_by", TEXT),
 )
+
+
+# --- a player's money: the events every table journals of it -----------------------------
+
+
+def journal_currency(code: str) -> Currency:
+    """An event's currency, by its code (one this code does not know: :class:`JournalError`)."""
+    try:
+        return currency_by_code(code)
+    except InvalidInput as exc:
+        raise JournalError(f"an event's currency: {exc}") from exc
+
+
+def buys_in(currency: str, table_id: str, player: str, amount: int, memo: str) -> Movement:
+    """``amount`` minor units from ``player``'s wallet to his stack at the table."""
+    return contract.transfer(
+        journal_currency(currency),
+        contract.accounts.wallet(player),
+        contract.accounts.stack(table_id, player),
+        amount,
+        memo=f"{player} {memo}",
+    )
+
+
+def cashes_out(currency: str, table_id: str, player: str, amount: int, memo: str) -> Movement:
+    """``amount`` minor units from ``player``'s stack at the table back to his wallet."""
+    return contract.transfer(
+        journal_currency(currency),
+        contract.accounts.stack(table_id, player),
+        contract.accounts.wallet(player),
+        amount,
+        memo=f"{player} {memo}",
+    )
+
+
+class Private:
+    """An event of a player's money (a mixin): private to its ``player`` and the staff."""
+
+    __slots__ = ()
+    player: str
+
+    def audience(self) -> Audience:
+        return Audience.private(self.player)
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsBought(Private, Event):
+    """Chips from the player's wallet to his stack at the table (private: his money). A
+    game's event of this shape names its ``kind`` (and its ledger ``MEMO``)."""
+
+    MEMO: ClassVar[str] = "buys chips"
+    table_id: str
+    player: str
+    amount: int
+    currency: str
+
+    def movement(self) -> Movement | None:
+        return buys_in(self.currency, self.table_id, self.player, self.amount, self.MEMO)
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsCashed(Private, Event):
+    """Chips from the player's stack back to his wallet (private: his money); a game's
+    event of this shape names its ``kind`` (and its ledger ``MEMO``)."""
+
+    MEMO: ClassVar[str] = "cashes out"
+    table_id: str
+    player: str
+    amount: int
+    currency: str
+
+    def movement(self) -> Movement | None:
+        return cashes_out(self.currency, self.table_id, self.player, self.amount, self.MEMO)
 
 
 # --- the kernel ---------------------------------------------------------------------------

@@ -16,6 +16,26 @@ from macau_tables.core.errors import (
 )
 from macau_tables.core.snapshot import snapshot_text_class
 
+__all__ = [
+    "MAX_DECKS",
+    "MIN_DECKS",
+    "MIN_SEATS",
+    "RANKS",
+    "SUITS",
+    "Card",
+    "Composition",
+    "KeyedShoe",
+    "check_keyed",
+    "composition",
+    "fresh_composition",
+    "full_set",
+    "parse_cards",
+    "rank_probabilities",
+    "unseen",
+    "value_probabilities",
+]
+
+
 # ==========================================================================================
 # BA-1 Equipment: 6 to 12 decks of 52 cards
 # ==========================================================================================

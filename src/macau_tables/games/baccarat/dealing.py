@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from macau_tables.games.baccarat.table import BaccaratTable
 
 __all__ = [
+    "DEALER",
+    "SYSTEM",
     "advance",
     "after_hand",
     "deal",

@@ -7,23 +7,43 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from macau_tables.core.errors import (
-    InvalidInput,
-    JournalError,
-)
 from macau_tables.core.journal import (
     Event,
     event,
 )
 from macau_tables.core.ledger import Movement
-from macau_tables.core.money import Currency, currency_by_code
 from macau_tables.core.visibility import Audience
-from macau_tables.games import contract
+from macau_tables.games import contract, kernel
 from macau_tables.games.baccarat.hand import BetResult, BetSettlement
 from macau_tables.games.contract import (
     Actor,
     accounts,
 )
+from macau_tables.games.kernel import journal_currency
+
+__all__ = [
+    "BetChanged",
+    "BetPlaced",
+    "CardExposed",
+    "CardsBurned",
+    "CardsDealt",
+    "CardsKeyed",
+    "CardsRevealed",
+    "ChipsBought",
+    "CutCardPlaced",
+    "DealingErrorCorrected",
+    "HandSettled",
+    "HandVoided",
+    "PlayerJoined",
+    "PlayerLeft",
+    "ShoeEnded",
+    "ShoeLoaded",
+    "ShoeOpened",
+    "ShoeShuffled",
+    "ThirdCardDealt",
+    "voided",
+]
+
 
 # ==========================================================================================
 # Events (every decision and every chance result; hidden orders never appear)
@@ -32,7 +52,7 @@ from macau_tables.games.contract import (
 
 @event
 @dataclass(frozen=True, slots=True)
-class PlayerJoined(Event):
+class PlayerJoined(kernel.Private, Event):
     """A player sits at ``seat`` (None: standing, BA-15) with ``buy_in`` chips bought from
     their wallet. Private to the player (and the staff): nobody else sees the amount."""
 
@@ -43,46 +63,21 @@ class PlayerJoined(Event):
     buy_in: int
     currency: str
 
-    def audience(self) -> Audience:
-        return Audience.private(self.player)
-
     def movement(self) -> Movement | None:
-        return contract.transfer(
-            _currency(self.currency),
-            accounts.wallet(self.player),
-            accounts.stack(self.table_id, self.player),
-            self.buy_in,
-            memo=f"{self.player} buys in",
-        )
+        return kernel.buys_in(self.currency, self.table_id, self.player, self.buy_in, "buys in")
 
 
 @event
 @dataclass(frozen=True, slots=True)
-class ChipsBought(Event):
+class ChipsBought(kernel.ChipsBought):
     """More chips from the player's wallet (private to the player)."""
 
     kind: ClassVar[str] = "baccarat.chips_bought"
-    table_id: str
-    player: str
-    amount: int
-    currency: str
-
-    def audience(self) -> Audience:
-        return Audience.private(self.player)
-
-    def movement(self) -> Movement | None:
-        return contract.transfer(
-            _currency(self.currency),
-            accounts.wallet(self.player),
-            accounts.stack(self.table_id, self.player),
-            self.amount,
-            memo=f"{self.player} buys chips",
-        )
 
 
 @event
 @dataclass(frozen=True, slots=True)
-class PlayerLeft(Event):
+class PlayerLeft(kernel.Private, Event):
     """A player leaves: the bets ``returned`` (not yet dealt on) come back to the stack,
     and the whole stack, ``cash_out``, goes to the wallet (private to the player)."""
 
@@ -94,13 +89,10 @@ class PlayerLeft(Event):
     cash_out: int
     currency: str
 
-    def audience(self) -> Audience:
-        return Audience.private(self.player)
-
     def movement(self) -> Movement | None:
         stack = accounts.stack(self.table_id, self.player)
         return contract.movement(
-            _currency(self.currency),
+            journal_currency(self.currency),
             [
                 (accounts.wagers(self.table_id), -self.returned_amount),
                 (stack, self.returned_amount - self.cash_out),
@@ -230,7 +222,7 @@ class BetPlaced(Event):
 
     def movement(self) -> Movement | None:
         return contract.transfer(
-            _currency(self.currency),
+            journal_currency(self.currency),
             accounts.stack(self.table_id, self.player),
             accounts.wagers(self.table_id),
             self.amount,
@@ -261,7 +253,7 @@ class BetChanged(Event):
 
     def movement(self) -> Movement | None:
         return contract.movement(
-            _currency(self.currency),
+            journal_currency(self.currency),
             [
                 (accounts.wagers(self.table_id), self.amount - self.old_amount),
                 (accounts.stack(self.table_id, self.player), self.old_amount - self.amount),
@@ -347,7 +339,7 @@ class HandVoided(Event):
     def movement(self) -> Movement | None:
         rows = [(str(r["player"]), int(r["stake"])) for r in self.returned]
         return contract.movement(
-            _currency(self.currency),
+            journal_currency(self.currency),
             [(accounts.wagers(self.table_id), -sum(a for _, a in rows))]
             + [(accounts.stack(self.table_id, p), a) for p, a in rows],
             closes=tuple(str(r["bet_id"]) for r in self.returned),
@@ -397,15 +389,11 @@ class HandSettled(Event):
             else:
                 pairs += [(wagers, -s.stake), (stack, s.stake)]
         return contract.movement(
-            _currency(self.currency), pairs, closes=closes, memo=f"hand {self.hand} settled"
+            journal_currency(self.currency),
+            pairs,
+            closes=closes,
+            memo=f"hand {self.hand} settled",
         )
-
-
-def _currency(code: str) -> Currency:
-    try:
-        return currency_by_code(code)
-    except InvalidInput as exc:
-        raise JournalError(f"a baccarat event: {exc}") from exc
 
 
 def voided(settled: HandSettled, reason: str, approved_by: str) -> HandVoided:

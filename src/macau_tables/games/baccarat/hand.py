@@ -22,6 +22,34 @@ from macau_tables.games.baccarat.cards import Card
 from macau_tables.games.baccarat.roads import RoadHand
 from macau_tables.games.baccarat.rules import BaccaratBetKind, BaccaratRules, Side, TieChoice
 
+__all__ = [
+    "ALL_VALUES",
+    "BANKER_DRAWS_AGAINST",
+    "BANKER_DRAWS_WHEN_PLAYER_STOOD",
+    "NATURALS",
+    "NO_COMMISSION_BANKER_SIX",
+    "PAYS",
+    "PLAYER_DRAWS_ON",
+    "PLAYER_STANDS_ON",
+    "Bet",
+    "BetResult",
+    "BetSettlement",
+    "Hand",
+    "HandOutcome",
+    "HandResult",
+    "Step",
+    "banker_draws",
+    "holder_due",
+    "is_pair",
+    "next_step",
+    "outcome",
+    "play_out",
+    "player_draws",
+    "settle_bet",
+    "total",
+]
+
+
 # ==========================================================================================
 # BA-5 Values, BA-9 the third card — as data
 # ==========================================================================================

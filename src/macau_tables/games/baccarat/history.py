@@ -19,27 +19,7 @@ from typing import Any
 
 from macau_tables.core.errors import OutOfOrder, SeedNotRevealed
 from macau_tables.core.journal import Event, JsonValue, event_from_json
-from macau_tables.games.baccarat.events import (
-    BetChanged,
-    BetPlaced,
-    CardExposed,
-    CardsBurned,
-    CardsDealt,
-    CardsKeyed,
-    CardsRevealed,
-    ChipsBought,
-    CutCardPlaced,
-    DealingErrorCorrected,
-    HandSettled,
-    HandVoided,
-    PlayerJoined,
-    PlayerLeft,
-    ShoeEnded,
-    ShoeLoaded,
-    ShoeOpened,
-    ShoeShuffled,
-    voided,
-)
+from macau_tables.games.baccarat import events
 from macau_tables.games.contract import (
     Actor,
     Checkpoint,
@@ -49,20 +29,24 @@ from macau_tables.games.contract import (
     RoundVoided,
 )
 
-__all__ = ["command_of", "effective", "void_span"]
+__all__ = [
+    "command_of",
+    "effective",
+    "void_span",
+]
 
 
 def command_of(ev: Event, seeds: Mapping[str, bytes]) -> Command | None:
     """The command that starts with ``ev`` in a journal (replay), None for derived events.
     A shuffle is replayed with its seed, known by its commitment (``seeds``)."""
     match ev:
-        case PlayerJoined():
+        case events.PlayerJoined():
             return Command(Actor.player(ev.player), "sit", {"seat": ev.seat, "amount": ev.buy_in})
-        case ChipsBought():
+        case events.ChipsBought():
             return Command(Actor.player(ev.player), "buy_in", {"amount": ev.amount})
-        case PlayerLeft():
+        case events.PlayerLeft():
             return Command(Actor.player(ev.player), "leave")
-        case ShoeShuffled():
+        case events.ShoeShuffled():
             seed = seeds.get(ev.commitment)
             if seed is None:
                 raise SeedNotRevealed(
@@ -72,40 +56,40 @@ def command_of(ev: Event, seeds: Mapping[str, bytes]) -> Command | None:
             return Command(
                 Actor.parse(ev.by), "shuffle", {"seed": seed.hex(), "new_set": ev.new_set}
             )
-        case ShoeLoaded():
+        case events.ShoeLoaded():
             args: dict[str, JsonValue] = {"cards": list(ev.cards), "new_set": ev.new_set}
             return Command(Actor.parse(ev.by), "load_shoe", args)
-        case ShoeOpened():
+        case events.ShoeOpened():
             return Command(Actor.parse(ev.by), "open_shoe", {"new_set": ev.new_set})
-        case CardsKeyed():
+        case events.CardsKeyed():
             return Command(Actor.parse(ev.by), ev.op, _plain(ev.args))
-        case ShoeEnded():
+        case events.ShoeEnded():
             return Command(Actor.parse(ev.by), "end_shoe")
-        case CutCardPlaced():
+        case events.CutCardPlaced():
             return Command(Actor.parse(ev.by), "cut", {"from_end": ev.from_end})
-        case CardsBurned():
+        case events.CardsBurned():
             return Command(Actor.parse(ev.by), "burn", {"count": ev.count})
-        case BetPlaced():
+        case events.BetPlaced():
             return Command(
                 Actor.player(ev.player),
                 "place_bet",
                 {"bet": ev.bet, "amount": ev.amount, "spot": ev.spot},
             )
-        case BetChanged():
+        case events.BetChanged():
             return Command(
                 Actor.player(ev.player),
                 "change_bet",
                 {"bet": ev.bet, "amount": ev.amount, "to_bet": ev.to_bet, "spot": ev.spot},
             )
-        case CardsDealt():
+        case events.CardsDealt():
             return Command(Actor.parse(ev.by), "deal")
-        case CardsRevealed():
+        case events.CardsRevealed():
             return Command(Actor.player(ev.by), "reveal", {"side": ev.side})
-        case CardExposed():
+        case events.CardExposed():
             return Command(Actor.parse(ev.by), "expose_card")
-        case DealingErrorCorrected():
+        case events.DealingErrorCorrected():
             return Command(Actor.parse(ev.by), "correct_error", {"description": ev.description})
-        case HandVoided():
+        case events.HandVoided():
             return Command(Actor.parse(ev.by), "void_hand", {"reason": ev.reason})
     return None
 
@@ -115,19 +99,19 @@ def _plain(obj: Mapping[str, Any]) -> dict[str, JsonValue]:
     return dict(obj)
 
 
-def effective(events: Sequence[Event], first: int) -> list[tuple[int, Event]]:
+def effective(journalled: Sequence[Event], first: int) -> list[tuple[int, Event]]:
     """The history the table's state follows, as ``(seq, event)`` (see
     ``contract.effective_events``), except that a baccarat void keeps the hand: its
-    settlement at ``from_seq`` is replaced by the hand's void (BA-R3). ``events`` are the
+    settlement at ``from_seq`` is replaced by the hand's void (BA-R3). ``journalled`` are the
     journal's from entry ``first`` on (a snapshot's state before it)."""
     out: list[tuple[int, Event]] = []
-    for seq, ev in enumerate(events, start=first):
+    for seq, ev in enumerate(journalled, start=first):
         if isinstance(ev, Checkpoint):
             continue
         if isinstance(ev, RoundVoided):
             out = [
-                (s, voided(e, ev.reason, ev.approved_by))
-                if s == ev.from_seq and isinstance(e, HandSettled)
+                (s, events.voided(e, ev.reason, ev.approved_by))
+                if s == ev.from_seq and isinstance(e, events.HandSettled)
                 else (s, e)
                 for s, e in out
             ]
@@ -143,18 +127,18 @@ def void_span(history: Sequence[tuple[int, Event]]) -> tuple[int, list[Event]]:
     """BA-R3: the last hand settled, if nothing was bet, dealt or keyed since; a void
     turns its settlement into the hand's void (every bet returned)."""
     for seq, ev in reversed(history):
-        if isinstance(ev, HandSettled):
+        if isinstance(ev, events.HandSettled):
             if not ev.results:
                 raise OutOfOrder("the last hand had no bets: there is nothing to void")
             return seq, [ev]
         if isinstance(
             ev,
-            HandVoided
-            | BetPlaced
-            | BetChanged
-            | CardsDealt
-            | CardsKeyed
-            | PlayerLeft
+            events.HandVoided
+            | events.BetPlaced
+            | events.BetChanged
+            | events.CardsDealt
+            | events.CardsKeyed
+            | events.PlayerLeft
             | LimitsChanged,
         ):
             break  # a limits change is an operation of its own: void first, then change

@@ -30,6 +30,12 @@ from macau_tables.games.contract import (
     TableOpened,
 )
 
+__all__ = [
+    "open_table",
+    "replay_baccarat",
+]
+
+
 # ==========================================================================================
 # Replay: re-run the operations, demand the same events
 # ==========================================================================================

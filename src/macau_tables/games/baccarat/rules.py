@@ -18,6 +18,25 @@ from macau_tables.core.errors import (
 from macau_tables.core.money import MOP, Currency, Money, Rounding
 from macau_tables.games.baccarat.cards import MAX_DECKS, MIN_DECKS, MIN_SEATS
 
+__all__ = [
+    "GAME",
+    "MIN_CUT_FROM_END",
+    "TIE_FULL",
+    "TIE_INCREASE_ONLY",
+    "BaccaratBetKind",
+    "BaccaratPhase",
+    "BaccaratRules",
+    "BetKind",
+    "BetLimit",
+    "BurnMode",
+    "LastHand",
+    "Side",
+    "TieChoice",
+    "check_cut",
+    "with_limits",
+]
+
+
 GAME = "baccarat"
 
 

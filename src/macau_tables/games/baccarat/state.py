@@ -18,28 +18,9 @@ from macau_tables.core.errors import JournalError
 from macau_tables.core.journal import Event
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
+from macau_tables.games import contract
+from macau_tables.games.baccarat import events
 from macau_tables.games.baccarat.cards import Card, KeyedShoe, full_set, parse_cards
-from macau_tables.games.baccarat.events import (
-    BetChanged,
-    BetPlaced,
-    CardExposed,
-    CardsBurned,
-    CardsDealt,
-    CardsKeyed,
-    CardsRevealed,
-    ChipsBought,
-    CutCardPlaced,
-    DealingErrorCorrected,
-    HandSettled,
-    HandVoided,
-    PlayerJoined,
-    PlayerLeft,
-    ShoeEnded,
-    ShoeLoaded,
-    ShoeOpened,
-    ShoeShuffled,
-    ThirdCardDealt,
-)
 from macau_tables.games.baccarat.hand import Bet, BetResult, Hand, HandOutcome, HandResult
 from macau_tables.games.baccarat.rules import (
     BaccaratBetKind,
@@ -48,47 +29,44 @@ from macau_tables.games.baccarat.rules import (
     Side,
     with_limits,
 )
-from macau_tables.games.contract import (
-    Checkpoint,
-    LimitsChanged,
-    RoundCorrected,
-    RoundVoided,
-    SeedCommitted,
-    SeedRevealed,
-    TableOpened,
-    TimedOut,
-)
 
 if TYPE_CHECKING:
     from macau_tables.games.baccarat.table import BaccaratTable
 
-__all__ = ["apply"]
+__all__ = [
+    "apply",
+]
 
 
 def apply(t: BaccaratTable, ev: Event) -> None:
     """What ``ev`` does to the table's state (``BaccaratTable.apply``, the only place it
     changes)."""
     match ev:
-        case TableOpened() | SeedCommitted() | SeedRevealed() | TimedOut():
+        case (
+            contract.TableOpened()
+            | contract.SeedCommitted()
+            | contract.SeedRevealed()
+            | contract.TimedOut()
+        ):
             pass
-        case LimitsChanged():
+        case contract.LimitsChanged():
             t._next_limits = ev
             if not t.round_open:
                 _limits_now(t)
-        case RoundVoided() | RoundCorrected():
+        case contract.RoundVoided() | contract.RoundCorrected():
             pass  # the state follows the effective history (the kernel's _restate)
-        case DealingErrorCorrected() | Checkpoint():
+        case events.DealingErrorCorrected() | contract.Checkpoint():
             pass
-        case PlayerJoined():
+        case events.PlayerJoined():
             t.seats[ev.player] = ev.seat
             t.stacks[ev.player] = ev.buy_in
-        case ChipsBought():
+        case events.ChipsBought():
             t.stacks[ev.player] += ev.amount
-        case PlayerLeft():
+        case events.PlayerLeft():
             t.holds = [b for b in t.holds if b.id not in ev.returned]
             del t.seats[ev.player]
             del t.stacks[ev.player]
-        case ShoeShuffled():
+        case events.ShoeShuffled():
             seed = t._keyring.get(ev.commitment)
             if seed is None:
                 raise JournalError(f"shoe {ev.shoe}: its server seed is not known")
@@ -97,20 +75,20 @@ def apply(t: BaccaratTable, ev: Event) -> None:
                 rng = Rng.for_event(seed, t._table_id, f"shoe:{ev.shoe}")
                 order = tuple(rng.shuffle(full_set(t.rules.decks)))
             _new_shoe(t, ev.shoe, order, ev.commitment)
-        case ShoeLoaded():
+        case events.ShoeLoaded():
             _new_shoe(t, ev.shoe, parse_cards(ev.cards), None)
-        case ShoeOpened():
+        case events.ShoeOpened():
             _new_shoe(t, ev.shoe, KeyedShoe(t.rules.decks), None)
-        case CardsKeyed():
+        case events.CardsKeyed():
             if not isinstance(t.shoe, KeyedShoe):
                 raise JournalError("cards are keyed in only from a physical shoe")
             t.shoe.key(ev.position, parse_cards(ev.cards))
-        case ShoeEnded():
+        case events.ShoeEnded():
             t.phase = BaccaratPhase.SHUFFLE
-        case CutCardPlaced():
+        case events.CutCardPlaced():
             t.cut_index = len(t.shoe) - ev.from_end
             t.phase = BaccaratPhase.BURN
-        case CardsBurned():
+        case events.CardsBurned():
             _take(t, ev.count)
             t.discards += ev.count
             t.burned_face_down += ev.count - (ev.shown is not None)
@@ -122,7 +100,7 @@ def apply(t: BaccaratTable, ev: Event) -> None:
                 t.phase = (
                     BaccaratPhase.DEMONSTRATION if t.demonstrations_left else BaccaratPhase.BETTING
                 )
-        case BetPlaced():
+        case events.BetPlaced():
             kind = BaccaratBetKind(ev.bet)
             old = [b for b in t.holds if (b.player, b.kind, b.spot) == (ev.player, kind, ev.spot)]
             carried = bool(old) and all(b.carried for b in old)
@@ -130,7 +108,7 @@ def apply(t: BaccaratTable, ev: Event) -> None:
             t.stacks[ev.player] -= ev.amount
             t.bets_placed += 1
             t.round_open = True
-        case BetChanged():
+        case events.BetChanged():
             closed = [b for b in t.holds if b.id in ev.closes]
             carried = bool(closed) and all(b.carried for b in closed)
             t.holds = [b for b in t.holds if b.id not in ev.closes]
@@ -148,14 +126,14 @@ def apply(t: BaccaratTable, ev: Event) -> None:
                 t.bets_placed += 1
             t.stacks[ev.player] += ev.old_amount - ev.amount
             t.round_open = True
-        case CardsDealt():
+        case events.CardsDealt():
             _deal_cards(t, ev)
             t.round_open = True
-        case CardsRevealed():
+        case events.CardsRevealed():
             assert t.hand is not None
             t.hand.hidden[Side(ev.side)] = 0
             t.seen.extend(parse_cards(ev.cards))
-        case ThirdCardDealt():
+        case events.ThirdCardDealt():
             assert t.hand is not None
             side = Side(ev.side)
             if t.rules.continuous_shuffler:
@@ -172,15 +150,15 @@ def apply(t: BaccaratTable, ev: Event) -> None:
             elif t.exposed is None:
                 t.seen.append(card)
             t.exposed = None
-        case CardExposed():
+        case events.CardExposed():
             t.exposed = Card.parse(ev.card)
             t.seen.append(t.exposed)
-        case HandVoided():
+        case events.HandVoided():
             for row in ev.returned:
                 t.stacks[str(row["player"])] += int(row["stake"])
             t.holds = []
             _end_hand(t, HandOutcome.VOID)
-        case HandSettled():
+        case events.HandSettled():
             keep: list[Bet] = []
             by_id = {b.id: b for b in t.holds}
             for s in ev.settlements():
@@ -236,7 +214,7 @@ def _take(t: BaccaratTable, n: int) -> None:
         t.position += 1
 
 
-def _deal_cards(t: BaccaratTable, ev: CardsDealt) -> None:
+def _deal_cards(t: BaccaratTable, ev: events.CardsDealt) -> None:
     if t.rules.continuous_shuffler:
         cards = parse_cards(ev.cards)
     else:

@@ -19,7 +19,15 @@ from macau_tables.games.contract import Actor, Pending
 if TYPE_CHECKING:
     from macau_tables.games.baccarat.table import BaccaratTable
 
-__all__ = ["BET_OPERATIONS", "pending", "road_maps", "shoe_results", "snapshot", "view"]
+__all__ = [
+    "BET_OPERATIONS",
+    "pending",
+    "road_maps",
+    "shoe_results",
+    "shoe_roads",
+    "snapshot",
+    "view",
+]
 
 #: what a player may do between hands (BA-11 … BA-15)
 BET_OPERATIONS = ("place_bet", "change_bet", "withdraw_bet", "buy_in", "leave")

@@ -18,6 +18,44 @@ from macau_tables.core.errors import (
 from macau_tables.core.money import Money, Rounding
 from macau_tables.games.craps.dice import Dice
 
+__all__ = [
+    "BET_KINDS",
+    "CRAPS",
+    "DONT_BAR",
+    "DONT_LOSES",
+    "DONT_WINS",
+    "EVEN",
+    "FINAL",
+    "LAY_ODDS",
+    "LOSE",
+    "NATURALS",
+    "PUSH",
+    "STANDS",
+    "TAKE_ODDS",
+    "WIN",
+    "BeforeSeven",
+    "ByNumber",
+    "CrapsBetKind",
+    "Decision",
+    "DoLine",
+    "DontLine",
+    "HardWay",
+    "Odds",
+    "OneRoll",
+    "OpenBet",
+    "Payout",
+    "PerUnits",
+    "Resolver",
+    "Result",
+    "When",
+    "WithItsBet",
+    "bet_kind",
+    "iter_kinds",
+    "label",
+    "payout_from_text",
+]
+
+
 # === Pay tables as data ===================================================================
 
 

@@ -14,6 +14,14 @@ from macau_tables.core.errors import (
     InvalidInput,
 )
 
+__all__ = [
+    "DICE_OUTCOMES",
+    "POINTS",
+    "TOTAL_PROBABILITIES",
+    "Dice",
+]
+
+
 # === Values: the dice and the chance outcomes (CR-1) =====================================
 
 

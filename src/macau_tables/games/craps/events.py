@@ -15,6 +15,27 @@ from macau_tables.games.contract import (
 )
 from macau_tables.games.craps.bets import Result
 
+__all__ = [
+    "FIRST_SHOOTER",
+    "LEAVING",
+    "LEFT",
+    "PASSED",
+    "SEVEN_OUT",
+    "TAKEN_DOWN",
+    "BetIncreased",
+    "BetPlaced",
+    "BetSettlement",
+    "BetTakenDown",
+    "ChipsBought",
+    "DicePassed",
+    "DiceThrown",
+    "PlayerJoined",
+    "PlayerLeft",
+    "RollSettled",
+    "ThrowVoided",
+]
+
+
 # === Journal events =======================================================================
 #
 # A craps journal opens with the contract's ``table.opened`` (game, table id, rules). Every

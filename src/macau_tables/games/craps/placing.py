@@ -21,7 +21,13 @@ from macau_tables.games.craps.bets import (
 )
 from macau_tables.games.craps.rules import CrapsRules
 
-__all__ = ["check_increase", "check_limits", "check_odds", "check_odds_cap", "check_timing"]
+__all__ = [
+    "check_increase",
+    "check_limits",
+    "check_odds",
+    "check_odds_cap",
+    "check_timing",
+]
 
 
 def check_timing(kind: CrapsBetKind, point: int | None) -> None:

@@ -19,6 +19,11 @@ from macau_tables.games.craps.events import (
 from macau_tables.games.craps.rules import GAME, CrapsRules
 from macau_tables.games.craps.table import CrapsTable
 
+__all__ = [
+    "open_for_replay",
+    "replay",
+]
+
 
 def open_for_replay(journal: Journal, seeds: Mapping[str, bytes]) -> CrapsTable:
     """The table of ``journal``'s opening event, knowing the seeds ``seeds`` (by

@@ -24,6 +24,20 @@ from macau_tables.games.craps.bets import (
 )
 from macau_tables.games.craps.dice import Dice
 
+__all__ = [
+    "BIG_ODD_AMOUNTS",
+    "COME_ODDS_ON_COME_OUT",
+    "DEALERS",
+    "GAME",
+    "MAX_SEATS",
+    "ODDS_CAPS",
+    "ODDS_INCREASES",
+    "CrapsPhase",
+    "CrapsRules",
+    "winnings",
+]
+
+
 GAME = "craps"
 
 

@@ -18,7 +18,11 @@ from macau_tables.games.craps.rules import CrapsRules, winnings
 if TYPE_CHECKING:
     from macau_tables.games.craps.table import CrapsTable
 
-__all__ = ["decide", "point_after", "settle"]
+__all__ = [
+    "decide",
+    "point_after",
+    "settle",
+]
 
 
 def decide(

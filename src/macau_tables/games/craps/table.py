@@ -21,19 +21,12 @@ from macau_tables.core.journal import Event, Journal, JsonValue
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng, commitment
 from macau_tables.core.visibility import Viewer
+from macau_tables.games import contract
 from macau_tables.games.contract import (
     Actor,
-    Checkpoint,
     Command,
-    LimitsChanged,
     Pending,
     Role,
-    RoundCorrected,
-    RoundVoided,
-    SeedCommitted,
-    SeedRevealed,
-    TableOpened,
-    TimedOut,
     accounts,
     revealed_seeds,
 )
@@ -78,6 +71,12 @@ from macau_tables.games.kernel import (
     operation,
     optional,
 )
+
+__all__ = [
+    "CrapsTable",
+    "placed_id",
+]
+
 
 # === The table ==============================================================================
 
@@ -189,7 +188,7 @@ class CrapsTable(Table):
         # new limits waiting for the next round, and whether a round is under way (a bet
         # or a void throw since the last roll).
         self._hold_aliases: dict[str, str] = {}
-        self._next_limits: LimitsChanged | None = None
+        self._next_limits: contract.LimitsChanged | None = None
         self._round_open = False
 
     def _new_table(self, rules: CrapsRules) -> CrapsTable:
@@ -303,7 +302,7 @@ class CrapsTable(Table):
     def apply(self, ev: Event) -> None:
         """The only place the table's state changes."""
         match ev:
-            case TableOpened():
+            case contract.TableOpened():
                 if ev.game != GAME or len(self._journal):
                     raise JournalError(f"{ev.kind}: not the opening of a craps table")
             case PlayerJoined():
@@ -348,17 +347,23 @@ class CrapsTable(Table):
             case DicePassed():
                 self.shooter = ev.to
                 self.shooters = ev.shooter
-            case SeedCommitted():
+            case contract.SeedCommitted():
                 self._seed_label, self._commitment = ev.label, ev.commitment
-            case SeedRevealed():
+            case contract.SeedRevealed():
                 self._seed_label = self._commitment = None
-            case LimitsChanged():
+            case contract.LimitsChanged():
                 self._next_limits = ev
                 if not self._round_open:
                     self._limits_now()
-            case ChipsBought() | TimedOut() | RoundVoided() | RoundCorrected() | Checkpoint():
+            case (
+                ChipsBought()
+                | contract.TimedOut()
+                | contract.RoundVoided()
+                | contract.RoundCorrected()
+                | contract.Checkpoint()
+            ):
                 pass  # a buy-in moves chips only (below); a time-out is a record; a void
-                # or a correction: the state follows the effective history (below)
+                # or a correction: the state follows the effective history (the kernel's)
             case _:
                 raise JournalError(f"{ev.kind} is not a craps event")
         if isinstance(ev, _MoneyEvent):
@@ -388,7 +393,7 @@ class CrapsTable(Table):
         """A fold knows every seed the journal revealed and the shooters' commitments."""
         fresh._keyring = {**self._keyring, **revealed_seeds(self._events)}
         fresh._replay_commitments = {
-            ev.label: ev.commitment for ev in self._events if isinstance(ev, SeedCommitted)
+            ev.label: ev.commitment for ev in self._events if isinstance(ev, contract.SeedCommitted)
         }
 
     def _counted(self, real: Sequence[Event], mark: Any = None) -> None:
@@ -913,12 +918,12 @@ class CrapsTable(Table):
                     rule="CR-1",
                 )
             assert old_label is not None
-            self._emit(SeedRevealed(old_label, seed.hex()))
+            self._emit(contract.SeedRevealed(old_label, seed.hex()))
         if to is not None and self.rules.dealer != "live":  # CR-R1: the RNG throws none
             label = f"shooter:{ev.shooter}"
             committed = self._new_seed(label, rng)
             if committed is not None:
-                self._emit(SeedCommitted(label, committed))
+                self._emit(contract.SeedCommitted(label, committed))
         return ev
 
     def _new_seed(self, label: str, rng: Rng | None) -> str | None:
@@ -965,7 +970,9 @@ class CrapsTable(Table):
         """The window's shooters' commitments, as :meth:`open_for_replay` takes a whole
         journal's."""
         self._replay_commitments = {
-            ev.label: ev.commitment for ev in window.events if isinstance(ev, SeedCommitted)
+            ev.label: ev.commitment
+            for ev in window.events
+            if isinstance(ev, contract.SeedCommitted)
         }
 
     # --- replay: the command that starts with an event ------------------------------------------

@@ -18,7 +18,12 @@ from macau_tables.games.craps.rules import GAME
 if TYPE_CHECKING:
     from macau_tables.games.craps.table import CrapsTable
 
-__all__ = ["pending", "snapshot", "view"]
+__all__ = [
+    "bet_json",
+    "pending",
+    "snapshot",
+    "view",
+]
 
 
 def pending(t: CrapsTable) -> tuple[Pending, ...]:
