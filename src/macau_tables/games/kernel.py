@@ -37,6 +37,7 @@ from macau_tables.core.errors import (
     JournalError,
     MacauTablesError,
     OutOfOrder,
+    ReplayMismatch,
     RuleViolation,
     passes,
 )
@@ -724,12 +725,40 @@ class Table(contract.SnapshotOps):
         """A new table as the journal's opening made it."""
         opened = self._events[0]
         assert isinstance(opened, TableOpened)
-        return self._new_table(self._rules_of(opened))
+        return self._create(
+            self._rules_of(opened), self._table_id, self._journal.header, self._keyring
+        )
 
-    def _new_table(self, rules: Any) -> Self:
-        """A new table of this game with ``rules``, this one's id, header and seeds (the
-        game's constructor)."""
+    @classmethod
+    def _create(
+        cls, rules: Any, table_id: str, header: Mapping[str, Any], seeds: Mapping[str, bytes]
+    ) -> Self:
+        """A new table of this game: ``rules``, id, journal header and the server seeds it
+        holds (the game's constructor)."""
         raise NotImplementedError
+
+    @classmethod
+    def open_journal(cls, journal: Journal, seeds: Mapping[str, bytes] | None = None) -> Self:
+        """The table a journal opens (its ``table.opened``: game, table id, rules), holding
+        ``seeds`` (by commitment), ready to replay the journal (``contract.replay``). An
+        opening that is not this game's, or whose rules do not read back as written:
+        :class:`ReplayMismatch` naming entry 0."""
+        events = journal.events
+        first = events[0] if events else None
+        if not isinstance(first, TableOpened) or first.game != cls.game:
+            raise ReplayMismatch(
+                f"entry 0: a {cls.game} journal opens with table.opened for {cls.game}"
+            )
+        try:
+            table = cls._create(
+                cls.RULES.from_json(first.rules), first.table_id, journal.header, seeds or {}
+            )
+        except MacauTablesError as exc:
+            raise ReplayMismatch(f"entry 0: {exc.message}", rule=exc.rule) from exc
+        if table._events[0].to_json() != first.to_json():
+            raise ReplayMismatch(f"entry 0: the rules are not written as {cls.game} writes them")
+        table._replaying(journal)
+        return table
 
     def _blank(self) -> Self:
         """A new table in the state of the journal's window's start."""

@@ -4,12 +4,11 @@ appears (a card dealt face down is in no event until it is revealed).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from macau_tables.core.journal import (
     Event,
-    event,
+    event_type,
 )
 from macau_tables.core.ledger import Movement
 from macau_tables.core.visibility import Audience
@@ -50,8 +49,7 @@ __all__ = [
 # ==========================================================================================
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class PlayerJoined(kernel.Private, Event):
     """A player sits at ``seat`` (None: standing, BA-15) with ``buy_in`` chips bought from
     their wallet. Private to the player (and the staff): nobody else sees the amount."""
@@ -67,16 +65,14 @@ class PlayerJoined(kernel.Private, Event):
         return kernel.buys_in(self.currency, self.table_id, self.player, self.buy_in, "buys in")
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class ChipsBought(kernel.ChipsBought):
     """More chips from the player's wallet (private to the player)."""
 
     kind: ClassVar[str] = "baccarat.chips_bought"
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class PlayerLeft(kernel.Private, Event):
     """A player leaves: the bets ``returned`` (not yet dealt on) come back to the stack,
     and the whole stack, ``cash_out``, goes to the wallet (private to the player)."""
@@ -103,8 +99,7 @@ class PlayerLeft(kernel.Private, Event):
         )
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class ShoeShuffled(Event):
     """BA-2.1 the shuffle; BA-3.1 the reshuffle after the last hand; BA-3.2 a new shoe.
 
@@ -121,8 +116,7 @@ class ShoeShuffled(Event):
     commitment: str
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class ShoeLoaded(Event):
     """A shoe shuffled elsewhere, keyed in card by card (tests, a physical shoe's record):
     staff only — the order is never public."""
@@ -138,8 +132,7 @@ class ShoeLoaded(Event):
         return Audience.STAFF
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class ShoeOpened(Event):
     """BA-1 / BA-2.1 at a live table: a physical shoe of the table's decks, shuffled at the
     table and unknown to the system; its cards are keyed in as they leave it
@@ -152,8 +145,7 @@ class ShoeOpened(Event):
     by: str
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class CardsKeyed(Event):
     """Cards of a physical shoe keyed in by the dealer as they leave it, at shoe positions
     ``position`` onwards, by the operation ``op`` with ``args`` (the deal's four cards, a
@@ -172,8 +164,7 @@ class CardsKeyed(Event):
         return Audience.STAFF
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class ShoeEnded(Event):
     """BA-3.1 the last hand is over (the cards are reshuffled), or BA-3.2 the casino
     changes the shoe after a hand. The seed is revealed next (``SeedRevealed``)."""
@@ -184,16 +175,14 @@ class ShoeEnded(Event):
     by: str
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class CutCardPlaced(Event):
     kind: ClassVar[str] = "baccarat.cut_card_placed"
     from_end: int
     by: str
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class CardsBurned(Event):
     """Cards burned face down: ``count`` of them; ``shown`` is the first card turned face
     up when BA-2.1's second method sets the count (BA-R1 ``first_card``), or the card a
@@ -206,8 +195,7 @@ class CardsBurned(Event):
     by: str
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class BetPlaced(Event):
     """BA-13: a stake from the player's chips onto the layout (hold ``bet_id``)."""
 
@@ -231,8 +219,7 @@ class BetPlaced(Event):
         )
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class BetChanged(Event):
     """A player's bet at a spot changed before the deal: the holds ``closes`` (the stakes
     there, ``old_amount`` in all) are replaced by one hold ``bet_id`` of ``amount`` on
@@ -264,8 +251,7 @@ class BetChanged(Event):
         )
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class CardsDealt(Event):
     """BA-7.1: Player, Banker, Player, Banker, one at a time. Face down (``cards`` empty):
     nobody sees them until they are revealed; face up with a continuous shuffler (BA-7.2).
@@ -280,8 +266,7 @@ class CardsDealt(Event):
     by: str
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class CardsRevealed(Event):
     """BA-7.1 / BA-16 / BA-R6: the holder (or the dealer) opens a side's face-down cards;
     a third card on its own."""
@@ -292,8 +277,7 @@ class CardsRevealed(Event):
     cards: tuple[str, ...]
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class ThirdCardDealt(Event):
     """BA-9: a side's third card, face down to a holder (``card`` None until revealed) or
     face up (the dealer's, or a card already exposed, BA-4)."""
@@ -305,8 +289,7 @@ class ThirdCardDealt(Event):
     cut_card_out: bool
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class CardExposed(Event):
     """BA-4: the next card of the shoe came out face up by accident (now public)."""
 
@@ -315,16 +298,14 @@ class CardExposed(Event):
     by: str
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class DealingErrorCorrected(Event):
     kind: ClassVar[str] = "baccarat.dealing_error_corrected"
     description: str
     by: str
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class HandVoided(Event):
     """BA-10 / BA-R3: the hand is void, every bet returned, the cards discarded."""
 
@@ -347,8 +328,7 @@ class HandVoided(Event):
         )
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class HandSettled(Event):
     """BA-11 / BA-12 the result; one row per bet (:class:`BetSettlement`): BA-17 payouts,
     BA-18 commission. A pushed bet stays on the layout (its hold stays open)."""

@@ -4,10 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from macau_tables.core.errors import (
-    JournalError,
-    MacauTablesError,
-)
 from macau_tables.core.journal import (
     Journal,
     register_replayer,
@@ -24,11 +20,8 @@ from macau_tables.games.baccarat.events import (
     HandVoided,
     ThirdCardDealt,
 )
-from macau_tables.games.baccarat.rules import GAME, BaccaratRules
+from macau_tables.games.baccarat.rules import GAME
 from macau_tables.games.baccarat.table import BaccaratTable
-from macau_tables.games.contract import (
-    TableOpened,
-)
 
 __all__ = [
     "open_table",
@@ -43,18 +36,7 @@ __all__ = [
 
 def open_table(journal: Journal, seeds: Mapping[str, bytes] | None = None) -> BaccaratTable:
     """The table a journal opens (its ``TableOpened``: game, table id, rules)."""
-    events = journal.events
-    first = events[0] if events else None
-    if not isinstance(first, TableOpened) or first.game != GAME:
-        raise JournalError("entry 0: a baccarat journal opens with table.opened for baccarat")
-    try:
-        rules = BaccaratRules.from_json(first.rules)
-        table = BaccaratTable(rules, table_id=first.table_id, header=journal.header, seeds=seeds)
-    except MacauTablesError as exc:
-        raise JournalError(f"entry 0: {exc.message}", rule=exc.rule) from exc
-    if table.journal.events[0].to_json() != first.to_json():
-        raise JournalError("entry 0: the rules do not read back as written")
-    return table
+    return BaccaratTable.open_journal(journal, seeds)
 
 
 def replay_baccarat(journal: Journal, seeds: Mapping[str, bytes] | None = None) -> BaccaratTable:

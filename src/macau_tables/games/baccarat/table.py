@@ -204,10 +204,15 @@ class BaccaratTable(Table):
         # hold ids re-issued by voids and corrections (contract.hold_aliases), as they come
         self._hold_aliases: dict[str, str] = {}
 
-    def _new_table(self, rules: BaccaratRules) -> BaccaratTable:
-        return BaccaratTable(
-            rules, table_id=self._table_id, header=self._journal.header, seeds=self._keyring
-        )
+    @classmethod
+    def _create(
+        cls,
+        rules: BaccaratRules,
+        table_id: str,
+        header: Mapping[str, Any],
+        seeds: Mapping[str, bytes],
+    ) -> BaccaratTable:
+        return cls(rules, table_id=table_id, header=header, seeds=seeds)
 
     def _money(self, minor: int) -> Money:
         return Money(minor, self.rules.currency)

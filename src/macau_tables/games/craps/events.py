@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from macau_tables.core.journal import Event, event
+from macau_tables.core.journal import Event, event_type
 from macau_tables.core.ledger import Movement
 from macau_tables.core.money import Money, currency_by_code
 from macau_tables.games.contract import (
@@ -68,8 +68,7 @@ class _MoneyEvent(Event):
         )
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class PlayerJoined(_MoneyEvent):
     """A player sits at ``seat`` with ``amount`` of chips bought from his wallet."""
 
@@ -79,8 +78,7 @@ class PlayerJoined(_MoneyEvent):
     amount: int
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class ChipsBought(_MoneyEvent):
     """More chips for a seated player: wallet → stack."""
 
@@ -89,8 +87,7 @@ class ChipsBought(_MoneyEvent):
     amount: int
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class PlayerLeft(_MoneyEvent):
     """A player leaves the table: his chips go back to his wallet (cash-out)."""
 
@@ -100,8 +97,7 @@ class PlayerLeft(_MoneyEvent):
     amount: int
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class BetPlaced(_MoneyEvent):
     kind: ClassVar[str] = "craps.bet_placed"
     bet_id: int
@@ -111,8 +107,7 @@ class BetPlaced(_MoneyEvent):
     on: int | None
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class BetIncreased(_MoneyEvent):
     kind: ClassVar[str] = "craps.bet_increased"
     bet_id: int
@@ -120,8 +115,7 @@ class BetIncreased(_MoneyEvent):
     amount: int
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class BetTakenDown(_MoneyEvent):
     """Bets returned to their player's stack: taken down (CR-R6), or returned when he
     leaves (``reason="leaving"``)."""
@@ -132,8 +126,7 @@ class BetTakenDown(_MoneyEvent):
     reason: str
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class DiceThrown(Event):
     """Throw number ``throw`` (void throws counted) is roll number ``roll``. ``actor`` is the
     shooter (dice from his seed) or the dealer (dice keyed in at a live table)."""
@@ -147,8 +140,7 @@ class DiceThrown(Event):
     cocked: tuple[bool, bool]  # CR-R1: a face declared by the dealer
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class ThrowVoided(Event):
     kind: ClassVar[str] = "craps.throw_voided"
     throw: int
@@ -157,8 +149,7 @@ class ThrowVoided(Event):
     reason: str
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class RollSettled(_MoneyEvent):
     """What the roll did: derived from the dice, journalled so the record reads alone."""
 
@@ -187,8 +178,7 @@ class RollSettled(_MoneyEvent):
         )
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class DicePassed(Event):
     """The dice go from ``player`` to ``to`` (``None``: nobody), who is shooter number
     ``shooter``. ``reason``: ``"first shooter"``, ``"seven-out"`` (CR-R7), ``"passed"``

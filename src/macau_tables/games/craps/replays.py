@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from macau_tables.core.errors import InvalidInput, ReplayMismatch
 from macau_tables.core.journal import Journal, register_replayer
-from macau_tables.games.contract import TableOpened, mark_rounds
+from macau_tables.games.contract import mark_rounds
 from macau_tables.games.contract import replay as contract_replay
 from macau_tables.games.craps.events import (
     BetIncreased,
@@ -16,7 +15,7 @@ from macau_tables.games.craps.events import (
     RollSettled,
     ThrowVoided,
 )
-from macau_tables.games.craps.rules import GAME, CrapsRules
+from macau_tables.games.craps.rules import GAME
 from macau_tables.games.craps.table import CrapsTable
 
 __all__ = [
@@ -28,20 +27,7 @@ __all__ = [
 def open_for_replay(journal: Journal, seeds: Mapping[str, bytes]) -> CrapsTable:
     """The table of ``journal``'s opening event, knowing the seeds ``seeds`` (by
     commitment) and the commitments the journal publishes (for :func:`replay`)."""
-    events = journal.events
-    first = events[0] if events else None
-    if not isinstance(first, TableOpened) or first.game != GAME:
-        raise ReplayMismatch("entry 0: a craps journal opens with table.opened for craps")
-    try:
-        rules = CrapsRules.from_json(first.rules)
-        table = CrapsTable((), rules, table_id=first.table_id, header=journal.header)
-    except InvalidInput as exc:
-        raise ReplayMismatch(f"entry 0: {exc}", rule=exc.rule) from exc
-    if table.events[0].to_json() != first.to_json():
-        raise ReplayMismatch("entry 0: the rules are not written as craps writes them")
-    table._keyring.update(seeds)
-    table._replaying(journal)
-    return table
+    return CrapsTable.open_journal(journal, seeds)
 
 
 def replay(journal: Journal, seeds: Mapping[str, bytes] | None = None) -> CrapsTable:

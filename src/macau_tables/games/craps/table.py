@@ -191,8 +191,13 @@ class CrapsTable(Table):
         self._next_limits: contract.LimitsChanged | None = None
         self._round_open = False
 
-    def _new_table(self, rules: CrapsRules) -> CrapsTable:
-        return CrapsTable((), rules, table_id=self._table_id, header=self._journal.header)
+    @classmethod
+    def _create(
+        cls, rules: CrapsRules, table_id: str, header: Mapping[str, Any], seeds: Mapping[str, bytes]
+    ) -> CrapsTable:
+        table = cls((), rules, table_id=table_id, header=header)
+        table._keyring.update(seeds)
+        return table
 
     @classmethod
     def seated(
