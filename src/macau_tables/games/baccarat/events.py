@@ -300,6 +300,9 @@ class CardExposed(Event):
 
 @event_type
 class DealingErrorCorrected(Event):
+    """BA-10: a dealing error (or a third card drawn against the rules) corrected at once,
+    as the dealer describes it; the hand goes on as the rules deal it."""
+
     kind: ClassVar[str] = "baccarat.dealing_error_corrected"
     description: str
     by: str
@@ -307,7 +310,8 @@ class DealingErrorCorrected(Event):
 
 @event_type
 class HandVoided(Event):
-    """BA-10 / BA-R3: the hand is void, every bet returned, the cards discarded."""
+    """BA-10 / BA-R3: the hand is void, every bet returned (``returned``), the cards dealt
+    discarded (the face-down ones unseen)."""
 
     kind: ClassVar[str] = "baccarat.hand_voided"
     table_id: str

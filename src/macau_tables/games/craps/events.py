@@ -89,7 +89,8 @@ class ChipsBought(_MoneyEvent):
 
 @event_type
 class PlayerLeft(_MoneyEvent):
-    """A player leaves the table: his chips go back to his wallet (cash-out)."""
+    """A player leaves the table (his bets returned first, his seat freed): his chips go
+    back to his wallet (cash-out)."""
 
     kind: ClassVar[str] = "craps.player_left"
     player: str
