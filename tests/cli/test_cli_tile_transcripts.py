@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "docs" / "examples"
 DATA = Path(__file__).parent / "data" / "tile_transcripts"
 
-runner = CliRunner()
+runner = CliRunner(env={"COLUMNS": "132"})  # the transcripts were printed 132 wide
 
 
 def _facts(game: str, **changes: Any) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from macau_tables.core.errors import InvalidInput
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
 from macau_tables.games.baccarat import BaccaratBetKind, BaccaratRules, BaccaratTable
-from macau_tables.games.baccarat_roads import (
+from macau_tables.games.baccarat.roads import (
     bead_plate,
     big_road,
     derived_road,

@@ -6,8 +6,12 @@ void as the whole one does; a snapshot that is not the state the chain says is r
 from __future__ import annotations
 
 import enum
+import importlib
 import json
+import pkgutil
 import random
+import sys
+import types
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -148,6 +152,80 @@ def test_a_mutable_part_shared_by_two_places_is_refused() -> None:
 def test_a_snapshot_that_is_not_one_is_refused(data: Any) -> None:
     with pytest.raises((snapshot.SnapshotError, ValueError)):
         snapshot.decode(data)
+
+
+def _module(monkeypatch: pytest.MonkeyPatch, name: str, **classes: type) -> None:
+    mod = types.ModuleType(name)
+    for qual, cls in classes.items():
+        cls.__module__, cls.__qualname__ = name, qual
+        setattr(mod, qual, cls)
+    monkeypatch.setitem(sys.modules, name, mod)
+
+
+def test_a_class_moved_into_a_package_keeps_the_name_its_snapshots_have(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A module split into a package names its classes as before (``snapshot_home``): the
+    snapshot, and so a checkpoint's digest, is the one the module wrote; it reads back from
+    the module the class now lives in."""
+    home, part = "macau_tables.tests_home", "macau_tables.tests_home.part"
+    monkeypatch.setattr(snapshot, "_HOMES", dict(snapshot._HOMES))
+    monkeypatch.setattr(snapshot, "_HOUSED", dict(snapshot._HOUSED))
+
+    @dataclass(frozen=True)
+    class Moved:
+        x: int
+
+    _module(monkeypatch, home)
+    _module(monkeypatch, part, Moved=Moved)
+    before = snapshot.encode(Moved(1))
+    assert before == {"o": [f"{part}:Moved", {"x": 1}]}
+    snapshot.snapshot_home(part, home)
+    encoded = snapshot.encode(Moved(1))
+    assert encoded == {"o": [f"{home}:Moved", {"x": 1}]}
+    assert snapshot.decode(encoded) == Moved(1)
+    with pytest.raises(snapshot.SnapshotError, match="housed in"):
+        snapshot.snapshot_home(part, "macau_tables.elsewhere")
+
+    @dataclass(frozen=True)
+    class Twin:
+        x: int
+
+    _module(monkeypatch, f"{home}.other", Moved=Twin)  # another class of the same name
+    snapshot.snapshot_home(f"{home}.other", home)
+    with pytest.raises(snapshot.SnapshotError, match="ambiguous"):
+        snapshot.decode(encoded)
+
+
+@pytest.mark.parametrize("package", ["baccarat", "craps"])
+def test_every_module_of_a_games_package_writes_the_names_of_the_module_it_was(
+    package: str,
+) -> None:
+    """Each module of ``games/<game>/`` is housed in the package (the one module the game
+    was): a class moved between them keeps its snapshot name."""
+    pkg = importlib.import_module(f"macau_tables.games.{package}")
+    modules = [f"{pkg.__name__}.{m.name}" for m in pkgutil.iter_modules(pkg.__path__)]
+    assert modules
+    for name in modules:
+        assert snapshot._HOMES.get(name) == pkg.__name__, name
+    classes = {
+        cls
+        for name in modules
+        for cls in vars(sys.modules[name]).values()
+        if isinstance(cls, type) and cls.__module__ == name
+    }
+    names = [cls.__qualname__ for cls in classes]
+    assert len(set(names)) == len(names), "two modules define a class of one name"
+
+
+def test_the_snapshot_names_of_the_game_classes_are_those_of_their_journals() -> None:
+    """The names checkpoints hashed before the games became packages."""
+    from macau_tables.games.baccarat import BaccaratPhase, Card
+    from macau_tables.games.craps import CrapsRules
+
+    assert snapshot.encode(Card.parse("Td")) == {"x": ["macau_tables.games.baccarat:Card", "Td"]}
+    assert snapshot.encode(BaccaratPhase.CUT)["e"][0] == "macau_tables.games.baccarat:BaccaratPhase"
+    assert snapshot.encode(CrapsRules())["o"][0] == "macau_tables.games.craps:CrapsRules"
 
 
 # --- the engines ----------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import pytest
 from macau_tables.analysis.baccarat import baccarat_par
 from macau_tables.analysis.craps import craps_par
 from macau_tables.analysis.par import percent
-from macau_tables.games.baccarat_roads import parse_shoe, roads
+from macau_tables.games.baccarat.roads import parse_shoe, roads
 from tests.web.harness import DESKTOP, PHONE, Watched, axe_violations
 
 Open = Callable[..., Watched]
@@ -112,7 +112,7 @@ def test_keyboard_skip_link_then_navigation(standalone: str, watched: Open) -> N
 def test_roads_are_drawn_cell_for_cell_from_python(
     standalone: str, watched: Open, shoe: str
 ) -> None:
-    """The JavaScript draws the cells games/baccarat_roads.py computed, nothing else."""
+    """The JavaScript draws the cells games/baccarat/roads.py computed, nothing else."""
     r = roads(parse_shoe(shoe)).to_json()
     w = watched()
     w.page.goto(standalone + "/login")

@@ -31,7 +31,7 @@ from macau_tables.games.baccarat import (
     ShoeEnded,
     Side,
 )
-from macau_tables.games.baccarat_roads import Roads, grid, parse_shoe, roads
+from macau_tables.games.baccarat.roads import Roads, grid, parse_shoe, roads
 from macau_tables.games.contract import Actor, Command, accounts, check_name
 
 NOTATION = (

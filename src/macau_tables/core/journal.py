@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
-from typing import Any, ClassVar, TypeAlias, TypeVar
+from typing import Any, ClassVar, TypeAlias, TypeVar, dataclass_transform
 
 from macau_tables.core.errors import InvalidInput, JournalError, JournalTampered
 from macau_tables.core.snapshot import snapshot_class
@@ -44,6 +44,7 @@ __all__ = [
     "canonical_json",
     "event",
     "event_from_json",
+    "event_type",
     "head_prefix",
     "register_replayer",
     "replay",
@@ -197,6 +198,13 @@ def event(cls: type[E]) -> type[E]:
     if optional:
         _OPTIONAL[cls] = optional
     return cls
+
+
+@dataclass_transform(frozen_default=True)
+def event_type(cls: type[E]) -> type[E]:
+    """Class decorator: declare an :class:`Event` subclass — a frozen dataclass with slots —
+    and register it under its ``kind`` (:func:`event`)."""
+    return event(dataclasses.dataclass(frozen=True, slots=True)(cls))
 
 
 def money_kinds() -> frozenset[str]:

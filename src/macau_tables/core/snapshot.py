@@ -30,6 +30,10 @@ Each value is a JSON scalar (``None``, a bool, an int, a string) or a one-key ob
 ``e``      an enum member: ``["module:Class", value]``
 ``o``      an object: ``["module:Class", {field: value}]``
 =========  ==============================================================
+
+A class's name, ``"module:Class"``, is part of the snapshot and so of a checkpoint's digest:
+a module that becomes a package of smaller modules names its classes as it did before
+(:func:`snapshot_home`), and the journals and snapshots written before read back alike.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ import enum
 import hashlib
 import importlib
 import json
+import sys
 from collections.abc import Mapping
 from fractions import Fraction
 from types import MappingProxyType
@@ -53,6 +58,7 @@ __all__ = [
     "encode",
     "snapshot_class",
     "snapshot_constant",
+    "snapshot_home",
     "snapshot_text_class",
     "text",
 ]
@@ -64,6 +70,8 @@ _PLAIN: set[type] = set()  # plain (non-dataclass) classes allowed: snapshot_cla
 _CONSTANTS: dict[str, object] = {}  # snapshot_constant: name -> the object
 _TEXT: dict[type, Any] = {}  # snapshot_text_class: class -> its parse
 _CONSTANT_NAMES: dict[int, str] = {}  # id -> name
+_HOMES: dict[str, str] = {}  # snapshot_home: a module -> the module its classes are named as
+_HOUSED: dict[str, list[str]] = {}  # a home -> the modules whose classes it names
 
 
 class SnapshotError(MacauTablesError):
@@ -93,8 +101,24 @@ def snapshot_constant(name: str, obj: _O) -> _O:
     return obj
 
 
+def snapshot_home(module: str, home: str) -> None:
+    """Name the classes of ``module`` in snapshots as ``home``'s (``"home:Class"``): the
+    module they were written from before it became a package of smaller modules, so that
+    snapshots, and the checkpoint digests of the journals written before, stay as they were.
+    Reading ``"home:Class"`` looks for the class in ``home`` and in every module it houses
+    (a name two of them define is refused as ambiguous)."""
+    if not module.startswith(_PACKAGE) or not home.startswith(_PACKAGE):
+        raise SnapshotError(f"{module} → {home}: modules of this package only")
+    if _HOMES.get(module, home) != home:
+        raise SnapshotError(f"{module} is housed in {_HOMES[module]} already, not {home}")
+    _HOMES[module] = home
+    housed = _HOUSED.setdefault(home, [])
+    if module not in housed:
+        housed.append(module)
+
+
 def _name(cls: type) -> str:
-    return f"{cls.__module__}:{cls.__qualname__}"
+    return f"{_HOMES.get(cls.__module__, cls.__module__)}:{cls.__qualname__}"
 
 
 #: a dataclass field's metadata: the field is written only when it is not its default, and
@@ -226,14 +250,29 @@ def _class(name: Any) -> type:
     if not module.startswith(_PACKAGE):
         raise SnapshotError(f"{name}: not a class of this package")
     try:
-        obj: Any = importlib.import_module(module)
-        for part in qual.split("."):
-            obj = getattr(obj, part)
-    except (ImportError, AttributeError) as exc:
+        places: list[Any] = [importlib.import_module(module)]
+    except ImportError as exc:
         raise SnapshotError(f"{name}: no such class") from exc
+    places += [sys.modules[m] for m in _HOUSED.get(module, ()) if m in sys.modules]
+    found: list[type] = []
+    for obj in places:
+        for part in qual.split("."):
+            obj = getattr(obj, part, None)
+        if obj is not None and _named(obj, module, qual) and obj not in found:
+            found.append(obj)
+    if len(found) > 1:
+        raise SnapshotError(f"{name}: ambiguous ({', '.join(c.__module__ for c in found)})")
+    if not found:
+        raise SnapshotError(f"{name}: no such class")
+    return found[0]
+
+
+def _named(obj: Any, module: str, qual: str) -> bool:
+    """Whether ``obj`` is a class a snapshot names ``module:qual`` (not a function, nor a
+    class another module defines and this one imports)."""
     if not isinstance(obj, type):
-        raise SnapshotError(f"{name}: not a class")
-    return obj
+        raise SnapshotError(f"{module}:{qual}: not a class")
+    return _name(obj) == f"{module}:{qual}"
 
 
 def decode(data: Any) -> Any:

@@ -59,7 +59,7 @@ from macau_tables.core.errors import (
     SeedNotRevealed,
     passes,
 )
-from macau_tables.core.journal import Event, Journal, JsonValue, event, event_from_json
+from macau_tables.core.journal import Event, Journal, JsonValue, event_from_json, event_type
 from macau_tables.core.ledger import Movement, Posting, Transaction, movement_of, validate_account
 from macau_tables.core.money import Currency, Money, currency_by_code
 from macau_tables.core.rng import Rng, commitment
@@ -91,7 +91,6 @@ __all__ = [
     "accounts",
     "effective_events",
     "hold_aliases",
-    "limits_args",
     "mark_rounds",
     "money_delta",
     "movement",
@@ -250,8 +249,7 @@ def time_out(pending: Pending) -> Command:
 # --- the events every table shares -----------------------------------------------------
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class TableOpened(Event):
     """The first event of every table's journal: the game, the table and its rules.
 
@@ -265,8 +263,7 @@ class TableOpened(Event):
     rules: dict[str, Any]
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class TimedOut(Event):
     """``actor`` did not act in time; the rules' default ``op`` follows (``rule`` says why)."""
 
@@ -276,8 +273,7 @@ class TimedOut(Event):
     rule: str
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class SeedCommitted(Event):
     """A server seed for ``label`` (a shoe, a woodpile, a shooter) is fixed: its SHA-256."""
 
@@ -286,8 +282,7 @@ class SeedCommitted(Event):
     commitment: str
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class SeedRevealed(Event):
     """The seed committed for ``label``, revealed (hex) once what it hid is over."""
 
@@ -296,8 +291,7 @@ class SeedRevealed(Event):
     seed: str
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class Checkpoint(Event):
     """The table's state here, by the SHA-256 of its snapshot (``core.snapshot``): the
     state every entry before this one built. A server stores the snapshot beside it and
@@ -515,8 +509,7 @@ def transfer(
 # correction like any operation (``command_of`` names it) and demands the same event.
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class RoundVoided(Event):
     """A supervisor voided the round from ``from_seq`` (a second supervisor approved)."""
 
@@ -536,8 +529,7 @@ class RoundVoided(Event):
         return _correction_movement(self)
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class RoundCorrected(Event):
     """A supervisor corrected the keyed-in operation at ``of_seq``: ``op`` re-run with
     ``args``; ``rerun`` is what the rules give (event JSON), the money the net difference."""
@@ -561,8 +553,7 @@ class RoundCorrected(Event):
         return _correction_movement(self)
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class LimitsChanged(Event):
     """New table limits (minor units), taking effect at the next round boundary: a round
     under way keeps the limits its bets were placed under (each engine says where its
@@ -602,38 +593,6 @@ class LimitsChanged(Event):
         out = self.args()
         del out["reason"]
         return out
-
-
-def limits_args(args: Mapping[str, Any], currency: Currency) -> dict[str, Any]:
-    """``change_limits``'s JSON arguments checked for their shape (amounts are whole
-    numbers of minor units; ``bets`` maps a bet's name to ``[min, max]``): the keyword
-    arguments of an engine's ``change_limits`` — ``min_bet``, ``max_bet`` as
-    :class:`Money`, ``bets`` as ``{name: (Money, Money)}``, ``differential`` as Money or
-    None, ``reason``. The rules' own checks are the engine's."""
-
-    def amount(value: object, what: str) -> Money:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidInput(f"{what} is a whole number of minor units, not {value!r}")
-        return Money(value, currency)
-
-    out: dict[str, Any] = {
-        "min_bet": amount(args.get("min_bet"), "min_bet"),
-        "max_bet": amount(args.get("max_bet"), "max_bet"),
-        "reason": args.get("reason"),
-    }
-    bets = args.get("bets")
-    if bets is not None:
-        if not isinstance(bets, Mapping):
-            raise InvalidInput("bets maps a bet's name to [min, max], e.g. {'tie': [100, 5000]}")
-        pairs: dict[str, tuple[Money, Money]] = {}
-        for name, pair in bets.items():
-            if not isinstance(pair, list | tuple) or len(pair) != 2:
-                raise InvalidInput(f"bets.{name} is [min, max], not {pair!r}")
-            pairs[str(name)] = (amount(pair[0], f"bets.{name}"), amount(pair[1], f"bets.{name}"))
-        out["bets"] = pairs
-    if args.get("differential") is not None:
-        out["differential"] = amount(args["differential"], "differential")
-    return out
 
 
 def _correction_movement(ev: RoundVoided | RoundCorrected) -> Movement | None:

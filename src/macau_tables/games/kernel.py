@@ -29,20 +29,23 @@ import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, Self, TypeVar
+from typing import Any, ClassVar, Concatenate, ParamSpec, Self, TypeVar
 
 from macau_tables.core import snapshot
 from macau_tables.core.errors import (
     InvalidInput,
+    JournalError,
     MacauTablesError,
     OutOfOrder,
+    ReplayMismatch,
     RuleViolation,
     passes,
 )
 from macau_tables.core.journal import Event, Journal, JsonValue
+from macau_tables.core.ledger import Movement
 from macau_tables.core.money import Currency, Money, currency_by_code
 from macau_tables.core.rng import Rng
-from macau_tables.core.visibility import Viewer
+from macau_tables.core.visibility import Audience, Viewer
 from macau_tables.games import contract
 from macau_tables.games.contract import (
     Actor,
@@ -70,8 +73,15 @@ __all__ = [
     "Alias",
     "Arg",
     "ArgType",
+    "ChipsBought",
+    "ChipsCashed",
     "Operation",
+    "Private",
     "Table",
+    "buys_in",
+    "can",
+    "cashes_out",
+    "journal_currency",
     "optional",
     "parsed",
     "parsed_list",
@@ -79,6 +89,8 @@ __all__ = [
 ]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+_S = TypeVar("_S")
+_P = ParamSpec("_P")
 
 # --- argument types -----------------------------------------------------------------------
 
@@ -259,6 +271,20 @@ class Alias:
     rename: Mapping[str, str] = field(default_factory=dict)
 
 
+def can(verify: Callable[Concatenate[_S, _P], object]) -> Callable[Concatenate[_S, _P], bool]:
+    """``can_x = can(verify_x)`` in a table's body: ``verify_x`` as a bool
+    (``core.errors.passes``), with its arguments' types; a subclass's ``verify_x`` is the
+    one asked."""
+    name = verify.__name__
+
+    def check(self: _S, /, *args: _P.args, **kwargs: _P.kwargs) -> bool:
+        return passes(getattr(self, name), *args, **kwargs)
+
+    check.__name__ = "can_" + name.removeprefix("verify_")
+    check.__doc__ = f"``{name}`` as a bool (``core.errors.passes``)."
+    return check
+
+
 def supervisor_reason(reason: object) -> str:
     """A supervisor's reason: a text of 1 to 500 characters."""
     if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
@@ -271,6 +297,79 @@ _SUPERVISED = (
     Arg("request", WHOLE),
     Arg("requested_by", TEXT),
 )
+
+
+# --- a player's money: the events every table journals of it -----------------------------
+
+
+def journal_currency(code: str) -> Currency:
+    """An event's currency, by its code (one this code does not know: :class:`JournalError`)."""
+    try:
+        return currency_by_code(code)
+    except InvalidInput as exc:
+        raise JournalError(f"an event's currency: {exc}") from exc
+
+
+def buys_in(currency: str, table_id: str, player: str, amount: int, memo: str) -> Movement:
+    """``amount`` minor units from ``player``'s wallet to his stack at the table."""
+    return contract.transfer(
+        journal_currency(currency),
+        contract.accounts.wallet(player),
+        contract.accounts.stack(table_id, player),
+        amount,
+        memo=f"{player} {memo}",
+    )
+
+
+def cashes_out(currency: str, table_id: str, player: str, amount: int, memo: str) -> Movement:
+    """``amount`` minor units from ``player``'s stack at the table back to his wallet."""
+    return contract.transfer(
+        journal_currency(currency),
+        contract.accounts.stack(table_id, player),
+        contract.accounts.wallet(player),
+        amount,
+        memo=f"{player} {memo}",
+    )
+
+
+class Private:
+    """An event of a player's money (a mixin): private to its ``player`` and the staff."""
+
+    __slots__ = ()
+    player: str
+
+    def audience(self) -> Audience:
+        return Audience.private(self.player)
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsBought(Private, Event):
+    """Chips from the player's wallet to his stack at the table (private: his money). A
+    game's event of this shape names its ``kind`` (and its ledger ``MEMO``)."""
+
+    MEMO: ClassVar[str] = "buys chips"
+    table_id: str
+    player: str
+    amount: int
+    currency: str
+
+    def movement(self) -> Movement | None:
+        return buys_in(self.currency, self.table_id, self.player, self.amount, self.MEMO)
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsCashed(Private, Event):
+    """Chips from the player's stack back to his wallet (private: his money); a game's
+    event of this shape names its ``kind`` (and its ledger ``MEMO``)."""
+
+    MEMO: ClassVar[str] = "cashes out"
+    table_id: str
+    player: str
+    amount: int
+    currency: str
+
+    def movement(self) -> Movement | None:
+        return cashes_out(self.currency, self.table_id, self.player, self.amount, self.MEMO)
 
 
 # --- the kernel ---------------------------------------------------------------------------
@@ -304,8 +403,13 @@ class Table(contract.SnapshotOps):
         {"_journal", "_events", "_keyring", "_snaps"}
     )
 
+    #: the game's rule set (its ``from_json`` reads what a table's opening wrote)
+    RULES: ClassVar[Any]
+
     rules: Any
     _hold_aliases: dict[str, str]
+    #: a supervisor's new limits, waiting for the round under way to end
+    _next_limits: LimitsChanged | None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -370,7 +474,7 @@ class Table(contract.SnapshotOps):
 
     def _rules_of(self, opened: TableOpened) -> Any:
         """The rule set a table's opening wrote."""
-        raise NotImplementedError
+        return self.RULES.from_json(opened.rules)
 
     # --- the contract's plumbing ----------------------------------------------------------
 
@@ -387,6 +491,11 @@ class Table(contract.SnapshotOps):
         """The table's currency (amounts of :data:`AMOUNT` are in it)."""
         cur = self.rules.currency
         return currency_by_code(cur) if isinstance(cur, str) else cur
+
+    @property
+    def next_limits(self) -> LimitsChanged | None:
+        """Limits changed for the next round, waiting for this one to end (or None)."""
+        return self._next_limits
 
     def seed_vault(self) -> Mapping[str, bytes]:
         """The server seeds this table holds, by commitment (read-only; see
@@ -625,8 +734,43 @@ class Table(contract.SnapshotOps):
         return contract.effective_events(self._events, self._journal.first)
 
     def _opening(self) -> Self:
-        """A new table as the journal's opening made it (the game's)."""
+        """A new table as the journal's opening made it."""
+        opened = self._events[0]
+        assert isinstance(opened, TableOpened)
+        return self._create(
+            self._rules_of(opened), self._table_id, self._journal.header, self._keyring
+        )
+
+    @classmethod
+    def _create(
+        cls, rules: Any, table_id: str, header: Mapping[str, Any], seeds: Mapping[str, bytes]
+    ) -> Self:
+        """A new table of this game: ``rules``, id, journal header and the server seeds it
+        holds (the game's constructor)."""
         raise NotImplementedError
+
+    @classmethod
+    def open_journal(cls, journal: Journal, seeds: Mapping[str, bytes] | None = None) -> Self:
+        """The table a journal opens (its ``table.opened``: game, table id, rules), holding
+        ``seeds`` (by commitment), ready to replay the journal (``contract.replay``). An
+        opening that is not this game's, or whose rules do not read back as written:
+        :class:`ReplayMismatch` naming entry 0."""
+        events = journal.events
+        first = events[0] if events else None
+        if not isinstance(first, TableOpened) or first.game != cls.game:
+            raise ReplayMismatch(
+                f"entry 0: a {cls.game} journal opens with table.opened for {cls.game}"
+            )
+        try:
+            table = cls._create(
+                cls.RULES.from_json(first.rules), first.table_id, journal.header, seeds or {}
+            )
+        except MacauTablesError as exc:
+            raise ReplayMismatch(f"entry 0: {exc.message}", rule=exc.rule) from exc
+        if table._events[0].to_json() != first.to_json():
+            raise ReplayMismatch(f"entry 0: the rules are not written as {cls.game} writes them")
+        table._replaying(journal)
+        return table
 
     def _blank(self) -> Self:
         """A new table in the state of the journal's window's start."""

@@ -16,7 +16,7 @@ from typing import Any
 from macau_tables.core.journal import Journal
 from macau_tables.core.rng import Rng
 from macau_tables.games.contract import TableEngine
-from macau_tables.games.craps import CrapsRules, CrapsTable
+from macau_tables.games.craps import CrapsRules, CrapsTable, open_for_replay
 from macau_tables.server.bots import Move, register_strategy
 from macau_tables.server.games import GameBinding
 
@@ -28,7 +28,7 @@ def create(table_id: str, options: Mapping[str, Any]) -> TableEngine:
 
 
 def open_journal(journal: Journal, seeds: Mapping[str, bytes]) -> TableEngine:
-    return CrapsTable.open_for_replay(journal, seeds)
+    return open_for_replay(journal, seeds)
 
 
 def secret_seed(engine: TableEngine, commitment: str) -> bytes | None:

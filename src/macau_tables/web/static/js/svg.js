@@ -90,7 +90,7 @@ export function die(n, label) {
     })));
 }
 
-// --- road maps (from games/baccarat_roads.py Roads.to_json) -----------------------------------
+// --- road maps (from games/baccarat/roads.py Roads.to_json) -----------------------------------
 
 const CELL = 18;
 

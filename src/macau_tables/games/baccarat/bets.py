@@ -1,0 +1,232 @@
+"""The baccarat layout by the rules, as pure functions of the table's bets: BA-11 leaving
+with bets, BA-12 the bets left on after a tie (BA-R2), BA-13 each bet's limits (BA-18 the
+Banker's multiples), BA-14 the Banker/Player differential, BA-15 the spots, BA-16 who
+squeezes a side's cards.
+
+A bet on the layout is a :class:`~macau_tables.games.baccarat.hand.Bet`: one stake (a hold)
+of a player on one bet at one spot; a player's stakes at a spot add up to his bet there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from macau_tables.core.errors import BetNotAllowed, InvalidInput, OutOfOrder, RuleViolation
+from macau_tables.core.money import Currency, Money
+from macau_tables.games.baccarat.hand import Bet, Hand
+from macau_tables.games.baccarat.rules import BaccaratBetKind, BaccaratRules, Side, TieChoice
+
+__all__ = [
+    "check_added",
+    "check_amount",
+    "check_change",
+    "check_differential",
+    "check_leave",
+    "check_spot",
+    "check_tie_change",
+    "differential",
+    "merged",
+    "side_kind",
+    "spot_holds",
+    "squeeze_holders",
+]
+
+
+def merged(holds: Iterable[Bet]) -> list[Bet]:
+    """The layout: one entry per player, bet and spot (its stakes added up; the first
+    stake's hold id and carried flag)."""
+    out: dict[tuple[str, BaccaratBetKind, int], Bet] = {}
+    for b in holds:
+        key = (b.player, b.kind, b.spot)
+        old = out.get(key)
+        out[key] = (
+            b
+            if old is None
+            else Bet(b.player, b.kind, old.amount + b.amount, b.spot, old.carried, old.id)
+        )
+    return list(out.values())
+
+
+def spot_holds(holds: Iterable[Bet], player: str, kind: BaccaratBetKind, spot: int) -> list[Bet]:
+    """The stakes of ``player`` on ``kind`` at ``spot``."""
+    return [b for b in holds if (b.player, b.kind, b.spot) == (player, kind, spot)]
+
+
+def check_spot(
+    rules: BaccaratRules, seats: Mapping[str, int | None], player: str, spot: int
+) -> None:
+    """BA-15: standing players may not bet on the spots reserved for seated players
+    (read: a seat's spot is its seated player's alone)."""
+    last = rules.seats + rules.standing_spots
+    if isinstance(spot, bool) or not isinstance(spot, int) or not 1 <= spot <= last:
+        raise InvalidInput(f"spot {spot}: the layout has spots 1–{last}")
+    if spot <= rules.seats and seats[player] != spot:
+        who = "a standing player" if seats[player] is None else "another seat's player"
+        raise BetNotAllowed(
+            f"spot {spot} is reserved for its seated player, not {who}", rule="BA-15"
+        )
+
+
+def check_amount(rules: BaccaratRules, kind: BaccaratBetKind, amount: Money) -> None:
+    """BA-13 the table's limit for each bet; BA-18 house note (BA-R5 option): Banker bets
+    in multiples of the minimum."""
+    lim = rules.limit(kind)
+    if amount.currency != rules.currency:
+        raise InvalidInput(f"{amount} is not in {rules.currency}")
+    if not lim.minimum <= amount <= lim.maximum:
+        raise BetNotAllowed(
+            f"{kind} bets from {lim.minimum} to {lim.maximum}, not {amount}", rule="BA-13"
+        )
+    if (
+        kind is BaccaratBetKind.BANKER
+        and rules.banker_multiples_of_minimum
+        and amount.minor % lim.minimum.minor
+    ):
+        raise BetNotAllowed(f"Banker bets in multiples of the minimum {lim.minimum}", rule="BA-18")
+
+
+def differential(bets: Iterable[Bet], currency: Currency) -> Money:
+    """BA-14: total Banker stakes minus total Player stakes, in absolute value."""
+    net = 0
+    for b in bets:
+        if b.kind is BaccaratBetKind.BANKER:
+            net += b.amount.minor
+        elif b.kind is BaccaratBetKind.PLAYER:
+            net -= b.amount.minor
+    return Money(abs(net), currency)
+
+
+def check_differential(rules: BaccaratRules, after: Sequence[Bet]) -> None:
+    """BA-14: unequal Banker and Player stakes are accepted up to the table's limit."""
+    limit = rules.differential_limit
+    if limit is not None and (diff := differential(after, rules.currency)) > limit:
+        raise BetNotAllowed(
+            f"the Banker/Player difference would be {diff}, over the table's {limit}",
+            rule="BA-14",
+        )
+
+
+def check_tie_change(
+    rules: BaccaratRules,
+    kind: BaccaratBetKind,
+    to_kind: BaccaratBetKind,
+    before: Money,
+    amount: Money,
+) -> None:
+    """BA-12 / BA-R2: after a tie, the house's alternatives for the bets left on."""
+    choices = rules.tie_choices
+    if amount.is_zero():
+        if TieChoice.WITHDRAW not in choices:
+            raise BetNotAllowed("after a tie these bets may not be withdrawn here", rule="BA-R2")
+        return
+    if TieChoice.CHANGE in choices:
+        return  # BA-12 (3): reduced or not, or moved Player ↔ Banker
+    if TieChoice.INCREASE in choices and to_kind is kind and amount >= before:
+        return  # SJM: only increased (BA-18 house note)
+    raise BetNotAllowed(
+        "after a tie these bets may only be "
+        + " or ".join(sorted(str(c) for c in choices))
+        + " here",
+        rule="BA-R2",
+    )
+
+
+def check_added(
+    rules: BaccaratRules,
+    holds: Sequence[Bet],
+    player: str,
+    kind: BaccaratBetKind,
+    amount: Money,
+    spot: int,
+) -> None:
+    """A stake of ``amount`` added to ``player``'s ``kind`` bet at ``spot``: the bet it makes
+    within its limits (BA-13, BA-18), the differential after it (BA-14), and a bet left on
+    after a tie only as the house lets it change (BA-12 / BA-R2)."""
+    old = spot_holds(holds, player, kind, spot)
+    before = sum((b.amount for b in old), Money.zero(rules.currency))
+    if old and all(b.carried for b in old):
+        check_tie_change(rules, kind, kind, before, before + amount)
+    check_amount(rules, kind, before + amount)
+    check_differential(rules, [*holds, Bet(player, kind, amount, spot)])
+
+
+def check_change(
+    rules: BaccaratRules,
+    holds: Sequence[Bet],
+    player: str,
+    kind: BaccaratBetKind,
+    amount: Money,
+    to: BaccaratBetKind,
+    spot: int,
+) -> Money:
+    """``player``'s ``kind`` bet at ``spot`` set to ``amount`` (zero: taken down), moved to
+    ``to`` (only between Player and Banker, BA-12): its limits (BA-13), the differential
+    (BA-14), a bet left on after a tie as the house lets it change (BA-R2). The stake the
+    bet had."""
+    old = spot_holds(holds, player, kind, spot)
+    if not old:
+        raise InvalidInput(f"you have no {kind} bet on spot {spot}")
+    before = sum((b.amount for b in old), Money.zero(rules.currency))
+    if to is not kind and (
+        {kind, to} != {BaccaratBetKind.PLAYER, BaccaratBetKind.BANKER}
+        or spot_holds(holds, player, to, spot)
+    ):
+        raise BetNotAllowed(f"a {kind} bet cannot move to {to} here", rule="BA-12")
+    if not isinstance(amount, Money) or amount.is_negative():
+        raise InvalidInput(f"a bet cannot be negative: {amount}")
+    if all(b.carried for b in old):
+        check_tie_change(rules, kind, to, before, amount)
+    if not amount.is_zero():
+        check_amount(rules, to, amount)
+        check_differential(
+            rules, [*(b for b in holds if b not in old), Bet(player, to, amount, spot)]
+        )
+    return before
+
+
+def check_leave(rules: BaccaratRules, hand: Hand | None, holds: Iterable[Bet], player: str) -> None:
+    """A player leaves unless he holds cards (BA-16) or has bets in the hand being dealt
+    (BA-11); his bets not yet dealt on are returned, but a bet left on after a tie only where
+    the table lets it be withdrawn (BA-12 / BA-R2)."""
+    mine = [b for b in holds if b.player == player]
+    if hand is not None:
+        if player in hand.holders.values():
+            raise RuleViolation(
+                "you hold the cards of this hand and may not leave the table", rule="BA-16"
+            )
+        if mine and not hand.demonstration:
+            raise OutOfOrder(
+                "your bets are in play in this hand: you may leave once it is settled",
+                rule="BA-11",
+            )
+    if any(b.carried for b in mine) and TieChoice.WITHDRAW not in rules.tie_choices:
+        raise BetNotAllowed(
+            "your bet left on after the tie may not be withdrawn at this table: "
+            "it stays for the next hand",
+            rule="BA-R2",
+        )
+
+
+def side_kind(side: Side) -> BaccaratBetKind:
+    """The bet on a side (BA-6, BA-13)."""
+    return BaccaratBetKind.PLAYER if side is Side.PLAYER else BaccaratBetKind.BANKER
+
+
+def squeeze_holders(
+    rules: BaccaratRules, layout: Iterable[Bet], seats: Mapping[str, int | None]
+) -> dict[Side, str | None]:
+    """BA-16: the seated player with the largest bet on a side handles that side's cards
+    (BA-R6; equal bets: the lower seat). None: the dealer opens them."""
+    holders: dict[Side, str | None] = {Side.PLAYER: None, Side.BANKER: None}
+    if not rules.squeeze or rules.continuous_shuffler:  # BA-7.2 face up
+        return holders
+    bets = list(layout)
+    for side in Side:
+        best: tuple[int, int] | None = None
+        for b in bets:
+            seat = seats.get(b.player)
+            if b.kind is side_kind(side) and seat is not None and b.spot == seat:
+                key = (-b.amount.minor, seat)
+                if best is None or key < best:
+                    best, holders[side] = key, b.player
+    return holders
