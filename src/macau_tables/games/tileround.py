@@ -196,6 +196,52 @@ class Bet:
     amount: int
 
 
+class BetTally:
+    """A round's bets (``TileRound.bets``, only ever added to while the round lasts)
+    summed the way the rules ask of them, so that a bet costs the same on an empty table
+    and on a full one: what each person has bet, on which seats (PG-2.1: who may rearrange,
+    standing for how many seats; TW-5e: a co-banker's bets), and each seat's bettors with
+    what each has on it, in the order they first bet there (PG-7.1 / PG-R7: the holder).
+    Its size is the people times the seats, whatever the bets.
+
+    Derived data, never in a snapshot (the round's cache, ``compare=False``): a round made
+    from another by a bet (``replace``) reads only the bets added since — into a copy, the
+    earlier round's tally left as it was (:attr:`TileRound.tally`)."""
+
+    __slots__ = ("first", "last", "on_seat", "seats_of", "seen", "staked")
+
+    def __init__(self) -> None:
+        self.seen = 0  # the bets read
+        self.first: Bet | None = None  # the first and the last of them (to know the tuple)
+        self.last: Bet | None = None
+        self.staked: dict[str, int] = {}  # person -> his bets' total (minor units)
+        self.seats_of: dict[str, dict[int, None]] = {}  # person -> the seats he bet on
+        self.on_seat: dict[int, dict[str, int]] = {}  # seat -> its bettors' totals
+
+    def of(self, bets: tuple[Bet, ...]) -> bool:
+        """Whether ``bets`` begin with the bets read (rounds only add bets at the end)."""
+        if len(bets) < self.seen:
+            return False
+        return self.seen == 0 or (bets[0] is self.first and bets[self.seen - 1] is self.last)
+
+    def read(self, bets: tuple[Bet, ...]) -> BetTally:
+        """This tally if it has read ``bets``; else a copy that reads the ones added."""
+        if self.seen == len(bets):
+            return self
+        t = BetTally()
+        t.seen, t.first = self.seen, self.first
+        t.staked = dict(self.staked)
+        t.seats_of = {p: dict(s) for p, s in self.seats_of.items()}
+        t.on_seat = {s: dict(b) for s, b in self.on_seat.items()}
+        for b in bets[self.seen :]:
+            t.staked[b.person] = t.staked.get(b.person, 0) + b.amount
+            t.seats_of.setdefault(b.person, {})[b.seat] = None
+            seat = t.on_seat.setdefault(b.seat, {})
+            seat[b.person] = seat.get(b.person, 0) + b.amount
+        t.seen, t.first, t.last = len(bets), bets[0], bets[-1]
+        return t
+
+
 # --- the round -----------------------------------------------------------------------------
 
 
@@ -234,6 +280,17 @@ class TileRound:
     settings: Mapping[int, Setting] = field(default_factory=dict)
     setters: Mapping[int, str] = field(default_factory=dict)
     void_deals: int = 0  # PG-2.3 / PG-R3: deals voided this round (bets frozen since)
+    # the bets summed (derived: a cache, never in a snapshot; read through ``tally``)
+    tally_: BetTally | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def tally(self) -> BetTally:
+        """The round's bets summed (:class:`BetTally`), up to the last."""
+        t = self.tally_
+        t = t.read(self.bets) if t is not None and t.of(self.bets) else BetTally().read(self.bets)
+        if t is not self.tally_:
+            object.__setattr__(self, "tally_", t)  # (a cache of a frozen value)
+        return t
 
     # ---- opening (PG-4.4, PG-3.1, TW-5c, TW-5e) ----------------------------------------
 
@@ -381,7 +438,7 @@ class TileRound:
             raise BetNotAllowed(f"{person} is already in the bank", rule=self._r("PG-3.2"))
         if any(p == person for p, _ in self.cobankers):
             raise BetNotAllowed(f"{person} already co-banks this round", rule=self._r("PG-3.3"))
-        if not self.regulation.cobanker_may_bet and any(b.person == person for b in self.bets):
+        if not self.regulation.cobanker_may_bet and person in self.tally.staked:
             raise BetNotAllowed(
                 f"{person} bets on a place: a co-banker may not bet on other places",
                 rule="TW-5e",
@@ -463,7 +520,7 @@ class TileRound:
                 rule=self._r("PG-R2"),
             )
         if person != self.banker:
-            if not any(b.person == person for b in self.bets):
+            if person not in self.tally.staked:
                 raise RuleViolation(
                     "only the banker and players with a bet", rule=self._r("PG-2.1")
                 )
@@ -485,7 +542,8 @@ class TileRound:
     def _rearranging_seats(self, people: Sequence[str]) -> int:
         """PG-2.1 counts seats (門): the fewest seats the rearranging players can stand
         for, each player for one seat he bet on (two bettors of seat 2 are one seat)."""
-        choices = [sorted({b.seat for b in self.bets if b.person == p}) for p in people]
+        seats_of = self.tally.seats_of
+        choices = [sorted(seats_of.get(p, ())) for p in people]
         return min(len(set(pick)) for pick in itertools.product(*choices))
 
     def can_rearrange(self, person: str, order: Sequence[int]) -> bool:
@@ -592,7 +650,7 @@ class TileRound:
 
     def active_seats(self) -> list[int]:
         """Player seats with bets and tiles in play, in settlement order."""
-        bet_seats = {b.seat for b in self.bets}
+        bet_seats = self.tally.on_seat
         return [s for s in self.settlement_order() if s in bet_seats and s not in self.seats_out]
 
     def holder(self, seat: int) -> str | None:
@@ -610,11 +668,9 @@ class TileRound:
         if one_seat is None:
             one_seat = self.regulation.one_seat_per_holder
         holders: dict[int, str] = {}
+        on_seat = self.tally.on_seat
         for s in self.active_seats():
-            totals: dict[str, int] = {}
-            for b in self.bets:
-                if b.seat == s:
-                    totals[b.person] = totals.get(b.person, 0) + b.amount
+            totals = on_seat[s]
             ranked = sorted(totals, key=lambda p: -totals[p])  # stable: ties -> earliest
             taken = set(holders.values()) if one_seat else set()
             # Gap fill: when every bettor of the seat holds another seat, the dealer sets it

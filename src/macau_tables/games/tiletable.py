@@ -788,7 +788,7 @@ class TileTable(Table):
         (another player's bet on his seat does not count: the condition is on the person,
         惟獲過莊的閒家必須曾在上一局投注 / 但該人必須在此之前曾經投注)."""
         prev = self._prev
-        return prev is not None and any(b.person == player for b in prev.bets)
+        return prev is not None and player in prev.tally.staked
 
     def bank_offer(self) -> tuple[int | None, bool, int]:
         """(the seat offered the bank, whether it is the banker's keep, the least capital:
