@@ -20,7 +20,9 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "docs" / "examples"
 DATA = Path(__file__).parent / "data" / "tile_transcripts"
 
-runner = CliRunner(env={"COLUMNS": "132"})  # the transcripts were printed 132 wide
+runner = CliRunner(
+    env={"COLUMNS": None}
+)  # a pipe: whole lines (cli.common.PIPED_WIDTH), as recorded
 
 
 def _facts(game: str, **changes: Any) -> dict[str, Any]:
