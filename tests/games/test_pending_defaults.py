@@ -35,14 +35,14 @@ D = Actor.DEALER
 def _baccarat() -> TableEngine:
     t = BaccaratTable(table_id="t1")
     for p in PLAYERS:
-        t.execute(Command(Actor.player(p), "join", {"buy_in": 100_000}))
+        t.execute(Command(Actor.player(p), "sit", {"amount": 100_000}))
     return t
 
 
 def _craps() -> TableEngine:
     t = CrapsTable(table_id="t1")
     for p in PLAYERS:
-        t.execute(Command(Actor.player(p), "join", {"amount": 100_000}), Rng.seeded("join", p))
+        t.execute(Command(Actor.player(p), "sit", {"amount": 100_000}), Rng.seeded("sit", p))
     return t
 
 

@@ -156,7 +156,7 @@ class Bot:
         self.report.statuses[r.status_code] += 1
         body = r.json()
         if r.status_code == 200:
-            self.seated = self.seated or move.op in ("join", "sit", "buy_in")
+            self.seated = self.seated or move.op in ("sit", "buy_in")
             if move.bet:
                 self.report.bets += 1
                 self.report.bet_latencies.append(dt)
@@ -208,7 +208,7 @@ class Bot:
             snap = await self.view(deadline)
             if snap:
                 mine = strategy(snap["view"], snap["pending"], self.name, self.rng)
-                if mine is not None and not mine.bet and mine.op not in ("join", "sit"):
+                if mine is not None and not mine.bet and mine.op != "sit":
                     if mine.pause:  # (a shooter ends his bets' round: throwing, paced)
                         await asyncio.sleep(_pause(mine.pause, snap.get("countdown")))
                     await self.command(mine, deadline)
