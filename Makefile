@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 # `make check`: the development loop's fast tests (engines, tiles, CLI, the API on SQLite),
 # properties with fewer examples and the tests marked slow left to `make test`
-.PHONY: run test check lint typecheck unit postgres compiler bench soak coverage conformance docs-analysis clean chromium screenshots vendor-js rng-test rng-tools
+.PHONY: run test check lint typecheck unit postgres compiler bench soak coverage conformance docs-analysis docs-reference clean chromium screenshots vendor-js rng-test rng-tools
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -66,12 +66,14 @@ CHECK_TESTS := tests/core tests/games tests/tiles tests/cli tests/server/test_ap
 check: $(STAMP)
 	MACAU_TABLES_TESTS=check $(BIN)/pytest -n $(TEST_WORKERS) -m "not slow" $(CHECK_TESTS)
 
-# every benchmark but the soak (bench_soak.py runs for half an hour: `make soak`)
+# every benchmark but the soak (bench_soak.py runs for half an hour: `make soak`); each
+# writes benchmarks/results/<name>.json, and docs/benchmarks.md is rendered from them
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	@for f in benchmarks/bench_*.py; do \
 	  case $$f in */bench_soak.py) echo "== $$f: skipped (make soak)"; continue;; esac; \
 	  echo "== $$f"; $(BIN)/python $$f || exit 1; done
+	$(BIN)/python benchmarks/render.py
 
 # the soak: bots on the demo floor for MINUTES, a sample every EVERY seconds; fails if the
 # server's memory or descriptors grow (docs/benchmarks.md, "Soak")
@@ -79,6 +81,7 @@ MINUTES ?= 30
 EVERY ?= 60
 soak: $(STAMP)
 	$(BIN)/python benchmarks/bench_soak.py --minutes $(MINUTES) --every $(EVERY)
+	$(BIN)/python benchmarks/render.py
 
 # the production generator's raw bytes (macau-tables rng raw) through dieharder and ent, not
 # in make test: the whole battery (-a) reads many GB. RNG_BYTES bounds the stream (0: as
@@ -98,7 +101,8 @@ rng-tools:
 
 rng-test: $(STAMP) rng-tools
 	$(BIN)/python benchmarks/rng_battery.py --bytes '$(RNG_BYTES)' --dieharder='$(DIEHARDER_ARGS)' \
-	  --ent-bytes '$(RNG_ENT_BYTES)' $(if $(filter os,$(RNG_SEED)),--os,$(if $(RNG_SEED),--seed '$(RNG_SEED)'))
+	  --ent-bytes '$(RNG_ENT_BYTES)' $(if $(filter os,$(RNG_SEED)),--os,$(if $(RNG_SEED),--seed '$(RNG_SEED)')); \
+	  status=$$?; $(BIN)/python benchmarks/render.py; exit $$status
 
 coverage:
 	$(PYTHON) ../shared/tools/rule_coverage.py
@@ -108,6 +112,12 @@ docs-analysis: $(STAMP)
 
 conformance:
 	$(PYTHON) scripts/conformance.py
+
+# the generated reference pages: every command's --help (docs/reference/cli.md), the HTTP
+# API from the server's OpenAPI document and the socket's messages (docs/reference/api.md)
+docs-reference: $(STAMP)
+	$(BIN)/python scripts/gen_cli_reference.py
+	$(BIN)/python scripts/gen_api_reference.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

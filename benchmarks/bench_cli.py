@@ -22,6 +22,8 @@ import sys
 import time
 from pathlib import Path
 
+import results  # benchmarks/results.py: the figures for docs/benchmarks.md
+
 ROOT = Path(__file__).resolve().parents[1]
 MAIN = "from macau_tables.cli.app import main; main()"
 EXAMPLE = str(ROOT / "docs" / "examples" / "paigow-round.json")
@@ -75,8 +77,27 @@ def main() -> None:
                 "cpu_median_s": statistics.median(c for _, c in runs),
             }
         )
+    meta = {"python": platform.python_version(), "cpus": os.cpu_count(), "runs": opts.runs}
+    bare = next((r for r in rows if r["command"] == "bare python"), None)
+    page = [
+        results.row(
+            f"macau-tables {r['command']}",
+            r["wall_median_s"],
+            "s",
+            against="bare python (the interpreter alone), same run",
+            against_value=bare["wall_median_s"] if bare else None,
+            kind="limit",
+            better="lower",
+            note=f"CPU {r['cpu_median_s']:.2f} s",
+        )
+        for r in rows
+        if r["command"] != "bare python"
+    ]
+    if not opts.only:
+        results.save(
+            "bench_cli", "What a user waits for", page, report={"meta": meta, "commands": rows}
+        )
     if opts.json:
-        meta = {"python": platform.python_version(), "cpus": os.cpu_count(), "runs": opts.runs}
         print(json.dumps({"meta": meta, "commands": rows}, indent=2))
         return
     print(f"whole process, median of {opts.runs} after a warm-up; {os.cpu_count()} cores")

@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import random
+import secrets
 import statistics
 import sys
 import time
@@ -18,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import results  # benchmarks/results.py: the figures for docs/benchmarks.md
 import workloads  # benchmarks/workloads.py: the readable-engine workloads
 from macau_tables.core.rng import Rng
 from macau_tables.tiles import FULL_SET, PG1985, Tile, evaluate, settings
@@ -104,8 +107,22 @@ def bench_rng() -> list[Figure]:
             rng.permutation(32)
         return RNG_SHUFFLES
 
-    return figures([("rng below(52)", "draws/s")], draws) + figures(
-        [("rng permutation(32)", "shuffles/s")], shuffles
+    def os_shuffles() -> int:  # the baseline: the standard library's shuffle, OS bits
+        system = random.SystemRandom()
+        for _ in range(RNG_SHUFFLES):
+            system.shuffle(list(range(32)))
+        return RNG_SHUFFLES
+
+    def os_draws() -> int:  # the baseline: one draw straight from the OS CSPRNG
+        for _ in range(RNG_DRAWS):
+            secrets.randbelow(52)
+        return RNG_DRAWS
+
+    return (
+        figures([("rng below(52)", "draws/s")], draws)
+        + figures([("rng permutation(32)", "shuffles/s")], shuffles)
+        + figures([("secrets.randbelow(52) (the OS CSPRNG)", "draws/s")], os_draws)
+        + figures([("random.SystemRandom().shuffle(32)", "shuffles/s")], os_shuffles)
     )
 
 
@@ -195,15 +212,13 @@ def _fmt(x: float) -> str:
     return f"{x:,.0f}" if x >= 100 else f"{x:,.1f}"
 
 
-def print_table(results: list[Figure], seconds: float) -> None:
+def print_table(figs: list[Figure], seconds: float) -> None:
     print(f"macau-tables engine throughput ({platform.python_implementation()} "
           f"{platform.python_version()}, median of {RUNS} runs)")  # fmt: skip
     print("sizes per run: " + ", ".join(f"{k}={v:,}" for k, v in SIZES.items() if k != "runs"))
     print("  (paigow seat-rounds: the 7 bettor seats plus the banker's, per round)")
     rows = [("name", "unit", "median", "min", "max")]
-    rows += [
-        (f.name, f.unit, _fmt(f.median), _fmt(min(f.rates)), _fmt(max(f.rates))) for f in results
-    ]
+    rows += [(f.name, f.unit, _fmt(f.median), _fmt(min(f.rates)), _fmt(max(f.rates))) for f in figs]
     rows += [(f"{n} peer (documented, not measured)", u, v, "-", "-") for n, u, v in PEERS]
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
     for i, row in enumerate(rows):
@@ -215,31 +230,82 @@ def print_table(results: list[Figure], seconds: float) -> None:
     print(f"total {seconds:.1f} s")
 
 
+def save(figs: list[Figure], report: dict[str, Any]) -> None:
+    """The page's rows: each engine beside its peer (the peers' own documented figures,
+    not measured here: crapssim is measured side by side in bench_sim_craps.py) or the
+    simple way of doing the same work."""
+    by = {f.name: f.median for f in figs}
+    uncached = next((v for k, v in by.items() if k.startswith("tiles evaluate (un")), None)
+    rows = [
+        results.row(
+            "core.rng below(52), HMAC_DRBG",
+            by["rng below(52)"],
+            "draws/s",
+            against="secrets.randbelow(52), the OS CSPRNG, same run",
+            against_value=by["secrets.randbelow(52) (the OS CSPRNG)"],
+        ),
+        results.row(
+            "core.rng permutation(32)",
+            by["rng permutation(32)"],
+            "shuffles/s",
+            against="random.SystemRandom().shuffle, the OS CSPRNG, same run",
+            against_value=by["random.SystemRandom().shuffle(32)"],
+        ),
+        results.row(
+            "tiles evaluate, cached",
+            by["tiles evaluate (cached)"],
+            "hands/s",
+            against="the same, uncached",
+            against_value=uncached,
+        ),
+        results.row("tiles settings of four tiles", by["tiles settings(4 tiles)"], "calls/s"),
+        results.row(
+            "CrapsTable, Pass Line + odds (journal and ledger included)",
+            by["craps Pass Line + odds"],
+            "rolls/s",
+            against="crapssim, as its project documents it",
+            against_value=25_000,
+            kind="peer",
+        ),
+        results.row(
+            "BaccaratTable, 8-deck shoes, a Banker bet",
+            by["baccarat 8-deck shoes, Banker bet"],
+            "hands/s",
+            against="PyBaccarat, as its project documents it",
+            against_value=200_000,
+            kind="peer",
+        ),
+        results.row("Pai Gow 8-seat rounds, house way", by["paigow seat-rounds"], "seat-rounds/s"),
+    ]
+    results.save("bench_engines", "Readable engines", rows, report=report)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    results: list[Figure] = []
+    figs: list[Figure] = []
     for bench in (bench_rng, bench_tiles, bench_craps, bench_baccarat, bench_paigow):
-        results += bench()
+        figs += bench()
     seconds = time.perf_counter() - start
+    report = {
+        "python": platform.python_version(),
+        "runs": RUNS,
+        "sizes": SIZES,
+        "figures": [f.as_json() for f in figs],
+        "peers": [
+            {"name": n, "unit": u, "figure": v, "note": "peer (documented, not measured)"}
+            for n, u, v in PEERS
+        ],
+        "seconds": seconds,
+    }
     if args.json:
-        report = {
-            "python": platform.python_version(),
-            "runs": RUNS,
-            "sizes": SIZES,
-            "figures": [f.as_json() for f in results],
-            "peers": [
-                {"name": n, "unit": u, "figure": v, "note": "peer (documented, not measured)"}
-                for n, u, v in PEERS
-            ],
-            "seconds": seconds,
-        }
         json.dump(report, sys.stdout, indent=2)
         print()
     else:
-        print_table(results, seconds)
+        print_table(figs, seconds)
+    save(figs, report)
     return 0
 
 

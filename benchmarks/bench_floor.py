@@ -3,10 +3,12 @@ the server costs and how fast it answers.
 
 A real ``macau-tables serve`` process (SQLite, a new database) with TABLES tables of each
 game (the demo's four, and more made by the supervisor), the auto-dealer at the given
-timings; PLAYERS bots (``macau-tables bots``: each game's strategy, a view read before
-each move and every 50 ms while waiting) play for SECONDS, then cash out. Printed beside
+timings; PLAYERS bots (``macau-tables bots``: each game's strategy, each bot following its
+table over the table's WebSocket and acting when the table waits for it) play for SECONDS,
+then cash out. Printed beside
 the same floor idle for as long (the clocks only, nobody seated: the baseline): the
-server's CPU (``/proc``), the commands and views the bots sent, the bets, and each
+server's CPU (``/proc``), the commands the bots sent and the views pushed to them, the bets,
+and each
 operation's latency as the server timed it (``GET /server/latency``: request parsed ->
 reply handed to the socket; a bucket's upper bound) and the bets' as the bots saw them.
 The Hi-Lo benchmark (bench_server.py) measures capacity; this one, a floor as played.
@@ -120,7 +122,7 @@ def main() -> None:
         if n:
             ops[op] = {"n": n, "p50_ms": quantile(d, 0.5), "p99_ms": quantile(d, 0.99)}
     commands = sum(report.statuses.values())
-    requests = commands + report.views
+    requests = commands + report.views  # (the pushed views are not requests)
     out = {
         "tables": len(tables),
         "players": a.players,
@@ -129,6 +131,7 @@ def main() -> None:
         "server_busy": round(cpu / busy_s, 3),
         "commands": commands,
         "views": report.views,
+        "views_pushed": report.pushed,
         "bets": report.bets,
         "refused": sum(v for k, v in report.statuses.items() if 400 <= k < 500),
         "server_errors": sum(v for k, v in report.statuses.items() if k >= 500),
@@ -138,6 +141,34 @@ def main() -> None:
         "ops": ops,
     }
     shutil.rmtree(tmp, ignore_errors=True)
+    import results  # benchmarks/results.py: the figures for docs/benchmarks.md
+
+    page = [
+        results.row(
+            f"server CPU, {len(tables)} tables, {a.players} bots playing",
+            out["server_busy"] * 100,
+            "% of a core",
+            against="the same floor idle (the clocks alone)",
+            against_value=out["server_busy_idle"] * 100,
+            better="lower",
+        ),
+        results.row(
+            "server CPU a request (commands and views)",
+            out["cpu_ms_per_request"],
+            "ms",
+            better="lower",
+        ),
+        results.row(
+            f"a bet, as the bots saw it ({report.bets} bets), p99",
+            out["bet_p99_ms_bots"],
+            "ms",
+            against="the same bets as the server timed them, p99 (the network and the bots apart)",
+            against_value=ops.get("place_bet", {}).get("p99_ms"),
+            better="lower",
+            note=f"p50 {out['bet_p50_ms_bots']} ms",
+        ),
+    ]
+    results.save("bench_floor", "A floor of the four games", page, report=out)
     if a.json:
         import json
 
@@ -154,7 +185,8 @@ def main() -> None:
     )
     print(
         f"  the bots sent {commands} commands ({out['refused']} refused by the rules, "
-        f"{out['server_errors']} server errors) and read {report.views} views: "
+        f"{out['server_errors']} server errors), were pushed {report.pushed} views and "
+        f"polled {report.views}: "
         f"{out['cpu_ms_per_request']} ms of server CPU a request; {report.bets} bets, "
         f"p50 {out['bet_p50_ms_bots']} ms, p99 {out['bet_p99_ms_bots']} ms as the bots saw them"
     )

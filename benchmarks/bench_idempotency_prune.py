@@ -100,13 +100,44 @@ def main() -> None:
             )
             per_round = args.records // 10
             print(f"rounds of {per_round:,} records added, those older than five rounds deleted:")
+            sizes = []
             for r in range(args.rounds):
                 add(db, args.records + r * per_round, per_round, 1000, 10 + r)
                 prune(db, 10 + r - 4)
                 total, free = pages(db)
+                sizes.append(total)
                 print(f"  round {r + 1:2}: {total:,} pages, {free:,} of them free")
         finally:
             db.close()
+    import results  # benchmarks/results.py: the figures for docs/benchmarks.md
+
+    page = [
+        results.row(
+            "deleting an idempotency record (a pass's chunk)",
+            deleted / args.records * 1e6,
+            "µs",
+            against="writing one, same run",
+            against_value=wrote / args.records * 1e6,
+            better="lower",
+        ),
+        results.row(
+            f"a chunk of {floor.PRUNE_CHUNK} deletes, p99",
+            q[98] * 1e3,
+            "ms",
+            better="lower",
+            note=f"median {statistics.median(chunks) * 1e3:.2f} ms",
+        ),
+        results.row(
+            f"the file after {args.rounds} rounds of adding and deleting",
+            sizes[-1],
+            "pages",
+            against="after the first round",
+            against_value=sizes[0],
+            better="lower",
+        ),
+    ]
+    report = {"records": args.records, "pages": sizes, "chunks_s": chunks}
+    results.save("bench_idempotency_prune", "Idempotency records", page, report=report)
 
 
 if __name__ == "__main__":

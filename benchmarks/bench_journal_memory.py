@@ -111,6 +111,20 @@ def main() -> None:
         rows.append(
             {"game": name, "entries": entries, "bytes_per_entry": now, "all_cached": before}
         )
+    import results  # benchmarks/results.py: the figures for docs/benchmarks.md
+
+    page = [
+        results.row(
+            f"{r['game']}: memory a journal entry",
+            r["bytes_per_entry"],
+            "bytes",
+            against="every entry keeping its JSON and text",
+            against_value=r["all_cached"],
+            better="lower",
+        )
+        for r in rows
+    ]
+    results.save("bench_journal_memory", "Journal memory", page, report={"games": rows})
     if a.json:
         print(json.dumps(rows))
         return

@@ -87,6 +87,22 @@ def main() -> None:
         f"({statistics.median(warm) / bets * 1e6:.1f} µs per bet); reconciled"
     )
 
+    import results  # benchmarks/results.py: the figures for docs/benchmarks.md
+
+    page = [
+        results.row(
+            f"GET /meters of a day of {bets:,} bets, warm",
+            statistics.median(warm) * 1000,
+            "ms",
+            against="the first read (cold)",
+            against_value=cold * 1000,
+            better="lower",
+            note=f"{statistics.median(warm) / bets * 1e6:.1f} µs a bet",
+        )
+    ]
+    report = {"tables": args.tables, "bets": bets, "cold_s": cold, "warm_s": warm}
+    results.save("bench_meters", "Meters", page, report=report)
+
 
 if __name__ == "__main__":
     main()

@@ -59,6 +59,10 @@ def _chain(game: str, header: dict[str, Any], texts: list[tuple[int, bytes, str,
         prev = hash_
 
 
+#: each recall timed, for the results file: game, viewer, rounds, events, ms by way
+FIGURES: list[dict[str, Any]] = []
+
+
 def run(game: str, n_rounds: int, every: int) -> list[str]:
     engine, rows, snaps, _, _ = drive_checkpointed(game, n_rounds, every)
     header = dict(engine.journal.header)
@@ -100,6 +104,10 @@ def run(game: str, n_rounds: int, every: int) -> list[str]:
             times[way] = time.perf_counter() - t0
         assert results["snapshot"] == results["whole"] == results["re-run"]
         steps = sum(len(r["steps"]) for r in results["snapshot"])
+        FIGURES.append(
+            {"game": game, "viewer": str(viewer), "rounds": len(everything), "events": len(rows)}
+            | {f"{way}_ms": t * 1000 for way, t in times.items()}
+        )
         out.append(
             f"{game:9} {len(everything):5} rounds, {len(rows):6} events: last 10 as "
             f"{viewer!s:12} from the snapshot at entry {start}: "
@@ -122,6 +130,21 @@ def main() -> None:
     for game in a.games:
         for line in run(game, a.rounds, a.every):
             print(line, flush=True)
+
+    import results  # benchmarks/results.py: the figures for docs/benchmarks.md
+
+    page = [
+        results.row(
+            f"{f['game']}: the last 10 rounds after {f['rounds']:,} rounds, as {f['viewer']}",
+            f["snapshot_ms"],
+            "ms",
+            against="the same recall from the table's first entry",
+            against_value=f["whole_ms"],
+            better="lower",
+        )
+        for f in FIGURES
+    ]
+    results.save("bench_recall", "Recall", page, report={"recalls": FIGURES})
 
 
 if __name__ == "__main__":

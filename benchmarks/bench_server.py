@@ -690,6 +690,7 @@ def _run(ap: argparse.ArgumentParser, a: argparse.Namespace, tmp: Path) -> None:
         window_s=a.window,
         cpus=os.cpu_count(),
     )
+    _save_single(a, out)
     if a.json:
         print(json.dumps(out))
     else:
@@ -771,6 +772,42 @@ def _run(ap: argparse.ArgumentParser, a: argparse.Namespace, tmp: Path) -> None:
         )
 
 
+def _save_single(a: argparse.Namespace, out: dict[str, Any]) -> None:
+    """The page's rows (benchmarks/results.py): bets/s beside the load offered, the p99
+    beside the 50 ms target, the server's CPU a bet."""
+    import results  # benchmarks/results.py: the figures for docs/benchmarks.md
+
+    offered = a.bots / a.think if a.think else None
+    rows = [
+        results.row(
+            f"durable bets/s, {a.tables} Hi-Lo tables, {a.bots} bots",
+            out["bets_per_s"],
+            "bets/s",
+            against="the load offered" if offered else "saturation (bots bet when answered)",
+            against_value=offered,
+            kind="limit",
+        ),
+        results.row(
+            "bet latency p99, as the bots saw it",
+            out["p99_ms"],
+            "ms",
+            against="target",
+            against_value=50.0,
+            kind="target",
+            better="lower",
+            note=f"p50 {out['p50_ms']:.1f} ms; steal {_pc(out.get('steal'))}",
+        ),
+        results.row(
+            "server CPU a bet (every process of the server)",
+            out["cpu_s_per_1000_bets"],
+            "ms",
+            better="lower",
+            note=f"its event loop {out['loop_cpu_ms_per_bet']} ms a bet",
+        ),
+    ]
+    results.save("bench_server", f"Table server on {out['database']}", rows, report=out)
+
+
 def _config(r: dict[str, Any]) -> str:
     if r["processes"] == 1:
         return "1 process"
@@ -783,6 +820,41 @@ def _report_front(a: argparse.Namespace, pairs: list[list[dict[str, Any]]]) -> N
     """``--repeat N`` on SQLite: each pair (the front, then one process) and the medians."""
     import statistics
 
+    keys = ("bets_per_s", "p99_ms", "loop_cpu_ms_per_bet", "loop_busy")
+    med = {
+        side: {k: statistics.median(p[j][k] for p in pairs) for k in keys}
+        for j, side in enumerate(("front", "one"))
+    }
+    mf, mo = med["front"], med["one"]
+    import results  # benchmarks/results.py: the figures for docs/benchmarks.md
+
+    rows = [
+        results.row(
+            "SQLite, its HTTP in a front process: durable bets/s (median of pairs)",
+            mf["bets_per_s"],
+            "bets/s",
+            against="one process (serve --no-front), alternated",
+            against_value=mo["bets_per_s"],
+        ),
+        results.row(
+            "the core's event loop, CPU a bet",
+            mf["loop_cpu_ms_per_bet"],
+            "ms",
+            against="one process",
+            against_value=mo["loop_cpu_ms_per_bet"],
+            better="lower",
+        ),
+        results.row(
+            "bet latency p99 (median of pairs)",
+            mf["p99_ms"],
+            "ms",
+            against="one process",
+            against_value=mo["p99_ms"],
+            better="lower",
+        ),
+    ]
+    report = {"pairs": [{"front": x, "one_process": y} for x, y in pairs]}
+    results.save("bench_server_front", "Table server: the front process", rows, report=report)
     if a.json:
         print(json.dumps([{"front": f, "one_process": o} for f, o in pairs]))
         return
@@ -791,7 +863,6 @@ def _report_front(a: argparse.Namespace, pairs: list[list[dict[str, Any]]]) -> N
         f"{a.window:.0f} s measured, think {a.think} s ({a.arrivals}); its HTTP in a front "
         f"process against one process (--no-front), {len(pairs)} pairs run one after the other"
     )
-    keys = ("bets_per_s", "p99_ms", "loop_cpu_ms_per_bet", "loop_busy")
     print(
         f"{'pair':>4}  {'front: bets/s':>13} {'p99 ms':>8} {'loop ms/bet':>11} {'busy':>5}"
         f" {'front ms/bet':>12} {'steal':>6}   {'one process: bets/s':>19} {'p99 ms':>8}"
@@ -804,11 +875,7 @@ def _report_front(a: argparse.Namespace, pairs: list[list[dict[str, Any]]]) -> N
             f"{o['bets_per_s']:>19.0f} {o['p99_ms']:>8.1f} {o['loop_cpu_ms_per_bet']:>11}"
             f" {o['loop_busy']:>5.0%} {_pc(o['steal']):>6}"
         )
-    med = {
-        side: {k: statistics.median(p[j][k] for p in pairs) for k in keys}
-        for j, side in enumerate(("front", "one"))
-    }
-    f, o = med["front"], med["one"]
+    f, o = mf, mo
     print(
         f"   median: front {f['bets_per_s']:.0f} bets/s, p99 {f['p99_ms']:.1f} ms, loop "
         f"{f['loop_cpu_ms_per_bet']:.2f} ms a bet; one process {o['bets_per_s']:.0f} bets/s, "
@@ -826,6 +893,28 @@ def _pc(x: float | None) -> str:
 def _report_pg(a: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
     import statistics
 
+    medians = {
+        name: statistics.median(r["bets_per_s"] for r in runs if _config(r) == name)
+        for name in dict.fromkeys(_config(r) for r in runs)
+    }
+    one = medians["1 process"] or 1.0
+    import results  # benchmarks/results.py: the figures for docs/benchmarks.md
+
+    rows = [
+        results.row(
+            f"PostgreSQL, {name}: durable bets/s",
+            m,
+            "bets/s",
+            against=f"1 process (the limit: {a.processes}×)",
+            against_value=one * a.processes,
+            kind="limit",
+        )
+        for name, m in medians.items()
+        if name != "1 process"
+    ]
+    rows.insert(0, results.row("PostgreSQL, 1 process: durable bets/s", one, "bets/s"))
+    report = {"tables": a.tables, "bots": a.bots, "runs": runs}
+    results.save("bench_server_pg", "Table server: several processes", rows, report=report)
     if a.json:
         print(
             json.dumps({"tables": a.tables, "bots": a.bots, "cpus": os.cpu_count(), "runs": runs})
@@ -858,11 +947,6 @@ def _report_pg(a: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
                 "this run is not valid **"
             )
     if a.repeat > 1:
-        medians = {
-            name: statistics.median(r["bets_per_s"] for r in runs if _config(r) == name)
-            for name in dict.fromkeys(_config(r) for r in runs)
-        }
-        one = medians["1 process"] or 1.0
         for name, m in medians.items():
             print(f"  {'median of ' + str(a.repeat) + ': ' + name:<58}{m:>9.0f}{m / one:>6.2f}x")
     print(

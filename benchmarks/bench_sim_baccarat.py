@@ -33,6 +33,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import baseline_baccarat_numpy  # benchmarks/: the numpy baseline
+import results  # benchmarks/results.py: the figures for docs/benchmarks.md
 import workloads  # benchmarks/workloads.py: the readable-engine workloads
 from macau_tables.analysis.kernels.baccarat_sim import simulate_chunk
 from macau_tables.core.rng import Rng
@@ -139,18 +140,53 @@ def main(argv: list[str] | None = None) -> int:
         "kernel_over_numpy_1_core": one / base,
         "kernel_2_cores_over_numpy": two / base,
     }
+    report = {
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "runs": RUNS,
+        "sizes": {"engine_shoes": ENGINE_SHOES, "kernel_hands_per_chunk": KERNEL_HANDS},
+        "first_call_s": first_call,
+        "figures": rows,
+        "unit": "hands/s",
+        **verdict,
+        "seconds": seconds,
+    }
+    page = [
+        results.row(
+            "kernel, whole 8-deck Macau shoes, 1 core",
+            one,
+            "hands/s",
+            against="the readable engine (BaccaratTable), same run",
+            against_value=engine,
+        ),
+        results.row(
+            "kernel, 1 core",
+            one,
+            "hands/s",
+            against="a numpy baseline (vectorised shoes), same run",
+            against_value=base,
+        ),
+        results.row(
+            "kernel, CPU per hand",
+            cpu_ns,
+            "ns",
+            against="target: 20M hands/s a core",
+            against_value=1e9 / TARGET_PER_CORE,
+            kind="target",
+            better="lower",
+        ),
+        results.row(
+            "kernel, 2 threads",
+            two,
+            "hands/s",
+            against="the same kernel on 1 core (the limit: 2×)",
+            against_value=one,
+            kind="limit",
+        ),
+        results.row("kernel, continuous shuffler, 1 core", machine, "hands/s"),
+    ]
+    results.save("bench_sim_baccarat", "Baccarat simulation kernel", page, report=report)
     if args.json:
-        report = {
-            "python": platform.python_version(),
-            "cpus": os.cpu_count(),
-            "runs": RUNS,
-            "sizes": {"engine_shoes": ENGINE_SHOES, "kernel_hands_per_chunk": KERNEL_HANDS},
-            "first_call_s": first_call,
-            "figures": rows,
-            "unit": "hands/s",
-            **verdict,
-            "seconds": seconds,
-        }
         json.dump(report, sys.stdout, indent=2)
         print()
         return 0

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+import results  # benchmarks/results.py: the figures for docs/benchmarks.md
 from macau_tables.analysis.kernels import craps_sim
 from macau_tables.analysis.kernels.craps_sim import CrapsProgram
 from macau_tables.analysis.kernels.rng import generator
@@ -152,20 +153,41 @@ def main(argv: list[str] | None = None) -> int:
         crapssim_rate = medians[names[2]]
         ratios["kernel / crapssim"] = kernel / crapssim_rate
         ratios["crapssim / engine"] = crapssim_rate / engine
+    report: dict[str, Any] = {
+        "python": platform.python_version(),
+        "runs": RUNS,
+        "player": f"Pass Line {FLAT} + odds {ODDS} (CR-2.2 cap)",
+        "sizes": {"kernel": KERNEL_ROLLS, "crapssim": CRAPSSIM_ROLLS, "engine": ENGINE_ROLLS},
+        "figures": {
+            name: {"median": medians[name], "min": min(r), "max": max(r), "runs": r}
+            for name, (r, _) in figures.items()
+        },
+        "ratios": ratios,
+        "crapssim": peer if isinstance(peer, str) else "measured",
+        "seconds": seconds,
+    }
+    player = f"Pass Line {FLAT} + max odds"
+    page = [
+        results.row(
+            f"kernel, {player}",
+            kernel,
+            "rolls/s",
+            against=f"crapssim {_version()}, the same player, same run"
+            if not isinstance(peer, str)
+            else f"crapssim (not measured: {peer})",
+            against_value=None if isinstance(peer, str) else medians[names[2]],
+            kind="peer",
+        ),
+        results.row(
+            f"kernel, {player}",
+            kernel,
+            "rolls/s",
+            against="the readable engine (CrapsTable), same run",
+            against_value=engine,
+        ),
+    ]
+    results.save("bench_sim_craps", "Craps simulation kernel", page, report=report)
     if args.json:
-        report: dict[str, Any] = {
-            "python": platform.python_version(),
-            "runs": RUNS,
-            "player": f"Pass Line {FLAT} + odds {ODDS} (CR-2.2 cap)",
-            "sizes": {"kernel": KERNEL_ROLLS, "crapssim": CRAPSSIM_ROLLS, "engine": ENGINE_ROLLS},
-            "figures": {
-                name: {"median": medians[name], "min": min(r), "max": max(r), "runs": r}
-                for name, (r, _) in figures.items()
-            },
-            "ratios": ratios,
-            "crapssim": peer if isinstance(peer, str) else "measured",
-            "seconds": seconds,
-        }
         json.dump(report, sys.stdout, indent=2)
         print()
         return 0

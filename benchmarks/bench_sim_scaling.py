@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import results  # benchmarks/results.py: the figures for docs/benchmarks.md
 import workloads  # benchmarks/workloads.py: the readable-engine workloads
 from macau_tables.analysis import sessions as ss
 from macau_tables.analysis.simulation import Job, SimResult, run
@@ -88,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     run(Job(game, 10_000, 1, {}, 5_000), workers=1)  # compile / load the numba caches here
 
-    results: dict[str, tuple[list[float], SimResult]] = {}
+    timings: dict[str, tuple[list[float], SimResult]] = {}
 
     def timed(label: str, **kw: Any) -> None:
         rates: list[float] = []
@@ -97,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
             last = run(job, **kw)
             rates.append(last.rounds_per_second)
         assert last is not None
-        results[label] = (rates, last)
+        timings[label] = (rates, last)
 
     timed("1 worker (in-process)", workers=1)
     timed("2 local workers (baccarat: threads)", workers=2)
@@ -109,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         run(Job(game, 10_000, 1, {}, 5_000), cluster=cluster.scheduler_address)  # warm workers
         timed("Dask LocalCluster, 2 workers", cluster=cluster.scheduler_address)
 
-    totals = [r.total.counts for _, r in results.values()]
+    totals = [r.total.counts for _, r in timings.values()]
     identical = all(t == totals[0] for t in totals)
     sample = READABLE_SAMPLE[game]
     readable = [
@@ -120,35 +121,53 @@ def main(argv: list[str] | None = None) -> int:
     fast_s, slow_s, same_s = session_rates(run(series_job, workers=1).total.series)
     seconds = time.perf_counter() - started
 
-    base = statistics.median(results["1 worker (in-process)"][0])
+    base = statistics.median(timings["1 worker (in-process)"][0])
     plain = statistics.median(readable)
     unit = "hands/s" if game == "baccarat" else "rolls/s"
     rows = [
         (label, statistics.median(r), min(r), max(r), statistics.median(r) / base)
-        for label, (r, _) in results.items()
+        for label, (r, _) in timings.items()
     ]
-    if args.json:
-        json.dump(
-            {
-                "python": platform.python_version(),
-                "cpus": os.cpu_count(),
-                "game": game,
-                "rounds": rounds,
-                "chunk_rounds": CHUNKS[game],
-                "runs": args.runs,
-                "identical_totals": identical,
-                "figures": [
-                    {"name": n, "unit": unit, "median": m, "min": lo, "max": hi, "scaling": s}
-                    for n, m, lo, hi, s in rows
-                ],
-                "readable": {"unit": unit, "median": plain, "sample": sample},
-                "speedup_vs_readable": base / plain,
-                "sessions": {"fast": fast_s, "readable": slow_s, "identical": same_s},
-                "seconds": seconds,
-            },
-            sys.stdout,
-            indent=2,
+    report = {
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "game": game,
+        "rounds": rounds,
+        "chunk_rounds": CHUNKS[game],
+        "runs": args.runs,
+        "identical_totals": identical,
+        "figures": [
+            {"name": n, "unit": unit, "median": m, "min": lo, "max": hi, "scaling": s}
+            for n, m, lo, hi, s in rows
+        ],
+        "readable": {"unit": unit, "median": plain, "sample": sample},
+        "speedup_vs_readable": base / plain,
+        "sessions": {"fast": fast_s, "readable": slow_s, "identical": same_s},
+        "seconds": seconds,
+    }
+    page = [
+        results.row(
+            f"{name}, {game}",
+            m,
+            unit,
+            against="1 worker in-process (the limit on 2 cores: 2×)",
+            against_value=base,
+            kind="limit",
         )
+        for name, m, _, _, _ in rows[1:]
+    ]
+    page.append(
+        results.row(
+            "sessions replayed (Martingale, 100 hands)",
+            fast_s,
+            "hands/s",
+            against="the readable play(), same finals",
+            against_value=slow_s,
+        )
+    )
+    results.save("bench_sim_scaling", "Simulation: workers and Dask", page, report=report)
+    if args.json:
+        json.dump(report, sys.stdout, indent=2)
         print()
         return 0
     print(

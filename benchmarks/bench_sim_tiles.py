@@ -6,7 +6,7 @@ median of 5 runs (min and max shown), in player seat-rounds per second (7 per ro
 engine benchmark's "seat-rounds" also count the banker's seat, 8 per round):
 
 1. ``tiles_sim.simulate_chunk``: the numba kernel, drawing woodpiles and dice itself;
-2. the readable engine, a full ``tilegame.Round`` per round as ``bench_engines.py`` plays
+2. the readable engine, a full round at a ``TileTable`` per round as ``bench_engines.py`` plays
    it (open, shuffle, 7 bets, dice, deal, 8 settings by house way, settle with the ledger);
 3. the bare readable path: ``core.rng`` shuffle and dice, the engine's dealing order,
    ``strategy("house-way").choose`` for 8 hands and ``paigow.compare_seat`` for 7 seats.
@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import results  # benchmarks/results.py: the figures for docs/benchmarks.md
 import workloads  # benchmarks/workloads.py: the readable-engine workloads
 from macau_tables.analysis.kernels import tiles_sim
 from macau_tables.core.rng import Rng
@@ -118,19 +119,36 @@ def main(argv: list[str] | None = None) -> int:
         "vs engine Round": fast / medians["engine Round (full)"],
         "vs bare strategy + compare": fast / medians["bare strategy + compare"],
     }
+    report: dict[str, Any] = {
+        "python": platform.python_version(),
+        "unit": "player seat-rounds/s",
+        "sizes": SIZES,
+        "first_call_s": first_call,
+        "figures": [
+            {"name": k, "median": medians[k], "min": min(v), "max": max(v), "runs": v}
+            for k, v in figures.items()
+        ],
+        "speedups": speedups,
+        "seconds": seconds,
+    }
+    page = [
+        results.row(
+            "kernel, 8-seat Pai Gow rounds, house way",
+            fast,
+            "seat-rounds/s",
+            against="the readable engine, same run",
+            against_value=medians["engine Round (full)"],
+        ),
+        results.row(
+            "kernel, 8-seat Pai Gow rounds, house way",
+            fast,
+            "seat-rounds/s",
+            against="the bare strategy and comparison in Python, same run",
+            against_value=medians["bare strategy + compare"],
+        ),
+    ]
+    results.save("bench_sim_tiles", "Pai Gow simulation kernel", page, report=report)
     if args.json:
-        report: dict[str, Any] = {
-            "python": platform.python_version(),
-            "unit": "player seat-rounds/s",
-            "sizes": SIZES,
-            "first_call_s": first_call,
-            "figures": [
-                {"name": k, "median": medians[k], "min": min(v), "max": max(v), "runs": v}
-                for k, v in figures.items()
-            ],
-            "speedups": speedups,
-            "seconds": seconds,
-        }
         json.dump(report, sys.stdout, indent=2)
         print()
         return 0

@@ -9,7 +9,8 @@ RSS summed (and its anonymous part, the processes' own memory without the files 
 map; and PSS, which shares a page out among the processes that map it), its open file
 descriptors summed (``/proc/PID/fd``) and its processes; the commands the bots sent in
 that interval (``POST /tables/{id}/commands``, request sent -> answer read: per second and
-their p50 / p99), the views they read, and the database file and its WAL.
+their p50 / p99), the views the server pushed to them (each bot follows its table over the
+table's WebSocket), and the database file and its WAL.
 
 The verdict "no growth": over the second half of the run (the first half holds the
 warm-up), the least-squares slope of RSS and of the descriptors, times half the run's
@@ -57,7 +58,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
-from macau_tables.server.bots import Bot, BotReport, Move, setup_players  # noqa: E402
+from macau_tables.server.bots import Bot, BotReport, Cashier, Move, setup_players  # noqa: E402
 
 GAMES = ("baccarat", "craps", "paigow", "taiwan")
 
@@ -253,6 +254,7 @@ async def soak(a: argparse.Namespace, url: str, core: int, db: Path) -> dict[str
         start = time.monotonic()
         until = start + a.minutes * 60
         grace = 3 * max(a.betting_seconds, a.action_seconds)
+        desk = Cashier(http, "cashier", creds["cashier"])
         bots = [
             TimedBot(
                 http,
@@ -261,6 +263,8 @@ async def soak(a: argparse.Namespace, url: str, core: int, db: Path) -> dict[str
                 *tables[i % len(tables)],
                 Rng.seeded("soak", name),
                 report,
+                url=url,  # (the bot follows its table over the table's WebSocket)
+                cashier=desk,  # (who tops a bot's wallet up when its money runs out)
                 commands=commands,
                 views=views,
             )
@@ -268,7 +272,7 @@ async def soak(a: argparse.Namespace, url: str, core: int, db: Path) -> dict[str
         ]
         playing = asyncio.gather(*(b.play(until, grace) for b in bots), return_exceptions=True)
         samples: list[dict[str, Any]] = []
-        seen_c = seen_v = 0
+        seen_c = seen_v = seen_p = 0
         n = 0
         while True:
             n += 1
@@ -284,6 +288,7 @@ async def soak(a: argparse.Namespace, url: str, core: int, db: Path) -> dict[str
                 raise RuntimeError("the server process is gone")
             cs, vs = commands[seen_c:], views[seen_v:]
             seen_c, seen_v = len(commands), len(views)
+            pushed, seen_p = report.pushed - seen_p, report.pushed
             span = now - (samples[-1]["_at"] if samples else start)
             s = {
                 "_at": now,
@@ -301,7 +306,9 @@ async def soak(a: argparse.Namespace, url: str, core: int, db: Path) -> dict[str
                 "command_p50_ms": _q([d for _, d, _ in cs], 0.5),
                 "command_p99_ms": _q([d for _, d, _ in cs], 0.99),
                 "server_errors": sum(1 for *_, st in cs if st >= 500),
-                "views_per_s": round(len(vs) / span, 2),
+                # the views the server pushed to the bots (their tables' WebSockets), and
+                # any they read over HTTP (none: they follow the pushed states)
+                "views_per_s": round((len(vs) + pushed) / span, 2),
                 "view_p99_ms": _q([d for _, d, _ in vs], 0.99),
                 "db_mb": round(_size(db) / 2**20, 2),
                 "wal_mb": round(_size(db.with_name(db.name + "-wal")) / 2**20, 2),
@@ -534,6 +541,46 @@ def _report(a: argparse.Namespace, out: dict[str, Any]) -> None:
     print(f"verdict: {out['result']}")
 
 
+def _save(a: argparse.Namespace, out: dict[str, Any]) -> None:
+    """The page's rows (benchmarks/results.py): each trend of the second half beside the
+    growth the verdict allows."""
+    import results  # benchmarks/results.py: the figures for docs/benchmarks.md
+
+    rows = []
+    for key, what in (("rss_mb", "RSS of the server's processes"), ("fds", "open descriptors")):
+        v = out["verdict"].get(key) or {}
+        if v.get("growth") is None:
+            continue
+        rows.append(
+            results.row(
+                f"{what}: growth over the second half of {a.minutes:g} minutes",
+                v["growth"] * 100,
+                "%",
+                against="the most the verdict allows",
+                against_value=v["threshold"] * 100,
+                kind="target",
+                better="lower",
+                note=f"{v['first_half_level']} → {v['second_half_level']}; the smallest slope "
+                f"it could flag {v['smallest_flagged_per_hour']}/h",
+            )
+        )
+    rows.append(
+        results.row(
+            "commands answered 5xx",
+            out["server_errors"],
+            "",
+            against="allowed",
+            against_value=0,
+            kind="target",
+            better="lower",
+            note=f"verdict: {out['result']}",
+        )
+    )
+    results.save(
+        "bench_soak", "Soak", rows, report={k: v for k, v in out.items() if k != "samples"}
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__.split("\n")[0],
@@ -624,6 +671,7 @@ def main() -> None:
             "checkpoint_every",
         )
     } | {"cpus": os.cpu_count(), "load_average": os.getloadavg()[0]}
+    _save(a, out)
     if a.json:
         print(json.dumps(out))
     else:

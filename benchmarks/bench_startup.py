@@ -36,6 +36,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import results  # benchmarks/results.py: the figures for docs/benchmarks.md
+
 HERE = Path(__file__).resolve().parent
 CLI = [sys.executable, "-c", "from macau_tables.cli.app import main; main()"]
 BASELINE = [sys.executable, str(HERE / "baseline_baccarat_numpy.py")]
@@ -138,6 +140,50 @@ def main(argv: list[str] | None = None) -> int:
     report["optimal_over_house_way"] = ratio_tiles
     report["numpy_over_kernel_end_to_end"] = ratio_bac
     report["seconds"] = time.perf_counter() - started
+    page = [
+        results.row(
+            f"macau-tables {name}, warm caches",
+            med[name],
+            "s",
+            against="target",
+            against_value=target,
+            kind="target",
+            better="lower",
+        )
+        for name, _, target in COMMANDS
+        if target is not None
+    ]
+    page += [
+        results.row(
+            f"simulate baccarat --rounds {BIG}, whole process",
+            med[names[6]],
+            "s",
+            against="the numpy baseline, the same hands, whole process",
+            against_value=med[names[7]],
+            better="lower",
+        ),
+        results.row(
+            "simulate paigow, optimal player, 100k rounds",
+            med[names[5]],
+            "s",
+            against="the same with the house way",
+            against_value=med[names[4]],
+            better="lower",
+        ),
+        *(
+            results.row(
+                f"first call: {name}",
+                s,
+                "s",
+                against="the same command, warm" if name in med else None,
+                against_value=med.get(name),
+                better="lower",
+                note="once per installation, empty caches",
+            )
+            for name, s in cold.items()
+        ),
+    ]
+    results.save("bench_startup", "Whole commands and first calls", page, report=report)
     if args.json:
         json.dump(report, sys.stdout, indent=2)
         print()

@@ -138,6 +138,44 @@ def run_ent(total: int, seed: str | None) -> dict[str, Any]:
     return figures
 
 
+def _save(summary: dict[str, Any]) -> None:
+    """The page's rows (benchmarks/results.py): dieharder's verdicts, and ent's entropy
+    beside the physical limit, 8 bits a byte."""
+    import results  # benchmarks/results.py: the figures for docs/benchmarks.md
+
+    c = summary["counts"]
+    rows = [
+        results.row(
+            f"dieharder on {summary['generator'].split(',')[0]}: results FAILED",
+            c["FAILED"],
+            "",
+            against="allowed",
+            against_value=0,
+            kind="target",
+            better="lower",
+            note=f"{c['PASSED']} PASSED, {c['WEAK']} WEAK; "
+            f"{summary['bytes_piped'] / 2**20:,.0f} MiB read"
+            + ("; the stream ended before the battery did" if summary["ended_early"] else ""),
+        )
+    ]
+    if "ent" in summary:
+        e = summary["ent"]
+        rows.append(
+            results.row(
+                "ent: entropy",
+                e["entropy_bits_per_byte"],
+                "bits/byte",
+                against="the limit",
+                against_value=8.0,
+                kind="limit",
+                digits=6,
+                note=f"chi-square exceeded {e['chi_square_exceeded_percent']}% of the time; "
+                f"serial correlation {e['serial_correlation']}",
+            )
+        )
+    results.save("rng_battery", "Randomness batteries", rows, report=summary)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bytes", default="0", help="bytes piped into dieharder; 0: as it reads")
@@ -185,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
             f"serial correlation {e['serial_correlation']}"
         )
     print(f"summary: {a.out}")
+    _save(summary)
     # a FAILED result fails the run; so does a battery cut short, which tested less than asked
     return 1 if counts["FAILED"] else 2 if summary["ended_early"] else 0
 

@@ -14,9 +14,10 @@ from macau_tables.games.baccarat import (
     BaccaratRules,
     BaccaratTable,
 )
+from macau_tables.games.contract import Actor, Command
 from macau_tables.games.craps import CrapsPhase, CrapsTable
 from macau_tables.games.paigow import PAIGOW
-from macau_tables.games.tilegame import Round
+from macau_tables.games.tiletable import TileTableRules, open_table
 from macau_tables.tiles.strategies import strategy
 
 
@@ -61,30 +62,38 @@ def craps_table(rng: Rng, rolls: int) -> CrapsTable:
 
 
 def paigow_rounds(rng: Rng, rounds: int) -> int:
-    """Full 8-seat Pai Gow ``Round``s, 7 bettors and the banker set by the house way;
-    returns the seats that played (the bettor seats plus the banker's)."""
+    """Full 8-seat Pai Gow rounds at a ``TileTable`` (the server's table): the bank taken in
+    turn (PG-4.1), 7 bettors, the dealer's shuffle and the banker's dice, every seat and the
+    banker set by the house way, the settlement; returns the seats that played (the bettor
+    seats plus the banker's)."""
     way = strategy("house-way")
     rules = PAIGOW.tiles
-    bettors = {f"p{seat}": seat for seat in range(2, 9)}
-    wallets = {"bank": Money.of(1_000_000)} | {p: Money.of(100_000) for p in bettors}
-    stake = Money.of(100)
+    t = open_table(TileTableRules(game="paigow"), "bench")
+    players = {seat: f"p{seat}" for seat in range(1, 9)}
+    for seat, person in players.items():
+        t.execute(Command(Actor.player(person), "sit", {"seat": seat}))
+        t.execute(Command(Actor.player(person), "buy_in", {"amount": 100_000_000}))
     seats_played = 0
-    for n in range(rounds):
-        rnd = Round.open(
-            PAIGOW, banker="bank", banker_seat=1, banker_capital=Money.of(20_000),
-            wallets=wallets, round_no=n + 1,
-        )  # fmt: skip
-        rnd.shuffle(rng)
-        for person, seat in bettors.items():
-            rnd.place_bet(person, seat, stake)
-        rnd.shake(rng)
-        for seat in rnd.active_seats():
-            holder = rnd.holder(seat)
-            assert holder is not None
-            rnd.set_seat(holder, seat, way.choose(rnd.hands[seat], rules).front.tiles)
+    for _ in range(rounds):
+        seat, keep, least = t.bank_offer()
+        assert seat is not None
+        capital = least if keep else 2_000_000
+        t.execute(Command(Actor.player(players[seat]), "open_bank", {"capital": capital}))
+        t.execute(Command(Actor.DEALER, "shuffle", {}), rng)
+        for other, person in players.items():
+            if other != seat:
+                args = {"seat": other, "amount": 10_000}
+                t.execute(Command(Actor.player(person), "place_bet", args))
+        t.execute(Command(Actor.player(players[seat]), "shake", {}))
+        rnd = t.round
+        assert rnd is not None
+        holders = rnd.holders()
+        for s in rnd.active_seats():
+            front = [str(x) for x in way.choose(rnd.hands[s], rules).front.tiles]
+            t.execute(Command(Actor.player(holders[s]), "set_tiles", {"seat": s, "front": front}))
             seats_played += 1
-        front = way.choose(rnd.hands[rnd.banker_seat], rules).front.tiles
-        rnd.set_banker(rnd.banker_authority(), front)
+        front = [str(x) for x in way.choose(rnd.hands[seat], rules).front.tiles]
+        t.execute(Command(Actor.player(players[seat]), "set_tiles", {"seat": seat, "front": front}))
         seats_played += 1
-        rnd.settle()
+        t.execute(Command(Actor.DEALER, "settle", {}))
     return seats_played

@@ -22,9 +22,45 @@ def run(*args: str) -> str:
     return subprocess.run([CLI, *args], check=True, capture_output=True, text=True).stdout
 
 
-def par_md(*args: str) -> str:
+def par_md(*args: str, drop: tuple[str, ...] = ()) -> str:
+    """The command and its Markdown table, without the columns named in ``drop`` (the
+    command prints them all; ``--json`` has every figure)."""
     cmd = ["par", *args, "--markdown"]
-    return f"`macau-tables {' '.join(cmd[:-1])}`\n\n{run(*cmd)}"
+    return f"`macau-tables {' '.join(cmd[:-1])}`\n\n{without(run(*cmd), drop)}"
+
+
+def without(table: str, columns: tuple[str, ...]) -> str:
+    lines = table.splitlines()
+    heads = [c.strip() for c in lines[0].strip("|").split("|")] if lines else []
+    keep = [i for i, h in enumerate(heads) if h not in columns]
+    out = []
+    for line in lines:
+        if not line.startswith("|"):
+            out.append(line)
+            continue
+        cells = line.strip().strip("|").split("|")
+        out.append("|" + "|".join(cells[i] for i in keep if i < len(cells)) + "|")
+    return "\n".join(out) + "\n"
+
+
+def odds_collapsed(table: str) -> str:
+    """The craps sheet with its 24 odds and lay rows (each a fair bet, edge 0) said in one
+    sentence instead."""
+    lines = table.splitlines()
+    kept = [line for line in lines if " odds on " not in line and " lay odds on " not in line]
+    dropped = len(lines) - len(kept)
+    note = (
+        f"\nThe {dropped} odds and lay odds rows (on 4, 5, 6, 8, 9, 10 for Pass, Come, Don't "
+        "Pass and Don't Come) are fair bets: house edge 0.0000% (`--json` has each).\n"
+    )
+    return "\n".join(kept) + "\n" + (note if dropped else "")
+
+
+def edges_line(args: list[str], what: str) -> str:
+    """One sentence of a sheet's house edges (``--json``), for a variant of a table above."""
+    sheet = json.loads(run("par", *args, "--json"))
+    parts = [f"{b['bet']} {pct(b['house_edge'])}" for b in sheet["bets"]]
+    return f"{what} (`macau-tables par {' '.join(args)}`): " + ", ".join(parts) + ".\n"
 
 
 def pct(x: str | Fraction, places: int = 4) -> str:
@@ -85,20 +121,20 @@ def main() -> None:
         "## Baccarat (8 decks, 5% commission: the Macau default rule set)",
         "",
         par_md("baccarat"),
-        "### 6 decks",
-        "",
-        par_md("baccarat", "--decks", "6"),
+        edges_line(["baccarat", "--decks", "6"], "With 6 decks the house edges are"),
         "### No-commission table (BA-R7: a Banker win on 6 pays 1:2), 8 decks",
         "",
         par_md("baccarat", "--no-commission"),
         "## Craps (Portaria 97/85/M pay table)",
         "",
-        par_md("craps"),
+        "Per bet resolved; `--json` also gives each bet's edge per roll and mean rolls.",
+        "",
+        odds_collapsed(par_md("craps", drop=("more",))),
         "## Pai Gow (Portaria 96/85/M, 4% commission)",
         "",
         "One player seat against the banker, over all 35,960 × 20,475 = 736,281,000 deals.",
         "",
-        par_md("paigow"),
+        par_md("paigow", drop=("more",)),
         "### Strategy comparison",
         "",
         "The player's edge is the house edge of the player's stake; the banker's edge is the",
@@ -110,13 +146,14 @@ def main() -> None:
         "",
         "## Taiwan Pai Kao (Portaria 15/90/M, 5% commission, players forced by TW-R1)",
         "",
-        par_md("taiwan"),
-        "### Banker max-back (the symmetric game) and banker optimal",
-        "",
-        par_md("taiwan", "--banker-strategy", "max-back"),
-        par_md("taiwan", "--banker-strategy", "optimal"),
+        par_md("taiwan", drop=("more",)),
+        edges_line(
+            ["taiwan", "--banker-strategy", "max-back"],
+            "Against a max-back banker (the symmetric game) the forced player's edge is",
+        ),
+        edges_line(["taiwan", "--banker-strategy", "optimal"], "Against an optimal banker it is"),
     ]
-    notes = ROOT / "docs" / "analysis-notes.md"
+    notes = ROOT / "scripts" / "analysis_notes.md"  # the notes under the generated tables
     if notes.exists():
         parts += ["", notes.read_text(encoding="utf-8").strip(), ""]
     sys.stdout.write("\n".join(parts) + "\n")

@@ -26,6 +26,7 @@ PAGES = [  # name, path, who is logged in
     ("craps", "/table/craps/craps-1", "alice"),
     ("paigow", "/table/paigow/paigow-1", "alice"),
     ("taiwan", "/table/taiwan/taiwan-1?lang=zh", "alice"),
+    ("side-by-side", "/multi?tables=baccarat-1,craps-1,paigow-1", "alice"),
     ("cashier", "/cashier", "cashier"),
     ("history", "/history", "alice"),
     ("par", "/par?game=craps", "alice"),

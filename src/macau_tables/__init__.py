@@ -1,3 +1,3 @@
 """macau-tables: the reference implementation of Macau's statutory table games."""
 
-__version__ = "0.1.0"
+__version__ = "0.6.0"

@@ -1,4 +1,4 @@
-"""The baccarat kernel built ahead of time (issue 14, :mod:`macau_tables.analysis.kernels.native`).
+"""The baccarat kernel built ahead of time (:mod:`macau_tables.analysis.kernels.native`).
 
 ``simulate baccarat`` runs the kernel's entry points from a shared library that numba's
 ahead-of-time code generator made from the same functions, without importing numba. These

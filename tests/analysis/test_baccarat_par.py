@@ -1,4 +1,4 @@
-"""Exact baccarat PAR (issue #6): published counts, kernel == engine, options, validation.
+"""Exact baccarat PAR: published counts, kernel == engine, options, validation.
 
 The published figures below are the standard counts of ordered six-card deals (e.g. the
 Wizard of Odds baccarat tables; the Banker-wins-on-6 count and the 1:2 edge are in

@@ -1,4 +1,4 @@
-"""The baccarat simulation kernel (issue #7) against the readable engine and the exact odds.
+"""The baccarat simulation kernel against the readable engine and the exact odds.
 
 - Engine comparison: the engine's own shuffles (the shoe its committed seed orders), and
   its continuous shuffler's picks, fed to the kernel: the same cards hand by hand, the same
@@ -301,7 +301,7 @@ def test_engine_tables_are_the_engines_rules() -> None:
 
 
 def test_ba_9_hand_table_is_the_engines_drawing_rules_and_comparison() -> None:
-    """The shoe kernel decides a hand by one look-up (issue 14): every (player total, banker
+    """The shoe kernel decides a hand by one look-up: every (player total, banker
     total, next value, value after) against the engine's BA-9 rules played out by hand,
     BA-11 / BA-12 the higher total wins, BA-R7 a Banker win on 6."""
     table = sim.HAND_TABLE
@@ -323,7 +323,7 @@ def test_ba_9_hand_table_is_the_engines_drawing_rules_and_comparison() -> None:
 
 
 def test_seeded_figures_are_those_of_the_first_native_kernel() -> None:
-    """The random stream and the hands did not change with the kernel's speed-ups (issue 14):
+    """The random stream and the hands did not change with the kernel's speed-ups:
     counts recorded from the kernel before the hand table, same seed, chunk and rules."""
     got = sim.simulate_chunk(7, 0, 200_000, {}).counts
     assert got["banker"] == {sim.WIN: 91_748, sim.LOSE: 89_153, sim.PUSH: 19_099}

@@ -1,4 +1,4 @@
-"""The craps simulation kernel (issue #7) against the readable engine and exact figures.
+"""The craps simulation kernel against the readable engine and exact figures.
 
 The kernel must decide every bet exactly as :class:`CrapsTable` does on the same dice (CR-2.1 …
 CR-11, the odds caps CR-2.2/CR-R2, the Big bets' unit payouts CR-R4), and its long-run

@@ -51,7 +51,7 @@ def test_html_report_is_self_contained_with_one_png_per_bet() -> None:
 
 
 def test_html_report_title_says_par_sheet_once() -> None:
-    """Issue 12.17: "exact PAR sheet — PAR sheet"."""
+    """The title says PAR sheet once, never "exact PAR sheet — PAR sheet"."""
     for title in ("Craps: exact PAR sheet", "Baccarat, 8 decks"):
         sheet = ParSheet("craps", title, {}, _sheet().lines)
         page = html_report(sheet)

@@ -1,4 +1,4 @@
-"""Sessions and betting systems (issue #7), on hand-made outcome series worked by hand, on
+"""Sessions and betting systems, on hand-made outcome series worked by hand, on
 random series (the numba loop against the readable :func:`play`), and craps decisions
 against the readable craps engine."""
 

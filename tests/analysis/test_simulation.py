@@ -1,4 +1,4 @@
-"""Simulation jobs (issue #7): chunking, merging, workers, Dask, statistics — on a fake kernel
+"""Simulation jobs: chunking, merging, workers, Dask, statistics — on a fake kernel
 whose exact distribution is known, so every figure here can be checked by hand."""
 
 from __future__ import annotations

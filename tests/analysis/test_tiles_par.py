@@ -1,4 +1,4 @@
-"""Exact Pai Gow / Taiwan Pai Kao mathematics (issue #6), computed, never copied.
+"""Exact Pai Gow / Taiwan Pai Kao mathematics, computed, never copied.
 
 The kernel's counts are held against the readable engine three ways: deal by deal
 (``paigow.compare_seat`` / ``taiwan.compare_seat`` and the strategies' ``choose`` on random
@@ -38,7 +38,7 @@ from macau_tables.analysis.tiles import (
 from macau_tables.core.errors import InvalidInput
 from macau_tables.core.rng import Rng
 from macau_tables.games import paigow, taiwan
-from macau_tables.games.tilegame import SeatResult
+from macau_tables.games.tileround import SeatResult
 from macau_tables.tiles import (
     FULL_SET,
     PG1985,

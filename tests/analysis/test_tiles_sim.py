@@ -1,8 +1,8 @@
-"""The tile-game simulation kernel (issue #7) against the readable engine.
+"""The tile-game simulation kernel against the readable engine.
 
 The kernel's tables come from the engine's code (strategies, ``compare_hand``,
 ``compare_seat``); these tests check that the numba core, fed the same woodpiles and dice as
-a full ``tilegame.Round``, gives every seat the same result, for PG (8 places) and TW (8 and
+a full round at the tile table, gives every seat the same result, for PG (8 places) and TW (8 and
 4 places, TW-R2), and that the chunk simulation is deterministic and has the exact
 distribution.
 """
@@ -20,12 +20,16 @@ from macau_tables.analysis.kernels import tiles_sim
 from macau_tables.analysis.kernels.rng import generator
 from macau_tables.analysis.tiles import best_setting, paigow_par, taiwan_par
 from macau_tables.core.errors import InvalidInput
+from macau_tables.core.journal import JsonValue
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
+from macau_tables.games.contract import Actor, Command
 from macau_tables.games.paigow import PAIGOW
 from macau_tables.games.paigow import compare_seat as pg_compare_seat
 from macau_tables.games.taiwan import TAIWAN
-from macau_tables.games.tilegame import Regulation, Round, SeatResult
+from macau_tables.games.tilefacts import actor_of, deal, dealt_table
+from macau_tables.games.tileround import Regulation, SeatResult
+from macau_tables.games.tiletable import TileTable
 from macau_tables.tiles import FULL_SET, PG1985, Tile, parse_tiles
 from macau_tables.tiles.strategies import strategy
 
@@ -39,34 +43,52 @@ def _engine_round(
     reg: Regulation,
     *,
     dice: Sequence[int],
-    order: Sequence[int] | None,
+    order: Sequence[int],
     player_way: str,
     banker_way: str,
     places: int = 8,
-    carried: Round | None = None,
-) -> tuple[Round, list[int]]:
-    """One engine round with one unit bet per player seat; the seats' results in seat order."""
+    carried: TileTable | None = None,
+) -> tuple[TileTable, list[int]]:
+    """One round at a tile table with one unit bet per player seat, the woodpile ``order``
+    dealt with ``dice`` (``carried``: the table of a first 4-place round, whose banker
+    keeps the bank for the second round of the same woodpile); the seats' results in seat
+    order."""
     bettors = {f"p{s}": s for s in range(2, places + 1)}
-    wallets = {"bank": Money.of(10_000)} | {p: Money.of(10) for p in bettors}
-    rnd = Round.open(
-        reg, banker="bank", banker_seat=1, banker_capital=Money.of(10_000), wallets=wallets,
-        places=places, carried=carried,
-    )  # fmt: skip
-    if order is not None:
-        rnd.shuffle_tiles([FULL_SET[i] for i in order])
-    for person, seat in bettors.items():
-        rnd.place_bet(person, seat, Money.of(1))
-    rnd.shake_dice(dice)
+    pile = [FULL_SET[i] for i in order]
+    if carried is None:
+        t = dealt_table(
+            reg.game, banker="bank", banker_seat=1, capital=Money.of(10_000),
+            bets=[(p, s, Money.of(1)) for p, s in bettors.items()], dice=dice, woodpile=pile,
+            places=places, chips={"bank": Money.of(10_000)} | {p: Money.of(10) for p in bettors},
+        )  # fmt: skip
+    else:
+        t = carried
+        seat, keep, least = t.bank_offer()
+        assert (seat, keep) == (1, True)
+        t.execute(Command(Actor.player("bank"), "open_bank", {"capital": least}))
+        for person, seat in bettors.items():
+            t.execute(Command(Actor.player(person), "place_bet", {"seat": seat, "amount": 100}))
+        deal(t, dice, woodpile=pile)  # the woodpile's remaining stacks (TW-2d / TW-R2)
+    rnd = t.round
+    assert rnd is not None
     rules = reg.tiles
     for seat in rnd.active_seats():
         holder = rnd.holder(seat)
         assert holder is not None
-        rnd.set_seat(holder, seat, strategy(player_way).choose(rnd.hands[seat], rules).front.tiles)
-    banker = strategy(banker_way).choose(rnd.hands[rnd.banker_seat], rules)
-    rnd.set_banker(rnd.banker_authority(), banker.front.tiles)
-    ev = rnd.settle()
-    by_seat = {r["seat"]: CODE[r["seat_result"]] for r in ev.results}
-    return rnd, [by_seat[s] for s in range(2, places + 1)]
+        front = strategy(player_way).choose(rnd.hands[seat], rules).front.tiles
+        t.execute(Command(actor_of(holder), "set_tiles", {"seat": seat, "front": _names(front)}))
+    banker = strategy(banker_way).choose(rnd.hands[rnd.banker_seat], rules).front.tiles
+    args = {"seat": rnd.banker_seat, "front": _names(banker)}
+    t.execute(Command(actor_of(rnd.banker_authority()), "set_tiles", args))
+    t.execute(Command(Actor.DEALER, "settle", {}))
+    settled = t.last_settlement
+    assert settled is not None
+    by_seat = {int(r["seat"]): CODE[str(r["seat_result"])] for r in settled.results}
+    return t, [by_seat[s] for s in range(2, places + 1)]
+
+
+def _names(tiles: Sequence[Tile]) -> list[JsonValue]:
+    return [str(t) for t in tiles]
 
 
 def _deals(label: str, n: int) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
@@ -108,11 +130,12 @@ def test_tw_6b_6c_rounds_match_the_engine_seat_by_seat(banker_way: str) -> None:
     expected = []
     resets = 0
     for o, d in zip(orders, dice, strict=True):
-        rnd, res = _engine_round(
+        t, res = _engine_round(
             TAIWAN, dice=d, order=o, player_way="house-way", banker_way=banker_way
         )
-        assert rnd.settled is not None
-        resets += len(rnd.settled.resets)
+        result = t.last_result()
+        assert result is not None
+        resets += len(result.resets)
         expected.append(res)
     got = tiles_sim.play_orders(
         orders, [sum(d) for d in dice], {"game": "taiwan", "banker_strategy": banker_way}
@@ -134,7 +157,7 @@ def test_tw_2d_r2_four_place_shoes_match_the_engine() -> None:
             banker_way="house-way", places=4,
         )  # fmt: skip
         _, res2 = _engine_round(
-            TAIWAN, dice=dice[2 * k + 1], order=None, player_way="max-back",
+            TAIWAN, dice=dice[2 * k + 1], order=o, player_way="max-back",
             banker_way="house-way", places=4, carried=first,
         )  # fmt: skip
         expected += [res1, res2]

@@ -1,4 +1,4 @@
-"""Issue 12.5 / 12.6: settle files and journals, as users and editors get them wrong.
+"""Settle files and journals, as users and editors get them wrong.
 
 A settle file states every fact the settlement uses; an unknown key is an error naming it;
 any bad file, settle or journal, is one line on stderr and exit 2, never a traceback.
@@ -46,7 +46,7 @@ def _one_line_error(result: Result) -> str:
     return lines[0]
 
 
-# --- settle: the cases of issue 12 -------------------------------------------------------
+# --- settle: the cases users get wrong ---------------------------------------------------
 
 
 def _with(**changes: Any) -> dict[str, Any]:
@@ -117,7 +117,7 @@ def test_a_settle_file_that_is_not_json_is_one_line(tmp_path: Path) -> None:
 
 
 def test_a_bet_on_a_seat_without_tiles_is_refused_not_invented(tmp_path: Path) -> None:
-    """Issue 12.5: seat 4 was given made-up tiles and paid."""
+    """Seat 4 was given made-up tiles and paid."""
     facts = _facts()
     facts["bets"].append(["s4", 4, "100"])
     facts["settings"]["4"] = "house-way"
@@ -304,15 +304,11 @@ def test_a_folder_or_a_missing_file_is_one_line(tmp_path: Path, command: list[st
     _one_line_error(runner.invoke(app, [*command, str(tmp_path / "missing.json")]))
 
 
-def _paigow_journal() -> Any:
-    """The documented example round's journal (10 entries), as `play paigow` writes one."""
-    from macau_tables.cli.settle_schema import load_facts, settle_facts
-
-    rnd = settle_facts(load_facts(EXAMPLES / "paigow-round.json", "paigow"))
-    return rnd.journal.to_json()
-
-
-PAIGOW_JOURNAL = _paigow_journal()
+#: The documented example round's journal (10 entries), as `play paigow` wrote one a round
+#: (the round machine's ``tiles.*`` events), kept as written: tests/games/data/tiles_cli/.
+PAIGOW_JOURNAL = json.loads(
+    (ROOT / "tests" / "games" / "data" / "tiles_cli" / "round-paigow-example.json").read_text()
+)
 
 
 def _paigow_journal_with_option(key: str, value: Any) -> Any:

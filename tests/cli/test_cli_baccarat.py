@@ -84,7 +84,7 @@ def verify_runner(path: Path):  # type: ignore[no-untyped-def]
 
 def test_play_refusals_name_the_rule_and_ask_again() -> None:
     """BA-13 limits: a bet under the minimum is refused with its rule, a negative or
-    sub-avo bet with a clear message, and play goes on (issue 12 item 7); no class names."""
+    sub-avo bet with a clear message, and play goes on; no class names."""
     result = runner.invoke(
         app,
         ["play", "baccarat", "--seed", "1", "--no-squeeze"],
@@ -101,7 +101,7 @@ def test_play_refusals_name_the_rule_and_ask_again() -> None:
 
 
 def test_quit_with_bets_down_returns_them_and_says_so(tmp_path: Path) -> None:
-    """Issue 12 item 2: `b 500` then `quit` — the stake comes back, and the player is told."""
+    """`b 500` then `quit` — the stake comes back, and the player is told."""
     result = runner.invoke(
         app,
         ["play", "baccarat", "--seed", "1", "--journal", str(tmp_path), "--json"],
@@ -118,7 +118,7 @@ def test_quit_with_bets_down_returns_them_and_says_so(tmp_path: Path) -> None:
 
 
 def test_journal_is_checked_before_play_and_never_creates_folders(tmp_path: Path) -> None:
-    """Issue 12 item 3: a missing folder is refused before play (one line, exit 2)."""
+    """A missing folder is refused before play (one line, exit 2)."""
     missing = tmp_path / "nope" / "j.json"
     result = runner.invoke(app, ["play", "baccarat", "--journal", str(missing)], input="")
     assert result.exit_code == 2
@@ -128,7 +128,7 @@ def test_journal_is_checked_before_play_and_never_creates_folders(tmp_path: Path
 
 
 def test_journal_is_valid_after_every_event(tmp_path: Path) -> None:
-    """Issue 12 item 3: the journal is appended event by event — the file read while the
+    """The journal is appended event by event — the file read while the
     game is still running (here: after the input ended mid-session, before quitting) is a
     valid journal whose chain verifies."""
     path = tmp_path / "j.json"
@@ -159,7 +159,7 @@ def test_play_whole_shoe_reshuffles() -> None:
 
 
 def test_screen_shows_the_result_last_and_roads_on_request() -> None:
-    """Issue 12 item 11: after a hand the result is the last thing printed before the
+    """After a hand the result is the last thing printed before the
     prompt's status line; the roads are one line unless asked for."""
     result = runner.invoke(
         app, ["play", "baccarat", "--seed", "5", "--no-squeeze"], input="b 100\n\nquit\n"

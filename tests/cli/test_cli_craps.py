@@ -189,7 +189,7 @@ def test_bad_input_is_one_line_and_help_has_an_example() -> None:
     assert "InvalidInput" in bad.output
 
 
-# --- issue 12: leaving with bets, the journal as you play, bad amounts, words ------------------
+# --- leaving with bets, the journal as you play, bad amounts, words ---------------------------
 
 
 def test_cr_r6_leaving_returns_every_bet_and_cashes_out() -> None:

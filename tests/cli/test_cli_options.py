@@ -1,4 +1,4 @@
-"""Issue 12.14 / 12.15: options that make no sense are refused before any work, in one line;
+"""Options that make no sense are refused before any work, in one line;
 piped output is never cut to 80 columns."""
 
 from __future__ import annotations

@@ -94,8 +94,8 @@ def test_settle_human_output_and_wrong_game(tmp_path: Path) -> None:
 @pytest.mark.parametrize("game", ["paigow", "taiwan"])
 def test_play_a_few_rounds_as_a_new_user(game: str, tmp_path: Path) -> None:
     """Two rounds on seat 2, then the bank passes to you (PG-4.1 / PG-R6): bad capital
-    entries are refused with one line and the prompt asks again (issue 12, items 7, 8, 13);
-    q with your capital in play plays the round out first (item 2). The table's journal is
+    entries are refused with one line and the prompt asks again;
+    q with your capital in play plays the round out first. The table's journal is
     one file, written event by event, that `verify` accepts."""
     script = "50\n1\n20\nh\nabc\n-5\n0.001\n100\nh\nh\nq\n"
     result = runner.invoke(
@@ -123,7 +123,7 @@ def test_play_a_few_rounds_as_a_new_user(game: str, tmp_path: Path) -> None:
 
 
 def test_play_journal_is_one_rule_checked_before_play(tmp_path: Path) -> None:
-    """Issue 12 item 3: a folder → a new file in it; a file whose folder is missing, or a
+    """A folder → a new file in it; a file whose folder is missing, or a
     file that exists, is refused before play starts (nothing is created)."""
     missing = tmp_path / "nope" / "j.json"
     bad = runner.invoke(app, ["play", "paigow", "--journal", str(missing)], input="q\n")
@@ -142,7 +142,7 @@ def test_play_journal_is_one_rule_checked_before_play(tmp_path: Path) -> None:
 
 
 def test_play_journal_is_valid_after_every_event(tmp_path: Path) -> None:
-    """Issue 12 item 3: the file is a valid journal up to the last event at any time (a
+    """The file is a valid journal up to the last event at any time (a
     killed session loses nothing): cut the input mid-round and verify what was written."""
     target = tmp_path / "j.json"
     ok = runner.invoke(
@@ -154,14 +154,14 @@ def test_play_journal_is_valid_after_every_event(tmp_path: Path) -> None:
 
 
 def test_name_never_takes_a_computer_players_seat() -> None:
-    """Issue 12 item 13: --name ahchan is refused (ahchan plays seat 1)."""
+    """--name ahchan is refused (ahchan plays seat 1)."""
     res = runner.invoke(app, ["play", "paigow", "--name", "ahchan"], input="q\n")
     assert res.exit_code == 2
     assert "computer player" in res.stderr
 
 
 def test_tw_6b_play_offers_only_the_settings_you_may_keep() -> None:
-    """Issue 12 item 9: a Taiwan player sees only settings with the highest back (TW-R1)."""
+    """A Taiwan player sees only settings with the highest back (TW-R1)."""
     result = runner.invoke(app, ["play", "taiwan", "--seed", "7"], input="50\n1\nq\n")
     assert result.exit_code == 0, result.output
     assert "The dealer re-set seat 2" not in result.stdout

@@ -110,7 +110,7 @@ def rechain(obj: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_verify_head_accepts_the_printed_prefix(tmp_path: Path) -> None:
-    """Issue 12.4: the tables print the first 16 hex digits and an ellipsis."""
+    """The tables print the first 16 hex digits and an ellipsis."""
     path = _write(tmp_path)
     head = Journal.load(path).head
     for given in (head[:8], head[:16], head[:16] + "…", head.upper(), head):
@@ -137,7 +137,7 @@ def test_verify_refuses_a_malformed_head_as_malformed(tmp_path: Path, given: str
 
 
 def test_verify_a_field_of_the_wrong_type_is_one_line(tmp_path: Path) -> None:
-    """Issue 12.6: `"amount": "abc"` (with the chain recomputed) is caught where it is."""
+    """`"amount": "abc"` (with the chain recomputed) is caught where it is."""
     path = tmp_path / "craps.json"
     obj = json.loads((DATA / "craps_golden.json").read_text())
     entry = next(e for e in obj["entries"] if "amount" in e["event"]["data"])

@@ -145,7 +145,7 @@ def test_help_has_an_example(game: str) -> None:
 
 
 def test_a_one_chunk_plot_draws_lines_not_dots() -> None:
-    """Issue 12.17: with a single chunk the running estimate is one point, drawn as a line."""
+    """With a single chunk the running estimate is one point, drawn as a line."""
     from macau_tables.analysis.simulation import Job, run
     from macau_tables.cli.simulate import _figure
 

@@ -393,7 +393,7 @@ def test_only_the_last_entries_keep_their_json_and_text_cached() -> None:
 
 def test_entries_and_the_games_events_keep_no_instance_dict() -> None:
     """Slots, not a ``__dict__`` each: an entry and its event were ~950 bytes, ~300 with
-    slots and the caches gone (docs/benchmarks.md, stop 25). A new event class of a game
+    slots and the caches gone (benchmarks/bench_journal_memory.py). A new event class of a game
     declared without ``slots=True`` fails here."""
     import macau_tables.games.baccarat
     import macau_tables.games.craps

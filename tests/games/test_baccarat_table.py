@@ -1,4 +1,4 @@
-"""The baccarat table under the table contract (issue 13): replay that re-checks every event,
+"""The baccarat table under the table contract: replay that re-checks every event,
 views that hide what is face down, time-outs, money as a projection of events."""
 
 from __future__ import annotations

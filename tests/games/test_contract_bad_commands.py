@@ -1,4 +1,4 @@
-"""Bad commands never corrupt a table (issue 13, definition of done 4).
+"""Bad commands never corrupt a table.
 
 For each of the four tables, any operation with missing, mistyped or junk arguments, from
 any actor, is either accepted or refused with a typed error of this package

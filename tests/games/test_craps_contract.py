@@ -1,4 +1,4 @@
-"""Craps on the table contract (issue 13): the contract's Protocol, execute with JSON
+"""Craps on the table contract: the contract's Protocol, execute with JSON
 arguments, pending and time-outs, per-viewer views that never show a seed, replay that
 refuses a forged journal (through ``macau-tables verify``), and the named rule-set options."""
 
@@ -267,7 +267,7 @@ def test_a_missing_rules_key_is_a_one_line_error(tmp_path: Path, drop: str) -> N
     assert f"entry 0: craps rules: missing {drop}" in out.output
 
 
-# --- rule-set options (issue 11's "Also"): the Readings are the defaults ---------------------
+# --- rule-set options: the Readings are the defaults ----------------------------------------
 
 
 def test_cr_r4_option_big_odd_amounts() -> None:

@@ -1,4 +1,4 @@
-"""A supervisor's new table limits at baccarat and the tile tables (issue 16, the contract's
+"""A supervisor's new table limits at baccarat and the tile tables (the contract's
 ``table.limits_changed``), from the next round: the round under way keeps the limits its
 bets were placed under; a bet outside the new limits is refused from the next round on
 (baccarat BA-13 each bet's limits, BA-14 the differential; Pai Gow / Taiwan a player's bet

@@ -1,4 +1,6 @@
-"""Pai Gow (Portaria 96/85/M) and Taiwan Pai Kao (Portaria 15/90/M): rule by rule.
+"""Pai Gow (Portaria 96/85/M) and Taiwan Pai Kao (Portaria 15/90/M): rule by rule, at the
+tile table (``games.tiletable``: the one engine of the server, the terminal game and
+``settle``), its round (``games.tileround``) and its settlement (``games.tilesettle``).
 
 Hands used (worked by hand from T-2):
   STRONG  6-6 4-5 | 1-1 3-6  -> 地九王 / 天九王 (PG); beats MID both ways
@@ -13,46 +15,53 @@ import pytest
 from macau_tables.core.errors import BetNotAllowed, InvalidInput, OutOfOrder, RuleViolation
 from macau_tables.core.journal import Journal
 from macau_tables.core.ledger import Ledger, Transaction
+from macau_tables.core.money import Money
+from macau_tables.games.contract import Actor, Command
 from macau_tables.games.paigow import PAIGOW
-from macau_tables.games.paigow import replay as pg_replay
 from macau_tables.games.taiwan import TAIWAN
-from macau_tables.games.tilegame import (
-    DEALER,
-    HOUSE,
-    Phase,
-    Rotation,
-    Round,
-    RoundOptions,
-    SeatResult,
-)
-from macau_tables.tiles import Hand, Tile
+from macau_tables.games.tilefacts import deal, report_exposed
+from macau_tables.games.tileround import DEALER, HOUSE, Phase, Rotation, RoundOptions, SeatResult
+from macau_tables.games.tilesettle import Settlement
+from macau_tables.games.tilesettle import settle as settle_round
+from macau_tables.games.tiletable import DiceShaken, TilePhase, TilesSet, TileTable, replay
+from macau_tables.tiles import FULL_SET, Hand
 
-from .tile_helpers import m, staged, tiles
+from .tile_helpers import (
+    bet,
+    join,
+    m,
+    nets,
+    opened,
+    rearrange,
+    rnd_of,
+    set_all,
+    set_tiles,
+    settle,
+    staged,
+    tiles,
+)
 
 STRONG = ("6-6", "4-5", "1-1", "3-6")
 MID = ("1-5", "3-4", "1-6", "2-5")
 WEAK = ("1-3", "3-3", "5-5", "4-6")
 
 
-def set_all(rnd: Round, fronts: dict[int, tuple[str, str]], banker_front: tuple[str, str]) -> None:
-    for seat, front in fronts.items():
-        holder = rnd.holder(seat)
-        assert holder is not None
-        rnd.set_seat(holder, seat, tiles(*front))
-    rnd.set_banker(rnd.banker_authority(), tiles(*banker_front))
+def outcome(t: TileTable, seat: int) -> str:
+    settled = t.last_settlement
+    assert settled is not None
+    return next(str(r["seat_result"]) for r in settled.results if r["seat"] == seat)
 
 
-def outcome(rnd: Round, seat: int) -> str:
-    assert rnd.settled is not None
-    return next(r["seat_result"] for r in rnd.settled.results if r["seat"] == seat)
+def shares(t: TileTable) -> dict[str, int]:
+    settled = t.last_settlement
+    assert settled is not None
+    return dict(settled.bank_shares)
 
 
-def nets(rnd: Round) -> dict[str, int]:
-    out: dict[str, int] = {}
-    assert rnd.transaction is not None
-    for p in rnd.transaction.postings:
-        out[p.account] = out.get(p.account, 0) + p.amount.minor
-    return out
+def commissions(t: TileTable) -> dict[str, int]:
+    settled = t.last_settlement
+    assert settled is not None
+    return dict(settled.commissions)
 
 
 # --- Art. 1: the dice and the deal ---------------------------------------------------------
@@ -60,9 +69,11 @@ def nets(rnd: Round) -> dict[str, int]:
 
 def test_pg_r1_pg_1_2_the_total_counts_the_banker_as_one() -> None:
     """PG-1.2 / PG-R1: total 4 from banker seat 1 reaches seat 4, which takes stack 0."""
-    rnd = staged(PAIGOW, hands={4: STRONG}, bets=[("ann", 4, 10)], dice=(1, 1, 1, 1))
+    t = staged(PAIGOW, hands={4: STRONG}, bets=[("ann", 4, 10)], dice=(1, 1, 1, 1))
+    rnd = rnd_of(t)
     assert rnd.dealing_order() == [4, 5, 6, 7, 8, 1, 2, 3]
     assert sorted(map(str, rnd.hands[4])) == sorted(STRONG)
+    assert rnd.hands[4] == rnd.tiles[0:4]
     assert rnd.settlement_order() == [4, 5, 6, 7, 8, 2, 3]
 
 
@@ -70,7 +81,7 @@ def test_pg_1_3_tw_2b_count_on_the_banker_then_his_right_is_first() -> None:
     """PG-1.3 / TW-2c: counter-clockwise, never altered. PG-R1: the banker takes the first
     stack; TW-2b: the seat on his right is first."""
     for reg in (PAIGOW, TAIWAN):
-        rnd = staged(reg, hands={1: MID}, bets=[("ann", 2, 10)], dice=(2, 2, 2, 3))
+        rnd = rnd_of(staged(reg, hands={1: MID}, bets=[("ann", 2, 10)], dice=(2, 2, 2, 3)))
         assert rnd.dealing_order()[0] == 1  # total 9: (9 - 1) mod 8 = 0, the banker
         assert sorted(map(str, rnd.hands[1])) == sorted(MID)
         assert rnd.settlement_order()[0] == 2  # the seat on the banker's right
@@ -78,39 +89,32 @@ def test_pg_1_3_tw_2b_count_on_the_banker_then_his_right_is_first() -> None:
 
 def test_pg_1_4_every_stack_is_dealt_whatever_the_players() -> None:
     """PG-1.4: all 32 tiles are dealt; PG-7.3: every tile stays on the table."""
-    rnd = staged(PAIGOW, hands={}, bets=[("ann", 3, 10)])
+    rnd = rnd_of(staged(PAIGOW, hands={}, bets=[("ann", 3, 10)]))
     assert len(rnd.hands) == 8
     assert sorted(t for h in rnd.hands.values() for t in h) == sorted(rnd.tiles)
 
 
 def test_pg_1_5_tw_2e_a_cocked_die_is_shaken_again() -> None:
     """PG-1.5 / TW-2e: a cocked die or one out of the shaker: shake again."""
-    rnd = Round.open(
-        PAIGOW, banker="b", banker_seat=1, banker_capital=m(100), wallets={"b": m(100)}
-    )
-    rnd.shuffle_tiles(rnd_tiles())
-    ev = rnd.shake_dice((1, 2, 3, 4), valid=False)
-    assert ev.valid is False
-    assert rnd.phase is Phase.BETTING and rnd.hands == {}
-    rnd.shake_dice((6, 6, 6, 6))
-    assert rnd.phase is Phase.SETTING
-
-
-def rnd_tiles() -> list[Tile]:
-    from macau_tables.tiles import FULL_SET
-
-    return list(FULL_SET)
+    t = opened(PAIGOW, {"b": 100, "a": 10})
+    bet(t, "a", 2, m(10))
+    (ev,) = deal(t, (1, 2, 3, 4), cocked=True)
+    assert isinstance(ev, DiceShaken) and ev.valid is False
+    assert rnd_of(t).phase is Phase.BETTING and rnd_of(t).hands == {}
+    assert t.phase is TilePhase.BETTING
+    deal(t, (6, 6, 6, 6), woodpile=list(FULL_SET))
+    assert rnd_of(t).phase is Phase.SETTING
 
 
 def test_pg_1_1_nothing_before_the_shuffle() -> None:
     """PG-1.1 / TW-2a: the dealer shuffles first; PG-9 / TW-1: a full set of 32 tiles."""
-    rnd = Round.open(
-        PAIGOW, banker="b", banker_seat=1, banker_capital=m(100), wallets={"b": m(100)}
-    )
+    t = opened(PAIGOW, {"b": 100, "b2": 10}, woodpile_built=False)
     with pytest.raises(OutOfOrder, match="PG-1.1"):
-        rnd.place_bet("b2", 2, m(1))
+        bet(t, "b2", 2, m(1))
+    t.execute(Command(Actor.DEALER, "build_woodpile", {}))
+    pile = [*list(FULL_SET)[:31], *tiles("6-6")]
     with pytest.raises(InvalidInput, match="T-1"):
-        rnd.shuffle_tiles([*rnd_tiles()[:31], Tile(6, 6)])
+        deal(t, (1, 2, 3, 4), woodpile=pile)
 
 
 # --- Art. 2: rearranging and exposed tiles -------------------------------------------------
@@ -118,68 +122,67 @@ def test_pg_1_1_nothing_before_the_shuffle() -> None:
 
 def test_pg_2_1_tw_2f_two_players_then_the_banker_then_nobody() -> None:
     """PG-2.1 / TW-2f: at most two players, then the banker, then nobody."""
-    rnd = Round.open(
-        PAIGOW, banker="b", banker_seat=1, banker_capital=m(100),
-        wallets={p: m(100) for p in ["b", "x", "y", "z"]},
-    )  # fmt: skip
-    rnd.shuffle_tiles(rnd_tiles())
+    t = opened(PAIGOW, dict.fromkeys(["b", "x", "y", "z"], 100))
     for p, seat in (("x", 2), ("y", 3), ("z", 4)):
-        rnd.place_bet(p, seat, m(10))
+        bet(t, p, seat, m(10))
     order = (7, 6, 5, 4, 3, 2, 1, 0)
-    rnd.rearrange("x", order)
-    rnd.rearrange("y", tuple(range(8)))
+    rearrange(t, "x", order)
+    rearrange(t, "y", tuple(range(8)))
     with pytest.raises(RuleViolation, match="PG-2.1 at most two seats"):
-        rnd.rearrange("z", order)
-    rnd.rearrange("b", order)
-    assert rnd.stack_order == order  # PG-R2: a permutation of the stacks
+        rearrange(t, "z", order)
+    rearrange(t, "b", order)
+    assert rnd_of(t).stack_order == order  # PG-R2: a permutation of the stacks
     with pytest.raises(RuleViolation, match="PG-2.1 after the banker"):
-        rnd.rearrange("x", tuple(range(8)))
-    rnd.shake_dice((1, 2, 3, 4))
+        rearrange(t, "x", tuple(range(8)))
+    deal(t, (1, 2, 3, 4), woodpile=list(FULL_SET))
+    rnd = rnd_of(t)
     assert rnd.hands[2] == rnd.tiles[4 * 7 : 4 * 7 + 4]  # seat 2 took stack 7
+    assert rnd.hands[2] == tuple(FULL_SET[4 * 7 : 4 * 7 + 4])
 
 
 def test_pg_r2_a_rearrangement_is_a_permutation() -> None:
-    rnd = Round.open(PAIGOW, banker="b", banker_seat=1, banker_capital=m(1), wallets={"b": m(1)})
-    rnd.shuffle_tiles(rnd_tiles())
+    t = opened(PAIGOW, {"b": 1}, capital=1)
     with pytest.raises(InvalidInput, match="PG-R2"):
-        rnd.rearrange("b", (0, 0, 1, 2, 3, 4, 5, 6))
+        rearrange(t, "b", (0, 0, 1, 2, 3, 4, 5, 6))
 
 
 def test_pg_2_2_one_exposed_tile_plays_on() -> None:
     """PG-2.2: one tile exposed in the deal: the round continues."""
-    rnd = staged(PAIGOW, hands={2: STRONG, 1: MID}, bets=[("ann", 2, 10)])
-    rnd.report_exposed(2, 1)
-    assert 2 in rnd.active_seats()
+    t = staged(PAIGOW, hands={2: STRONG, 1: MID}, bets=[("ann", 2, 10)])
+    report_exposed(t, 2, 1)
+    assert 2 in rnd_of(t).active_seats()
 
 
 def test_pg_2_3_pg_r3_two_exposed_in_a_player_seat_its_bets_return() -> None:
     """PG-2.3 / PG-R3: two exposed in a player seat: that seat takes no part."""
-    rnd = staged(PAIGOW, hands={2: STRONG, 3: WEAK, 1: MID}, bets=[("ann", 2, 10), ("bob", 3, 10)])
-    rnd.report_exposed(2, 2)
-    assert rnd.active_seats() == [3]
-    set_all(rnd, {3: ("1-3", "3-3")}, ("1-5", "3-4"))
-    rnd.settle()
-    ann = next(r for r in rnd.results if r.person == "ann")
+    t = staged(PAIGOW, hands={2: STRONG, 3: WEAK, 1: MID}, bets=[("ann", 2, 10), ("bob", 3, 10)])
+    report_exposed(t, 2, 2)
+    assert rnd_of(t).active_seats() == [3]
+    set_all(t, {3: ("1-3", "3-3")}, ("1-5", "3-4"))
+    result = settle(t)
+    ann = next(r for r in result.results if r.person == "ann")
     assert (ann.outcome, ann.net.minor) == ("no_action", 0)
-    assert outcome(rnd, 2) == "seat_out"
+    assert outcome(t, 2) == "seat_out"
 
 
 def test_pg_2_3_pg_r3_two_exposed_in_the_banker_stack_void_the_deal() -> None:
     """PG-2.3 / PG-R3: two exposed in the banker's stack: the deal is void, bets stay."""
-    rnd = staged(PAIGOW, hands={1: MID}, bets=[("ann", 2, 10)])
-    rnd.report_exposed(1, 2)
+    t = staged(PAIGOW, hands={1: MID}, bets=[("ann", 2, 10)])
+    report_exposed(t, 1, 2)
+    rnd = rnd_of(t)
     assert rnd.phase is Phase.SHUFFLE and rnd.hands == {}
+    assert t.phase is TilePhase.SHUFFLE
     assert [b.person for b in rnd.bets] == ["ann"]  # bets stay
     with pytest.raises(OutOfOrder):
-        rnd.shake_dice((1, 2, 3, 4))  # reshuffle first
+        deal(t, (1, 2, 3, 4), woodpile=list(FULL_SET))  # reshuffle first
 
 
 def test_tw_4_tw_r4_exposed_tiles_never_void() -> None:
     """TW-4 / TW-R4: exposed tiles stay valid; nothing is voided."""
-    rnd = staged(TAIWAN, hands={1: MID}, bets=[("ann", 2, 10)])
-    rnd.report_exposed(1, 2)
-    rnd.report_exposed(2, 3)
-    assert rnd.phase is Phase.SETTING and rnd.active_seats() == [2]
+    t = staged(TAIWAN, hands={1: MID}, bets=[("ann", 2, 10)])
+    report_exposed(t, 1, 2)
+    report_exposed(t, 2, 3)
+    assert rnd_of(t).phase is Phase.SETTING and rnd_of(t).active_seats() == [2]
 
 
 # --- Art. 3: co-banking ---------------------------------------------------------------------
@@ -187,54 +190,51 @@ def test_tw_4_tw_r4_exposed_tiles_never_void() -> None:
 
 def test_pg_3_2_pg_r4a_cobanker_is_a_layer_after_the_core_bank() -> None:
     """Bank 100 + co-banker 100; the seat wins 150: banker loses 100, co-banker 50."""
-    rnd = staged(
+    t = staged(
         PAIGOW, hands={2: STRONG, 1: MID}, bets=[("ann", 2, 150)], capital=100,
         cobank=[("cob", 100)],
     )  # fmt: skip
-    set_all(rnd, {2: ("1-1", "3-6")}, ("1-5", "3-4"))
-    rnd.settle()
-    assert dict(rnd.settled.bank_shares) == {"bank": -10000, "cob": -5000}  # type: ignore[union-attr]
+    set_all(t, {2: ("1-1", "3-6")}, ("1-5", "3-4"))
+    settle(t)
+    assert shares(t) == {"bank": -10000, "cob": -5000}
 
 
 def test_pg_3_3_a_cobanker_joins_once_with_his_own_capital() -> None:
-    rnd = Round.open(
-        PAIGOW, banker="b", banker_seat=1, banker_capital=m(100),
-        wallets={"b": m(100), "cob": m(50)},
-    )  # fmt: skip
-    rnd.shuffle_tiles(rnd_tiles())
+    """PG-3.3: a co-banker joins once, with his own capital (not beyond his chips: PG-3.2);
+    PG-3.2: the banker is in the bank already."""
+    t = opened(PAIGOW, {"b": 100, "cob": 50})
+    with pytest.raises(RuleViolation, match="PG-3.2"):
+        join(t, "cob", m(60))  # more than his chips
+    join(t, "cob", m(50))
     with pytest.raises(BetNotAllowed, match="PG-3.3"):
-        rnd.join_bank("cob", m(60))  # more than his wallet
-    rnd.join_bank("cob", m(50))
-    with pytest.raises(BetNotAllowed, match="PG-3.3"):
-        rnd.join_bank("cob", m(1))
-    with pytest.raises(BetNotAllowed, match="PG-3.2"):
-        rnd.join_bank("b", m(1))
+        join(t, "cob", m(1))
+    with pytest.raises(RuleViolation, match="PG-3.2"):
+        join(t, "b", m(1))
+    assert rnd_of(t).cobankers == (("cob", 5000),)
 
 
 def test_tw_5e_a_cobanker_bets_on_no_other_place_but_may_in_pg() -> None:
     for reg, allowed in ((TAIWAN, False), (PAIGOW, True)):
-        rnd = Round.open(
-            reg, banker="b", banker_seat=1, banker_capital=m(100),
-            wallets={"b": m(100), "cob": m(500)},
-        )  # fmt: skip
-        rnd.shuffle_tiles(rnd_tiles())
-        rnd.join_bank("cob", m(100))
-        assert rnd.can_place_bet("cob", 3, m(10)) is allowed
+        t = opened(reg, {"b": 100, "cob": 500})
+        join(t, "cob", m(100))
+        assert t.can_place_bet(Actor.player("cob"), 3, m(10)) is allowed
         if not allowed:
             with pytest.raises(BetNotAllowed, match="TW-5e"):
-                rnd.place_bet("cob", 3, m(10))
+                bet(t, "cob", 3, m(10))
 
 
 def test_pg_3_4_pg_r10_the_larger_capital_sets_the_banker_tiles() -> None:
     """PG-3.4 / PG-R10: the larger capital (banker or house) sets the banker's tiles."""
-    rnd = staged(PAIGOW, hands={1: MID}, bets=[("ann", 2, 10)], capital=100, house=500)
+    t = staged(PAIGOW, hands={1: MID}, bets=[("ann", 2, 10)], capital=100, house=500)
+    rnd = rnd_of(t)
     assert rnd.banker_authority() == HOUSE
-    rnd.set_seat("ann", 2, list(rnd.hands[2])[:2])
+    set_tiles(t, "ann", 2, list(rnd.hands[2])[:2])
     with pytest.raises(RuleViolation, match="PG-3.4"):
-        rnd.set_banker("bank", tiles("1-5", "3-4"))
-    rnd.set_banker(HOUSE, tiles("1-5", "3-4"))
-    rnd2 = staged(PAIGOW, hands={1: MID}, bets=[("ann", 2, 10)], capital=600, house=500)
-    assert rnd2.banker_authority() == "bank"
+        set_tiles(t, "bank", 1, tiles("1-5", "3-4"))
+    set_tiles(t, HOUSE, 1, tiles("1-5", "3-4"))
+    assert rnd_of(t).setters[1] == HOUSE
+    t2 = staged(PAIGOW, hands={1: MID}, bets=[("ann", 2, 10)], capital=600, house=500)
+    assert rnd_of(t2).banker_authority() == "bank"
 
 
 def test_pg_r10_house_way_sets_for_the_house() -> None:
@@ -250,109 +250,107 @@ def test_pg_r10_house_way_sets_for_the_house() -> None:
 def test_pg_4_6_pg_4_7_tw_2g_no_bet_after_the_dice() -> None:
     """PG-4.6 / PG-4.7 / TW-2g: bets before the dice; afterwards nothing changes."""
     for reg, rule in ((PAIGOW, "PG-4.7"), (TAIWAN, "TW-2g")):
-        rnd = staged(reg, hands={}, bets=[("ann", 2, 10)])
+        t = staged(reg, hands={}, bets=[("ann", 2, 10)], cobank=[("cob", 10)])
         with pytest.raises(OutOfOrder, match=rule):
-            rnd.place_bet("ann", 3, m(10))
+            bet(t, "ann", 3, m(10))
         with pytest.raises(OutOfOrder, match=rule):
-            rnd.join_bank("bob", m(10))
+            join(t, "ann", m(10))
 
 
 def test_pg_4_6_bets_need_the_money_and_a_player_seat() -> None:
     """PG-4.6: bets lie on a player seat and need the money; refused bets change nothing."""
-    rnd = Round.open(
-        PAIGOW, banker="b", banker_seat=1, banker_capital=m(100), wallets={"b": m(100), "x": m(30)}
-    )
-    rnd.shuffle_tiles(rnd_tiles())
-    rnd.place_bet("x", 2, m(20))
-    with pytest.raises(BetNotAllowed, match="PG-4.6"):
-        rnd.place_bet("x", 3, m(20))  # 40 > 30
+    t = opened(PAIGOW, {"b": 100, "x": 30})
+    bet(t, "x", 2, m(20))
+    with pytest.raises(RuleViolation, match="PG-4.6"):
+        bet(t, "x", 3, m(20))  # 40 > 30
     with pytest.raises(BetNotAllowed, match="PG-3.2"):
-        rnd.place_bet("x", 1, m(5))  # the banker's seat
+        bet(t, "x", 1, m(5))  # the banker's seat
     with pytest.raises(BetNotAllowed, match="PG-1.4"):
-        rnd.place_bet("x", 9, m(5))
-    assert len(rnd.bets) == 1  # refused bets changed nothing
+        bet(t, "x", 9, m(5))
+    assert len(rnd_of(t).bets) == 1  # refused bets changed nothing
+    assert t.stack("x") == m(10)
 
 
 def test_pg_4_4_the_banker_must_have_his_capital() -> None:
+    t = opened(PAIGOW, {"b": 99}, capital=99, woodpile_built=False)
+    assert t.round is not None  # (a round opened with all he has)
     with pytest.raises(RuleViolation, match="PG-4.4"):
-        Round.open(PAIGOW, banker="b", banker_seat=1, banker_capital=m(100), wallets={"b": m(99)})
+        opened(PAIGOW, {"b": 99}, capital=100)
 
 
 def test_pg_r4_worked_example_running_balance() -> None:
     """PG-4.8 / TW-2h: each bet is settled by the seat it lies on.
     PG-R4: C = 100; seat 2 bets 100 and wins, seat 3 bets 100 and loses → bank 0."""
-    rnd = staged(
+    t = staged(
         PAIGOW, hands={1: MID, 2: STRONG, 3: WEAK}, bets=[("s1", 2, 100), ("s2", 3, 100)],
         capital=100,
     )  # fmt: skip
-    set_all(rnd, {2: ("1-1", "3-6"), 3: ("1-3", "3-3")}, ("1-5", "3-4"))
-    rnd.settle()
-    assert rnd.bank_result().minor == 0
-    assert [(r.person, r.outcome, r.action.minor) for r in rnd.results] == [
+    set_all(t, {2: ("1-1", "3-6"), 3: ("1-3", "3-3")}, ("1-5", "3-4"))
+    result = settle(t)
+    assert result.bank_result.minor == 0
+    assert [(r.person, r.outcome, r.action.minor) for r in result.results] == [
         ("s1", "win", 10000), ("s2", "lose", 10000),
     ]  # fmt: skip
 
 
 def test_pg_r4_worked_example_cover() -> None:
     """PG-R4 option cover: seat 2 covered, seat 3 not → bank −100, seat 3's bet returned."""
-    rnd = staged(
+    t = staged(
         PAIGOW, hands={1: MID, 2: STRONG, 3: WEAK}, bets=[("s1", 2, 100), ("s2", 3, 100)],
         capital=100, options=RoundOptions(settlement="cover"),
     )  # fmt: skip
-    set_all(rnd, {2: ("1-1", "3-6"), 3: ("1-3", "3-3")}, ("1-5", "3-4"))
-    rnd.settle()
-    assert rnd.bank_result().minor == -10000
-    assert [(r.person, r.outcome, r.action.minor) for r in rnd.results] == [
+    set_all(t, {2: ("1-1", "3-6"), 3: ("1-3", "3-3")}, ("1-5", "3-4"))
+    result = settle(t)
+    assert result.bank_result.minor == -10000
+    assert [(r.person, r.outcome, r.action.minor) for r in result.results] == [
         ("s1", "win", 10000), ("s2", "no_action", 0),
     ]  # fmt: skip
 
 
 def test_pg_4_5_the_bank_runs_out_mid_settlement() -> None:
     """C = 100: seat 2 wins 60, seat 3 wins 60 (only 40 paid), seat 4 loses 50."""
-    rnd = staged(
+    t = staged(
         PAIGOW,
         hands={1: MID, 2: STRONG, 3: ("6-6", "2-6", "1-1", "4-4"), 4: WEAK},
         bets=[("a", 2, 60), ("b", 3, 60), ("c", 4, 50)], capital=100,
     )  # fmt: skip
-    set_all(rnd, {2: ("1-1", "3-6"), 3: ("1-1", "4-4"), 4: ("1-3", "3-3")}, ("1-5", "3-4"))
-    rnd.settle()
-    got = [(r.person, r.outcome, r.action.minor) for r in rnd.results]
+    set_all(t, {2: ("1-1", "3-6"), 3: ("1-1", "4-4"), 4: ("1-3", "3-3")}, ("1-5", "3-4"))
+    result = settle(t)
+    got = [(r.person, r.outcome, r.action.minor) for r in result.results]
     assert got == [("a", "win", 6000), ("b", "win", 4000), ("c", "lose", 5000)]
-    assert rnd.bank_result().minor == -5000
+    assert result.bank_result.minor == -5000
 
 
 def test_pg_4_2_pg_r5_four_percent_of_each_win_rounded_down() -> None:
     """PG-4.2: 4% of the amount won, rounded down (PG-R5)."""
-    rnd = staged(PAIGOW, hands={1: MID, 2: STRONG}, bets=[("ann", 2, 99)], capital=1000)
-    set_all(rnd, {2: ("1-1", "3-6")}, ("1-5", "3-4"))
-    rnd.settle()
-    r = rnd.results[0]
+    t = staged(PAIGOW, hands={1: MID, 2: STRONG}, bets=[("ann", 2, 99)], capital=1000)
+    set_all(t, {2: ("1-1", "3-6")}, ("1-5", "3-4"))
+    r = settle(t).results[0]
     assert (r.commission.minor, r.net.minor) == (396, 9504)  # 4% of 9900 avos
 
 
 def test_pg_r5_bank_pays_on_its_net_win_never_the_house_share() -> None:
     """PG-3.1: the house co-banks. Bank 100 + house 300 win 200 net: shares 50 / 150;
     the banker pays 4% of 50 = 2."""
-    rnd = staged(
+    t = staged(
         PAIGOW, hands={1: MID, 2: WEAK}, bets=[("ann", 2, 200)], capital=100, house=300,
     )  # fmt: skip
-    set_all(rnd, {2: ("1-3", "3-3")}, ("1-5", "3-4"))
-    rnd.settle()
-    assert rnd.settled is not None
-    assert dict(rnd.settled.bank_shares) == {"bank": 5000, HOUSE: 15000}
-    assert dict(rnd.settled.commissions) == {"bank": 200}
-    assert nets(rnd)["house:commission"] == 200
-    assert nets(rnd)["player:bank"] == 4800
+    set_all(t, {2: ("1-3", "3-3")}, ("1-5", "3-4"))
+    result = settle(t)
+    assert shares(t) == {"bank": 5000, HOUSE: 15000}
+    assert commissions(t) == {"bank": 200}
+    assert nets(result)["house:commission"] == 200
+    assert nets(result)["player:bank"] == 4800
 
 
 def test_pg_r4a_option_house_after_the_banker() -> None:
-    rnd = staged(
+    t = staged(
         PAIGOW, hands={1: MID, 2: WEAK}, bets=[("ann", 2, 200)], capital=100, house=300,
         options=RoundOptions(house_layer="after_banker"),
     )  # fmt: skip
-    set_all(rnd, {2: ("1-3", "3-3")}, ("1-5", "3-4"))
-    rnd.settle()
-    assert dict(rnd.settled.bank_shares) == {"bank": 10000, HOUSE: 10000}  # type: ignore[union-attr]
+    set_all(t, {2: ("1-3", "3-3")}, ("1-5", "3-4"))
+    settle(t)
+    assert shares(t) == {"bank": 10000, HOUSE: 10000}
 
 
 TW_BANKER = ("6-6", "4-5", "4-4", "5-6")  # set 人牌九 / 天九王
@@ -360,27 +358,27 @@ TW_WIN = ("2-2", "2-2", "3-3", "3-3")  # forced: 雙板 / 雙長三 — beats TW
 TW_LOSE = ("1-3", "1-6", "5-5", "4-6")  # forced: 鵝牌四 / 梅牌七 — loses to TW_BANKER
 
 
-def _tw_pair(options: RoundOptions | None = None) -> Round:
-    rnd = staged(
+def _tw_pair(options: RoundOptions | None = None) -> tuple[TileTable, Settlement]:
+    t = staged(
         TAIWAN, hands={1: TW_BANKER, 2: TW_LOSE, 3: TW_WIN},
         bets=[("a", 2, 100), ("b", 3, 100)], capital=1000, options=options,
     )  # fmt: skip
-    set_all(rnd, {2: ("1-3", "4-6"), 3: ("2-2", "2-2")}, ("4-4", "5-6"))
-    rnd.settle()
-    assert rnd.settled is not None and rnd.settled.resets == ()
-    return rnd
+    set_all(t, {2: ("1-3", "4-6"), 3: ("2-2", "2-2")}, ("4-4", "5-6"))
+    result = settle(t)
+    assert result.resets == ()
+    return t, result
 
 
 def test_tw_8_tw_r3_five_percent_per_bet_the_bank_wins() -> None:
     """TW-8: 5% of each win; TW-R3: the bank is charged on each bet it wins (gross)."""
-    rnd = _tw_pair()
-    assert (outcome(rnd, 2), outcome(rnd, 3)) == ("banker", "player")
-    assert rnd.bank_result().minor == 0  # won 100, paid 100
-    assert dict(rnd.settled.commissions) == {"bank": 500}  # type: ignore[union-attr]
-    b = next(r for r in rnd.results if r.person == "b")
+    t, result = _tw_pair()
+    assert (outcome(t, 2), outcome(t, 3)) == ("banker", "player")
+    assert result.bank_result.minor == 0  # won 100, paid 100
+    assert commissions(t) == {"bank": 500}
+    b = next(r for r in result.results if r.person == "b")
     assert b.commission.minor == 500
-    net_opt = _tw_pair(RoundOptions(bank_commission="net"))
-    assert dict(net_opt.settled.commissions) == {}  # type: ignore[union-attr]
+    net_opt, _ = _tw_pair(RoundOptions(bank_commission="net"))
+    assert commissions(net_opt) == {}
 
 
 # --- Art. 6: winning ------------------------------------------------------------------------
@@ -390,10 +388,10 @@ COPY_PLAYER = ("6-6", "2-5", "1-1", "1-6")  # 天牌九 / 地牌九 — a copy o
 
 
 def _duel(reg, player, banker, pfront, bfront):  # type: ignore[no-untyped-def]
-    rnd = staged(reg, hands={1: banker, 2: player}, bets=[("ann", 2, 10)])
-    set_all(rnd, {2: pfront}, bfront)
-    rnd.settle()
-    return outcome(rnd, 2)
+    t = staged(reg, hands={1: banker, 2: player}, bets=[("ann", 2, 10)])
+    set_all(t, {2: pfront}, bfront)
+    settle(t)
+    return outcome(t, 2)
 
 
 def test_pg_6_1_a_copy_goes_to_the_banker() -> None:
@@ -438,8 +436,9 @@ def test_pg_6_3_pg_6_4_both_hands_decide_one_each_pushes() -> None:
 
 def test_pg_5_2_the_lower_hand_is_always_the_front() -> None:
     """PG-5.2: the dealer puts the smaller hand in front; PG-5.3: Tables I and II rank."""
-    rnd = staged(PAIGOW, hands={1: MID, 2: STRONG}, bets=[("ann", 2, 10)])
-    ev = rnd.set_seat("ann", 2, tiles("6-6", "4-5"))  # names the higher hand
+    t = staged(PAIGOW, hands={1: MID, 2: STRONG}, bets=[("ann", 2, 10)])
+    (ev,) = set_tiles(t, "ann", 2, tiles("6-6", "4-5"))  # names the higher hand
+    assert isinstance(ev, TilesSet)
     assert ev.front == ("1-1", "3-6") and ev.back == ("6-6", "4-5")
 
 
@@ -448,45 +447,50 @@ def test_pg_5_2_the_lower_hand_is_always_the_front() -> None:
 
 def test_pg_7_1_pg_r7_the_largest_bettor_holds_ties_to_the_earliest() -> None:
     """PG-7.1 / PG-R7 / TW-3b: the largest bettor holds; ties to the earliest."""
-    rnd = staged(PAIGOW, hands={}, bets=[("a", 2, 10), ("b", 2, 30), ("c", 2, 30), ("a", 2, 5)])
-    assert rnd.holder(2) == "b"
-    rnd2 = staged(PAIGOW, hands={}, bets=[("a", 2, 10), ("b", 2, 10)])
+    bets = [("a", 2, 10), ("b", 2, 30), ("c", 2, 30), ("a", 2, 5)]
+    assert rnd_of(staged(PAIGOW, hands={}, bets=bets)).holder(2) == "b"
+    rnd2 = rnd_of(staged(PAIGOW, hands={}, bets=[("a", 2, 10), ("b", 2, 10)]))
     assert rnd2.holder(2) == "a"
 
 
 def test_pg_7_5_nobody_holds_two_seats() -> None:
     """PG-7.5: nobody sets two seats; the next-largest bettor holds the second."""
-    rnd = staged(PAIGOW, hands={}, bets=[("a", 2, 50), ("a", 3, 50), ("b", 3, 10)])
+    rnd = rnd_of(staged(PAIGOW, hands={}, bets=[("a", 2, 50), ("a", 3, 50), ("b", 3, 10)]))
     assert (rnd.holder(2), rnd.holder(3)) == ("a", "b")
     alone = staged(PAIGOW, hands={}, bets=[("a", 2, 50), ("a", 3, 50)])
-    assert (alone.holder(2), alone.holder(3)) == ("a", DEALER)
+    assert (rnd_of(alone).holder(2), rnd_of(alone).holder(3)) == ("a", DEALER)
+    setters = {p.actor for p in alone.pending() if p.operations == ("set_tiles",)}
+    assert setters == {Actor.player("a"), Actor.DEALER}  # the dealer sets seat 3
 
 
 def test_pg_7_4_only_the_holder_sets() -> None:
     """PG-7.4 / TW-3c: one setter per seat, the holder."""
-    rnd = staged(PAIGOW, hands={2: STRONG}, bets=[("a", 2, 50), ("b", 2, 10)])
+    t = staged(PAIGOW, hands={2: STRONG}, bets=[("a", 2, 50), ("b", 2, 10)])
     with pytest.raises(RuleViolation, match="PG-7.4"):
-        rnd.set_seat("b", 2, tiles("6-6", "4-5"))
+        set_tiles(t, "b", 2, tiles("6-6", "4-5"))
     with pytest.raises(InvalidInput, match="PG-5.1"):
-        rnd.set_seat("a", 2, tiles("6-6", "5-5"))
+        set_tiles(t, "a", 2, tiles("6-6", "5-5"))
 
 
 def test_pg_8_1_tw_6a_the_banker_sets_after_every_seat() -> None:
     for reg, rule in ((PAIGOW, "PG-8.1"), (TAIWAN, "TW-6a")):
-        rnd = staged(reg, hands={1: MID, 2: STRONG}, bets=[("a", 2, 50)])
+        t = staged(reg, hands={1: MID, 2: STRONG}, bets=[("a", 2, 50)])
         with pytest.raises(OutOfOrder, match=rule):
-            rnd.set_banker("bank", tiles("1-5", "3-4"))
+            set_tiles(t, "bank", 1, tiles("1-5", "3-4"))
 
 
 def test_pg_8_2_no_change_after_the_banker_turns() -> None:
     """PG-8.2: no change after the banker turns; PG-8.3: only the dealer reveals (settle)."""
-    rnd = staged(PAIGOW, hands={1: MID, 2: STRONG}, bets=[("a", 2, 50)])
-    rnd.set_seat("a", 2, tiles("6-6", "1-1"))
-    rnd.set_seat("a", 2, tiles("6-6", "4-5"))  # may change before the banker
-    assert rnd.settled is None  # PG-8.3: nothing is revealed until the dealer settles
-    rnd.set_banker("bank", tiles("1-5", "3-4"))
+    t = staged(PAIGOW, hands={1: MID, 2: STRONG}, bets=[("a", 2, 50)])
+    set_tiles(t, "a", 2, tiles("6-6", "1-1"))
+    set_tiles(t, "a", 2, tiles("6-6", "4-5"))  # may change before the banker
+    assert [str(x) for x in rnd_of(t).settings[2].back.tiles] == ["6-6", "4-5"]
+    assert t.last_settlement is None  # PG-8.3: nothing is revealed until the dealer settles
+    set_tiles(t, "bank", 1, tiles("1-5", "3-4"))
     with pytest.raises(RuleViolation, match="PG-8.2"):
-        rnd.set_seat("a", 2, tiles("6-6", "1-1"))
+        set_tiles(t, "a", 2, tiles("6-6", "1-1"))
+    with pytest.raises(RuleViolation, match="PG-8.3"):
+        t.execute(Command(Actor.player("a"), "settle", {}))
 
 
 def test_pg_7_2_pg_r8_the_holder_owes_when_a_better_setting_would_have_won() -> None:
@@ -494,39 +498,45 @@ def test_pg_7_2_pg_r8_the_holder_owes_when_a_better_setting_would_have_won() -> 
     地牌三 / 4-6 3-6 = 紅頭九) wins both. Bettor b (MOP 20) lost 20 where he would have won
     20 less 4%: the holder owes him 20 + 19.20 = MOP 39.20. No money moves for it."""
     comp_hand = ("1-1", "3-6", "4-6", "5-6")
-    rnd = staged(PAIGOW, hands={1: MID, 2: comp_hand}, bets=[("a", 2, 50), ("b", 2, 20)])
-    rnd.set_seat("a", 2, tiles("5-6", "3-6"))
-    rnd.set_banker("bank", tiles("1-5", "3-4"))
-    rnd.settle()
-    assert outcome(rnd, 2) == "banker"
-    assert rnd.settled is not None
-    assert [
-        (c["holder"], c["bettor"], c["better"], c["owed"]) for c in rnd.settled.compensation
-    ] == [("a", "b", "player", 3920)]
-    assert nets(rnd)["player:b"] == -2000  # the record moves no money
+    t = staged(PAIGOW, hands={1: MID, 2: comp_hand}, bets=[("a", 2, 50), ("b", 2, 20)])
+    set_tiles(t, "a", 2, tiles("5-6", "3-6"))
+    set_tiles(t, "bank", 1, tiles("1-5", "3-4"))
+    result = settle(t)
+    assert outcome(t, 2) == "banker"
+    settled = t.last_settlement
+    assert settled is not None
+    assert [(c["holder"], c["bettor"], c["better"], c["owed"]) for c in settled.compensation] == [
+        ("a", "b", "player", 3920)
+    ]
+    assert nets(result)["player:b"] == -2000  # the record moves no money
     good = staged(PAIGOW, hands={1: MID, 2: comp_hand}, bets=[("a", 2, 50), ("b", 2, 20)])
     set_all(good, {2: ("1-1", "5-6")}, ("1-5", "3-4"))
-    good.settle()
-    assert good.settled is not None and good.settled.compensation == ()
+    assert settle(good).compensation == ()
 
 
 # --- TW-6b / TW-R1: forced setting -----------------------------------------------------------
 
 
 def test_tw_6b_tw_r1_the_dealer_resets_a_player_who_did_not_max_the_back() -> None:
-    rnd = staged(TAIWAN, hands={1: MID, 2: STRONG}, bets=[("a", 2, 50)])
-    rnd.set_seat("a", 2, tiles("1-1", "3-6"))  # 地牌一 / 天九王: not the forced setting
-    rnd.set_banker("bank", tiles("1-5", "3-4"))  # the banker is free (TW-R1)
-    rnd.settle()
-    assert rnd.settled is not None and rnd.settled.resets == (2,)
-    back = rnd.settings_[2].back
+    t = staged(TAIWAN, hands={1: MID, 2: STRONG}, bets=[("a", 2, 50)])
+    set_tiles(t, "a", 2, tiles("1-1", "3-6"))  # 地牌一 / 天九王: not the forced setting
+    set_tiles(t, "bank", 1, tiles("1-5", "3-4"))  # the banker is free (TW-R1)
+    result = settle(t)
+    assert result.resets == (2,)
+    back = result.settings[2].back
     assert back.value.name == "雙雜九"
+    rnd = t.last_round
+    assert rnd is not None
     assert (
         back.value
         == max(
             (Hand(a, b, back.rules) for a, b in _pairs(rnd.hands[2])), key=lambda h: h.value.key
         ).value
     )
+    settled = t.last_settlement
+    assert settled is not None
+    ((reset,),) = [settled.resets]
+    assert reset["seat"] == 2 and reset["before"] == [["1-1", "3-6"], ["6-6", "4-5"]]
 
 
 def _pairs(ts):  # type: ignore[no-untyped-def]
@@ -536,11 +546,11 @@ def _pairs(ts):  # type: ignore[no-untyped-def]
 
 
 def test_tw_r1_option_binds_the_banker_too() -> None:
-    rnd = staged(TAIWAN, hands={1: STRONG, 2: MID}, bets=[("a", 2, 50)],
-                 options=RoundOptions(bind_banker=True))  # fmt: skip
-    rnd.set_seat("a", 2, tiles("1-5", "3-4"))
+    t = staged(TAIWAN, hands={1: STRONG, 2: MID}, bets=[("a", 2, 50)],
+               options=RoundOptions(bind_banker=True))  # fmt: skip
+    set_tiles(t, "a", 2, tiles("1-5", "3-4"))
     with pytest.raises(RuleViolation, match="TW-R1"):
-        rnd.set_banker("bank", tiles("1-1", "3-6"))
+        set_tiles(t, "bank", 1, tiles("1-1", "3-6"))
 
 
 # --- TW-2d / TW-R2: four places, two rounds from one woodpile --------------------------------
@@ -548,22 +558,32 @@ def test_tw_r1_option_binds_the_banker_too() -> None:
 
 def test_tw_2d_tw_r2_a_four_place_woodpile_serves_two_rounds() -> None:
     first = staged(TAIWAN, hands={1: MID, 2: STRONG}, bets=[("a", 2, 50)], places=4)
-    assert len(first.hands) == 4
+    first_hands = dict(rnd_of(first).hands)
+    assert len(first_hands) == 4
     set_all(first, {2: ("1-1", "3-6")}, ("1-5", "3-4"))
-    first.settle()
-    second = Round.open(
-        TAIWAN, banker="bank", banker_seat=1, banker_capital=m(100),
-        wallets={"bank": m(1000), "a": m(1000)}, places=4, carried=first, round_no=2,
-    )  # fmt: skip
-    assert len(second.opened.exposed) == 16  # the first round's tiles lie face up
-    second.place_bet("a", 3, m(10))
-    second.shake_dice((1, 1, 1, 2))
-    used_first = sorted(str(t) for h in first.hands.values() for t in h)
-    used_second = sorted(str(t) for h in second.hands.values() for t in h)
-    assert sorted(used_first + used_second) == sorted(str(t) for t in first.tiles)
+    settle(first)
+    woodpile = rnd_of_last(first).tiles
+    seat, keep, least = first.bank_offer()
+    assert (seat, keep) == (1, True)  # PG-4.1: the banker may keep the bank
+    first.execute(Command(Actor.player("bank"), "open_bank", {"capital": least}))
+    second = rnd_of(first)
+    assert len(second.carried) == 16  # the first round's tiles lie face up
+    assert first.phase is TilePhase.BETTING  # no shuffle: the same woodpile (TW-R2)
+    bet(first, "a", 3, m(10))
+    deal(first, (1, 1, 1, 2))
+    second_hands = rnd_of(first).hands
+    used_first = sorted(str(t) for h in first_hands.values() for t in h)
+    used_second = sorted(str(t) for h in second_hands.values() for t in h)
+    assert sorted(used_first + used_second) == sorted(str(t) for t in woodpile)
+    assert sorted(used_first + used_second) == sorted(str(t) for t in FULL_SET)
     with pytest.raises(RuleViolation, match="PG-1.4"):
-        Round.open(PAIGOW, banker="b", banker_seat=1, banker_capital=m(1),
-                   wallets={"b": m(1)}, places=4)  # fmt: skip
+        staged(PAIGOW, hands={}, bets=[("a", 2, 10)], places=4)
+
+
+def rnd_of_last(t: TileTable):  # type: ignore[no-untyped-def]
+    rnd = t.last_round
+    assert rnd is not None
+    return rnd
 
 
 # --- rotation --------------------------------------------------------------------------------
@@ -594,65 +614,108 @@ def test_pg_r11_after_a_loss_continue_with_what_is_left() -> None:
         rot.keep(30)
 
 
+def _banked_round(
+    bettors: dict[str, int], seated: dict[int, str], banker_seat: int = 3
+) -> TileTable:
+    """A table of ``seated`` players; the one at ``banker_seat`` banks a round in which
+    ``bettors`` (name -> the seat he bets on) bet, and passes the bank on (PG-R6)."""
+    banker = seated[banker_seat]
+    t = staged(
+        PAIGOW, hands={}, banker=banker, banker_seat=banker_seat,
+        bets=[(p, s, 10) for p, s in bettors.items()],
+    )  # fmt: skip
+    for seat, person in seated.items():
+        if person != banker and person not in bettors:
+            t.execute(Command(Actor.player(person), "sit", {"seat": seat}))
+            t.execute(Command(Actor.player(person), "buy_in", {"amount": 100_000}))
+    assert t.seats() == seated
+    rnd = rnd_of(t)
+    for seat in rnd.active_seats():
+        holder = rnd.holder(seat)
+        assert holder is not None
+        set_tiles(t, holder, seat, rnd.hands[seat][:2])
+    set_tiles(t, rnd.banker_authority(), banker_seat, rnd.hands[banker_seat][:2])
+    settle(t)
+    if t.bank_offer()[1]:  # the banker may keep the bank: he passes it on
+        t.execute(Command(Actor.player(banker), "decline_bank", {}))
+    return t
+
+
+def _decline(t: TileTable, *seats: int) -> None:
+    for seat in seats:
+        t.execute(Command(Actor.player(t.seats()[seat]), "decline_bank", {}))
+
+
 def test_pg_4_3_tw_5b_pg_r6_declined_bank_passes_right_to_a_seat_that_bet() -> None:
     """PG-4.3 / TW-5b / PG-R6: a seat that declines passes the bank to the nearest seat on
     its right, whose player must have bet in the previous round (獲過莊的閒家必須曾在上一局投注)."""
-    rot = Rotation(8, 3)
     everyone = {s: f"p{s}" for s in range(1, 9)}
-    got = rot.pass_bank(bettors={"p4", "p6"}, seated=everyone, declined=[4])
-    assert got.banker_seat == 6  # p5 did not bet
-    assert rot.pass_bank({"p4", "p5"}, everyone, declined=[4]).banker_seat == 5
-    everyone_declines = [s for s in range(1, 9) if s != 3]
-    assert rot.pass_bank({"p4", "p6"}, everyone, declined=everyone_declines).banker_seat == 0
+    t = _banked_round({"p4": 4, "p6": 6}, everyone)
+    assert t.bank_candidate() == 4  # whose turn it is
+    _decline(t, 4)
+    assert t.bank_candidate() == 6  # p5 did not bet
+    t = _banked_round({"p4": 4, "p5": 5}, everyone)
+    _decline(t, 4)
+    assert t.bank_candidate() == 5
+    t = _banked_round({"p4": 4, "p6": 6}, everyone)
+    _decline(t, 4, 6)
+    assert t.bank_candidate() is None  # nobody else bet: the house banks (PG-R6 gap fill)
+    assert [p.operations for p in t.pending()] == [("house_banks",)]
     # an empty seat counts as declining: the bank passes on to one that bet
-    assert rot.pass_bank({"p6"}, {5: "p5", 6: "p6"}).banker_seat == 6
+    t = _banked_round({"p6": 6}, {3: "p3", 5: "p5", 6: "p6"})
+    assert t.bank_candidate() == 6
 
 
 def test_pg_r6_the_seat_whose_turn_it_is_banks_whether_or_not_it_bet() -> None:
     """PG-R6 (PG-4.1 每門均得輪流做莊, TW-5a): the seat whose turn it is may take the bank;
     only a seat that receives a *declined* bank must have bet in the previous round."""
     everyone = {s: f"p{s}" for s in range(1, 9)}
-    for reg in (PAIGOW, TAIWAN):
-        rot = Rotation(8, 3, regulation=reg)
-        assert rot.pass_bank(set(), everyone).banker_seat == 4
-        assert rot.pass_bank({"p5"}, everyone).banker_seat == 4
-        assert Rotation(8, 8).pass_bank(set(), everyone).banker_seat == 1  # round the table
+    assert _banked_round({"p5": 5}, everyone).bank_candidate() == 4
+    assert _banked_round({"p2": 2}, everyone).bank_candidate() == 4
+    assert _banked_round({"p2": 2}, everyone, banker_seat=8).bank_candidate() == 1  # round
 
 
 # --- the journal ------------------------------------------------------------------------------
 
 
 def test_replay_rebuilds_the_round_and_the_same_chain(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    rnd = staged(PAIGOW, hands={1: MID, 2: STRONG, 3: WEAK}, bets=[("a", 2, 50), ("b", 3, 70)])
-    set_all(rnd, {2: ("1-1", "3-6"), 3: ("1-3", "3-3")}, ("1-5", "3-4"))
-    rnd.settle()
+    t = staged(PAIGOW, hands={1: MID, 2: STRONG, 3: WEAK}, bets=[("a", 2, 50), ("b", 3, 70)])
+    set_all(t, {2: ("1-1", "3-6"), 3: ("1-3", "3-3")}, ("1-5", "3-4"))
+    settle(t)
     path = tmp_path / "round.json"
-    rnd.journal.dump(path)
-    again = pg_replay(Journal.load(path))
-    assert again.journal.head == rnd.journal.head
-    assert again.transaction == rnd.transaction
+    t.journal.dump(path)
+    again = replay(Journal.load(path))
+    assert again.journal.head == t.journal.head
+    assert again.last_settlement == t.last_settlement
+    assert again.last_result() == t.last_result()
     ledger = Ledger()
-    ledger.post(Transaction.transfer("cage", "player:a", m(1000)))
-    ledger.post(Transaction.transfer("cage", "player:b", m(1000)))
-    ledger.post(Transaction.transfer("cage", "player:bank", m(1000)))
-    assert rnd.transaction is not None
-    ledger.post(rnd.transaction)
-    assert ledger.balance("player:b").minor == 100000 - 7000
-    assert SeatResult.PLAYER.value == outcome(rnd, 2)
+    for p in ("a", "b", "bank"):  # the cage → wallet deposits the buy-ins draw on
+        ledger.post(Transaction.transfer("cage", f"player:{p}", m(100_000)))
+    Ledger.project(t.journal.events, ledger)
+    assert ledger.balance("stack:facts:b").minor == 100_000_00 - 7000
+    assert ledger.total().is_zero()
+    assert SeatResult.PLAYER.value == outcome(t, 2)
 
 
 @pytest.mark.parametrize("game", ["paigow", "taiwan"])
-def test_a_trial_settlement_leaves_the_round_as_it_was(game: str) -> None:
-    """A table decides its settlement's event on ``Round.trial_copy`` before it applies
-    it: settling the copy — the dealer's TW-6b re-set included — changes nothing of the
-    round, and the round, settled after, gives the very same event."""
+def test_the_settlement_is_a_function_of_the_round_it_leaves_as_it_was(game: str) -> None:
+    """``settle(round)`` reads the round dealt and set and changes nothing — the dealer's
+    TW-6b re-set included — and gives the same settlement each time; the table settles
+    with it: its event records that settlement, and its round is the round as it was."""
     regulation = TAIWAN if game == "taiwan" else PAIGOW
-    rnd = staged(regulation, hands={1: MID, 2: STRONG}, bets=[("a", 2, 50)])
-    rnd.set_seat("a", 2, tiles("1-1", "3-6"))  # (not TW-6b's forced setting)
-    rnd.set_banker("bank", tiles("1-5", "3-4"))
-    settings, phase, entries = dict(rnd.settings_), rnd.phase, len(rnd.journal)
-    trial = rnd.trial_copy().settle()
-    assert (rnd.settings_, rnd.phase, len(rnd.journal)) == (settings, phase, entries)
-    assert rnd.settled is None and rnd.transaction is None and not rnd.results
-    assert trial.resets == ((2,) if game == "taiwan" else ())
-    assert rnd.settle().to_json() == trial.to_json()
+    t = staged(regulation, hands={1: MID, 2: STRONG}, bets=[("a", 2, 50)])
+    set_tiles(t, "a", 2, tiles("1-1", "3-6"))  # (not TW-6b's forced setting)
+    set_tiles(t, "bank", 1, tiles("1-5", "3-4"))
+    rnd = rnd_of(t)
+    settings = dict(rnd.settings)
+    first = settle_round(rnd)
+    assert settle_round(rnd) == first
+    assert rnd.settings == settings and rnd.phase is Phase.SETTING
+    assert first.resets == ((2,) if game == "taiwan" else ())
+    assert settle(t) == first
+    assert t.last_round == rnd
+    settled = t.last_settlement
+    assert settled is not None
+    assert dict(settled.bank_shares) == {p: v.minor for p, v in first.shares}
+    assert [r["net"] for r in settled.results] == [r.net.minor for r in first.results]
+    assert Money(sum(v for _a, v in settled.postings)).is_zero()

@@ -25,7 +25,7 @@ from macau_tables.games.contract import Actor, Command, TableEngine, time_out
 from macau_tables.games.craps import CrapsTable
 from macau_tables.games.paigow import PAIGOW
 from macau_tables.games.taiwan import TAIWAN
-from macau_tables.games.tilegame import RoundOptions
+from macau_tables.games.tileround import RoundOptions
 from macau_tables.games.tiletable import TilePhase, TileTable, TileTableRules, open_table
 
 PLAYERS = ("ann", "bob", "cy")

@@ -35,6 +35,7 @@ from macau_tables.games.tiletable import (
     TilesDealt,
     TilesSet,
     TileTableRules,
+    open_table,
     replay,
 )
 
@@ -316,6 +317,29 @@ def test_rules_serialiser_refuses_unknown_and_bad_keys() -> None:
         TileTableRules(game="paigow", places=4)
     with pytest.raises(InvalidInput):
         TileTableRules.from_json({**rules.to_json(), "round": {"settlment": "cover"}})
+
+
+def test_pg_4_1_the_seat_offered_the_bank_first_is_the_houses_choice() -> None:
+    """PG-4.1 / TW-5a 每門均得輪流做莊: the seats bank in turn; where the turn starts when
+    the table opens is the house's choice (``first_bank``, seat 1 unless set). Written in
+    the rules only when set: the rules of a table opened before read as they were."""
+    assert "first_bank" not in TileTableRules().to_json()
+    rules = TileTableRules(game="taiwan", places=4, first_bank=3)
+    assert rules.to_json()["first_bank"] == 3
+    assert TileTableRules.from_json(rules.to_json()) == rules
+    for bad in (0, 5, True, "3"):
+        with pytest.raises(InvalidInput, match="first_bank"):
+            TileTableRules(game="taiwan", places=4, first_bank=bad)  # type: ignore[arg-type]
+    t = open_table(rules)
+    for seat, p in ((1, "ann"), (3, "cy")):
+        t.execute(Command(Actor.player(p), "sit", {"seat": seat}))
+        t.execute(Command(Actor.player(p), "buy_in", {"amount": 10_000}))
+    assert t.bank_candidate() == 3
+    (p,) = t.pending()
+    assert (p.actor, p.default, p.rule) == (Actor.player("cy"), "decline_bank", "TW-5b")
+    t.execute(Command(Actor.player("cy"), "open_bank", {"capital": 5_000}))
+    assert (t.banker, t.banker_seat) == ("cy", 3)
+    assert replay(Journal.from_json(t.journal.to_json())).journal.head == t.journal.head
 
 
 def test_pg_2_3_r3_a_void_deal_reveals_the_woodpile_and_a_new_one_is_shuffled() -> None:

@@ -13,11 +13,12 @@ from macau_tables.core.rng import Rng
 from macau_tables.games.contract import Actor, Command, time_out
 from macau_tables.games.paigow import PAIGOW
 from macau_tables.games.taiwan import TAIWAN
-from macau_tables.games.tilegame import DEALER, Rotation, RoundOptions
+from macau_tables.games.tilefacts import seated_table
+from macau_tables.games.tileround import DEALER, HOUSE, RoundOptions
 from macau_tables.games.tiletable import TilePhase, TileTable
 from macau_tables.tiles import FULL_SET
 
-from .tile_helpers import staged
+from .tile_helpers import m, rnd_of, staged
 from .tiletable_helpers import seated, step_default
 
 ANN, BOB, CY, DEE = (Actor.player(p) for p in ("ann", "bob", "cy", "dee"))
@@ -32,21 +33,49 @@ def _to_bank(t: TileTable, rng: Rng) -> None:
 # --- PG-4.3 / PG-R6, TW-5b / TW-R7: a declined bank goes to a person who bet ----------------
 
 
-@pytest.mark.parametrize("regulation", [PAIGOW, TAIWAN])
-def test_tw_r7_declined_bank_needs_the_person_to_have_bet(regulation) -> None:  # type: ignore[no-untyped-def]
+def _banked(
+    game: str, seats: dict[str, int], bets: dict[str, int], rng: Rng, banker: str = "bo"
+) -> TileTable:
+    """``banker`` at seat 3 banks a round at a table where ``seats`` sit; each of ``bets``
+    bets on the seat given; the round plays out by the rules' defaults and the banker passes
+    the bank on (PG-R6)."""
+    chips = {banker: m(1000)} | {p: m(100) for p in seats}
+    t = seated_table(game, banker=banker, banker_seat=3, chips=chips, seats=seats)
+    t.execute(Command(Actor.player(banker), "open_bank", {"capital": 10_000}))
+    t.execute(Command(Actor.DEALER, "shuffle", {}), rng)
+    for person, seat in bets.items():
+        t.execute(Command(Actor.player(person), "place_bet", {"seat": seat, "amount": 1_000}))
+    _to_bank(t, rng)
+    if t.bank_offer()[1]:
+        t.execute(Command(Actor.player(banker), "decline_bank", {}))
+    return t
+
+
+@pytest.mark.parametrize("game", ["paigow", "taiwan"])
+def test_tw_r7_declined_bank_needs_the_person_to_have_bet(game: str) -> None:
     """PG-R6 / TW-R7: the person who receives a declined bank must himself have bet in the
     previous round (獲過莊的閒家必須曾在上一局投注 / 但該人必須在此之前曾經投注): another
     player's bet on his seat does not count, and his own bet on another seat does."""
-    rot = Rotation(8, 3, regulation=regulation)
-    seated_ = {4: "dan", 5: "eve", 6: "fay"}
+    rng = Rng.seeded("tw-r7", game)
+    seats = {"dan": 4, "eve": 5, "fay": 6}
+    dan = Actor.player("dan")
     # seat 4 declines; eve (seat 5) did not bet — fay's bet lay on seat 5 — so fay takes it
-    got = rot.pass_bank(bettors={"fay"}, seated=seated_, declined=[4])
-    assert got.banker_seat == 6
+    t = _banked(game, seats, {"fay": 5}, rng)
+    assert t.bank_candidate() == 4  # whose turn it is: no bet needed (PG-R6)
+    t.execute(Command(dan, "decline_bank", {}))
+    assert t.bank_candidate() == 6
     # eve bet (on seat 6, not her own): she takes it
-    assert rot.pass_bank(bettors={"eve"}, seated=seated_, declined=[4]).banker_seat == 5
+    t = _banked(game, seats, {"eve": 6}, rng)
+    t.execute(Command(dan, "decline_bank", {}))
+    assert t.bank_candidate() == 5
     # an empty seat counts as declining; nobody who bet: the house banks (PG-R6 gap fill)
-    assert rot.pass_bank(bettors={"gus"}, seated=seated_, declined=[4]).banker_seat == 0
-    assert rot.pass_bank(bettors={"fay"}, seated={6: "fay"}).banker_seat == 6
+    t = _banked(game, {**seats, "gus": 7}, {"gus": 4}, rng)
+    t.execute(Command(Actor.player("gus"), "leave", {}))
+    t.execute(Command(dan, "decline_bank", {}))
+    assert t.bank_candidate() is None
+    assert [p.operations for p in t.pending()] == [("house_banks",)]
+    t = _banked(game, {"fay": 6}, {"fay": 6}, rng)
+    assert t.bank_candidate() == 6
 
 
 @pytest.mark.parametrize("game", ["paigow", "taiwan"])
@@ -76,14 +105,32 @@ def test_pg_4_3_tw_r7_a_declined_bank_at_the_table_goes_to_the_person_who_bet(ga
 
 
 def test_pg_r6_from_the_house_the_bank_reaches_every_seat() -> None:
-    """PG-R6: after the house banked (seat 0), the bank is offered round the table — seat 8
-    too, the last one, when every other seat declines."""
-    rot = Rotation(8, 0, regulation=PAIGOW)
-    everyone = {s: f"p{s}" for s in range(1, 9)}
-    got = rot.pass_bank(bettors={"p8"}, seated=everyone, declined=range(1, 8))
-    assert got.banker_seat == 8
-    assert rot.pass_bank(bettors=set(), seated=everyone).banker_seat == 1  # whose turn it is
-    assert rot.pass_bank(bettors=set(), seated={8: "p8"}).banker_seat == 0
+    """PG-R6: after the house banked, the bank is offered round the table — from the seat
+    after the one whose turn it was, to the last one when every other seat declines (the
+    8th included)."""
+    rng = Rng.seeded("from-the-house")
+    everyone = {f"p{s}": s for s in range(1, 9)}
+    t = seated_table("paigow", banker="p1", banker_seat=1, chips={p: m(100) for p in everyone},
+                     seats=everyone)  # fmt: skip
+    t.execute(Command(Actor.player("p1"), "decline_bank", {}))
+    assert t.bank_candidate() is None  # nobody bet before: the house banks at seat 1
+    t.execute(Command(Actor.DEALER, "house_banks", {}))
+    assert (t.banker, t.banker_seat) == (HOUSE, 1)
+    t.execute(Command(Actor.DEALER, "shuffle", {}), rng)
+    t.execute(Command(Actor.player("p8"), "place_bet", {"seat": 8, "amount": 1_000}))
+    _to_bank(t, rng)
+    assert t.bank_candidate() == 2  # whose turn it is
+    t.execute(Command(Actor.player("p2"), "decline_bank", {}))
+    assert t.bank_candidate() == 8  # seats 3 … 7 (and 1) did not bet: the 8th, the last
+    # nobody left who bet: the house banks again
+    lone = seated_table("paigow", banker="p1", banker_seat=1, chips={"p1": m(100), "p8": m(100)},
+                        seats={"p8": 8})  # fmt: skip
+    lone.execute(Command(Actor.player("p1"), "decline_bank", {}))
+    lone.execute(Command(Actor.DEALER, "house_banks", {}))
+    lone.execute(Command(Actor.DEALER, "shuffle", {}), rng)
+    _to_bank(lone, rng)
+    lone.execute(Command(Actor.player("p1"), "leave", {}))
+    assert lone.bank_candidate() is None
 
 
 # --- PG-7.5 / PG-R7 against TW-3b / TW-R6: who holds several places ---------------------------
@@ -93,20 +140,21 @@ def test_tw_r6_the_largest_bettor_holds_every_place_where_his_bet_is_largest() -
     """TW-3b / TW-R6: 下注最大者,有持牌權 on every place — no PG-7.5 in the Taiwan text. Pai
     Gow keeps PG-7.5 / PG-R7: the next-largest bettor holds the second seat."""
     bets = [("a", 2, 50), ("a", 3, 50), ("b", 3, 10)]
-    tw = staged(TAIWAN, hands={}, bets=bets)
+    tw = rnd_of(staged(TAIWAN, hands={}, bets=bets))
     assert (tw.holder(2), tw.holder(3)) == ("a", "a")
-    alone = staged(TAIWAN, hands={}, bets=[("a", 2, 50), ("a", 3, 50)])
+    alone = rnd_of(staged(TAIWAN, hands={}, bets=[("a", 2, 50), ("a", 3, 50)]))
     assert (alone.holder(2), alone.holder(3)) == ("a", "a")
-    pg = staged(PAIGOW, hands={}, bets=bets)
+    pg = rnd_of(staged(PAIGOW, hands={}, bets=bets))
     assert (pg.holder(2), pg.holder(3)) == ("a", "b")
 
 
 def test_tw_r6_option_a_house_that_applies_pg_7_5() -> None:
     """TW-R6 option ``one_seat_per_holder``: a Taiwan house that applies PG-7.5's limit."""
     opts = RoundOptions(one_seat_per_holder=True)
-    tw = staged(TAIWAN, hands={}, bets=[("a", 2, 50), ("a", 3, 50), ("b", 3, 10)], options=opts)
+    bets = [("a", 2, 50), ("a", 3, 50), ("b", 3, 10)]
+    tw = rnd_of(staged(TAIWAN, hands={}, bets=bets, options=opts))
     assert (tw.holder(2), tw.holder(3)) == ("a", "b")
-    alone = staged(TAIWAN, hands={}, bets=[("a", 2, 50), ("a", 3, 50)], options=opts)
+    alone = rnd_of(staged(TAIWAN, hands={}, bets=[("a", 2, 50), ("a", 3, 50)], options=opts))
     assert (alone.holder(2), alone.holder(3)) == ("a", DEALER)
     assert RoundOptions.from_json(opts.to_json()) == opts
     assert "one_seat_per_holder" not in RoundOptions().to_json()  # old journals unchanged
@@ -125,14 +173,14 @@ def test_tw_r6_at_the_table_one_player_sets_both_places_he_holds() -> None:
     t.execute(Command(ANN, "shake", {}))
     setters = {p.actor for p in t.pending() if p.operations == ("set_tiles",)}
     assert setters == {BOB}
-    rnd = t.round
-    assert rnd is not None
     for seat in (2, 3):
         front = [str(x) for x in t.allowed_settings(seat)[0].front.tiles]
         with pytest.raises(RuleViolation) as exc:
             t.execute(Command(CY, "set_tiles", {"seat": seat, "front": front}))
         assert exc.value.rule == "TW-3c"
         t.execute(Command(BOB, "set_tiles", {"seat": seat, "front": front}))
+    rnd = t.round
+    assert rnd is not None
     assert set(rnd.setters.values()) == {"bob"}
 
 
@@ -162,7 +210,9 @@ def test_tw_r1_bind_banker_the_bankers_time_out_is_a_setting_the_rule_accepts() 
     while t.phase is TilePhase.SETTING:
         (p,) = [p for p in t.pending() if p.default is not None]
         t.execute(time_out(p), rng)
-    setting = rnd.settings_[1]
+    rnd = t.round
+    assert rnd is not None
+    setting = rnd.settings[1]
     assert [str(x) for x in setting.back.tiles] == ["6-6", "6-6"]
     assert t.phase is TilePhase.SETTLE
 

@@ -176,7 +176,7 @@ class HouseCard(Event):
 class RoundSettled(Event):
     """Every bet of the round settled against the house card: one event, one transaction
     (its postings merged by account), every hold closed — as the four games settle a round
-    (until stop 33 the double settled each bet in an event of its own: docs/benchmarks.md)."""
+    (not an event for each bet: what a round costs is a real game's)."""
 
     kind: ClassVar[str] = "hilo.round_settled"
     table_id: str

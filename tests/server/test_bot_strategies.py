@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import Any
 
 from macau_tables.core.rng import Rng
@@ -55,6 +56,24 @@ class _Answer:
         pass
 
 
+class _Feed:
+    """A table's pushed states as a bot reads them: ``state()``, anew every 10 ms."""
+
+    def __init__(self, state: Callable[[], dict[str, Any]]) -> None:
+        self.state, self.read_version = state, 0
+
+    async def run(self) -> None:
+        await asyncio.Event().wait()
+
+    async def next(self, seen: int, at_least: int, timeout: float) -> dict[str, Any]:
+        await asyncio.sleep(min(timeout, 0.01))
+        self.read_version += 1
+        return self.state()
+
+    def close(self) -> None:
+        pass
+
+
 class _Shooter:
     """A craps table as the bot sees it: he is seated and the shooter, whatever happens."""
 
@@ -63,17 +82,19 @@ class _Shooter:
         self.throws: list[float] = []
         self.start = time.monotonic()
 
+    def state(self) -> dict[str, Any]:
+        cd = None
+        if self.countdown_s is not None:
+            deadline = int((time.time() + self.countdown_s) * 1000)
+            cd = {"kind": "action", "deadline": deadline, "actors": [], "op": "pass_dice"}
+        bets = [{"player": "bot", "bet": "pass", "point": 4}]  # (his bet, to be decided)
+        view = {"seats": [{"player": "bot", "stack": 50_000}], "bets": bets, "point": 4}
+        pending = [{"actor": "player:bot", "operations": ["throw", "pass_dice"]}]
+        return {"seq": 1, "view": view, "pending": pending, "countdown": cd}
+
     async def request(self, method: str, url: str, **kw: Any) -> _Answer:
         if url == "/auth/login":
             return _Answer(200, {"token": "t"})
-        if url.endswith("/view"):
-            cd = None
-            if self.countdown_s is not None:
-                deadline = int((time.time() + self.countdown_s) * 1000)
-                cd = {"kind": "action", "deadline": deadline, "actors": [], "op": "pass_dice"}
-            view = {"seats": [{"player": "bot"}], "bets": [], "point": None}
-            pending = [{"actor": "player:bot", "operations": ["throw", "pass_dice"]}]
-            return _Answer(200, {"view": view, "pending": pending, "countdown": cd})
         assert kw["json"]["op"] == "throw"
         self.throws.append(time.monotonic() - self.start)
         return _Answer(200, {"events": []})
@@ -81,7 +102,10 @@ class _Shooter:
 
 def _shoot(countdown_s: float | None, seconds: float, *, cashing_out: bool = False) -> list[float]:
     table = _Shooter(countdown_s)
-    bot = Bot(table, "bot", "pw", "craps-1", "craps", Rng.seeded(b"s"), BotReport(), poll=0.01)
+    bot = Bot(
+        table, "bot", "pw", "craps-1", "craps", Rng.seeded(b"s"), BotReport(), poll=0.01,
+        feed=_Feed(table.state),  # type: ignore[arg-type]
+    )  # fmt: skip
     if cashing_out:  # play is over: the bot ends what it has in play, then leaves
         bot.seated = True
         asyncio.run(bot.play(time.monotonic(), seconds))
@@ -115,14 +139,15 @@ class _Settling:
         self.until = time.monotonic() + seconds
         self.leaves: list[float] = []
 
+    def state(self) -> dict[str, Any]:
+        bets = [{"player": "bot", "amount": 1_000}] if time.monotonic() < self.until else []
+        view = {"seats": {"2": "bot"}, "bets": bets, "banker_seat": 1, "stack": 50_000}
+        return {"seq": 1, "view": view, "pending": [], "countdown": None}
+
     async def request(self, method: str, url: str, **kw: Any) -> _Answer:
         now = time.monotonic()
         if url == "/auth/login":
             return _Answer(200, {"token": "t"})
-        if url.endswith("/view"):
-            bets = [{"player": "bot", "amount": 1_000}] if now < self.until else []
-            view = {"seats": {"2": "bot"}, "bets": bets, "banker_seat": 1, "stack": 50_000}
-            return _Answer(200, {"view": view, "pending": [], "countdown": None})
         assert kw["json"]["op"] == "leave"
         self.leaves.append(now)
         return _Answer(200, {"events": []})
@@ -133,7 +158,10 @@ def test_a_bot_cashing_out_waits_for_its_bets_to_be_settled() -> None:
     rules each time, PG-4.7 / TW-2g.)"""
     load_builtin_games()  # (the tile strategy, as whichever test ran first may have loaded it)
     table = _Settling(1.0)
-    bot = Bot(table, "bot", "pw", "paigow-1", "paigow", Rng.seeded(b"s"), BotReport(), poll=0.01)
+    bot = Bot(
+        table, "bot", "pw", "paigow-1", "paigow", Rng.seeded(b"s"), BotReport(), poll=0.01,
+        feed=_Feed(table.state),  # type: ignore[arg-type]
+    )  # fmt: skip
     bot.seated = True
     asyncio.run(bot.play(time.monotonic(), 5.0))
     assert len(table.leaves) == 1 and table.leaves[0] >= table.until and not bot.seated

@@ -1,4 +1,4 @@
-"""Several server processes on one PostgreSQL (issue 16 item 6, docs/operations.md).
+"""Several server processes on one PostgreSQL (docs/server.md).
 
 Two real server processes (``tests.server.serve_hilo``) on a throwaway PostgreSQL cluster,
 loopback, free ports: the tables are shared between them (a lease each), a command sent

@@ -1,4 +1,4 @@
-"""Dealer-operated (live) tables through the API, on SQLite and PostgreSQL (issue #16, the
+"""Dealer-operated (live) tables through the API, on SQLite and PostgreSQL (the
 dealer's part): the dealer drives the dealer's operations in the order ``pending()`` gives
 and keys in what the physical table shows — craps dice (CR-1), baccarat cards card by card
 (BA-1, BA-7.1, BA-9), Pai Gow / Taiwan hands from a physical woodpile (PG-1.4, T-1); the
@@ -216,7 +216,10 @@ def test_a_live_baccarat_round_from_a_physical_shoe_keyed_card_by_card(srv: Srv)
     # dealers may not bet as players; players may not key in cards
     seq = srv.floor.tables[t].seq
     r = srv.cmd("dealer", t, "place_bet", {"bet": "tie", "amount": 10_000})
-    assert (r.status_code, r.json()["error"]) == (409, "rule_violation"), r.text
+    assert (r.status_code, r.json()["error"]) == (409, "out_of_order"), (
+        r.text
+    )  # a player bets (BA-13)
+    assert "a player performs it" in r.json()["message"]
     assert srv.floor.tables[t].seq == seq
     refused(srv, t, srv.cmd("alice", t, "deal", {"cards": ["9c"] * 4}), 403, "SRV-KEYIN")
     srv.ok("dealer", t, "deal", {"cards": ["2c", "Kh", "3d", "Qs"]})

@@ -61,7 +61,7 @@ def test_bots_play_every_bound_game_and_the_ledger_stays_whole(tmp_path: Path) -
             assert journal.entries[t["seq"]].hash == t["head"]
             kinds = {e.kind for e in journal.events}
             assert any("bet" in k for k in kinds), (t["id"], sorted(kinds))
-        # meters (issue 16): the bots' gaming day (and the one before: they may have played
+        # meters: the bots' gaming day (and the one before: they may have played
         # across 06:00) reconciles at every table, journal = ledger
         today = httpx.get(url + "/meters", headers=h, timeout=120).json()
         before = date.fromisoformat(today["day"]) - timedelta(days=1)

@@ -1,4 +1,4 @@
-"""Meters and the gaming-day close (issue 16, meters): real play through the API on SQLite
+"""Meters and the gaming-day close: real play through the API on SQLite
 and PostgreSQL; drop, win, commission and handle equal what was bet and paid; the journal and
 the ledger reconcile, and a posting written behind the server's back is caught."""
 

@@ -455,7 +455,7 @@ def test_a_batchs_replies_go_out_before_the_next_batchs_units_run(
     batch's units — with one yield, every reply of a batch waited behind the next batch.
     A command from the front (server/core_link.py) is one hop further: the request's task
     queues its reply frame, and the frames go out together on the next iteration
-    (front.Batcher) — with three yields, they waited behind the next batch (stop 33)."""
+    (front.Batcher) — with three yields, they waited behind the next batch."""
     import uvloop
 
     from macau_tables.server.db import Database

@@ -1,4 +1,4 @@
-"""Recall (issue 16, item 3): the last rounds of a table and of a player, rebuilt step by
+"""Recall: the last rounds of a table and of a player, rebuilt step by
 step from the journal — settled, voided and under way — the same after a restart, and a
 player's recall never shows what his view hides (SQLite and PostgreSQL)."""
 

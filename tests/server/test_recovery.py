@@ -172,7 +172,7 @@ def test_a_command_sent_while_a_taken_table_is_checked_waits_for_the_check(
     serves the others: a command reaching it while its journal and money are checked is
     answered 503, not recorded (the table has no engine until the check is done) — never
     run on the engine
-    being checked — which stop 30 found once by chance on two workers: run there, its
+    being checked — which a run on two workers once found by chance: run there, its
     entry was in the engine but its postings were not yet committed, and a healthy table
     was locked for a money mismatch."""
     import asyncio

@@ -26,7 +26,7 @@ BODIES: dict[tuple[str, str], Any] = {
     ("POST", "/users"): {"name": "newbie", "role": "player", "password": "long-enough"},
     ("POST", "/tables/{table_id}/dealer/default"): {"actor": "player:alice", "op": "join"},
     ("POST", "/meters/close"): {"day": "2020-01-01"},  # meters: a day long over
-    # the supervisor (issue 16)
+    # the supervisor
     ("POST", "/tables/{table_id}/requests"): {"action": "void", "reason": "matrix"},
     ("POST", "/supervisor/requests/{rid}/approve"): {"reason": "matrix"},
     ("POST", "/supervisor/requests/{rid}/reject"): {"reason": "matrix"},
@@ -38,6 +38,9 @@ BODIES: dict[tuple[str, str], Any] = {
     ("POST", "/cage/fills/{fid}/approve"): {"reason": "matrix"},
     ("POST", "/cage/fills/{fid}/reject"): {"reason": "matrix"},
     ("POST", "/users/{name}/approve"): {"reason": "matrix"},
+    ("POST", "/users/{name}/requests"): {"action": "disable", "reason": "matrix"},
+    ("POST", "/users/requests/{rid}/approve"): {"reason": "matrix"},
+    ("POST", "/users/requests/{rid}/reject"): {"reason": "matrix"},
     ("POST", "/frozen-accounts/{account}/resolve"): {"reason": "matrix"},
 }
 CONTROL = {"reason": "matrix"}
@@ -106,7 +109,7 @@ def test_role_matrix(srv: Srv) -> None:
 
 
 def test_key_in_and_betting_by_role_at_a_live_table(srv: Srv) -> None:
-    """Issue #16's matrix at a live craps table: only staff key in what the physical table
+    """The role matrix at a live craps table: only staff key in what the physical table
     shows (a player: 403 SRV-KEYIN); only players bet (the dealer's and the supervisor's
     bets are the engine's refusals, nothing posted); the cashier and the auditor do not act
     at tables (403 SRV-ROLE)."""

@@ -79,7 +79,7 @@ def test_the_snapshot_and_retention_options_reach_the_floor(
     hours: float,
 ) -> None:
     """``--checkpoint-every``, ``--chain-check`` and ``--idempotency-hours`` are the floor's
-    settings (until 2026-11-27 ``--checkpoint-every`` was accepted and ignored)."""
+    settings (each is passed on, none accepted and ignored)."""
     seen: dict[str, Any] = {}
 
     def fake_run(app_: Any, **_kwargs: Any) -> None:  # (the server is not started)

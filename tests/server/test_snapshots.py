@@ -276,8 +276,8 @@ def test_a_craps_table_plays_on_with_a_new_shooter_after_a_restart(
     tmp_path: Any, every: int
 ) -> None:
     """A table replayed at start-up goes on live: the next shooter's seed is drawn and he
-    throws (before 2026-11-27 a replayed craps table gave a new shooter no seed, and the
-    dice went round and round without a throw). With and without snapshots."""
+    throws (a replayed craps table that gave a new shooter no seed would pass the dice
+    round and round without a throw). With and without snapshots."""
     url = str(tmp_path / "floor.db")
     floor = Floor(make_settings(url, checkpoint_every=every))
     with TestClient(create_app(floor=floor)) as client:

@@ -1,4 +1,4 @@
-"""The supervisor's day through the API (issue 16), on SQLite and PostgreSQL: a mis-keyed
+"""The supervisor's day through the API, on SQLite and PostgreSQL: a mis-keyed
 throw corrected with a second supervisor's approval (the ledger at zero, the audit log
 complete, replay verifying after a restart), a disputed round frozen with its evidence and
 voided, limits from the next round, and every refusal a 4xx naming its rule."""

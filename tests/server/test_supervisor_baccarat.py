@@ -1,4 +1,4 @@
-"""The supervisor's corrections at a live baccarat table through the API (issue 16), on
+"""The supervisor's corrections at a live baccarat table through the API, on
 SQLite and PostgreSQL: a mis-keyed card of the last hand corrected with a second
 supervisor's approval (BA-1 checked, the hand re-derived and re-settled by the rules, the
 money what the right cards would have given), the last hand settled voided (every bet

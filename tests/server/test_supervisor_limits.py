@@ -1,4 +1,4 @@
-"""A supervisor's new limits at baccarat and the tile tables through the API (issue 16), on
+"""A supervisor's new limits at baccarat and the tile tables through the API, on
 SQLite and PostgreSQL: ``POST /tables/{id}/limits`` writes ``table.limits_changed`` and its
 audit line in one transaction; the hand or round under way keeps its limits, the next one
 refuses a bet outside the new ones (BA-13, BA-14; a tile table's bet on a place); a refused

@@ -1,5 +1,5 @@
-"""The supervisor's corrections at a live Pai Gow / Taiwan Pai Kao table through the API
-(issue 16), on SQLite and PostgreSQL: the dealer's keyed-in deal corrected with a second
+"""The supervisor's corrections at a live Pai Gow / Taiwan Pai Kao table through the API,
+on SQLite and PostgreSQL: the dealer's keyed-in deal corrected with a second
 supervisor's approval (PG-1.4, T-1 checked; the round re-dealt and re-settled by the rules),
 the last round voided (every bet and the bank's capital refunded, the woodpile ended); the
 ledger at zero and the journal replaying."""

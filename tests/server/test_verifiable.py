@@ -1,4 +1,4 @@
-"""Verifiable rounds (issue 16, item 5): at the server, every shoe / woodpile / shooter's
+"""Verifiable rounds: at the server, every shoe / woodpile / shooter's
 seed is committed before the first bet it decides and revealed after, and a table's export
 passes `macau-tables verify` offline — chain, commitments, replay through the rules — for
 all four games; a tampered export is refused in one line with exit 2."""

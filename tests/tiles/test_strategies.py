@@ -153,8 +153,8 @@ def test_tw_r1_max_back_works_under_pg_rules_too() -> None:
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: r.name)
 def test_hw_0_the_house_way_never_plays_a_dominated_setting(rules: TileRules) -> None:
     """A house way never chooses a setting that another setting of the same tiles beats or
-    equals in both hands and beats in one — over all 8,130 hand classes (issue 11 item 12:
-    under tw1990 HW-2a set ``1-1 4-4 4-5 6-6`` as 地牌一 / 天槓, below 地槓 / 天九王)."""
+    equals in both hands and beats in one — over all 8,130 hand classes (under
+    tw1990 HW-2a set ``1-1 4-4 4-5 6-6`` as 地牌一 / 天槓, below 地槓 / 天九王)."""
     hands = distinct_hands()
     assert len(hands) == 8130
     for four, _ in hands:

@@ -49,9 +49,20 @@ def test_the_craps_view_is_drawn_as_the_engine_has_it(live: Live, watched: Open)
     assert rows == [["過關", "4", "100.00", "有效"], ["過關額外投注", "4", "50.00", "有效"]]
     assert w.page.locator("[data-amount=pass]").inner_text() == "100.00"
     assert w.page.locator("[data-amount=field]").inner_text() == ""  # settled on the 4 (CR-4)
-    # the layout: every bet of the Portaria, enabled while alice may bet; the throw is not hers
-    assert w.page.locator("[data-spot]").count() == 22
-    assert w.page.locator("[data-spot]:enabled").count() == 22
+    # the layout: every flat bet of the Portaria and the line's odds, enabled while alice may
+    # bet (this table is not on the server: no answer of what it takes now) but the odds she
+    # has no bet for; her odds drawn
+    # on top of the Pass Line, the Don't Pass odds hidden (she has no Don't Pass bet)
+    from macau_tables.games.craps import BET_KINDS
+
+    flats = [k for k, b in BET_KINDS.items() if b.on is None]
+    assert w.page.locator("[data-spot]").count() == len(flats) + 2 == 20
+    assert w.page.locator("[data-spot]:enabled").count() == 19
+    assert w.page.locator("[data-spot=pass_odds]").is_visible()
+    assert w.page.locator("[data-spot=dont_pass_odds]").is_hidden()
+    assert w.page.locator("[data-spot=dont_pass_odds]").is_disabled()  # no bet to lay them on
+    assert w.page.locator("[data-amount=pass_odds]").inner_text() == "50.00"
+    assert w.page.locator("[data-box='4'].point [data-box-puck] svg").count() == 1
     assert w.page.locator("[data-throw]").is_disabled()
     bar = w.page.locator("[data-actions] button").evaluate_all(
         "bs => bs.map(b => b.dataset.action)"

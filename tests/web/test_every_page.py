@@ -24,6 +24,7 @@ PAGES = [
     "/recall",
     "/auditor",
     "/supervisor",
+    "/admin",
     "/par?game=baccarat",
     "/dealer/craps-1",
     "/table/hilo/hilo-1",
@@ -37,7 +38,7 @@ BAD = re.compile(r"\bundefined\b|\[object Object\]|\bNaN\b")
 # an interface key shown raw (t() and say() show the key when it has no words): the keys that
 # cannot be words of a page (a dot or an underscore), but not operation or event names, which
 # the auditor's raw journal shows as recorded
-KEYS = sorted(k for k in i18n.UI if ("." in k or "_" in k) and k not in i18n.OPS)
+KEYS = sorted(k for k in i18n.UI | i18n.PLAYER_UI if ("." in k or "_" in k) and k not in i18n.OPS)
 RAW_KEY = re.compile(
     r"(?<![\w.])(?:(?:" + "|".join(map(re.escape, KEYS)) + r")(?![\w.])"
     r"|(?:op|ev|ba|cr|game|tile)\.[a-z0-9][\w-]*)"

@@ -9,6 +9,7 @@ from macau_tables.web import i18n
 
 TABLES = {
     "UI": i18n.UI,
+    "PLAYER_UI": i18n.PLAYER_UI,
     "OPS": i18n.OPS,
     "EVENTS": i18n.EVENTS,
     "GAMES": i18n.GAMES,
@@ -70,3 +71,16 @@ def test_numbers_in_portuguese_have_a_decimal_comma() -> None:
     assert i18n.decimal("1,234.50", "zh") == "1,234.50"
     assert i18n.par_bet_name("baccarat", "banker", "pt") == "Banca"
     assert i18n.par_bet_name("craps", "Pass Line odds on 4", "pt").startswith("Probabilidades")
+
+
+def test_the_player_pages_words_keep_their_placeholders() -> None:
+    """PLAYER_UI: each text's {placeholders} are the English text's, in each language, and
+    no key is both a UI key and a PLAYER_UI key (t() would not know which)."""
+    import re
+
+    assert not set(i18n.UI) & set(i18n.PLAYER_UI)
+    for key, (en, zh, pt) in i18n.PLAYER_UI.items():
+        names = sorted(re.findall(r"\{(\w+)\}", en))
+        assert sorted(re.findall(r"\{(\w+)\}", zh)) == names, key
+        assert sorted(re.findall(r"\{(\w+)\}", pt)) == names, key
+    assert i18n.t("undo", "pt") == "Desfazer" and i18n.strings("zh")["double"] == "加倍"

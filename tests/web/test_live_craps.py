@@ -42,7 +42,8 @@ def test_two_players_bet_the_line_and_the_shooter_throws(live: Live, watched: Op
     for w in (alice, bob):  # MOP 100 on the Pass Line (CR-2.1), on the come-out
         w.page.click("label[for=chip-100]")
         w.page.click("[data-spot=pass]:enabled", timeout=30_000)
-        w.page.wait_for_selector("[data-amount=pass]:has-text('100.00')")
+        w.page.click("[data-confirm]:enabled")
+        w.page.wait_for_selector("[data-amount=pass][data-avos='10000']")
     decided: list[dict[str, Any]] = []
     deadline = time.monotonic() + 90
     while not decided:

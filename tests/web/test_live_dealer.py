@@ -1,4 +1,4 @@
-"""The dealer's console in Chromium against the live server (issue #16): at live
+"""The dealer's console in Chromium against the live server: at live
 (dealer-operated) tables the dealer keys in from the page what the physical table shows,
 and the engine refuses what the table cannot hold, naming the rule, recording nothing (the
 journal's head and every balance unchanged):
@@ -52,21 +52,27 @@ def test_the_dealer_keys_in_a_live_craps_round(live: Live, watched: Open) -> Non
     w = watched()
     log_in(w, live, "dealer")
     w.page.goto(f"{live.url}/dealer/{TABLE}")
-    form = "[data-form=throw_dice]"
-    w.page.wait_for_selector(f"{form}:not([hidden])")
+    form = w.page.locator("[data-ops] [data-form=throw_dice]")
+    form.wait_for()
     assert "live" in w.page.inner_text("[data-mode]")
+    # no JSON typed anywhere: a field for each of the operation's arguments
+    assert w.page.locator("textarea, [data-other-args]").count() == 0
+    assert "alice has MOP 990.00 in chips" in w.page.inner_text("[data-state-words]")
     seq = live.get("dealer", f"/tables/{TABLE}")["seq"]
+    # a die that no die shows: the engine refuses it with its rule (CR-1), nothing recorded
     w.expect_refusal(f"/tables/{TABLE}/commands", 422)
-    w.page.fill("#die-1", "0")
-    w.page.fill("#die-2", "7")
-    w.page.click(f"{form} [type=submit]")
+    form.get_by_label("Die 1", exact=True).fill("0")
+    form.get_by_label("Die 2", exact=True).fill("7")
+    form.locator("[type=submit]").click()
     w.page.wait_for_selector("[data-error-rule]:has-text('CR-1')")
     assert "1 to 6" in w.page.inner_text("[data-error-message]")
     assert live.get("dealer", f"/tables/{TABLE}")["seq"] == seq  # nothing recorded
-    w.page.fill("#die-1", "5")
-    w.page.fill("#die-2", "6")
-    w.page.click(f"{form} [type=submit]")
-    w.page.wait_for_selector("[data-log] li:has-text('craps.dice_thrown'):has-text('dice 5 6')")
+    form.get_by_label("Die 1", exact=True).fill("5")
+    form.get_by_label("Die 2", exact=True).fill("6")
+    form.locator("[type=submit]").click()
+    raw = "[data-raw-log] li:has-text('craps.dice_thrown'):has-text('dice 5 6')"
+    w.page.wait_for_selector(raw, state="attached")
+    w.page.wait_for_selector("[data-log] li[data-kind='craps.dice_thrown']:has-text('5 · 6')")
     w.page.wait_for_selector("[data-error]", state="hidden")
     stacks = live.get("alice", "/wallet")["stacks"]
     assert stacks[f"stack:{TABLE}:alice"] == 101_000  # eleven on the come-out: Pass wins
@@ -75,7 +81,7 @@ def test_the_dealer_keys_in_a_live_craps_round(live: Live, watched: Open) -> Non
     w.page.wait_for_selector(button)
     assert "CR-R7" in w.page.inner_text(button)
     w.page.click(button)
-    w.page.wait_for_selector("[data-log] li:has-text('table.timed_out')")
+    w.page.wait_for_selector("[data-raw-log] li:has-text('table.timed_out')", state="attached")
     entry = live.get("auditor", "/audit/log")[0]
     assert (entry["user"], entry["action"]) == ("dealer", "apply_default")
     assert live.get("auditor", "/audit/ledger") == {"ok": True, "problems": []}
@@ -147,17 +153,22 @@ def test_the_dealer_keys_in_a_live_baccarat_hand_card_by_card(live: Live, watche
     # BA-1 / BA-2.1: a physical shoe, shuffled at the table; the dealer cuts (burning by decks)
     w.page.click("[data-ops] button[data-op=open_shoe]")
     w.page.click("[data-ops] button[data-op=cut]")
-    w.page.wait_for_selector("[data-log] li:has-text('baccarat.cards_burned')")
+    burned = "[data-raw-log] li:has-text('baccarat.cards_burned')"
+    w.page.wait_for_selector(burned, state="attached")
     # a hand of aces of spades: Player's 2 draws (BA-9.1), then Banker's 2 (BA-9.3)
     key_in(w, "deal", cards("As", "As", "As", "As"))
     w.page.wait_for_selector("[data-third-side]:has-text('player')")
     key_in(w, "draw", {"Card": "As"})
     w.page.wait_for_selector("[data-third-side]:has-text('banker')")
     key_in(w, "draw", {"Card": "As"})  # the six aces of spades of six decks are out
-    w.page.wait_for_selector("[data-log] li:has-text('baccarat.hand_settled'):has-text('hand 1')")
+    w.page.wait_for_selector(
+        "[data-raw-log] li:has-text('baccarat.hand_settled'):has-text('hand 1')", state="attached"
+    )
     command(live, "alice", "place_bet", {"bet": "player", "amount": 10_000}, BA)
     command(live, "bob", "place_bet", {"bet": "banker", "amount": 10_000}, BA)
-    w.page.wait_for_selector("[data-log] li:has-text('baccarat.bet_placed'):has-text('bob')")
+    w.page.wait_for_selector("[data-log] li[data-kind='baccarat.bet_placed']:has-text('bob')")
+    # the table in words, its money as money (not avos)
+    w.page.wait_for_selector("[data-state-words] li:has-text('bob bets MOP 100.00 on Banker')")
     before, at = money(live, BA, "alice", "bob"), head(live, BA)
     assert before[f"stack:{BA}:alice"] == before[f"stack:{BA}:bob"] == 90_000  # staked
     assert before[f"wagers:{BA}"] == 20_000
@@ -179,9 +190,11 @@ def test_the_dealer_keys_in_a_live_baccarat_hand_card_by_card(live: Live, watche
     w.page.wait_for_selector("[data-third-side]:has-text('banker')")
     assert "BA-9.3" in w.page.inner_text("[data-pending-rules]")  # Banker's 0 draws
     key_in(w, "draw", {"Card": "5d"})
-    settled = w.page.locator("[data-log] li:has-text('baccarat.hand_settled'):has-text('hand 2')")
-    settled.wait_for()
-    shown = settled.inner_text()
+    settled = w.page.locator(
+        "[data-raw-log] li:has-text('baccarat.hand_settled'):has-text('hand 2')"
+    )
+    settled.wait_for(state="attached")
+    shown = settled.text_content() or ""
     assert "outcome P, player_total 9, banker_total 5" in shown  # BA-11
     assert "player alice bet player" in shown and "result win won 10000" in shown
     assert "player bob bet banker" in shown and "result lose" in shown
@@ -204,8 +217,9 @@ def hands(dealt: dict[int, list[str]]) -> str:
 
 
 def shake(w: Watched, dealt: dict[int, list[str]], status: int = 200) -> None:
-    dice = {str(n): str(n) for n in range(1, 5)}  # the banker's dice as they lie (PG-1.2)
-    key_in(w, "shake", {**dice, "Hands (seat: four tiles)": hands(dealt)}, status)
+    dice = {f"Die {n}": str(n) for n in range(1, 5)}  # the banker's dice as they lie (PG-1.2)
+    seats = {f"Seat {seat}": " ".join(tiles) for seat, tiles in dealt.items()}
+    key_in(w, "shake", {**dice, **seats}, status)
 
 
 def open_tile_table(
@@ -228,14 +242,14 @@ def open_tile_table(
     log_in(w, live, "dealer")
     w.page.goto(f"{live.url}/dealer/{table}")
     w.page.click("[data-ops] button[data-op=build_woodpile]")
-    w.page.wait_for_selector("[data-form=shake]:not([hidden])")
+    w.page.wait_for_selector("[data-ops] [data-form=shake]")
     return w
 
 
 def test_the_dealer_keys_in_a_live_pai_gow_deal(live: Live, watched: Open) -> None:
     w = open_tile_table(live, watched, PG, "paigow")
     command(live, "bob", "place_bet", {"seat": 2, "amount": 10_000}, PG)
-    w.page.wait_for_selector("[data-log] li:has-text('tiletable.bet_placed')")
+    w.page.wait_for_selector("[data-log] li[data-kind='tiletable.bet_placed']")
     before, at = money(live, PG, "alice", "bob"), head(live, PG)
     # T-1: seat 2's tiles dealt again at seat 3 — the set has two Teen, not four
     w.expect_refusal(f"/tables/{PG}/commands", 422)
@@ -247,7 +261,7 @@ def test_the_dealer_keys_in_a_live_pai_gow_deal(live: Live, watched: Open) -> No
     refused_in_page(w, "T-1", "7-7")
     assert (head(live, PG), money(live, PG, "alice", "bob")) == (at, before)
     shake(w, DEALT)
-    w.page.wait_for_selector("[data-log] li:has-text('tiletable.hands_keyed')")
+    w.page.wait_for_selector("[data-log] li[data-kind='tiletable.hands_keyed']")
     w.page.wait_for_selector("[data-error]", state="hidden")
     view = live.get("bob", f"/tables/{PG}/view")["view"]
     assert view["hands"] == {"2": DEALT[2]}  # bob sees his seat's tiles only
@@ -256,9 +270,9 @@ def test_the_dealer_keys_in_a_live_pai_gow_deal(live: Live, watched: Open) -> No
     command(live, "bob", "set_tiles", {"seat": 2, "front": ["1-1", "1-1"]}, PG)
     command(live, "alice", "set_tiles", {"seat": 1, "front": ["1-3", "1-3"]}, PG)
     w.page.click("[data-ops] button[data-op=settle]")  # PG-8.3: the dealer turns the hands
-    settled = w.page.locator("[data-log] li:has-text('tiletable.round_settled')")
-    settled.wait_for()
-    shown = settled.inner_text()
+    settled = w.page.locator("[data-raw-log] li:has-text('tiletable.round_settled')")
+    settled.wait_for(state="attached")
+    shown = settled.text_content() or ""
     assert "settings 1 [1-3 1-3] [4-4 4-4]; 2 [1-1 1-1] [6-6 6-6]" in shown
     # bob's Day and Teen pairs beat the banker's Gor and Yun pairs; 4% of the win (PG-4.2)
     assert "player bob seat 2 amount 10000 outcome win" in shown
@@ -284,23 +298,27 @@ def test_the_dealer_keys_in_two_taiwan_rounds_from_one_woodpile(live: Live, watc
     the 16 tiles the first left, and a tile the first used up is refused (T-1)."""
     w = open_tile_table(live, watched, TW, "taiwan", {"places": 4})
     command(live, "bob", "place_bet", {"seat": 2, "amount": 10_000}, TW)
-    w.page.wait_for_selector("[data-log] li:has-text('tiletable.bet_placed')")
+    w.page.wait_for_selector("[data-log] li[data-kind='tiletable.bet_placed']")
     # round 1: the banker (seat 1) gets the Teen and Day pairs, bob the Yun and Gor pairs
     shake(w, {s: TILES[4 * (s - 1) : 4 * s] for s in range(1, 5)})
-    w.page.wait_for_selector("[data-log] li:has-text('tiletable.hands_keyed')")
+    w.page.wait_for_selector("[data-log] li[data-kind='tiletable.hands_keyed']")
     # nobody is timed out at a live table: the dealer applies each waiting setter's default
     # from the page (TW-6b's forced setting for bob, then the banker's, TW-R1)
     for actor, rule in (("player:bob", "TW-6b"), ("player:alice", "TW-R1")):
         button = w.page.locator(f"[data-waiting] [data-default-actor='{actor}']")
         button.click()
-        w.page.wait_for_selector(f"[data-log] li:has-text('{actor}'):has-text('rule {rule}')")
+        w.page.wait_for_selector(
+            f"[data-raw-log] li:has-text('{actor}'):has-text('rule {rule}')", state="attached"
+        )
     w.page.click("[data-ops] button[data-op=settle]")
-    done = "[data-log] li:has-text('tiletable.round_settled')"
-    w.page.locator(done, has_text="round_no 1").wait_for()
+    done = "[data-raw-log] li:has-text('tiletable.round_settled')"
+    w.page.locator(done, has_text="round_no 1").wait_for(state="attached")
     # round 2 from the same woodpile: the banker keeps the bank, bob bets again
     command(live, "alice", "open_bank", {"capital": 59_500}, TW)  # TW-5b: keeping it whole
     command(live, "bob", "place_bet", {"seat": 2, "amount": 10_000}, TW)
-    w.page.wait_for_selector("[data-log] li:has-text('tiletable.bet_placed'):has-text('bet-2')")
+    w.page.wait_for_selector(
+        "[data-raw-log] li:has-text('tiletable.bet_placed'):has-text('bet-2')", state="attached"
+    )
     assert w.page.locator("[data-ops] button[data-op=build_woodpile]").count() == 0  # TW-2d
     second = {
         1: ["1-5", "1-5", "4-5", "3-6"],  # the banker: the Look and mixed-nine pairs
@@ -322,8 +340,8 @@ def test_the_dealer_keys_in_two_taiwan_rounds_from_one_woodpile(live: Live, watc
     command(live, "alice", "set_tiles", {"seat": 1, "front": ["4-5", "3-6"]}, TW)
     w.page.click("[data-ops] button[data-op=settle]")
     settled = w.page.locator(done, has_text="round_no 2")
-    settled.wait_for()
-    shown = settled.inner_text()
+    settled.wait_for(state="attached")
+    shown = settled.text_content() or ""
     assert "resets ," in shown  # bob's setting stood: nothing re-set
     assert "player bob seat 2 amount 10000 outcome win" in shown
     assert "net 9500 commission 500" in shown  # TW-8, TW-R3: 5% of the win
@@ -337,7 +355,8 @@ def test_the_dealer_keys_in_two_taiwan_rounds_from_one_woodpile(live: Live, watc
         f"commission:{TW}": before[f"commission:{TW}"] + 500,
     }
     # TW-2d / TW-R2: the woodpile is used up after its second round (not after its first)
-    w.page.wait_for_selector("[data-log] li:has-text('tiletable.woodpile_ended')")
+    ended = "[data-raw-log] li:has-text('tiletable.woodpile_ended')"
+    w.page.wait_for_selector(ended, state="attached")
     kinds = [e["kind"] for e in live.get("dealer", f"/tables/{TW}/events")]
     assert kinds.count("tiletable.woodpile_ended") == 1 and kinds[-1] == "tiletable.woodpile_ended"
     assert live.get("auditor", "/audit/ledger") == {"ok": True, "problems": []}

@@ -1,4 +1,4 @@
-"""The meters page (issue 16) against the live server: a supervisor sees every table's
+"""The meters page against the live server: a supervisor sees every table's
 figures as ``GET /meters`` has them and cannot close a day that is not over; an auditor
 reads but has no close button; a player is told the page is for staff."""
 

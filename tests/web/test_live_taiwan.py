@@ -37,15 +37,18 @@ def test_tw_6b_reset_is_warned_and_explained(live: Live, watched: Open) -> None:
     alice.page.fill("[data-action-amount]", "3000")
     alice.page.click("[data-sit='2']")
     alice.page.wait_for_selector("[data-stack][data-avos='300000']")
+    spot = "[data-spot='seat:2']"
     for _ in range(600):  # the bank is offered to her first (TW-5b): decline; then bet
-        if alice.page.locator("[data-bet]:enabled").count():
+        if alice.page.locator(f"{spot}:enabled").count():
             break
         offer = alice.page.locator("[data-actions] [data-action=decline_bank]")
         if offer.count():
             offer.click()
         alice.page.wait_for_timeout(100)
-    alice.page.fill("[data-bet-amount]", "200")
-    alice.page.click("[data-bet]:enabled")
+    alice.page.click("label[for=chip-100]")  # MOP 200 in chips on her place
+    alice.page.click(spot)
+    alice.page.click(spot)
+    alice.page.click("[data-confirm]:enabled")
     alice.page.wait_for_selector("[data-tray] .tile-btn >> nth=3", timeout=30_000)
     tiles = [t.get_attribute("data-tile") or "" for t in alice.page.locator(".tile-btn").all()]
     hand = parse_tiles([" ".join(tiles)])

@@ -56,9 +56,14 @@ def test_two_players_set_tiles_by_click_and_drag(live: Live, watched: Open) -> N
         if banker_seat == SEATS[who]:  # his seat banks this round: he co-banks (PG-3.2)
             w.page.fill("[data-action-amount]", "500")
             w.page.click("[data-actions] [data-action=join_bank]")
-        else:
-            w.page.fill("[data-bet-amount]", "200")
-            w.page.click("[data-bet]:enabled", timeout=30_000)
+        else:  # MOP 200 in chips on his place, confirmed
+            spot = f"[data-spot='seat:{SEATS[who]}']"
+            w.page.wait_for_selector(f"{spot}:enabled", timeout=30_000)
+            w.page.click("label[for=chip-100]")
+            w.page.click(spot)
+            w.page.click(spot)
+            w.page.click("[data-confirm]:enabled")
+            w.page.wait_for_selector(f"[data-amount='seat:{SEATS[who]}'][data-avos='20000']")
             setters.append(w)
     for w in setters:  # the tiles come face up to their holder only
         w.page.wait_for_selector("[data-tray] .tile-btn >> nth=3", timeout=30_000)

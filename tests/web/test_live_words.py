@@ -53,10 +53,10 @@ def test_the_lobby_counts_seats_and_shows_each_tables_limits(live: Live, watched
     log_in(w, live, "carol")
     card = w.page.locator("[data-lobby] article[data-table-id='craps-words']")
     card.wait_for()
-    assert card.locator("[data-seats]").inner_text() == "1"
+    assert card.locator("[data-seats]").inner_text() == "1 playing"
     assert card.locator("[data-limits]").inner_text() == "MOP 1.00 – MOP 10,000.00"
     tiles = w.page.locator("[data-lobby] article[data-table-id='paigow-words']")
-    assert tiles.locator("[data-seats]").inner_text() == "1"
+    assert tiles.locator("[data-seats]").inner_text() == "1 of 8 taken"
     assert tiles.locator("[data-limits]").inner_text() == "no limits"
     bac = w.page.locator("[data-lobby] article[data-table-id='baccarat-1'] [data-limits]")
     assert bac.inner_text() == "MOP 100.00 – MOP 20,000.00"
@@ -229,13 +229,12 @@ def test_my_history_says_what_happened(live: Live, watched: Open) -> None:
     w = watched()
     log_in(w, live, "carol")
     w.page.goto(live.url + "/history")
-    rows = w.page.locator("[data-history] tbody tr:has-text('craps-history')")
-    rows.first.wait_for()
-    assert "The dice pass to carol" in rows.first.inner_text()  # newest first
-    row = rows.filter(has_text="joins")
-    cells = row.locator("td").all_inner_texts()
-    assert cells[2] == "carol joins the table at seat 1 with MOP 300.00"
-    assert cells[3] == "MOP 300.00"
+    # her chips at the table, as money; joining is not playing: no round of it
+    chips = w.page.locator("[data-account] [data-stack='craps-history']")
+    chips.wait_for()
+    assert chips.inner_text() == "MOP 300.00"
+    w.page.wait_for_selector("[data-rounds-count]:has-text('Rounds')")
+    assert w.page.locator("[data-round^='craps-history:']").count() == 0
     command(live, "carol", "craps-history", "leave")
 
 
@@ -281,7 +280,7 @@ def test_a_tile_table_shows_my_total_and_clears_the_last_round(live: Live, watch
              "view": view, "pending": pending, "countdown": None}  # fmt: skip
     w.page.evaluate("s => window.macauTable.receive(s)", state)
     assert w.page.inner_text("[data-my-total]") == "Your bet: MOP 150.00"
-    assert w.page.inner_text("[data-bets='2']") == "alice MOP 150.00"
+    assert w.page.inner_text("[data-amount='seat:2']") == "150.00"  # my chips on my place
     assert w.page.locator("[data-settlement] tr").count() == 0  # a new round: cleared
     assert w.page.locator(".place-tiles.last").count() == 0
     between = dict(state, view=dict(view, phase="bank", bets=[]))

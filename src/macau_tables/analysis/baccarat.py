@@ -1,4 +1,4 @@
-"""Exact baccarat PAR sheets (issue #6): every ordered deal of six cards from any shoe.
+"""Exact baccarat PAR sheets: every ordered deal of six cards from any shoe.
 
 :func:`baccarat_par` gives the five bets of BA-13 — Banker, Player, Tie, Banker Pair, Player
 Pair — with exact outcome counts, probabilities, house edge and standard deviation, for a

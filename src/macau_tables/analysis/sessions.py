@@ -1,4 +1,4 @@
-"""Players, betting systems and sessions, replayed on a simulation's outcome series (issue #7).
+"""Players, betting systems and sessions, replayed on a simulation's outcome series.
 
 One fast simulation (:mod:`macau_tables.analysis.simulation`, with ``options["series"]``)
 records what happened each round: the baccarat winner, pairs and Banker sixes; the craps

@@ -1,4 +1,4 @@
-"""The result of simulating one chunk of a job (issue #7), shared by every game kernel.
+"""The result of simulating one chunk of a job, shared by every game kernel.
 
 A :class:`ChunkResult` counts, for each bet line, how many decisions ended with each outcome
 label; bet names, labels and nets are the exact PAR sheet's

@@ -1,4 +1,4 @@
-"""Monte Carlo simulation jobs (issue #7): chunking, local workers, a Dask cluster, statistics.
+"""Monte Carlo simulation jobs: chunking, local workers, a Dask cluster, statistics.
 
 A :class:`Job` is ``rounds`` rounds of one game under ``options``, cut into a fixed number of
 chunks of ``chunk_rounds`` rounds (the last may be shorter). Chunk ``i`` is simulated by the

@@ -47,7 +47,7 @@ from macau_tables.core.ledger import movement_of
 from macau_tables.games import baccarat as ba
 from macau_tables.games import craps as cr
 from macau_tables.games import tiletable as tt
-from macau_tables.games.tilegame import HOUSE
+from macau_tables.games.tileround import HOUSE
 
 __all__ = [
     "CONTEXT_START",

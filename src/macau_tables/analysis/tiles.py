@@ -131,7 +131,7 @@ DEALS = math.comb(32, 4) * math.comb(28, 4)
 #: again (:mod:`macau_tables.analysis.tablecache`).
 TABLE_SOURCES: tuple[str, ...] = (
     "tiles/*.py",
-    "games/tilegame.py",
+    "games/tileround.py",
     "games/paigow.py",
     "games/taiwan.py",
     "analysis/tiles.py",

@@ -1,8 +1,9 @@
 """`macau-tables play paigow|taiwan` and `macau-tables paigow|taiwan settle ROUND.json`.
 
-Thin: the rules live in :mod:`macau_tables.games.tilegame`, ``paigow`` and ``taiwan``, the
-table in :mod:`macau_tables.games.tiletable`; ``play`` drives a table through ``pending()`` /
-``execute()`` and renders, ``settle`` recomputes one :class:`Round` from its facts. Computer
+Thin: the rules live in :mod:`macau_tables.games.tileround`, ``tilesettle``, ``paigow`` and
+``taiwan``, the table in :mod:`macau_tables.games.tiletable`; ``play`` drives a table through
+``pending()`` / ``execute()`` and renders, ``settle`` plays one round at a table from its
+facts (:mod:`macau_tables.games.tilefacts`). Computer
 players bet, set and bank by the rules' defaults; their bets draw from ``core.rng`` (seeded
 with ``--seed``) like the tiles.
 """
@@ -27,15 +28,13 @@ from macau_tables.core.rng import Rng
 from macau_tables.games.contract import Actor, Command, check_name, time_out
 from macau_tables.games.paigow import PAIGOW
 from macau_tables.games.taiwan import TAIWAN
-from macau_tables.games.tilegame import (
-    Phase,
-    Regulation,
-    Round,
-)
+from macau_tables.games.tileround import Regulation, TileRound
+from macau_tables.games.tilesettle import Settlement
 from macau_tables.games.tiletable import (
     DiceShaken,
     RoundSettled,
     TilePhase,
+    TileTable,
     TileTableRules,
     open_table,
 )
@@ -60,9 +59,10 @@ def _num(money: Money) -> str:
 # --- settle ROUND.json ---------------------------------------------------------------------
 
 
-def round_report(rnd: Round) -> dict[str, Any]:
-    """Everything a supervisor needs: tiles, settings, every bet's result, the bank."""
-    settled = rnd.settled
+def round_report(rnd: TileRound, result: Settlement | None) -> dict[str, Any]:
+    """Everything a supervisor needs: tiles, settings, every bet's result, the bank. ``result``
+    is the round's settlement (None: the deal was void, PG-2.3 / PG-R3)."""
+    settings_ = result.settings if result is not None else rnd.settings
     return {
         "game": rnd.regulation.game,
         "dice": list(rnd.dice or ()),
@@ -77,28 +77,37 @@ def round_report(rnd: Round) -> dict[str, Any]:
                 "back_name": s.back.value.name,
                 "set_by": rnd.setters.get(seat),
             }
-            for seat, s in sorted(rnd.settings_.items())
+            for seat, s in sorted(settings_.items())
         },
-        "bets": list(settled.results) if settled else [],
+        "bets": list(result.records(rnd.seats_out)) if result else [],
         "bank_capital": rnd.bank_capital.minor,
-        "bank_result": rnd.bank_result().minor if settled else 0,
-        "bank_shares": dict(settled.bank_shares) if settled else {},
-        "commissions": dict(settled.commissions) if settled else {},
-        "bank_layers": _bank_layers(rnd),
-        "dealer_resets": list(settled.resets) if settled else [],
-        "compensation": list(settled.compensation) if settled else [],
-        "postings": dict(settled.postings) if settled else {},
-        "void": rnd.phase is not Phase.SETTLED,
+        "bank_result": result.bank_result.minor if result else 0,
+        "bank_shares": {p: m.minor for p, m in result.shares} if result else {},
+        "commissions": {p: m.minor for p, m in result.commissions} if result else {},
+        "bank_layers": _bank_layers(rnd, result),
+        "dealer_resets": list(result.resets) if result else [],
+        "compensation": list(result.compensation) if result else [],
+        "postings": {p.account: p.amount.minor for p in result.postings} if result else {},
+        "void": result is None,
     }
 
 
-def _bank_layers(rnd: Round) -> list[dict[str, Any]]:
+def settled_round(table: TileTable) -> tuple[TileRound, Settlement | None]:
+    """A table's last settled round and its settlement, or its round whose deal was void
+    (PG-2.3 / PG-R3) and None."""
+    if table.round is not None and table.round.deal_void:
+        return table.round, None
+    rnd = table.last_round
+    assert rnd is not None
+    return rnd, table.last_result()
+
+
+def _bank_layers(rnd: TileRound, result: Settlement | None) -> list[dict[str, Any]]:
     """Each participant of the bank, in layer order (PG-R4a, TW-5e): capital, share of the
     result, commission (PG-R5 / TW-R3; 0 for a layer that took nothing and for the house's
     own share) and what his wallet gains or loses."""
-    settled = rnd.settled
-    shares = dict(settled.bank_shares) if settled else {}
-    fees = dict(settled.commissions) if settled else {}
+    shares = {p: m.minor for p, m in result.shares} if result else {}
+    fees = {p: m.minor for p, m in result.commissions} if result else {}
     return [
         {
             "person": person,
@@ -111,8 +120,8 @@ def _bank_layers(rnd: Round) -> list[dict[str, Any]]:
     ]
 
 
-def print_report(rnd: Round) -> None:
-    rep = round_report(rnd)
+def print_report(rnd: TileRound, result: Settlement | None) -> None:
+    rep = round_report(rnd, result)
     if rep["void"]:
         console.print("The deal is void (PG-2.3 / PG-R3): reshuffle and shake again.")
         return
@@ -130,7 +139,7 @@ def print_report(rnd: Round) -> None:
             str(s["set_by"]),
         )
     console.print(table)
-    bets = Table(title=f"Bets in settlement order ({rnd.currency.code})")
+    bets = Table(title=f"Bets in settlement order ({rnd.currency})")
     for col in ("seat", "player", "bet", "seat result", "outcome", "action", "net", "comm."):
         bets.add_column(
             col, justify="right" if col in ("bet", "action", "net", "comm.") else "left"
@@ -141,7 +150,7 @@ def print_report(rnd: Round) -> None:
             _num(m(r["action"])), _num(m(r["net"])), _num(m(r["commission"])),
         )  # fmt: skip
     console.print(bets)
-    layers = Table(title=f"The bank's layers, banker first ({rnd.currency.code})")
+    layers = Table(title=f"The bank's layers, banker first ({rnd.currency})")
     for col in ("layer", "capital", "share", "commission", "net"):
         layers.add_column(col, justify="left" if col == "layer" else "right")
     for row in rep["bank_layers"]:
@@ -448,11 +457,12 @@ class TileSession:
         settled = t.last_settlement
         assert rnd is not None
         assert settled is not None
+        result = t.last_result()
         self.rounds += 1
         if self.json:
-            print_json_line({**round_report(rnd), "balance": self.chips().minor})
+            print_json_line({**round_report(rnd, result), "balance": self.chips().minor})
         else:
-            print_report(rnd)
+            print_report(rnd, result)
         for r in settled.resets:
             before, after = r["before"], r["after"]
             self.say(
@@ -502,11 +512,11 @@ def _register_game(app: typer.Typer, play_app: typer.Typer, game: str, reg: Regu
     ) -> None:
         """Recompute a round from its facts: every bet's result, payout, commission and
         compensation record (a supervisor's tool for disputes)."""
-        rnd = settle_facts(load_facts(round_file, game))
+        rnd, result = settled_round(settle_facts(load_facts(round_file, game)))
         if json:
-            print_json(round_report(rnd))
+            print_json(round_report(rnd, result))
         else:
-            print_report(rnd)
+            print_report(rnd, result)
 
     @sub.command(
         "hint",

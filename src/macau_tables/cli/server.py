@@ -1,4 +1,4 @@
-"""`macau-tables serve`, `db upgrade` and `bots`: the table server (issue 15).
+"""`macau-tables serve`, `db upgrade` and `bots`: the table server.
 
 The server packages (the ``server`` extra) are imported only when one of these commands
 runs, so the engines and the rest of the CLI work without them.
@@ -275,7 +275,7 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
 
     @db_app.command(
         "backup",
-        epilog="Example: macau-tables db backup floor-2026-11-27.db --database-url floor.db",
+        epilog="Example: macau-tables db backup floor-copy.db --database-url floor.db",
     )
     @handle_errors
     def backup_cmd(

@@ -29,10 +29,14 @@ from typing import Annotated, Literal
 import pydantic
 
 from macau_tables.core.errors import InvalidInput
+from macau_tables.core.journal import JsonValue
 from macau_tables.core.money import Money
+from macau_tables.games.contract import Actor, Command
 from macau_tables.games.paigow import PAIGOW
 from macau_tables.games.taiwan import TAIWAN
-from macau_tables.games.tilegame import Phase, Round, RoundOptions, woodpile_for
+from macau_tables.games.tilefacts import actor_of, dealt_table
+from macau_tables.games.tileround import RoundOptions
+from macau_tables.games.tiletable import TileTable
 from macau_tables.tiles import Tile, parse_tiles
 from macau_tables.tiles.strategies import strategy
 
@@ -144,26 +148,15 @@ def load_facts(path: Path, game: str) -> RoundFacts:
     return facts.model_copy(update={"game": game})
 
 
-def settle_facts(facts: RoundFacts) -> Round:
-    """Recompute a round from its facts (see docs/paigow.md, "Settling a round")."""
-    reg = REGULATIONS[facts.game or "paigow"]
-    capital = facts.banker_capital
-    need: dict[str, Money] = {facts.banker: capital}
-    for person, _seat, amount in facts.bets:
-        need[person] = need.get(person, Money.zero()) + amount
-    for person, amount in facts.cobankers:
-        need[person] = need.get(person, Money.zero()) + amount
-    rnd = Round.open(
-        reg,
-        banker=facts.banker,
-        banker_seat=facts.banker_seat,
-        banker_capital=capital,
-        house_capital=facts.house_capital,
-        wallets=need,
-        places=facts.places,
-        options=facts.options,
-    )
+def settle_facts(facts: RoundFacts) -> TileTable:
+    """Recompute a round from its facts (see docs/paigow.md, "Settling a round"): the round
+    played at a tile table (:func:`~macau_tables.games.tilefacts.dealt_table`), each seat in
+    play set as stated, the banker last, the dealer settling — the table settled, or its
+    deal void (PG-2.3 / PG-R3)."""
+    game = facts.game or "paigow"
+    reg = REGULATIONS[game]
     in_play = {facts.banker_seat} | {seat for _, seat, _ in facts.bets}
+    hands: dict[int, tuple[Tile, ...]] | None = None
     if facts.tiles is not None:
         hands = {int(seat): tiles for seat, tiles in facts.tiles.items()}
         missing = sorted(in_play - set(hands))
@@ -172,20 +165,25 @@ def settle_facts(facts: RoundFacts) -> Round:
                 f"tiles: seat {missing[0]} is in play but its four tiles are not stated "
                 '(list them under "tiles", or give the whole "woodpile")'
             )
-        pile = woodpile_for(rnd, hands, facts.dice)
-    else:
-        assert facts.woodpile is not None
-        pile = list(facts.woodpile)
-    rnd.shuffle_tiles(pile)
-    for person, amount in facts.cobankers:
-        rnd.join_bank(person, amount)
-    for person, seat, amount in facts.bets:
-        rnd.place_bet(person, seat, amount)
-    rnd.shake_dice(facts.dice)
-    for seat, count in facts.exposed:
-        rnd.report_exposed(seat, count)
-    if rnd.phase is not Phase.SETTING:
-        return rnd  # PG-R3: the deal was void
+    table = dealt_table(
+        game,
+        banker=facts.banker,
+        banker_seat=facts.banker_seat,
+        capital=facts.banker_capital,
+        house_capital=facts.house_capital,
+        places=facts.places,
+        options=facts.options,
+        cobankers=facts.cobankers,
+        bets=facts.bets,
+        dice=facts.dice,
+        hands=hands,
+        woodpile=facts.woodpile,
+        exposed=facts.exposed,
+    )
+    rnd = table.round
+    assert rnd is not None
+    if rnd.deal_void:
+        return table  # PG-R3: the deal was void
     given = {int(seat): front for seat, front in facts.settings.items()}
     setting_seats = [*rnd.active_seats(), rnd.banker_seat]
     for seat in setting_seats:
@@ -198,16 +196,17 @@ def settle_facts(facts: RoundFacts) -> Round:
         raise InvalidInput(f"settings: seat {seat} is not in play (no bet, not the bank)")
     way = strategy(HOUSE_WAY)
 
-    def front(seat: int) -> tuple[Tile, ...]:
+    def front(seat: int) -> list[JsonValue]:
         stated = given[seat]
         if isinstance(stated, str):  # "house-way"
-            return way.choose(rnd.hands[seat], reg.tiles).front.tiles
-        return stated
+            stated = way.choose(rnd.hands[seat], reg.tiles).front.tiles
+        return [str(t) for t in stated]
 
+    holders = rnd.holders()
     for seat in rnd.active_seats():
-        holder = rnd.holder(seat)
-        assert holder is not None
-        rnd.set_seat(holder, seat, front(seat))
-    rnd.set_banker(rnd.banker_authority(), front(rnd.banker_seat))
-    rnd.settle()
-    return rnd
+        who = actor_of(holders[seat])
+        table.execute(Command(who, "set_tiles", {"seat": seat, "front": front(seat)}))
+    banker: dict[str, JsonValue] = {"seat": rnd.banker_seat, "front": front(rnd.banker_seat)}
+    table.execute(Command(actor_of(rnd.banker_authority()), "set_tiles", banker))
+    table.execute(Command(Actor.DEALER, "settle", {}))
+    return table

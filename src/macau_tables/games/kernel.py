@@ -585,8 +585,8 @@ class Table(contract.SnapshotOps):
         """The command that starts with ``ev`` in a journal (replay), None for an event an
         operation derives; the kernel's events here, the game's in :meth:`_command_of`."""
         match ev:
-            case Checkpoint():
-                return Command(Actor.SYSTEM, "checkpoint", {})
+            case Checkpoint(state=digest):
+                return Command(Actor.SYSTEM, "checkpoint", {"cited": digest})
             case TimedOut():
                 args: dict[str, JsonValue] = {"actor": ev.actor, "op": ev.op, "cited": ev.rule}
                 return Command(Actor.SYSTEM, "time_out", args)
@@ -696,15 +696,27 @@ class Table(contract.SnapshotOps):
     def _reset_caches(self) -> None:
         """A game's caches and replay aids, as a table restored from a snapshot has them."""
 
-    @operation(actor=Role.SYSTEM)
-    def checkpoint(self, actor: Actor = Actor.SYSTEM) -> tuple[Event, ...]:
+    @operation(actor=Role.SYSTEM, args=(Arg("cited", optional(TEXT), None),))
+    def checkpoint(
+        self, actor: Actor = Actor.SYSTEM, cited: str | None = None
+    ) -> tuple[Event, ...]:
         """Journal the digest of the table's state (``table.checkpoint``); the state is kept
-        as a snapshot the journal's window may later start from (:meth:`compact`)."""
+        as a snapshot the journal's window may later start from (:meth:`compact`).
+        ``cited`` (replay: the journalled event's digest) is taken when it is the digest the
+        same state had in the layout of a journal written before (:meth:`_legacy_digest`)."""
         self.verify_checkpoint(actor)
         encoded = self.snapshot_state()
-        out = self._emit(contract.checkpoint_event(encoded))
+        ev = contract.checkpoint_event(encoded)
+        if cited is not None and cited != ev.state and cited == self._legacy_digest():
+            ev = Checkpoint(cited)
+        out = self._emit(ev)
         self._snaps.take(self, encoded)
         return out
+
+    def _legacy_digest(self) -> str | None:
+        """The digest the table's state had in an older snapshot layout, for a game whose
+        layout changed (None: it never did)."""
+        return None
 
     def compact(self) -> int:
         """Let the journal's entries before the latest checkpoint no void or correction can

@@ -1,33 +1,36 @@
 """Pai Gow (牌九) — Portaria 96/85/M, in article order (see ../shared/rules/paigow-1985.md).
 
-The round's mechanics shared with Taiwan Pai Kao live in :mod:`tilegame`; this module holds
-what is Pai Gow's own, and says for every article where it is implemented.
+The round's mechanics shared with Taiwan Pai Kao live in :mod:`tileround` (the round,
+``TileRound``) and :mod:`tilesettle` (its settlement, ``settle``), the table that plays them
+in :mod:`tiletable`; this module holds what is Pai Gow's own, and says for every article
+where it is implemented.
 
 - Art. 1 (equipment, the deal): PG-1.1 shuffle, PG-1.2 / PG-1.3 / PG-R1 the four dice and
-  the seat count, PG-1.4 all 8 stacks dealt, PG-1.5 re-shake — ``tilegame.Round``
-  (``shuffle``, ``shake_dice``, ``first_steps``, ``dealing_order``, ``_deal``).
-- Art. 2 (rearranging, exposed tiles): PG-2.1 / PG-R2 — ``Round.rearrange`` (two seats,
+  the seat count, PG-1.4 all 8 stacks dealt, PG-1.5 re-shake — ``TileRound``
+  (``shuffle_tiles``, ``shake_dice``, ``first_steps``, ``dealing_order``); the woodpile's
+  seed and the dice at the table — ``TileTable.shuffle`` / ``TileTable.shake``.
+- Art. 2 (rearranging, exposed tiles): PG-2.1 / PG-R2 — ``TileRound.rearrange`` (two seats,
   several bettors of a seat counting once);
-  PG-2.2 / PG-2.3 / PG-R3 — :func:`exposed_effect` below.
-- Art. 3 (co-banking): PG-3.1 the house's co-bank — ``Round.open``; PG-3.2 / PG-3.3 —
-  ``Round.join_bank``; PG-3.4 / PG-R10 setting authority — ``Round.banker_authority`` and
-  :func:`banker_setting_by_house`.
+  PG-2.2 / PG-2.3 / PG-R3 — :func:`exposed_effect` below, ``TileRound.report_exposed``.
+- Art. 3 (co-banking): PG-3.1 the house's co-bank — ``TileRound.open``; PG-3.2 / PG-3.3 —
+  ``TileRound.join_bank``; PG-3.4 / PG-R10 setting authority —
+  ``TileRound.banker_authority`` and :func:`banker_setting_by_house`.
 - Art. 4 (the bank, bets, commission): PG-4.1 / PG-4.3 / PG-4.9 / PG-R6 / PG-R11 —
-  ``tilegame.Rotation`` and ``Round.open(rotation=…)``; PG-4.2 the 4% of a person's
-  wins of the round — :data:`COMMISSION`, ``Round._player_commissions``; PG-4.4 —
-  ``Round.open``;
-  PG-4.5 / PG-R4 / PG-R4a — ``Round._settle_bets`` and ``Round._share_bank_result``;
-  PG-4.6 / PG-4.7 / PG-4.8 — ``Round.place_bet``.
-- Art. 5 (setting): PG-5.1 / PG-5.2 — ``Round.set_seat``; PG-5.3 / PG-5.4 / PG-5.5 /
+  ``tileround.Rotation`` and ``TileTable.bank_candidate`` / ``open_bank``; PG-4.2 the 4%
+  of a person's wins of the round — :data:`COMMISSION`, ``tilesettle._player_commissions``;
+  PG-4.4 — ``TileRound.open``, ``TileTable.open_bank``;
+  PG-4.5 / PG-R4 / PG-R4a — ``tilesettle._settle_bets`` and ``_share_bank_result``;
+  PG-4.6 / PG-4.7 / PG-4.8 — ``TileRound.place_bet``.
+- Art. 5 (setting): PG-5.1 / PG-5.2 — ``TileRound.set_seat``; PG-5.3 / PG-5.4 / PG-5.5 /
   PG-R9 — the tiles package (T-2).
 - Art. 6 (winning): PG-6.1 … PG-6.4 — :func:`compare_hand` and :func:`compare_seat` below.
-- Art. 7 (several bettors): PG-7.1 / PG-R7 / PG-7.4 / PG-7.5 — ``Round.holder``;
-  PG-7.2 / PG-R8 — ``Round._compensation``; PG-7.3 tiles never leave the table: the engine
-  has no operation that removes a tile.
-- Art. 8 (order of revealing): PG-8.1 / PG-8.2 — ``Round.set_banker``; PG-8.3 only the
-  dealer turns a set hand: the engine reveals at ``Round.settle``, a dealer's operation.
+- Art. 7 (several bettors): PG-7.1 / PG-R7 / PG-7.4 / PG-7.5 — ``TileRound.holder``;
+  PG-7.2 / PG-R8 — ``tilesettle._compensation``; PG-7.3 tiles never leave the table: the
+  engine has no operation that removes a tile.
+- Art. 8 (order of revealing): PG-8.1 / PG-8.2 — ``TileRound.set_banker``; PG-8.3 only the
+  dealer turns a set hand: the table reveals at ``TileTable.settle``, a dealer's operation.
 - Art. 9: PG-9 the casino may replace a set: a new round starts from a new shuffle of a
-  full set (``Round.shuffle``).
+  full set (``TileTable.shuffle``).
 """
 
 from __future__ import annotations
@@ -35,15 +38,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from macau_tables.core.journal import Journal
 from macau_tables.core.snapshot import snapshot_constant
-from macau_tables.games.tilegame import (
-    ExposedEffect,
-    Regulation,
-    Round,
-    SeatResult,
-    replay_round,
-)
+from macau_tables.games.tileround import ExposedEffect, Regulation, SeatResult
 from macau_tables.tiles import PG1985, Category, Comparison, Hand, Setting, Tile, TileRules
 from macau_tables.tiles.strategies import strategy
 
@@ -124,11 +120,6 @@ PAIGOW = Regulation(
     places_rule="PG-1.4",
     banker_last_rule="PG-8.1",
 )
-
-
-def replay(journal: Journal) -> Round:
-    """Rebuild a Pai Gow round from its journal."""
-    return replay_round(journal, PAIGOW)
 
 
 # a table snapshot names the regulation rather than writing its functions

@@ -1,37 +1,39 @@
 """Taiwan Pai Kao (台灣牌九) — Portaria 15/90/M, in article order
 (see ../shared/rules/taiwan-paikao-1990.md).
 
-Where the regulation works like Pai Gow, the shared round machinery of :mod:`tilegame`
-implements it once, citing both texts. What differs is here, visibly:
+Where the regulation works like Pai Gow, the shared round of :mod:`tileround` and its
+settlement in :mod:`tilesettle` implement it once, citing both texts (the table that plays
+them: :mod:`tiletable`). What differs is here, visibly:
 
 - Art. 1–2 (equipment, procedure): TW-1, TW-2a, TW-2c, TW-2e, TW-2f, TW-2g, TW-2h — as PG,
-  ``tilegame.Round``. **TW-2b**: when the count lands on the banker, the seat on his right
-  is the first seat — ``Round.settlement_order``. **TW-2d**: 8 or 4 places, the house's
+  ``TileRound``. **TW-2b**: when the count lands on the banker, the seat on his right
+  is the first seat — ``TileRound.settlement_order``. **TW-2d**: 8 or 4 places, the house's
   choice per round; with 4, the next round deals the remaining 4 stacks and the used tiles
-  lie face up — :data:`PLACES` and ``Round.open(carried=…)`` (TW-R2).
+  lie face up — :data:`PLACES` and ``TileRound.open(carried=…)`` (TW-R2).
 - Art. 2: **TW-2f** counts people (two players rearrange), not seats as PG-2.1 does —
   :data:`TAIWAN` ``rearrange_limit="people"``.
-- Art. 3 (places): TW-3a … TW-3c — ``Round.place_bet``, ``Round.holder``. **TW-R6**: the
+- Art. 3 (places): TW-3a … TW-3c — ``TileRound.place_bet``, ``TileRound.holder``. **TW-R6**: the
   largest bettor holds every place where his bet is the largest (no PG-7.5) —
   :data:`TAIWAN` ``one_seat_per_holder=False``, option ``one_seat_per_holder`` for a
   house that applies PG-7.5's limit. **TW-R5**: no
   counterpart of PG-3.4, the banker sets his own tiles whatever the house's co-bank (TW-3c
-  庄家則不在此限) — ``Round.banker_authority``, option ``larger_stake_sets_banker``.
+  庄家則不在此限) — ``TileRound.banker_authority``, option ``larger_stake_sets_banker``.
 - Art. 4: **TW-4 / TW-R4** exposed tiles never void anything — :func:`exposed_effect`.
 - Art. 5 (the banker): TW-5a, TW-5b (**TW-R7**: a declined bank goes to a person who bet),
-  TW-5d — ``tilegame.Rotation`` and ``TileTable.bank_candidate``; TW-5c —
-  ``Round.open`` and ``Round._settle_bets`` (commission included, TW-R3); **TW-5e**
-  co-bankers after the banker and barred from other places — ``Round.join_bank`` /
-  ``Round.place_bet`` (:data:`TAIWAN` ``cobanker_may_bet=False``).
-- Art. 6 (winning): TW-6a — ``Round.set_banker``; **TW-6b / TW-R1** the players' forced
-  setting and the dealer's re-set — :func:`forced_setting`, ``Round.settle``;
+  TW-5d — ``tileround.Rotation`` and ``TileTable.bank_candidate``; TW-5c —
+  ``TileRound.open`` and ``tilesettle._settle_bets`` (commission included, TW-R3);
+  **TW-5e** co-bankers after the banker and barred from other places —
+  ``TileRound.join_bank`` / ``TileRound.place_bet`` (:data:`TAIWAN`
+  ``cobanker_may_bet=False``).
+- Art. 6 (winning): TW-6a — ``TileRound.set_banker``; **TW-6b / TW-R1** the players' forced
+  setting and the dealer's re-set — :func:`forced_setting`, ``tilesettle.settle``;
   **TW-6c / TW-9a** no banker advantage — :func:`compare_seat`.
 - Art. 7: TW-7a, **TW-7b** (no 地九王) — the tiles package, rule set ``tw1990``.
 - Art. 8: **TW-8** 5% of every win — :data:`COMMISSION`, each winning bet on its own
   (``player_commission_default="bet"``); TW-R3 the bank charged on each bet it wins, taken
   as it collects it, inside the running balance, each bet's commission falling on the
-  layers in proportion to what each took of it — ``Round._settle_bets``,
-  ``Round._bank_parts`` and ``Round._share_bank_result``.
+  layers in proportion to what each took of it — ``tilesettle._settle_bets``,
+  ``_bank_parts`` and ``_share_bank_result``.
 - Refusals cite this text: :data:`CITE` maps the articles the shared mechanics cite by
   Pai Gow's numbering to this regulation's.
 - Art. 9: **TW-9b** Gee Joon never converts — the tiles package, ``tw1990``.
@@ -43,15 +45,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from types import MappingProxyType
 
-from macau_tables.core.journal import Journal
 from macau_tables.core.snapshot import snapshot_constant
-from macau_tables.games.tilegame import (
-    ExposedEffect,
-    Regulation,
-    Round,
-    SeatResult,
-    replay_round,
-)
+from macau_tables.games.tileround import ExposedEffect, Regulation, SeatResult
 from macau_tables.tiles import TW1990, Comparison, Hand, Setting, Tile, TileRules
 from macau_tables.tiles.strategies import forced_setting as _forced
 
@@ -103,7 +98,7 @@ COMMISSION = Fraction(5, 100)
 
 # --- the articles of this text where the shared mechanics cite Pai Gow's --------------------
 
-#: A Taiwan round's refusal cites the Taiwan text (tilegame cites Pai Gow's numbering).
+#: A Taiwan round's refusal cites the Taiwan text (tileround cites Pai Gow's numbering).
 CITE = {
     "PG-1.1": "TW-2a",  # the dealer shuffles first
     "PG-1.2": "TW-2b",  # four dice, shaken once per deal
@@ -151,11 +146,6 @@ TAIWAN = Regulation(
     one_seat_per_holder=False,  # TW-R6: no PG-7.5 (TW-3b, TW-3c)
     cite=MappingProxyType(CITE),
 )
-
-
-def replay(journal: Journal) -> Round:
-    """Rebuild a Taiwan Pai Kao round from its journal."""
-    return replay_round(journal, TAIWAN)
 
 
 # a table snapshot names the regulation rather than writing its functions

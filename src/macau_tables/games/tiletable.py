@@ -1,15 +1,17 @@
 """A Pai Gow (PG) / Taiwan Pai Kao (TW) table: the rounds, the bank and the money, under the
 live-table contract (:mod:`macau_tables.games.contract`).
 
-The round's rules stay where they are stated, in :mod:`tilegame` (the shared round machine
-:class:`~macau_tables.games.tilegame.Round`), :mod:`paigow` and :mod:`taiwan`. This module
-is the table around the rounds:
+The round's rules stay where they are stated, in :mod:`tileround` (the round as a value,
+:class:`~macau_tables.games.tileround.TileRound`, each step verified), :mod:`tilesettle` (its
+settlement, a pure function), :mod:`paigow` and :mod:`taiwan`. This module is the one
+engine that plays them — the server's tables, the terminal game and ``settle`` alike
+(:mod:`tilefacts`) — with its events, and the table around the rounds:
 
 * **the bank** — PG-4.1 / TW-5a two rounds at a time, PG-4.3 / TW-5b / PG-R6 declining and
   the turn passing right (an empty seat counts as declining; the player who receives a
   *declined* bank must himself have bet in the previous round, PG-R6 / TW-R7), PG-4.9 /
   TW-5d / PG-R11 the capital a keeping banker carries (never less than what is left on the
-  table, :meth:`Rotation.verify_keep <macau_tables.games.tilegame.Rotation.verify_keep>`),
+  table, :meth:`Rotation.verify_keep <macau_tables.games.tileround.Rotation.verify_keep>`),
   and the house banking a round when no seat will (PG-R6 gap fill);
 * **the woodpile** — one server seed per woodpile, committed (``SeedCommitted``) before any
   bet or rearrangement, the order derived with ``Rng.for_event(seed, table, "woodpile:<n>")``
@@ -23,9 +25,8 @@ is the table around the rounds:
 * **money** — bets and co-bank capital are holds (``wagers:<table>`` and ``bank:<table>``),
   the banker's and the house's capital are holds on ``bank:<table>``; the settlement closes
   every hold of the round and posts the round's result (the arithmetic of
-  :meth:`Round.settle <macau_tables.games.tilegame.Round.settle>`, unchanged) into the
-  table's accounts: players' ``stack:<table>:<name>``, ``commission:<table>``,
-  ``house:<table>``.
+  :func:`~macau_tables.games.tilesettle.settle`) into the table's accounts: players'
+  ``stack:<table>:<name>``, ``commission:<table>``, ``house:<table>``.
 
 One journal per table: every round's events follow the previous round's in the one hash
 chain (a round is the run of events between two ``BankOpened``).
@@ -41,6 +42,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal, Self
 
+from macau_tables.core import snapshot
 from macau_tables.core.errors import (
     InsufficientFunds,
     InvalidInput,
@@ -55,7 +57,7 @@ from macau_tables.core.ledger import Movement, movement_of
 from macau_tables.core.money import Money, currency_by_code
 from macau_tables.core.rng import Rng, commitment
 from macau_tables.core.visibility import Audience, Viewer, ViewerRole
-from macau_tables.games import contract
+from macau_tables.games import contract, tilegame
 from macau_tables.games.contract import (
     Actor,
     Checkpoint,
@@ -84,17 +86,17 @@ from macau_tables.games.kernel import (
 )
 from macau_tables.games.paigow import PAIGOW
 from macau_tables.games.taiwan import TAIWAN
-from macau_tables.games.tilegame import (
+from macau_tables.games.tileround import (
     DEALER,
     HOUSE,
     Phase,
     Regulation,
     Rotation,
-    Round,
-    RoundOpened,
     RoundOptions,
-    replay_round,
+    TileRound,
 )
+from macau_tables.games.tilesettle import Settlement
+from macau_tables.games.tilesettle import settle as settle_round
 from macau_tables.tiles import FULL_SET, Setting, Tile, parse_tiles, settings
 from macau_tables.tiles.strategies import strategy
 
@@ -128,7 +130,7 @@ __all__ = [
 ]
 
 REGULATIONS: dict[str, Regulation] = {"paigow": PAIGOW, "taiwan": TAIWAN}
-RESERVED = (HOUSE, DEALER)  # names that are parties of the round machine, not players
+RESERVED = (HOUSE, DEALER)  # names that are parties of the round, not players
 
 #: the rule a time-out names now → the ones a journal written before named for the same
 #: time-out: a replay keeps the recorded citation (the decision — who, which default — is
@@ -145,13 +147,16 @@ class TileTableRules:
     """A tile table's rule set: the game, its places and the round options.
 
     - ``places``: PG-1.4 8; TW-2d / TW-3a 8 or 4 (the casino's choice, fixed per table here);
-    - ``round``: the round's options (:class:`~macau_tables.games.tilegame.RoundOptions`:
+    - ``round``: the round's options (:class:`~macau_tables.games.tileround.RoundOptions`:
       settlement, house layer, bank commission, bind_banker, one_seat_per_holder, table
       limits);
     - ``house_capital``: PG-3.1 / TW-5e the casino's co-bank each round a player banks
       (minor units, 0 = none);
     - ``house_bank_capital``: the capital the house puts up when no seat takes the bank
-      (PG-R6 gap fill; 0 = the house never banks and the table waits for a banker).
+      (PG-R6 gap fill; 0 = the house never banks and the table waits for a banker);
+    - ``first_bank``: the seat offered the bank first when the table opens (PG-4.1 / TW-5a
+      每門均得輪流做莊: the seats bank in turn; where the turn starts is the house's choice,
+      seat 1 unless it says otherwise); the turn then goes round as PG-4.3 / PG-R6 say.
     """
 
     game: Literal["paigow", "taiwan"] = "paigow"
@@ -160,6 +165,7 @@ class TileTableRules:
     house_capital: int = 0
     house_bank_capital: int = 1_000_000
     currency: str = "MOP"
+    first_bank: int = field(default=1, metadata=snapshot.OMIT_DEFAULT)
 
     KEYS: ClassVar[tuple[str, ...]] = (
         "game",
@@ -185,6 +191,9 @@ class TileTableRules:
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise InvalidInput(f"{name} is a whole number of avos >= 0, not {value!r}")
         currency_by_code(self.currency)
+        first = self.first_bank
+        if not isinstance(first, int) or isinstance(first, bool) or not 1 <= first <= self.places:
+            raise InvalidInput(f"first_bank is a seat 1 to {self.places}, not {first!r}")
 
     @property
     def regulation(self) -> Regulation:
@@ -198,6 +207,8 @@ class TileTableRules:
             "house_capital": self.house_capital,
             "house_bank_capital": self.house_bank_capital,
             "currency": self.currency,
+            # written only when set: the rules of the tables opened before stay as they were
+            **({"first_bank": self.first_bank} if self.first_bank != 1 else {}),
         }
 
     @classmethod
@@ -206,7 +217,7 @@ class TileTableRules:
         if not isinstance(data, Mapping):
             raise InvalidInput("a tile table's rules are a JSON object")
         missing = [k for k in cls.KEYS if k not in data]
-        extra = sorted(set(data) - set(cls.KEYS))
+        extra = sorted(set(data) - {*cls.KEYS, "first_bank"})
         if missing or extra:
             raise InvalidInput(
                 f"tile table rules: missing {missing or 'nothing'}, unknown {extra or 'nothing'}"
@@ -228,6 +239,7 @@ class TileTableRules:
             house_capital=data["house_capital"],
             house_bank_capital=data["house_bank_capital"],
             currency=str(data["currency"]),
+            first_bank=data.get("first_bank", 1),
         )
 
 
@@ -660,8 +672,8 @@ class TileTable(Table):
         self._phase = TilePhase.BANK
         self._seats: dict[int, str] = {}
         self._stacks: dict[str, int] = {}
-        self._offer = _Offer()
-        self._round: Round | None = None
+        self._offer = _Offer(turn=self.rules.first_bank)
+        self._round: TileRound | None = None
         self._round_no = 0
         self._banker = ""
         self._banker_seat = 0
@@ -686,11 +698,11 @@ class TileTable(Table):
         # is asked for far more often than a round ends (clients poll it), and the
         # settlement's JSON was most of a Pai Gow view's cost
         self._last_json: JsonValue = None
-        self._prev: Round | None = None
+        self._prev: TileRound | None = None
         self._timed_out: tuple[str, str, str] | None = None
         self._keyed_pile = False  # a physical woodpile: the hands are keyed in as dealt
         # a supervisor's new limits, waiting for the round under way to end (its bets keep
-        # the limits of its bank's opening: Round.options)
+        # the limits of its bank's opening: TileRound.options)
         self._next_limits: LimitsChanged | None = None
         # hold ids re-issued by voids and corrections (contract.hold_aliases), as they come
         self._hold_aliases: dict[str, str] = {}
@@ -702,8 +714,8 @@ class TileTable(Table):
         return self._phase
 
     @property
-    def round(self) -> Round | None:
-        """The round in play (the round machine of :mod:`tilegame`), if any."""
+    def round(self) -> TileRound | None:
+        """The round in play (:class:`~macau_tables.games.tileround.TileRound`), if any."""
         return self._round
 
     @property
@@ -723,9 +735,17 @@ class TileTable(Table):
         return self._last
 
     @property
-    def last_round(self) -> Round | None:
-        """The last settled round (the round machine, for reports)."""
+    def last_round(self) -> TileRound | None:
+        """The last settled round, as it was when the dealer settled it (for reports: its
+        settlement is :func:`~macau_tables.games.tilesettle.settle` of it)."""
         return self._prev if self._last is not None else None
+
+    def last_result(self) -> Settlement | None:
+        """The last settled round's settlement (:func:`~macau_tables.games.tilesettle.settle`
+        of :attr:`last_round`: the settings as turned up, every bet, the bank's layers and
+        the postings in the round's accounts), or None."""
+        rnd = self.last_round
+        return None if rnd is None else settle_round(rnd)
 
     def seats(self) -> dict[int, str]:
         return dict(self._seats)
@@ -739,7 +759,7 @@ class TileTable(Table):
         total = sum(a for _b, p, _s, a in self._bets if p == player)
         total += sum(c for _h, p, c in self._cobank if p == player)
         if self._round is not None and player == self._banker:
-            total += self._round.opened.banker_capital
+            total += self._round.banker_capital
         return total
 
     # ---- who acts --------------------------------------------------------------------------
@@ -768,7 +788,7 @@ class TileTable(Table):
         (another player's bet on his seat does not count: the condition is on the person,
         惟獲過莊的閒家必須曾在上一局投注 / 但該人必須在此之前曾經投注)."""
         prev = self._prev
-        return prev is not None and any(b.person == player for b in prev.bets)
+        return prev is not None and player in prev.tally.staked
 
     def bank_offer(self) -> tuple[int | None, bool, int]:
         """(the seat offered the bank, whether it is the banker's keep, the least capital:
@@ -806,7 +826,7 @@ class TileTable(Table):
         assert rnd is not None
         out: list[tuple[Actor, int]] = []
         for seat in rnd.active_seats():
-            if seat in rnd.settings_:
+            if seat in rnd.settings:
                 continue
             holder = rnd.holder(seat)
             out.append((Actor.DEALER if holder in RESERVED else Actor.player(str(holder)), seat))
@@ -871,7 +891,7 @@ class TileTable(Table):
         if self._phase is TilePhase.SETTING:
             setters = self._setters()
             out = []
-            if not rnd.settings_:
+            if not rnd.settings:
                 out.append(Pending(Actor.DEALER, ("report_exposed",), None, "", False))
             for who, seat in setters:
                 rule = self._default_rule(seat, who)
@@ -906,7 +926,7 @@ class TileTable(Table):
                 self._shuffle(label, c)
             case WoodpileBuilt(label=label):
                 rnd = self._need_round()
-                rnd.shuffle_tiles(sorted(FULL_SET))  # unknown: the keyed hands replace it
+                self._round = rnd.shuffle_tiles(sorted(FULL_SET))  # the keyed hands replace it
                 self._woodpiles += 1
                 self._label, self._commitment = label, ""
                 self._keyed_pile = True
@@ -916,7 +936,7 @@ class TileTable(Table):
             case HandsKeyed(dice=dice, hands=hands):
                 rnd = self._need_round()
                 keyed = {int(seat): tuple(parse_tiles(ts)) for seat, ts in hands.items()}
-                rnd.tiles = self._woodpile_with(rnd, dice, keyed)
+                self._round = rnd.keyed(self._woodpile_with(rnd, dice, keyed))
             case SeedRevealed() | WoodpileEnded():
                 self._keyed_pile = False
                 self._woodpile_rounds = 0
@@ -927,10 +947,10 @@ class TileTable(Table):
                     self._phase = TilePhase.SHUFFLE  # PG-R3: a void deal, shuffled again
             case StacksRearranged(player=player, order=order):
                 rnd = self._need_round()
-                rnd.rearrange(self._person(player), order)
+                self._round = rnd.rearrange(self._person(player), order)
             case DiceShaken(dice=dice, valid=valid):
                 rnd = self._need_round()
-                rnd.shake_dice(dice, valid=valid)
+                self._round = rnd.shake_dice(dice, valid=valid)
                 self._dice_tries += 1
                 if valid:
                     self._phase = TilePhase.SETTING
@@ -938,8 +958,8 @@ class TileTable(Table):
             case TilesDealt(seat=seat, holder=holder, tiles=tiles):
                 self._dealt[seat] = (holder, tiles)
             case TilesExposed(seat=seat, tiles=tiles):
-                rnd = self._need_round()
-                rnd.report_exposed(seat, len(tiles))
+                rnd = self._need_round().report_exposed(seat, len(tiles))
+                self._round = rnd
                 self._exposed.setdefault(seat, []).extend(tiles)
                 if rnd.phase is Phase.SHUFFLE:  # PG-2.3 / PG-R3: the deal is void
                     self._dealt = {}
@@ -949,13 +969,10 @@ class TileTable(Table):
                     self._woodpile_rounds = 0
             case TilesSet(player=player, seat=seat, front=front, back=back):
                 rnd = self._need_round()
-                pair = list(parse_tiles(list(front)))
-                if seat == rnd.banker_seat:
-                    rnd.set_banker(player, pair)
-                else:
-                    rnd.set_seat(player, seat, pair)
+                rnd = rnd.set_tiles(player, seat, list(parse_tiles(list(front))))
+                self._round = rnd
                 self._set_by[seat] = (player, front, back)
-                if rnd.banker_seat in rnd.settings_:
+                if rnd.banker_seat in rnd.settings:
                     self._phase = TilePhase.SETTLE
             case RoundSettled():
                 self._settled(ev)
@@ -982,17 +999,17 @@ class TileTable(Table):
         match ev:
             case CoBankJoined(hold=hold, player=player, capital=capital):
                 assert rnd is not None
-                rnd.join_bank(player, Money(capital, self.currency))
+                self._round = rnd.join_bank(player, Money(capital, self.currency))
                 self._cobank.append((hold, player, capital))
             case BetPlaced(bet_id=bet_id, player=player, seat=seat, amount=amount):
                 assert rnd is not None
-                rnd.place_bet(player, seat, Money(amount, self.currency))
+                self._round = rnd.place_bet(player, seat, Money(amount, self.currency))
                 self._bets.append((bet_id, player, seat, amount))
                 self._bet_count += 1
             case _:
                 pass
 
-    def _need_round(self) -> Round:
+    def _need_round(self) -> TileRound:
         if self._round is None:
             raise OutOfOrder("no round is in play", rule=self._r("PG-4.4"))
         return self._round
@@ -1011,27 +1028,17 @@ class TileTable(Table):
         self._dice_tries = 0
         self._timed_out = None
         cur = self.currency
-        big = Money(10**15, cur)  # the table checks stacks; the round machine need not
-        wallets = dict.fromkeys(self._seats.values(), big)
         carried = None
         if self._label and self._prev is not None:  # TW-2d / TW-R2: the same woodpile
             carried = self._prev
-        if ev.banker == HOUSE:
-            # PG-R6 gap fill: the house banks; its capital is the banker's (Round.open)
-            rnd = Round.open(
-                self.regulation, banker=HOUSE, banker_seat=ev.seat,
-                banker_capital=Money(ev.capital, cur), wallets=wallets,
-                places=self.rules.places, round_no=ev.round_no,
-                options=self.rules.round, carried=carried,
-            )  # fmt: skip
-        else:
-            rnd = Round.open(
-                self.regulation, banker=ev.banker, banker_seat=ev.seat,
-                banker_capital=Money(ev.capital, cur), house_capital=Money(ev.house_capital, cur),
-                wallets=wallets, places=self.rules.places, round_no=ev.round_no,
-                options=self.rules.round, carried=carried,
-            )  # fmt: skip
-        self._round = rnd
+        # PG-R6 gap fill: when the house banks, its capital is the banker's (TileRound.open)
+        house = Money(0 if ev.banker == HOUSE else ev.house_capital, cur)
+        self._round = TileRound.open(
+            self.regulation, banker=ev.banker, banker_seat=ev.seat,
+            banker_capital=Money(ev.capital, cur), house_capital=house,
+            places=self.rules.places, round_no=ev.round_no,
+            options=self.rules.round, carried=carried,
+        )  # fmt: skip
         self._phase = TilePhase.BETTING if carried is not None else TilePhase.SHUFFLE
 
     def _shuffle(self, label: str, c: str) -> None:
@@ -1044,8 +1051,7 @@ class TileTable(Table):
         order = tuple(self._order_of(seed, self._table_id, label))
         if sorted(order) != list(range(len(FULL_SET))):
             raise InvalidInput(f"{label}: a woodpile is an order of the 32 tiles", rule="T-1")
-        rnd = self._need_round()
-        rnd.shuffle_tiles([FULL_SET[i] for i in order])
+        self._round = self._need_round().shuffle_tiles([FULL_SET[i] for i in order])
         self._woodpiles += 1
         self._label, self._commitment = label, c
         self._woodpile_rounds = 0
@@ -1055,7 +1061,7 @@ class TileTable(Table):
     def _settled(self, ev: RoundSettled) -> None:
         rnd = self._need_round()
         self._apply_money(ev)
-        rnd.settle()
+        rnd.verify_settle()
         self._last = ev
         self._last_json = None
         self._last_bettors = {seat for _b, _p, seat, _a in self._bets}
@@ -1315,20 +1321,14 @@ class TileTable(Table):
         self.verify_shuffle(actor)
         return self._emit(WoodpileBuilt(f"woodpile:{self._woodpiles + 1}", str(actor)))
 
-    def _stacks_dealt(self, rnd: Round, dice: Sequence[int]) -> dict[int, int]:
-        """seat → the stack it receives with these dice (PG-1.3, PG-1.4, TW-2c)."""
-        first = (sum(dice) - 1) % rnd.places  # PG-R1 / TW-2b, as Round.first_steps
-        stacks = rnd.used_stacks()
-        return {rnd.seat_at(first + k): stacks[k] for k in range(rnd.places)}
-
     def _woodpile_with(
-        self, rnd: Round, dice: Sequence[int], hands: Mapping[int, Sequence[Tile]]
+        self, rnd: TileRound, dice: Sequence[int], hands: Mapping[int, Sequence[Tile]]
     ) -> tuple[Tile, ...]:
         """The woodpile as far as it is known: each seat's stack holds its keyed hand; the
         stacks dealt earlier keep their tiles; the stacks not dealt yet hold the rest of the
         set (in set order: nobody sees them before they are dealt and keyed in)."""
         tiles = list(rnd.tiles)
-        dealt = self._stacks_dealt(rnd, dice)
+        dealt = rnd.stacks_for(dice)
         earlier = [s for s in range(8) if s not in rnd.stack_order]
         free = [s for s in rnd.stack_order if s not in dealt.values()]
         left = Counter(FULL_SET)
@@ -1341,7 +1341,7 @@ class TileTable(Table):
             tiles[4 * stack : 4 * stack + 4] = rest[4 * k : 4 * k + 4]
         return tuple(tiles)
 
-    def _keyed_hands(self, rnd: Round, hands: object) -> dict[int, tuple[Tile, ...]]:
+    def _keyed_hands(self, rnd: TileRound, hands: object) -> dict[int, tuple[Tile, ...]]:
         """PG-1.4 / TW-2c: every seat's four tiles as dealt, from the tiles this woodpile
         still holds (T-1: no tile more often than the set has it)."""
         rule = self._r("PG-1.4")
@@ -1380,7 +1380,9 @@ class TileTable(Table):
 
     # ---- bets, co-bank, rearranging (PG-2.1, PG-3.2, PG-4.6, TW-2f, TW-2g, TW-5e) -------------
 
-    def _verify_betting(self, rule: str) -> Round:
+    def _verify_betting(self, rule: str) -> TileRound:
+        if self._phase is TilePhase.SHUFFLE:  # PG-1.1 / TW-2a: the dealer shuffles first
+            raise OutOfOrder("the tiles are not shuffled yet", rule=self._r("PG-1.1"))
         if self._phase is not TilePhase.BETTING:
             raise OutOfOrder(
                 "bets, co-bank and rearranging come before the dice", rule=self._r(rule)
@@ -1456,7 +1458,7 @@ class TileTable(Table):
 
     # ---- the dice and the deal (PG-1.2 … PG-1.5, TW-2b … TW-2e) -------------------------------
 
-    def verify_shake(self, actor: Actor, keyed: bool = False) -> Round:
+    def verify_shake(self, actor: Actor, keyed: bool = False) -> TileRound:
         rnd = self._verify_betting("PG-1.2")
         if keyed and actor == Actor.DEALER:
             pass  # a live table: the dealer keys in the dice the banker shook
@@ -1531,6 +1533,7 @@ class TileTable(Table):
             out += self._emit(HandsKeyed(self._label, got, rows, str(actor)))
         out += self._emit(DiceShaken(who, got, not cocked, by_hand))
         if not cocked:
+            rnd = self._need_round()  # (dealt)
             for seat in rnd.dealing_order():
                 holder = rnd.banker if seat == rnd.banker_seat else (rnd.holder(seat) or "")
                 tiles = tuple(str(t) for t in rnd.hands[seat])
@@ -1598,7 +1601,8 @@ class TileTable(Table):
         return who
 
     def verify_set_tiles(self, actor: Actor, seat: object, front: object) -> None:
-        if self._phase is not TilePhase.SETTING:
+        # (once the banker has set, the round refuses any setting: PG-8.2 / TW-6a)
+        if self._phase not in (TilePhase.SETTING, TilePhase.SETTLE):
             raise OutOfOrder(
                 "tiles are set after the deal, before the settlement", rule=self._r("PG-5.1")
             )
@@ -1630,7 +1634,7 @@ class TileTable(Table):
         assert isinstance(front, list | tuple)
         rnd = self._need_round()
         who = self._setter_of(actor, seat)
-        setting = rnd._split(seat, list(parse_tiles(list(front))))
+        setting = rnd.split(seat, list(parse_tiles(list(front))))
         return self._emit(
             TilesSet(
                 who,
@@ -1667,7 +1671,7 @@ class TileTable(Table):
         options = settings(rnd.hands[seat], self.regulation.tiles)
         if not self._forced_here(seat):
             return list(options)
-        return [s for s in options if rnd._follows_forced(seat, s.front.tiles)]
+        return [s for s in options if rnd.follows_forced(seat, s.front.tiles)]
 
     # ---- the settlement (PG-6, PG-8.3, PG-R4, PG-R5, TW-6b, TW-6c, TW-8) ----------------------
 
@@ -1680,54 +1684,46 @@ class TileTable(Table):
     @operation(actor=Role.DEALER, rule="PG-8.3")
     def settle(self, actor: Actor) -> tuple[Event, ...]:
         """Turn every hand up, compare, settle, close every hold of the round; reveal the
-        woodpile's seed when it is used up."""
+        woodpile's seed when it is used up. The arithmetic is the pure
+        :func:`~macau_tables.games.tilesettle.settle` of the round as it stands."""
         self.verify_settle(actor)
         rnd = self._need_round()
-        before = dict(rnd.settings_)
-        trial = rnd.trial_copy()
-        inner = trial.settle()  # the arithmetic of the round machine, on a copy
-        ev = self._settlement(trial, inner.results, before)
+        ev = self._settlement(rnd, settle_round(rnd))
         out = list(self._emit(ev))
         if self.rules.places == 8 or self._woodpile_rounds >= 2:
             out += self._reveal()
         return tuple(out)
 
-    def _settlement(
-        self,
-        trial: Round,
-        inner_results: Sequence[Mapping[str, Any]],
-        before: Mapping[int, Setting],
-    ) -> RoundSettled:
+    def _settlement(self, rnd: TileRound, result: Settlement) -> RoundSettled:
+        """The settlement's event: every hold of the round returned, then the round's
+        postings (:class:`Settlement`, in the round's accounts) in the table's."""
         t = self._table_id
         cur = self.rules.currency
-        assert trial.transaction is not None
-        assert trial.settled is not None
         posts: list[tuple[str, int]] = []
         closes: list[str] = []
         # every hold of the round is returned, then the round's result is posted
         for bet_id, player, _seat, amount in self._bets:
             posts += [(accounts.wagers(t), -amount), (accounts.stack(t, player), amount)]
             closes.append(bet_id)
-        opened = trial.opened
         banker_src = accounts.house(t) if self._banker == HOUSE else accounts.stack(t, self._banker)
-        posts += [(accounts.bank(t), -opened.banker_capital), (banker_src, opened.banker_capital)]
-        if opened.house_capital:
+        posts += [(accounts.bank(t), -rnd.banker_capital), (banker_src, rnd.banker_capital)]
+        if rnd.house_capital:
             posts += [
-                (accounts.bank(t), -opened.house_capital),
-                (accounts.house(t), opened.house_capital),
+                (accounts.bank(t), -rnd.house_capital),
+                (accounts.house(t), rnd.house_capital),
             ]
         closes += self._holds
         for hold, player, capital in self._cobank:
             posts += [(accounts.bank(t), -capital), (accounts.stack(t, player), capital)]
             closes.append(hold)
-        for p in trial.transaction.postings:
+        for p in result.postings:
             posts.append((self._account(p.account), p.amount.minor))
         merged: dict[str, int] = {}
         for acc, amount in posts:
             merged[acc] = merged.get(acc, 0) + amount
         postings = tuple((a, v) for a, v in merged.items() if v)
         held = sum(a for _b, _p, _s, a in self._bets)
-        banked = opened.banker_capital + opened.house_capital + sum(c for *_, c in self._cobank)
+        banked = rnd.banker_capital + rnd.house_capital + sum(c for *_, c in self._cobank)
         if merged.get(accounts.wagers(t), 0) != -held or merged.get(accounts.bank(t), 0) != -banked:
             raise RuleViolation(
                 "a settlement closes every hold of the round", rule=self._r("PG-4.5")
@@ -1737,8 +1733,8 @@ class TileTable(Table):
         for bet_id, player, seat, _amount in self._bets:
             ids.setdefault((player, seat), []).append(bet_id)
         results = []
-        for r in inner_results:
-            key = (str(r.get("player", r.get("person"))), int(r["seat"]))
+        for r in result.records(rnd.seats_out):
+            key = (str(r["person"]), int(r["seat"]))
             results.append(
                 {
                     "bet_id": ids[key].pop(0),
@@ -1753,8 +1749,8 @@ class TileTable(Table):
                 }
             )
         resets = []
-        for seat in trial.settled.resets:
-            was, now = before[seat], trial.settings_[seat]
+        for seat in result.resets:
+            was, now = rnd.settings[seat], result.settings[seat]
             resets.append(
                 {
                     "seat": seat,
@@ -1766,22 +1762,23 @@ class TileTable(Table):
             table_id=t,
             round_no=self._round_no,
             currency=cur,
-            hands=tuple((s, tuple(str(x) for x in trial.hands[s])) for s in sorted(trial.hands)),
+            hands=tuple((s, tuple(str(x) for x in rnd.hands[s])) for s in sorted(rnd.hands)),
             settings=tuple(
                 (s, tuple(str(x) for x in st.front.tiles), tuple(str(x) for x in st.back.tiles))
-                for s, st in sorted(trial.settings_.items())
+                for s, st in sorted(result.settings.items())
             ),
             resets=tuple(resets),
             results=tuple(results),
-            bank_shares=tuple(trial.settled.bank_shares),
-            commissions=tuple(trial.settled.commissions),
-            compensation=tuple(dict(c) for c in trial.settled.compensation),
+            bank_shares=tuple((p, m.minor) for p, m in result.shares),
+            commissions=tuple((p, m.minor) for p, m in result.commissions),
+            compensation=tuple(dict(c) for c in result.compensation),
             postings=postings,
             closes=tuple(closes),
         )
 
     def _account(self, account: str) -> str:
-        """The round machine's accounts in the table's scheme."""
+        """The round's accounts (:func:`~macau_tables.games.tileround.wallet`) in the
+        table's scheme."""
         t = self._table_id
         if account == "house:bank":
             return accounts.house(t)
@@ -1869,7 +1866,7 @@ class TileTable(Table):
     #
     # The limits are the round options' ``min_bet`` / ``max_bet``: a player's bet on a place
     # (PG-4.6, TW-2g; no text sets them, so no rule ID). A round takes its options when its
-    # bank opens (``Round.open``): a change made during a round waits for its settlement,
+    # bank opens (``TileRound.open``): a change made during a round waits for its settlement,
     # one made between rounds applies to the next bank. The bank's capital is no limit's
     # business: the banker puts up what he will (PG-4.4, TW-5c) and the bank never wins or
     # loses more than it (PG-4.5).
@@ -1991,6 +1988,11 @@ class TileTable(Table):
         journal's."""
         self._planned = _planned(window.events)
 
+    def _legacy_digest(self) -> str | None:
+        """The digest this state had in the layout of a journal written before
+        (:func:`legacy_digest`): a replayed checkpoint that cites it stands."""
+        return legacy_digest(self)
+
     # ---- replay: the command that starts with an event ----------------------------------------
 
     def _command_of(self, ev: Event) -> Command | None:
@@ -2071,7 +2073,7 @@ class TileTable(Table):
             out["banker"] = self._banker
             out["banker_seat"] = self._banker_seat
             out["capital"] = rnd.bank_capital.minor
-            out["house_capital"] = rnd.opened.house_capital
+            out["house_capital"] = rnd.house_capital
             out["bets"] = [
                 {"bet_id": b, "player": p, "seat": s, "amount": a} for b, p, s, a in self._bets
             ]
@@ -2084,7 +2086,7 @@ class TileTable(Table):
                 out["settlement_order"] = _ints(rnd.settlement_order())
                 out["active_seats"] = _ints(rnd.active_seats())
                 out["seats_out"] = _ints(sorted(rnd.seats_out))
-                out["set"] = _ints(sorted(rnd.settings_))
+                out["set"] = _ints(sorted(rnd.settings))
             hands: dict[str, JsonValue] = {}
             for seat, (holder, tiles) in sorted(self._dealt.items()):
                 if staff or (me and holder == me):
@@ -2125,6 +2127,138 @@ TileTable._ROUND_EVENTS = (
     HandsKeyed, DiceShaken, TilesDealt, TilesExposed, TilesSet, TimedOut, RoundSettled,
     SeedRevealed, WoodpileEnded,
 )  # fmt: skip
+
+
+# --- checkpoints of journals written before (the round machine's layout) ---------------------
+#
+# A table's state held its rounds as the round machine kept them (each with its own journal
+# of ``tiles.*`` events) until the round became a :class:`TileRound`: a checkpoint of a journal
+# written then is the digest of the state in that layout. Its replay finds the same state
+# and takes the digest it had (``checkpoint(cited=...)``): :func:`legacy_digest` rebuilds the
+# round in play and the last one settled as the round machine held them, through today's
+# rules, from the table's history.
+
+
+def legacy_digest(table: TileTable) -> str | None:
+    """The digest of ``table``'s state in the layout of a table whose rounds were the round
+    machine's (``macau_tables.games.tilegame``); None when the journal does not reach back
+    to the table's opening (a window from a snapshot) or a woodpile's seed is not known.
+
+    The seats, the woodpile in use and the limits are followed through the whole history;
+    the rounds themselves are rebuilt from the last settled one on (from the round that
+    began its woodpile, when it went on with a first 4-place round's, TW-2d)."""
+    journal = table.journal
+    if journal.first or not len(journal):
+        return None
+    opening = journal.events[0]
+    assert isinstance(opening, TableOpened)
+    options = TileTableRules.from_json(opening.rules).round
+    waiting: LimitsChanged | None = None
+    reg, places, vault = table.regulation, table.rules.places, table.seed_vault()
+    history = [ev for _seq, ev in contract.effective_events(journal.events, 0)]
+    start = _legacy_start(history, table.round is not None)
+    seats: dict[int, str] = {}
+    label = ""
+    in_round = False
+    cur: tilegame.OldRound | None = None
+    prev: tilegame.OldRound | None = None
+    for i, ev in enumerate(history):
+        match ev:
+            case PlayerSat(player=player, seat=seat):
+                seats[seat] = player
+            case PlayerLeft(seat=seat):
+                seats.pop(seat, None)
+            case LimitsChanged():
+                waiting = ev
+                if not in_round:
+                    options = dataclasses.replace(options, min_bet=ev.min_bet, max_bet=ev.max_bet)
+                    waiting = None
+            case BankOpened():
+                in_round = True
+                if i < start:
+                    continue
+                opened = tilegame.RoundOpened(
+                    reg.game, ev.round_no, places, ev.banker, ev.seat, ev.capital,
+                    0 if ev.banker == HOUSE else ev.house_capital, ev.currency,
+                    tuple(sorted((p, 10**15) for p in seats.values())), options.to_json(),
+                    (), (), (),
+                )  # fmt: skip
+                carried = prev if label and prev is not None else None
+                cur = tilegame.OldRound.start(reg, opened, carried)
+            case SeedCommitted(label=name, commitment=c):
+                label = name
+                if cur is not None:
+                    if c not in vault:
+                        return None
+                    order = table._order_of(vault[c], table.table_id, name)
+                    cur.apply(tilegame.TilesShuffled(tuple(str(FULL_SET[i]) for i in order)))
+            case WoodpileBuilt(label=name):
+                label = name
+                if cur is not None:
+                    cur.apply(tilegame.TilesShuffled(tuple(str(t) for t in sorted(FULL_SET))))
+            case HandsKeyed(dice=dice, hands=hands) if cur is not None:
+                keyed = {int(s): tuple(parse_tiles(list(ts))) for s, ts in hands.items()}
+                cur.round = cur.round.keyed(table._woodpile_with(cur.round, dice, keyed))
+            case SeedRevealed() | WoodpileEnded():
+                label = ""
+            case RoundSettled():
+                in_round = False
+                if cur is not None:
+                    cur.apply(tilegame.RoundSettled((), (), (), (), (), ()))  # (computed again)
+                    prev, cur = cur, None
+                if waiting is not None:
+                    options = dataclasses.replace(
+                        options, min_bet=waiting.min_bet, max_bet=waiting.max_bet
+                    )
+                    waiting = None
+            case _ if cur is not None and (old := _old_event(ev)) is not None:
+                cur.apply(old)
+            case _:
+                pass
+    if (cur is None) != (table.round is None) or (prev is None) != (table._prev is None):
+        return None
+    rounds = {"_round": cur, "_prev": prev}
+    state = {k: v for k, v in vars(table).items() if k not in table.SNAPSHOT_SKIP}
+    encoded = snapshot.encode({k: None if k in rounds else v for k, v in state.items()})
+    pairs = [[k, tilegame.encoded_round(rounds[k]) if k in rounds else v] for k, v in encoded["d"]]
+    return snapshot.digest(tilegame.renamed({"d": pairs}))
+
+
+def _legacy_start(history: Sequence[Event], in_play: bool) -> int:
+    """Where :func:`legacy_digest` starts rebuilding rounds: the opening of the last settled
+    round (the one before the round in play, if any), or of the round that began its
+    woodpile when it went on with another's (TW-2d / TW-R2)."""
+    opens = [i for i, ev in enumerate(history) if isinstance(ev, BankOpened)]
+    if not opens:
+        return len(history)
+    k = max(len(opens) - (2 if in_play else 1), 0)
+
+    def shuffles(k: int) -> bool:
+        end = opens[k + 1] if k + 1 < len(opens) else len(history)
+        return any(isinstance(ev, SeedCommitted | WoodpileBuilt) for ev in history[opens[k] : end])
+
+    while k > 0 and not shuffles(k):
+        k -= 1
+    return opens[k]
+
+
+def _old_event(ev: Event) -> Event | None:
+    """A table's event as the round machine recorded it (None: no part of its journal)."""
+    match ev:
+        case CoBankJoined(player=p, capital=c):
+            return tilegame.CoBankJoined(p, c)
+        case BetPlaced(player=p, seat=s, amount=a):
+            return tilegame.BetPlaced(p, s, a)
+        case StacksRearranged(player=p, order=o):
+            return tilegame.StacksRearranged(p, o)
+        case DiceShaken(dice=d, valid=v):
+            return tilegame.DiceShaken(d, v)
+        case TilesExposed(seat=s, tiles=ts):
+            return tilegame.TilesExposed(s, len(ts))
+        case TilesSet(player=p, seat=s, front=f, back=b):
+            return tilegame.SeatSet(p, s, f, b)
+        case _:
+            return None
 
 
 def _renamed(hold: str, aliases: Mapping[str, str]) -> str:
@@ -2183,9 +2317,9 @@ def replay(journal: Journal, seeds: Mapping[str, bytes] | None = None) -> TileTa
 def _replayer(game: str) -> Callable[[Journal], object]:
     def run(journal: Journal) -> object:
         events = journal.events
-        if events and isinstance(events[0], RoundOpened):
+        if events and isinstance(events[0], tilegame.RoundOpened):
             # a single round's journal of the round machine (older `play` journals)
-            return replay_round(journal, REGULATIONS[game])
+            return tilegame.replay_round(journal, REGULATIONS[game])
         return replay(journal)
 
     return run

@@ -1,4 +1,4 @@
-"""The table server (issue 15): live tables of the four games on a double-entry ledger.
+"""The table server: live tables of the four games on a double-entry ledger.
 
 ``macau-tables serve`` runs :func:`macau_tables.server.app.create_app` on uvicorn. The
 server is a thin layer over the engines (STYLE §9): each table has one asyncio actor, the

@@ -2,6 +2,10 @@
 administrator, the cage's float and its fills, frozen accounts and their resolution.
 
 * ``POST /users/{name}/approve`` — a second administrator approves a staff account.
+* ``POST /users/{name}/requests`` — an administrator asks to disable another person's
+  account, to enable it again or to give it a new password (the policy of
+  server/logins.py); ``GET /users/requests``; ``POST /users/requests/{rid}/approve`` ·
+  ``reject`` — a second administrator decides.
 * ``GET /cage`` — the cage's balance and its fills; ``POST /cage/fills`` — a supervisor or
   an administrator asks for a fill; ``POST /cage/fills/{fid}/approve`` · ``reject`` —
   another person (a supervisor or an administrator) decides it.
@@ -11,18 +15,21 @@ administrator, the cage's float and its fills, frozen accounts and their resolut
 (No ``from __future__ import annotations``: FastAPI reads the endpoints' annotations.)
 """
 
+import asyncio
 import functools
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from fastapi import Depends, FastAPI, Path
+from fastapi import Depends, FastAPI, Path, Query
 from pydantic import Field
 from sqlalchemy.engine import Connection
 
 from macau_tables.core.ledger import CAGE
 from macau_tables.server import controls, store
 from macau_tables.server.auth import User
+from macau_tables.server.errors import ApiError
 from macau_tables.server.floor import Floor
+from macau_tables.server.logins import check_password
 from macau_tables.server.schemas import MAX_AMOUNT, MAX_ID, Control, Strict
 
 Allowed = Callable[[str], Callable[[User], Awaitable[User]]]
@@ -36,6 +43,14 @@ class FillBody(Strict):
     reason: str = Field(min_length=1, max_length=500)
 
 
+class AccountRequestBody(Strict):
+    """An account request; ``password`` only with the action ``password``."""
+
+    action: Literal["disable", "enable", "password"]
+    reason: str = Field(min_length=1, max_length=500)
+    password: str | None = Field(default=None, min_length=1, max_length=200)
+
+
 def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
     """Add the money controls' endpoints to ``app`` (called once by ``create_app``)."""
 
@@ -47,6 +62,63 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
     ) -> dict[str, Any]:
         """Approve a staff account another administrator created: it can log in now."""
         return await floor.db.write(lambda c: controls.approve_user(c, name, body.reason, user))
+
+    @app.post("/users/{name}/requests", tags=["people"], **perm("users.request"))
+    async def account_request(
+        name: Annotated[str, Path(max_length=64)],
+        body: AccountRequestBody,
+        user: Annotated[User, Depends(allowed("users.request"))],
+    ) -> dict[str, Any]:
+        """Ask for another's account disabled, enabled or given a new password."""
+        hashed = None
+        if body.action == "password":
+            if body.password is None:
+                raise ApiError(
+                    422, "invalid_input", "a password request names the password", "SRV-INPUT"
+                )
+            check_password(name, body.password)  # (422 SRV-PASSWORD)
+            loop = asyncio.get_running_loop()
+            hashed = await loop.run_in_executor(None, floor.passwords.hash, body.password)
+        elif body.password is not None:
+            raise ApiError(
+                422, "invalid_input", f"a request to {body.action} names no password", "SRV-INPUT"
+            )
+        return await floor.db.write(
+            lambda c: controls.request_account(c, name, body.action, body.reason, user, hashed)
+        )
+
+    @app.get("/users/requests", tags=["people"], **perm("users.list"))
+    async def account_requests(
+        user: Annotated[User, Depends(allowed("users.list"))],
+        state: Annotated[Literal["pending", "approved", "rejected"] | None, Query()] = None,
+        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    ) -> list[dict[str, Any]]:
+        """Account requests, newest first."""
+        return await floor.db.read(lambda c: controls.account_requests(c, state, limit))
+
+    for verb, decision in (("approve", "approved"), ("reject", "rejected")):
+
+        def make_account(verb: str = verb, decision: str = decision) -> None:
+            @app.post(
+                f"/users/requests/{{rid}}/{verb}",
+                tags=["people"],
+                name=f"account_request_{verb}",
+                description=f"{verb.capitalize()} another administrator's account request.",
+                **perm("users.approve"),
+            )
+            async def decide_account(
+                rid: Annotated[int, Path(ge=1, le=MAX_ID)],
+                body: Control,
+                user: Annotated[User, Depends(allowed("users.approve"))],
+            ) -> dict[str, Any]:
+                out = await floor.db.write(
+                    lambda c: controls.decide_account(c, rid, decision, body.reason, user)
+                )
+                if decision == "approved":
+                    floor.forget_sessions(out["name"])
+                return out
+
+        make_account()
 
     @app.get("/cage", tags=["money"], **perm("cage.read"))
     async def cage(user: Annotated[User, Depends(allowed("cage.read"))]) -> dict[str, Any]:

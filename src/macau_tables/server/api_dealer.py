@@ -1,4 +1,4 @@
-"""The dealer's endpoints at a live (dealer-operated) table (issue #16, the dealer's part).
+"""The dealer's endpoints at a live (dealer-operated) table (the dealer's part).
 
 A live table (``POST /tables {"dealer": "live"}``) has no auto-dealer: the dealer runs the
 dealer's operations in the order the engine's ``pending()`` gives, through the ordinary
@@ -7,9 +7,9 @@ shooter's seed) or keying in what the physical table shows (dice, cards, tiles),
 engine validates by its rules. Two things are the dealer's own here:
 
 * ``GET /tables/{id}/dealer`` — the dealer's console: the table, what the engine waits for
-  (the dealer's operations first), which operations key in an outcome, and whom the rules
-  wait for with the default the dealer may apply (players; the house's tiles by the house
-  way);
+  (the dealer's operations first), which operations key in an outcome, every dealer
+  operation's arguments (``args``: its form's fields), and whom the rules wait for with the
+  default the dealer may apply (players; the house's tiles by the house way);
 * ``POST /tables/{id}/dealer/default {actor, op}`` — the dealer applies a waiting player's
   default by the rules (``contract.time_out``: ``table.timed_out`` naming the rule, then the
   default's events), in the same transaction as an audit entry under the dealer's name. At
@@ -23,6 +23,7 @@ from typing import Annotated, Any
 from fastapi import Depends, FastAPI, Header
 from fastapi.responses import JSONResponse
 
+from macau_tables.games.contract import Role
 from macau_tables.server import schemas as S
 from macau_tables.server import store
 from macau_tables.server.auth import User
@@ -45,6 +46,21 @@ KEYIN_FORMS: dict[str, dict[str, list[str]]] = {
 }
 
 
+def dealer_operations(engine: Any, game: str) -> dict[str, list[str]]:
+    """Every operation the dealer may run at this table, with the arguments its game
+    declares for it (the table kernel's ``OPERATIONS``: the console builds a form from
+    them; the server's seed of a shuffle left out, it is the server's to draw). An engine
+    that declares none: its key-in forms."""
+    ops = getattr(type(engine), "OPERATIONS", None)
+    if not ops:
+        return dict(KEYIN_FORMS.get(game, {}))
+    return {
+        name: [a.name for a in op.args if a.name != "seed"]
+        for name, op in ops.items()
+        if Role.DEALER in op.actors
+    }
+
+
 def install(
     app: FastAPI,
     floor: Floor,
@@ -57,8 +73,9 @@ def install(
     async def dealer_console(
         table_id: str, user: Annotated[User, Depends(allowed("dealer.console"))]
     ) -> dict[str, Any]:
-        """The dealer's console: the table, the dealer's operations now, the key-in forms
-        and the players the rules wait for (with the default the dealer may apply)."""
+        """The dealer's console: the table, the dealer's operations now (``args``), the
+        key-in forms and the players the rules wait for (with the default the dealer may
+        apply)."""
         actor = floor.table(table_id)
         snap = await actor.snapshot(user.viewer())  # type: ignore[arg-type]
         pending = snap["pending"]
@@ -82,6 +99,7 @@ def install(
             "dealer": staff,
             "waiting": waiting,
             "keyin": KEYIN_FORMS.get(actor.game.name, {}),
+            "args": dealer_operations(actor.engine, actor.game.name),
         }
 
     @app.post(

@@ -1,4 +1,4 @@
-"""The meters endpoints (issue 16, meters): per table and per gaming day, and the close.
+"""The meters endpoints: per table and per gaming day, and the close.
 
 ``GET /tables/{id}/meters?day=``, ``GET /meters?day=`` (every table and the totals) —
 supervisors and auditors; ``POST /meters/close {day}`` — supervisors. The figures and their

@@ -1,4 +1,4 @@
-"""Recall and export (issue 16, items 3 and 5): the auditor's day. See docs/operations.md.
+"""Recall and export: the auditor's day. See docs/operations.md.
 
 * ``GET /tables/{id}/recall?limit=10&before=N`` — a table's last rounds (staff);
 * ``GET /players/{name}/recall?limit=10`` — a player's last rounds at every table (the

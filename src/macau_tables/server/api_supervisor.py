@@ -1,10 +1,12 @@
-"""The supervisor's API (issue 16): void and correct with a second approval, limits from
+"""The supervisor's API: void and correct with a second approval, limits from
 the next round, disputed rounds frozen with their evidence. See docs/operations.md, "The
 supervisor's day".
 
 * ``POST /tables/{id}/requests`` — one supervisor asks to void the table's last round or to
   correct a keyed-in outcome (``of_seq`` + the corrected ``args``). Checked by the rules at
-  once (a request the rules would refuse is refused now), recorded, audit-logged.
+  once (a request the rules would refuse is refused now), recorded with the number of the
+  round it applies to (``round``: if the request names one, it must be that one, and a
+  void is approved only while that round is still the table's last), audit-logged.
 * ``POST /supervisor/requests/{rid}/approve`` · ``reject`` — ANOTHER supervisor decides.
   An approval runs the engine's ``void_round`` / ``correct_round`` and writes the decision,
   the audit record and (if the round was frozen) the dispute's resolution in the SAME
@@ -23,7 +25,7 @@ which name local dependencies.)
 """
 
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Annotated, Any, Literal
 
 import sqlalchemy as sa
@@ -33,12 +35,13 @@ from pydantic import Field
 from sqlalchemy.engine import Connection
 
 from macau_tables.core.errors import MacauTablesError
-from macau_tables.games.contract import Actor
+from macau_tables.games.contract import Actor, Round
 from macau_tables.server import store
 from macau_tables.server.auth import User
 from macau_tables.server.controls import check_approver
 from macau_tables.server.errors import ApiError, from_domain, not_found
 from macau_tables.server.floor import Floor
+from macau_tables.server.recall import round_index
 from macau_tables.server.schemas import MAX_ID, Avos, Control, Strict
 from macau_tables.server.tables import Reply, TableActor
 
@@ -57,11 +60,14 @@ def engine_op(engine: Any, action: str) -> str | None:
 
 
 def engine_args(op: str, row: Any) -> dict[str, Any]:
-    """The arguments of the approved request's operation."""
+    """The arguments of the approved request's operation (the round it names is the
+    server's check, not an argument of the engine's)."""
     if op == "void_hand":  # the engine's own form: the request is named in its reason
         return {"reason": f"{row.reason} (request {row.id} by {row.requested_by})"}
+    args = json.loads(row.args)
+    args.pop("round", None)
     return {
-        **json.loads(row.args),
+        **args,
         "reason": row.reason,
         "request": int(row.id),
         "requested_by": row.requested_by,
@@ -76,6 +82,31 @@ class RequestBody(Strict):
     reason: str = Field(min_length=1, max_length=500)
     of_seq: int | None = Field(default=None, ge=1, le=2**53)
     args: dict[str, Any] | None = None
+    round: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_ID,
+        description="the round number it applies to, as the supervisor saw it: refused "
+        "(409 SRV-STALE) if the void or the correction would apply to another round",
+    )
+
+
+def round_applied(index: Sequence[Round], of_seq: int | None) -> int | None:
+    """The number of the round a void (``of_seq`` None: the table's last round, the only
+    one an engine voids) or a correction (of the operation at ``of_seq``) applies to."""
+    if of_seq is None:
+        return index[-1].number if index else None
+    return next((r.number for r in index if r.first <= of_seq <= r.last), None)
+
+
+def stale_round(named: int, applies: int | None, what: str) -> ApiError:
+    now = "no round" if applies is None else f"round {applies}"
+    return _refuse(
+        409,
+        "stale",
+        f"{what} names round {named}, but it would apply to {now} of the table now",
+        "SRV-STALE",
+    )
 
 
 class DecisionBody(Strict):
@@ -141,11 +172,13 @@ def _request_row(conn: Connection, rid: int) -> Any:
 
 
 def _request_json(row: Any) -> dict[str, Any]:
+    args = json.loads(row.args)
     return {
         "id": int(row.id),
         "table_id": row.table_id,
         "action": row.action,
-        "args": json.loads(row.args),
+        "round": args.pop("round", None),
+        "args": args,
         "reason": row.reason,
         "requested_by": row.requested_by,
         "requested_at": int(row.requested_at),
@@ -238,6 +271,11 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
             except MacauTablesError as exc:
                 raise from_domain(exc) from exc
             seq = actor.seq
+            index = await floor.db.read(lambda c: round_index(c, table_id))
+            applies = round_applied(index, body.of_seq)
+            if body.round is not None and body.round != applies:
+                raise stale_round(body.round, applies, f"this {body.action}")
+            args["round"] = applies
 
             def unit(conn: Connection) -> int:
                 rid = conn.execute(
@@ -407,6 +445,11 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
             return JSONResponse(stored.body, status_code=stored.status)
         row = await decided_or_refuse(rid, user)
         actor = floor.table(row.table_id)
+        named = json.loads(row.args).get("round")
+        if named is not None and row.action == "void":  # the table may have moved on
+            index = await floor.db.read(lambda c: round_index(c, row.table_id))
+            if round_applied(index, None) != named:
+                raise stale_round(named, round_applied(index, None), f"request {rid}")
         op = engine_op(actor.engine, row.action) or OPS[row.action][0]
         write = decision_writer(row, user, "approved", body.reason, True)
         thawed: list[bool] = []

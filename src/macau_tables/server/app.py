@@ -671,7 +671,7 @@ def create_app(
             for r in rows
         ]
 
-    install_meters(app, the_floor, allowed, perm)  # issue 16: meters and the close
+    install_meters(app, the_floor, allowed, perm)  # meters and the close
 
     @app.get("/schemas", tags=["floor"])
     async def schemas() -> dict[str, Any]:
@@ -795,9 +795,9 @@ def create_app(
             await asyncio.sleep(min(WS_TOKEN_RECHECK_S, max(left, 0.0) + 0.001))
 
     api_dealer.install(app, the_floor, allowed, perm)
-    api_recall.install(app, the_floor, allowed, perm)  # issue 16: recall, export
+    api_recall.install(app, the_floor, allowed, perm)  # recall, export
 
-    # --- the browser UI (src/macau_tables/web, issue 17): its router, when installed -------
+    # --- the browser UI (src/macau_tables/web): its router, when installed ----------------
     # (not a StaticFiles mount of the directory: that would serve its Python sources)
     if WEB_DIR.is_dir():
         with contextlib.suppress(ImportError):  # the web extra (Jinja2) is not installed

@@ -69,6 +69,9 @@ PERMISSIONS: dict[str, frozenset[StaffRole]] = {
     "users.create": frozenset({R.SUPERVISOR, R.ADMINISTRATOR}),
     "users.approve": frozenset({R.ADMINISTRATOR}),
     "users.list": frozenset({R.SUPERVISOR, R.AUDITOR, R.ADMINISTRATOR}),
+    # an account disabled, enabled again or given a new password: asked by an
+    # administrator, approved by a second one (``users.approve``)
+    "users.request": frozenset({R.ADMINISTRATOR}),
     # the cage's float: a fill asked for by one person, approved by another
     "cage.read": frozenset({R.CASHIER, R.SUPERVISOR, R.AUDITOR, R.ADMINISTRATOR}),
     "cage.fill": frozenset({R.SUPERVISOR, R.ADMINISTRATOR}),
@@ -79,17 +82,17 @@ PERMISSIONS: dict[str, frozenset[StaffRole]] = {
     "audit.ledger": frozenset({R.SUPERVISOR, R.AUDITOR}),
     "audit.journal": frozenset({R.SUPERVISOR, R.AUDITOR}),
     "audit.log": frozenset({R.SUPERVISOR, R.AUDITOR}),
-    # the dealer's part (issue #16): live tables' console and a waiting player's default
+    # the dealer's part: live tables' console and a waiting player's default
     "dealer.console": frozenset({R.DEALER, R.SUPERVISOR}),
     "dealer.default": frozenset({R.DEALER, R.SUPERVISOR}),
-    # meters and the gaming-day close (issue 16, meters: server/api_meters.py)
+    # meters and the gaming-day close (server/api_meters.py)
     "meters.read": frozenset({R.SUPERVISOR, R.AUDITOR}),
     "meters.close": frozenset({R.SUPERVISOR}),
-    # recall and verifiable rounds (issue 16, items 3 and 5; server/api_recall.py)
+    # recall and verifiable rounds (server/api_recall.py)
     "recall.table": frozenset({R.DEALER, R.SUPERVISOR, R.AUDITOR}),
     "recall.player": frozenset({R.PLAYER, R.SUPERVISOR, R.AUDITOR}),
     "tables.export": frozenset({R.PLAYER, R.SUPERVISOR, R.AUDITOR}),
-    # --- the supervisor (issue 16): requests and approvals, limits, disputes ----------
+    # --- the supervisor: requests and approvals, limits, disputes -----------------------
     "supervisor.request": frozenset({R.SUPERVISOR}),
     "supervisor.decide": frozenset({R.SUPERVISOR}),
     "supervisor.read": frozenset({R.SUPERVISOR, R.AUDITOR}),

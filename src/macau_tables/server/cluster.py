@@ -1,4 +1,4 @@
-"""Several server processes on one PostgreSQL (issue 16 item 6): leases, forwarding, fan-out.
+"""Several server processes on one PostgreSQL: leases, forwarding, fan-out.
 
 Each table is **owned** by one process at a time; only its owner runs the table's actor
 (the engine in memory, the auto-dealer clock, every write of the table).

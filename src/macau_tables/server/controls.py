@@ -132,6 +132,179 @@ def approve_user(conn: Connection, name: str, reason: str, by: User) -> dict[str
     return {"name": name, "role": row.role, "approved_by": by.name, "approved_at": now}
 
 
+# --- account requests: disable, enable, a new password -----------------------------------
+
+#: what an administrator may ask about another person's account (a second one approves)
+ACCOUNT_ACTIONS = ("disable", "enable", "password")
+
+
+def _account_refusal(message: str, status: int = 409) -> ApiError:
+    return ApiError(status, "account_request", message, "SRV-USER")
+
+
+def _active_administrators(conn: Connection) -> set[str]:
+    u = store.users_t.c
+    rows = conn.execute(
+        sa.select(u.name).where(
+            u.role == StaffRole.ADMINISTRATOR.value, u.active, u.approved_at.is_not(None)
+        )
+    )
+    return {str(n) for (n,) in rows}
+
+
+def _check_account_action(
+    conn: Connection, name: str, action: str, active: bool, role: str
+) -> None:
+    """The account can take ``action`` now: disable an active one, enable a disabled one; an
+    administrator is disabled only while two others stay active to approve what one asks."""
+    if action == "disable" and not active:
+        raise _account_refusal(f"the account {name!r} is disabled already")
+    if action == "enable" and active:
+        raise _account_refusal(f"the account {name!r} is active already")
+    if action == "disable" and role == StaffRole.ADMINISTRATOR.value:
+        others = _active_administrators(conn) - {name}
+        if len(others) < 2:
+            raise duty(
+                f"disabling {name!r} would leave {len(others)} active administrator(s): two "
+                "are needed, one to ask and one to approve",
+                409,
+            )
+
+
+def request_account(
+    conn: Connection, name: str, action: str, reason: str, by: User, password_hash: str | None
+) -> dict[str, Any]:
+    """An administrator asks for ``action`` on another person's account (``password``: its
+    new password's hash, the policy checked by the caller); a second administrator decides
+    (:func:`decide_account`). Audit-logged; nothing changes until then."""
+    u = store.users_t.c
+    row = conn.execute(sa.select(u.role, u.active).where(u.name == name)).first()
+    if row is None:
+        raise not_found(f"no user {name!r}", "SRV-USER")
+    if name == by.name:
+        raise duty(
+            "an account request is about another person's account (your own password: "
+            "POST /auth/password)"
+        )
+    if action not in ACCOUNT_ACTIONS:
+        raise ApiError(422, "invalid_input", f"action is one of {ACCOUNT_ACTIONS}", "SRV-INPUT")
+    if (action == "password") != (password_hash is not None):
+        raise ApiError(
+            422, "invalid_input", "a password request, and only it, names the password",
+            "SRV-INPUT",
+        )  # fmt: skip
+    _check_account_action(conn, name, action, bool(row.active), str(row.role))
+    r = store.account_requests_t.c
+    waiting = conn.execute(
+        sa.select(r.id).where(r.name == name, r.action == action, r.decision.is_(None))
+    ).first()
+    if waiting is not None:
+        raise _account_refusal(
+            f"request {int(waiting.id)} to {action} {name!r} waits for its decision already"
+        )
+    rid = conn.execute(
+        store.account_requests_t.insert().values(
+            name=name,
+            action=action,
+            reason=reason,
+            password_hash=password_hash,
+            requested_by=by.name,
+            requested_at=store.now_ms(),
+        )
+    ).inserted_primary_key
+    assert rid is not None
+    store.audit(conn, by.name, f"request:{action}_user", name, reason, {"request": int(rid[0])})
+    return account_request_json(account_request_row(conn, int(rid[0])))
+
+
+def account_request_row(conn: Connection, rid: int, *, lock: bool = False) -> Any:
+    q = sa.select(store.account_requests_t).where(store.account_requests_t.c.id == rid)
+    if lock and conn.dialect.name != "sqlite":
+        q = q.with_for_update()
+    return conn.execute(q).first()
+
+
+def account_request_json(row: Any) -> dict[str, Any]:
+    """A request as the API shows it (never the password's hash)."""
+    return {
+        "id": int(row.id),
+        "name": row.name,
+        "action": row.action,
+        "reason": row.reason,
+        "requested_by": row.requested_by,
+        "requested_at": int(row.requested_at),
+        "state": row.decision or "pending",
+        "decided_by": row.decided_by,
+        "decided_at": row.decided_at,
+        "decision_reason": row.decision_reason,
+    }
+
+
+def account_requests(
+    conn: Connection, state: str | None = None, limit: int = 100
+) -> list[dict[str, Any]]:
+    """Account requests, newest first (``state``: pending, approved or rejected)."""
+    r = store.account_requests_t
+    q = sa.select(r).order_by(r.c.id.desc()).limit(limit)
+    if state == "pending":
+        q = q.where(r.c.decision.is_(None))
+    elif state is not None:
+        q = q.where(r.c.decision == state)
+    return [account_request_json(row) for row in conn.execute(q)]
+
+
+def decide_account(
+    conn: Connection, rid: int, decision: str, reason: str, by: User
+) -> dict[str, Any]:
+    """A second administrator approves (the account is disabled, enabled or given its new
+    password now, its sessions ended for the first and the last) or rejects a request."""
+    row = account_request_row(conn, rid, lock=True)
+    if row is None:
+        raise not_found(f"no account request {rid}", "SRV-USER")
+    if row.decision is not None:
+        raise ApiError(
+            409, "decided", f"account request {rid} was {row.decision} already", "SRV-DECIDED"
+        )
+    check_approver(conn, by.name, row.requested_by, int(row.requested_at), f"account request {rid}")
+    u = store.users_t.c
+    if decision == "approved":
+        user = conn.execute(sa.select(u.role, u.active).where(u.name == row.name)).first()
+        if user is None:  # (accounts are never deleted)
+            raise not_found(f"no user {row.name!r}", "SRV-USER")
+        _check_account_action(conn, row.name, row.action, bool(user.active), str(user.role))
+        change: dict[str, Any] = {
+            "disable": {"active": False},
+            "enable": {"active": True},
+            "password": {"password_hash": row.password_hash},
+        }[row.action]
+        conn.execute(store.users_t.update().where(u.name == row.name).values(**change))
+        if row.action in ("disable", "password"):  # its sessions end with the old state
+            conn.execute(store.tokens_t.delete().where(store.tokens_t.c.user_name == row.name))
+    done = conn.execute(
+        store.account_requests_t.update()
+        .where(store.account_requests_t.c.id == rid, store.account_requests_t.c.decision.is_(None))
+        .values(
+            decision=decision,
+            decided_by=by.name,
+            decided_at=store.now_ms(),
+            decision_reason=reason,
+            password_hash=None,
+        )
+    ).rowcount
+    if done != 1:  # decided meanwhile
+        raise ApiError(409, "decided", f"account request {rid} was decided", "SRV-DECIDED")
+    verb = "approve" if decision == "approved" else "reject"
+    store.audit(
+        conn,
+        by.name,
+        f"{verb}:{row.action}_user",
+        row.name,
+        reason,
+        {"request": rid, "requested_by": row.requested_by},
+    )
+    return account_request_json(account_request_row(conn, rid))
+
+
 # --- the cage's float and its fills --------------------------------------------------------
 
 

@@ -445,8 +445,8 @@ CHECKPOINT_EVERY = 0.25
 #: the front process asked (server/core_link.py): the replies' frames go out together, in
 #: one write, on the next iteration (``front.Batcher``). With one yield the replies
 #: waited behind the whole next batch's units; with three, the front's frames did (written
-#: 2.1 ms after they were ready at the median, 17 ms at the p99, in the benchmark: docs/
-#: benchmarks.md, "Stop 33"). tests/server/test_pipeline.py holds both.
+#: 2.1 ms after they were ready at the median, 17 ms at the p99, in the server
+#: benchmark). tests/server/test_pipeline.py holds both.
 REPLY_HOPS = 4
 
 # a unit of LoopCommitter: the work, its future, its on_error and on_fail

@@ -900,6 +900,12 @@ class Floor:
             raise ApiError(401, "unauthorized", "missing, unknown or expired token", "SRV-AUTH")
         return cached[0]
 
+    def forget_sessions(self, name: str) -> None:
+        """Drop ``name``'s cached tokens (his account disabled or given a new password: the
+        database's rows are gone, and this process asks the database again)."""
+        for h in [h for h, (user, _) in self._tokens.items() if user.name == name]:
+            self._tokens.pop(h, None)
+
     def token_expires_ms(self, token: str) -> int | None:
         """When ``token`` expires (epoch ms), as :meth:`authenticate` last found it."""
         cached = self._tokens.get(token_hash(token))

@@ -233,16 +233,16 @@ def tune_gc() -> None:
     journal in memory: measured pauses of 0.06–0.33 ms at the median, at most 2.3 ms.
     With CPython's defaults a full collection at saturation took up to 199 ms; with the
     youngest generation at 20,000 allocations and survivors left in the older
-    generations (stop 22's setting), each young collection took 20–30 ms in the
-    benchmark (docs/benchmarks.md, stop 24).
+    generations (an earlier setting), each young collection took 20–30 ms in the
+    server benchmark.
 
     The price: an object in a reference cycle that outlives a young collection and later
     becomes garbage is never freed (reference counting frees everything else, frozen or
     not). The server's own paths leave no such cycle — the two found were mended (a
     WebSocket handshake, :func:`http_protocol`; a statement built per call with an
     ``IN`` list, ``store.Accounts``): none left after 8,856 commands of the four games'
-    bots and 3,128 WebSocket connections opened and closed (docs/benchmarks.md, stop
-    24). A rare operation (a table released or adopted, a meters query) still leaves
+    bots and 3,128 WebSocket connections opened and closed. A rare operation (a table
+    released or adopted, a meters query) still leaves
     a cycle of about ten objects. ``MACAU_TABLES_GC=python`` keeps CPython's collector as
     it is."""
     if os.environ.get("MACAU_TABLES_GC", "").strip().lower() == "python":

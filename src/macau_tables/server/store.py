@@ -170,7 +170,7 @@ audit_t = sa.Table(
     sa.Column("data", sa.Text),
 )
 
-# --- meters and the gaming-day close (issue 16, meters; migration 0005) ----------------
+# --- meters and the gaming-day close (migration 0005) ----------------------------------
 meter_days_t = sa.Table(
     "meter_days",
     md,
@@ -181,7 +181,7 @@ meter_days_t = sa.Table(
 )
 
 
-# --- several server processes (issue 16 item 6): table leases ---------------------------
+# --- several server processes: table leases ---------------------------------------------
 leases_t = sa.Table(
     "leases",
     md,
@@ -253,6 +253,24 @@ cage_fills_t = sa.Table(
     sa.Column("decided_at", sa.BigInteger),
     sa.Column("decision_reason", sa.Text),
     sa.Column("tx_id", sa.String),
+)
+#: (migration 0011) an administrator's request about an account — ``disable`` it, ``enable``
+#: it again, or a new ``password`` (its hash kept until decided) — which a second
+#: administrator approves or rejects (server/controls.py)
+account_requests_t = sa.Table(
+    "account_requests",
+    md,
+    sa.Column("id", sa.BigInteger, primary_key=True),
+    sa.Column("name", sa.String),
+    sa.Column("action", sa.String),
+    sa.Column("reason", sa.Text),
+    sa.Column("password_hash", sa.Text),
+    sa.Column("requested_by", sa.String),
+    sa.Column("requested_at", sa.BigInteger),
+    sa.Column("decision", sa.String),
+    sa.Column("decided_by", sa.String),
+    sa.Column("decided_at", sa.BigInteger),
+    sa.Column("decision_reason", sa.Text),
 )
 frozen_accounts_t = sa.Table(
     "frozen_accounts",
@@ -1094,7 +1112,7 @@ def table_seeds(conn: Connection, table_id: str) -> dict[str, bytes]:
 @dataclass(frozen=True)
 class Stored:
     """A response kept under an idempotency key: its JSON as first sent (records written
-    before 2026-11-26 hold the same value as canonical JSON)."""
+    by an earlier release hold the same value as canonical JSON)."""
 
     request_hash: str
     status: int

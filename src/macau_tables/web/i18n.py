@@ -477,6 +477,203 @@ UI: Final[dict[str, Text]] = {
 }
 
 
+# The player's table pages, the lobby's filters and the side-by-side view (merged into the
+# lookups of t() and strings(), beside UI).
+PLAYER_UI: Final[dict[str, Text]] = {
+    "undo": ("Undo", "撤銷", "Desfazer"),
+    "double": ("Double", "加倍", "Dobrar"),
+    "total_bet": ("Total bet", "總投注", "Total apostado"),
+    "last_win": ("Last win", "上次贏得", "Último ganho"),
+    "res.win": ("Won", "贏", "Ganhou"),
+    "res.lose": ("Lost", "輸", "Perdeu"),
+    "res.push": ("Push", "和局退回", "Empate, devolvida"),
+    "res.no_action": ("No action", "無效，退回", "Sem acção, devolvida"),
+    "your_result": ("Your result", "你的結果", "O seu resultado"),
+    "round_history": ("Rounds at this table", "本枱牌局", "Jogadas nesta mesa"),
+    "round_n": ("Round {n}", "第 {n} 局", "Jogada {n}"),
+    "hand_n": ("Hand {n}", "第 {n} 手", "Mão {n}"),
+    "roll_n": ("Roll {n}", "第 {n} 擲", "Lançamento {n}"),
+    "no_bet": ("no bet", "未投注", "sem aposta"),
+    "missed": (
+        "While you were away",
+        "你離線期間",
+        "Enquanto esteve ausente",
+    ),
+    "dismiss": ("Dismiss", "關閉", "Fechar"),
+    "closed_now": ("No bets now", "暫不接受投注", "Sem apostas agora"),
+    "others_bet": ("Others", "其他玩家", "Outros"),
+    "mine": ("Mine", "我的", "Minhas"),
+    "chip_value": ("Chip MOP {v}", "籌碼 澳門元 {v}", "Ficha MOP {v}"),
+    "chip_afford": (
+        "more than your chips",
+        "超過你的籌碼",
+        "mais do que as suas fichas",
+    ),
+    "chip_limit": ("over the limit", "超過限額", "acima do limite"),
+    "up_to": ("up to {amount}", "最多 {amount}", "até {amount}"),
+    "sound": ("Sound", "聲音", "Som"),
+    "shortcuts": ("Keyboard", "鍵盤快捷鍵", "Teclado"),
+    "keys_chips": (
+        "1–{n} pick a chip · a spot adds it · U undo · Esc clear · R rebet · D double · C confirm",
+        "1–{n} 選籌碼 · 點投注區加注 · U 撤銷 · Esc 清除 · R 重複投注 · D 加倍 · C 確認",
+        "1–{n} escolhe uma ficha · uma casa junta-a · U desfazer · Esc limpar · R repetir · "
+        "D dobrar · C confirmar",
+    ),
+    "keys_baccarat": (
+        "P Player · B Banker · T Tie · S turn over the cards you hold",
+        "P 閒 · B 莊 · T 和 · S 開你手上的牌",
+        "P Jogador · B Banca · T Empate · S voltar as cartas que segura",
+    ),
+    "keys_craps": (
+        "X (or Space) throws the dice when you shoot",
+        "輪到你擲骰時按 X（或空白鍵）",
+        "X (ou Espaço) lança os dados quando é o lançador",
+    ),
+    "keys_tiles": (
+        "F / K move the focused tile to the front / the back",
+        "F / K 把選中的牌移到頭 / 尾",
+        "F / K movem a pedra em foco para a frente / trás",
+    ),
+    "bets_sent": ("Bets placed", "已投注", "Apostas feitas"),
+    "at_table": ("At this table", "在此賭枱", "Nesta mesa"),
+    "seat.player": ("the place wins", "該門贏", "ganha o lugar"),
+    "seat.banker": ("the bank wins", "莊家贏", "ganha a banca"),
+    "seat.push": ("stand-off", "和局", "empate"),
+    "draft_note": (
+        "Not yet placed: confirm",
+        "尚未投注：請確認",
+        "Ainda não feita: confirme",
+    ),
+    # the squeeze (BA-16)
+    "squeeze_yours": (
+        "You hold the {side} cards: squeeze them",
+        "你持有{side}的牌：請咪牌",
+        "Segura as cartas do {side}: esprema-as",
+    ),
+    "squeeze_how": (
+        "Drag a card up to peel it, or press Turn over. When the time is up the dealer turns "
+        "them over (BA-16).",
+        "把牌向上拖開即可咪牌，或按「開牌」。時間到，荷官會代為開牌（BA-16）。",
+        "Arraste uma carta para cima para a descobrir, ou carregue em Voltar. Quando o tempo "
+        "acabar, o pagador volta-as (BA-16).",
+    ),
+    "squeeze_by": (
+        "{who} squeezes the {side} cards",
+        "{who} 咪{side}的牌",
+        "{who} espreme as cartas do {side}",
+    ),
+    "no_squeeze": (
+        "The dealer turns the cards over at this table.",
+        "本枱由荷官開牌。",
+        "Nesta mesa o pagador volta as cartas.",
+    ),
+    "ask_note": (
+        "The marks the three derived roads would get if the next hand were Banker / Player.",
+        "若下一手為莊／閒，三條下路將出現的標記。",
+        "As marcas que as três estradas derivadas teriam se a próxima mão fosse Banca / Jogador.",
+    ),
+    "outcome.B": ("Banker wins", "莊贏", "Ganha a Banca"),
+    "outcome.P": ("Player wins", "閒贏", "Ganha o Jogador"),
+    "outcome.T": ("Tie", "和局", "Empate"),
+    "outcome.void": ("Void", "取消", "Anulada"),
+    # craps
+    "point_box": ("Point {n}", "點數 {n}", "Ponto {n}"),
+    "odds": ("Odds", "額外投注", "Probabilidades"),
+    "odds_on": ("Odds on {bet}", "{bet}額外投注", "Probabilidades sobre {bet}"),
+    "line_bets": ("Line bets", "過關投注", "Apostas de linha"),
+    "props": ("One-roll and hard ways", "單擲及難數", "De um lançamento e difíceis"),
+    "bigs": ("Big numbers", "大數", "Números grandes"),
+    "numbers": ("The numbers", "點數", "Os números"),
+    "puck": ("The puck", "標記", "O marcador"),
+    "puck_off": ("OFF: the come-out roll", "OFF：出場擲骰", "OFF: lançamento de saída"),
+    "puck_on": ("ON: the point is {n}", "ON：點數為 {n}", "ON: o ponto é {n}"),
+    "you_shoot": ("You are the shooter", "你是擲骰者", "É o lançador"),
+    "seven_out": ("seven out", "七點出局", "sete, fim da mão"),
+    "point_set": ("point {n}", "點數 {n}", "ponto {n}"),
+    "point_made": ("point {n} made", "中點數 {n}", "ponto {n} feito"),
+    # the tiles
+    "woodpile": ("Woodpile", "牌疊", "Pilha de pedras"),
+    "woodpile_note": (
+        "Before the dice you may rearrange the stacks: tap two stacks to swap them, then "
+        "Rearrange.",
+        "擲骰前可重排牌疊：點選兩疊互換，然後按「重排」。",
+        "Antes dos dados pode mudar a ordem: toque em duas pilhas para as trocar e depois em "
+        "Mudar a ordem.",
+    ),
+    "stack_n": ("Stack {n}", "第 {n} 疊", "Pilha {n}"),
+    "how_to_set": (
+        "Tap a tile to move it to the front, then the back; tap it again to take it back — "
+        "or drag it. The front is the lower hand, the back the higher.",
+        "點選牌移到頭，再點移到尾；再點一次取回，亦可拖放。頭為較小的一手，尾為較大的一手。",
+        "Toque numa pedra para a pôr na frente, depois atrás; toque outra vez para a retirar "
+        "— ou arraste-a. A frente é a mão mais baixa, a de trás a mais alta.",
+    ),
+    "use_setting": ("Use this setting", "用此配法", "Usar esta combinação"),
+    "forced_explain": (
+        "TW-6b: at this table a player must set the highest back his tiles allow. This is "
+        "that setting; set another and the dealer re-sets your tiles to it.",
+        "TW-6b：本枱閒家須以最大的尾配牌。這就是該配法；若另配，荷官會按此重新配牌。",
+        "TW-6b: nesta mesa o jogador tem de formar o par de trás mais alto que as pedras "
+        "permitem. É esta combinação; se formar outra, o pagador reorganiza as pedras assim.",
+    ),
+    "dealer_reset": (
+        "The dealer re-set place {seat}'s tiles",
+        "荷官已重新配第 {seat} 門的牌",
+        "O pagador reorganizou as pedras do lugar {seat}",
+    ),
+    "bet_on_place": ("Bet on place {n}", "投注第 {n} 門", "Apostar no lugar {n}"),
+    "place_n": ("Place {n}", "第 {n} 門", "Lugar {n}"),
+    "your_place": ("your place", "你的門", "o seu lugar"),
+    # the lobby and the side-by-side view
+    "all_games": ("All games", "全部遊戲", "Todos os jogos"),
+    "stakes": ("Stakes", "注碼", "Apostas"),
+    "stakes_all": ("All stakes", "全部注碼", "Todas as apostas"),
+    "stakes_low": (
+        "Minimum up to MOP 100",
+        "最低投注 澳門元 100 或以下",
+        "Mínimo até MOP 100",
+    ),
+    "stakes_mid": (
+        "Minimum MOP 100 to 1,000",
+        "最低投注 澳門元 100 至 1,000",
+        "Mínimo de MOP 100 a 1.000",
+    ),
+    "stakes_high": (
+        "Minimum over MOP 1,000",
+        "最低投注 澳門元 1,000 以上",
+        "Mínimo acima de MOP 1.000",
+    ),
+    "seats_taken": ("{n} of {m} taken", "已坐 {n}／{m}", "{n} de {m} ocupados"),
+    "players_here": ("{n} playing", "{n} 人在玩", "{n} a jogar"),
+    "side_by_side": ("Side by side", "多枱並排", "Lado a lado"),
+    "add_side": ("Side by side", "加入多枱並排", "Lado a lado"),
+    "open_side": (
+        "Open side by side ({n})",
+        "並排打開（{n}）",
+        "Abrir lado a lado ({n})",
+    ),
+    "open_table": ("Open the table", "打開賭枱", "Abrir a mesa"),
+    "needs_you": ("Needs you", "等你行動", "Espera por si"),
+    "no_tables_match": (
+        "No table matches these filters.",
+        "沒有符合條件的賭枱。",
+        "Nenhuma mesa corresponde a estes filtros.",
+    ),
+    "multi_note": (
+        "Each table plays live here; the one that needs you is marked. Keys act on the "
+        "table you are in.",
+        "每張賭枱在此即時進行；等你行動的賭枱會標示。鍵盤只作用於你所在的賭枱。",
+        "Cada mesa joga aqui ao vivo; a que espera por si fica marcada. As teclas actuam na "
+        "mesa onde está.",
+    ),
+    "pick_tables": (
+        "Pick tables in the lobby (Side by side) to play them here.",
+        "請在大廳勾選「加入多枱並排」，即可在此同時玩。",
+        "Escolha mesas no salão (Lado a lado) para as jogar aqui.",
+    ),
+}
+
+
 # Every operation the engines accept (games/*.py, the server's test double), as buttons and
 # the countdown name them.
 OPS: Final[dict[str, Text]] = {
@@ -708,7 +905,7 @@ def t(key: str, lang: str) -> str:
     """The interface word ``key`` in ``lang`` (the key itself if unknown: visible, not fatal)."""
     if key.startswith("op.") and key[3:] in OPS:
         return pick(OPS[key[3:]], lang)
-    return pick(UI.get(key, (key, key, key)), lang)
+    return pick(UI.get(key) or PLAYER_UI.get(key) or (key, key, key), lang)
 
 
 def game_name(game: str, lang: str) -> str:
@@ -717,7 +914,7 @@ def game_name(game: str, lang: str) -> str:
 
 def strings(lang: str) -> dict[str, str]:
     """Every word a page's script needs, in ``lang`` (embedded in the page as JSON)."""
-    out = {k: pick(v, lang) for k, v in UI.items()}
+    out = {k: pick(v, lang) for k, v in (UI | PLAYER_UI).items()}
     for k, v in BACCARAT.items():
         out[f"ba.{k}"] = pick(v, lang)
     from macau_tables.games.craps import BET_KINDS
@@ -754,3 +951,394 @@ def par_bet_name(game: str, name: str, lang: str) -> str:
             if name.startswith(label + " "):
                 return f"{craps_bet(kind, label, lang)} · {name}"
     return name
+
+
+# The staff's consoles (the administrator's accounts, the supervisor's pit, the dealer's
+# forms) and the player's history and account. Merged into UI below: t() and strings()
+# find them there (tests/web/test_staff_words.py: no key of UI's redefined).
+STAFF_UI: Final[dict[str, Text]] = {
+    # roles
+    "role.player": ("player", "玩家", "jogador"),
+    "role.dealer": ("dealer", "荷官", "pagador"),
+    "role.cashier": ("cashier", "帳房", "caixa"),
+    "role.supervisor": ("supervisor", "主管", "supervisor"),
+    "role.auditor": ("auditor", "稽核員", "auditor"),
+    "role.administrator": ("administrator", "管理員", "administrador"),
+    # the administrator's console
+    "adm.title": ("Accounts", "帳戶管理", "Contas"),
+    "adm.need": (
+        "Log in as an administrator.",
+        "請以管理員身分登入。",
+        "Inicie sessão como administrador.",
+    ),
+    "adm.note": (
+        "No one person completes these alone: a staff account logs in once a second "
+        "administrator approves it, and an account is disabled, enabled again or given a new "
+        "password only when a second administrator approves the request. A player's account "
+        "plays at once.",
+        "以下事項不可由一人獨自完成：職員帳戶須經另一位管理員批准方可登入；停用、重新啟用帳戶或"
+        "重設密碼，亦須由另一位管理員批准申請。玩家帳戶開立後即可使用。",
+        "Nada disto é feito por uma só pessoa: uma conta de pessoal só entra depois de um "
+        "segundo administrador a aprovar, e uma conta só é desactivada, reactivada ou recebe "
+        "uma nova palavra-passe quando um segundo administrador aprova o pedido. A conta de "
+        "um jogador joga logo.",
+    ),
+    "adm.pending": (
+        "Waiting for a second administrator",
+        "待另一位管理員批核",
+        "À espera de um segundo administrador",
+    ),
+    "adm.decision_reason": (
+        "Reason for your decision",
+        "批核原因",
+        "Motivo da sua decisão",
+    ),
+    "adm.none_pending": ("Nothing is waiting.", "沒有待批核的事項。", "Nada está à espera."),
+    "adm.account": ("Account", "帳戶", "Conta"),
+    "adm.asked_by": ("Asked by", "申請人", "Pedido por"),
+    "adm.decide": ("Decision", "決定", "Decisão"),
+    "adm.create": ("A new account", "開立新帳戶", "Uma conta nova"),
+    "adm.role": ("Role", "職能", "Função"),
+    "adm.password": ("Password", "密碼", "Palavra-passe"),
+    "adm.new_password": ("New password", "新密碼", "Nova palavra-passe"),
+    "adm.password_again": ("The password again", "再次輸入密碼", "A palavra-passe outra vez"),
+    "adm.policy": (
+        "At least 10 characters, not the account's name, not a common password.",
+        "最少 10 個字元，不可與帳戶名稱相同，亦不可為常用密碼。",
+        "Pelo menos 10 caracteres, não o nome da conta, não uma palavra-passe comum.",
+    ),
+    "adm.create_button": ("Create the account", "開立帳戶", "Criar a conta"),
+    "adm.cancel": ("Cancel", "取消", "Cancelar"),
+    "adm.accounts": ("Every account", "所有帳戶", "Todas as contas"),
+    "adm.created_by": ("Created by", "開立人", "Criada por"),
+    "adm.approved_by": ("Approved by", "批准人", "Aprovada por"),
+    "adm.actions": ("Ask for", "申請", "Pedir"),
+    "adm.what.new_staff": (
+        "Approve a staff account",
+        "批准職員帳戶",
+        "Aprovar uma conta de pessoal",
+    ),
+    "adm.what.disable": ("Disable", "停用", "Desactivar"),
+    "adm.what.enable": ("Enable again", "重新啟用", "Reactivar"),
+    "adm.what.password": ("New password", "重設密碼", "Nova palavra-passe"),
+    "adm.disabled": ("disabled", "已停用", "desactivada"),
+    "adm.active": ("active", "使用中", "activa"),
+    "adm.awaiting": (
+        "waiting for a second administrator",
+        "待另一位管理員批准",
+        "à espera de um segundo administrador",
+    ),
+    "adm.need_reason": ("Give a reason.", "請填寫原因。", "Indique um motivo."),
+    "adm.need_name": ("Give the account's name.", "請填寫帳戶名稱。", "Indique o nome da conta."),
+    "adm.approved": ("approved", "已批准", "aprovado"),
+    "adm.rejected": ("rejected", "已拒絕", "rejeitado"),
+    "adm.waits_second": (
+        "yours: a second person decides",
+        "由你提出：須由另一人決定",
+        "seu: decide uma segunda pessoa",
+    ),
+    "adm.asked_already": (
+        "asked already: waiting for a second administrator",
+        "已申請，待另一位管理員批核",
+        "já pedido: à espera de um segundo administrador",
+    ),
+    "adm.asked": (
+        "asked; a second administrator decides",
+        "已提出申請，由另一位管理員決定",
+        "pedido; decide um segundo administrador",
+    ),
+    "adm.short": (
+        "The password has fewer than 10 characters.",
+        "密碼少於 10 個字元。",
+        "A palavra-passe tem menos de 10 caracteres.",
+    ),
+    "adm.mismatch": (
+        "The two passwords differ.",
+        "兩次輸入的密碼不同。",
+        "As duas palavras-passe são diferentes.",
+    ),
+    "adm.same_as_name": (
+        "The password is the account's name.",
+        "密碼與帳戶名稱相同。",
+        "A palavra-passe é o nome da conta.",
+    ),
+    "adm.created_active": (
+        "created; it can log in now",
+        "已開立，現在可以登入",
+        "criada; já pode iniciar sessão",
+    ),
+    "adm.created_pending": (
+        "created; it logs in once a second administrator approves it",
+        "已開立，待另一位管理員批准後方可登入",
+        "criada; entra depois de um segundo administrador a aprovar",
+    ),
+    # the supervisor's pit
+    "pit.title": (
+        "The pit: every table today",
+        "賭區：今日所有賭枱",
+        "A sala: todas as mesas hoje",
+    ),
+    "pit.phase": ("Now", "現時", "Agora"),
+    "pit.live": ("live dealer", "真人荷官", "pagador ao vivo"),
+    "pit.look": ("Look at table", "查看賭枱", "Ver a mesa"),
+    "pit.looking": ("Table", "賭枱", "Mesa"),
+    "pit.new_table": ("Open a new table", "開設新賭枱", "Abrir uma mesa nova"),
+    "pit.table_id": ("Table name", "賭枱名稱", "Nome da mesa"),
+    "pit.open_table": ("Open the table", "開設賭枱", "Abrir a mesa"),
+    "pit.recall": (
+        "This table's last rounds, step by step",
+        "此賭枱最近的局（逐步）",
+        "As últimas jogadas desta mesa, passo a passo",
+    ),
+    "pit.status_h": ("Pause, resume, close", "暫停、恢復、關閉", "Pausar, retomar, fechar"),
+    "pit.pause": ("Pause", "暫停", "Pausar"),
+    "pit.resume": ("Resume", "恢復", "Retomar"),
+    "pit.close": ("Close", "關閉", "Fechar"),
+    "pit.unlock": ("Unlock", "解鎖", "Desbloquear"),
+    "pit.no_round": (
+        "This table has no round to void yet.",
+        "此賭枱尚未有可取消的局。",
+        "Esta mesa ainda não tem jogada para anular.",
+    ),
+    "pit.nothing_to_correct": (
+        "The table's last operation keyed in nothing a correction changes.",
+        "此賭枱最後的操作沒有可更正的輸入結果。",
+        "A última operação da mesa não introduziu nada que uma correcção mude.",
+    ),
+    "pit.void_round": (
+        "Void round {round} of {table}",
+        "取消 {table} 第 {round} 局",
+        "Anular a jogada {round} da mesa {table}",
+    ),
+    "pit.ask_void": (
+        "Ask to void round {round}",
+        "申請取消第 {round} 局",
+        "Pedir a anulação da jogada {round}",
+    ),
+    "pit.correct_round": (
+        "Correct round {round}: {op}, entry #{seq}",
+        "更正第 {round} 局：{op}（事件 #{seq}）",
+        "Corrigir a jogada {round}: {op}, acontecimento #{seq}",
+    ),
+    "pit.round.settled": ("settled", "已結算", "liquidada"),
+    "pit.round.voided": ("voided", "已取消", "anulada"),
+    "pit.round.under_way": ("under way", "進行中", "em curso"),
+    "pit.decision_reason": (
+        "Reason for your decision",
+        "批核原因",
+        "Motivo da sua decisão",
+    ),
+    "pit.none_pending": (
+        "No request waits for a decision.",
+        "沒有待批核的申請。",
+        "Nenhum pedido espera uma decisão.",
+    ),
+    "pit.evidence": ("Evidence", "證據", "Provas"),
+    "pit.entries": ("entries", "事件", "acontecimentos"),
+    "pit.asked_at": ("asked", "申請於", "pedido em"),
+    "pit.at_entry": ("the table at", "當時賭枱於", "a mesa em"),
+    "pit.what.void": ("void", "取消", "anulação"),
+    "pit.what.correct": ("correction of", "更正", "correcção de"),
+    "pit.state.pending": ("waiting", "待批核", "à espera"),
+    "pit.state.approved": ("approved", "已批准", "aprovado"),
+    "pit.state.rejected": ("rejected", "已拒絕", "rejeitado"),
+    "pit.done.status": ("done", "已完成", "feito"),
+    "pit.done.limits": (
+        "new limits from the next round",
+        "下一局起使用新限額",
+        "novos limites a partir da próxima jogada",
+    ),
+    "pit.done.freeze": ("frozen", "已凍結", "congelada"),
+    "pit.done.release": ("released", "已解除凍結", "libertada"),
+    "pit.fills": ("The cage's fills", "帳房補充資金", "Reforços da caixa"),
+    "pit.cage": ("The cage holds", "帳房現有", "A caixa tem"),
+    "pit.fill": ("fill", "補充", "reforço"),
+    "pit.ask_fill": ("Ask for a fill", "申請補充", "Pedir um reforço"),
+    "pit.open_dispute": ("open", "未解決", "em aberto"),
+    "pit.no_evidence": ("no evidence", "沒有證據", "sem provas"),
+    "pit.resolved.void": ("voided", "已取消", "anulada"),
+    "pit.resolved.correct": ("corrected", "已更正", "corrigida"),
+    "pit.resolved.release": ("released", "已解除", "libertada"),
+    # the dealer's forms and the table in words
+    "dl.now": ("The table now", "賭枱現況", "A mesa agora"),
+    "dl.raw_view": (
+        "The table as the engine sends it (for auditors)",
+        "引擎原始資料（供稽核）",
+        "A mesa tal como o motor a envia (para auditores)",
+    ),
+    "dl.no_ops": (
+        "Nothing waits for the dealer now.",
+        "現時沒有待荷官處理的操作。",
+        "Nada espera pelo pagador agora.",
+    ),
+    "dl.other_ops": (
+        "The dealer's other operations",
+        "荷官的其他操作",
+        "As outras operações do pagador",
+    ),
+    "dl.nobody_waits": (
+        "The rules wait for nobody now.",
+        "規則現時沒有等待任何人。",
+        "As regras não esperam por ninguém agora.",
+    ),
+    "dl.record": ("Record", "記錄", "Registar"),
+    "dl.phase": ("Now: {phase}", "現時：{phase}", "Agora: {phase}"),
+    "dl.shoe": (
+        "Shoe {n}: {dealt} cards dealt, {left} left",
+        "第 {n} 靴：已派 {dealt} 張，餘 {left} 張",
+        "Sapato {n}: {dealt} cartas distribuídas, restam {left}",
+    ),
+    "dl.third_due": (
+        "A third card is due to the {side}",
+        "{side}須補第三張牌",
+        "É devida uma terceira carta: {side}",
+    ),
+    "dl.chips": (
+        "{who} has {amount} in chips",
+        "{who} 有籌碼 {amount}",
+        "{who} tem {amount} em fichas",
+    ),
+    "dl.bet": (
+        "{who} bets {amount} on {bet}",
+        "{who} 投注 {bet} {amount}",
+        "{who} aposta {amount} em {bet}",
+    ),
+    "dl.place_bet": (
+        "{who} bets {amount} on place {seat}",
+        "{who} 於第 {seat} 門投注 {amount}",
+        "{who} aposta {amount} no lugar {seat}",
+    ),
+    "dl.seat_chips": (
+        "Place {seat}: {who}, {amount} in chips",
+        "第 {seat} 門：{who}，籌碼 {amount}",
+        "Lugar {seat}: {who}, {amount} em fichas",
+    ),
+    "dl.banker": (
+        "The banker: {who} at place {seat}, the bank {amount}",
+        "莊家：{who}（第 {seat} 門），本金 {amount}",
+        "O banqueiro: {who} no lugar {seat}, a banca {amount}",
+    ),
+    "dl.point_on": (
+        "The point is {point} (ON)",
+        "點數 {point}（開）",
+        "O ponto é {point} (LIGADO)",
+    ),
+    "dl.point_off": (
+        "No point (OFF): a come-out roll",
+        "未有點數（關）：出場擲骰",
+        "Sem ponto (DESLIGADO): lançamento de saída",
+    ),
+    "dl.shooter": ("The shooter: {who}", "擲骰者：{who}", "O lançador: {who}"),
+    "dl.last_roll": (
+        "The last roll: {dice} = {total}",
+        "上一擲：{dice} = {total}",
+        "O último lançamento: {dice} = {total}",
+    ),
+    # the fields of an operation's arguments
+    "fld.die": ("Die", "骰子", "Dado"),
+    "fld.dice": ("dice", "骰子", "dados"),
+    "fld.bad_die": ("A die shows 1 to 6.", "骰子點數為 1 至 6。", "Um dado mostra 1 a 6."),
+    "fld.cocked_die": ("Cocked die", "斜骰", "Dado inclinado"),
+    "fld.cocked": (
+        "A die is cocked (shaken again)",
+        "有斜骰（重擲）",
+        "Um dado ficou inclinado (agita-se outra vez)",
+    ),
+    "fld.cards": (
+        "Cards (separated by spaces)",
+        "牌（以空格分隔）",
+        "Cartas (separadas por espaços)",
+    ),
+    "fld.card": ("card", "牌", "carta"),
+    "fld.tiles": (
+        "Tiles (separated by spaces)",
+        "牌（以空格分隔）",
+        "Pedras (separadas por espaços)",
+    ),
+    "fld.hands": ("hands", "牌", "pedras"),
+    "fld.first_card": ("The first card, turned up", "翻開的第一張牌", "A primeira carta, voltada"),
+    "fld.need_card": ("Key in the card.", "請輸入牌。", "Introduza a carta."),
+    "fld.optional": ("optional", "可留空", "opcional"),
+    "fld.new_set": ("A new set of cards", "新一副牌", "Um conjunto novo de cartas"),
+    "fld.count": ("How many", "數目", "Quantas"),
+    "fld.from_end": ("Cut card from the end", "切牌卡距牌底", "Carta de corte a contar do fim"),
+    "fld.seat": ("Place", "門", "Lugar"),
+    "fld.side": ("Side", "方", "Lado"),
+    "fld.bad_number": ("A whole number.", "請輸入整數。", "Um número inteiro."),
+    "fld.reason": ("Reason", "原因", "Motivo"),
+    "fld.description": ("What happened", "經過", "O que aconteceu"),
+    # the player's history and account
+    "hi.need": (
+        "My history is a player's page; staff open /history?player=NAME.",
+        "此頁供玩家使用；職員請開 /history?player=名稱。",
+        "O histórico é uma página de jogador; o pessoal abre /history?player=NOME.",
+    ),
+    "hi.of": ("The history of {who}", "{who} 的紀錄", "O histórico de {who}"),
+    "hi.account": ("My account", "我的帳戶", "A minha conta"),
+    "hi.balance": ("Balance (wallet and chips)", "結餘（錢包及籌碼）", "Saldo (carteira e fichas)"),
+    "hi.session": ("This session", "本節", "Esta sessão"),
+    "hi.since": ("since", "自", "desde"),
+    "hi.won": ("won", "贏", "ganhou"),
+    "hi.lost": ("lost", "輸", "perdeu"),
+    "hi.even": ("even", "不輸不贏", "empatado"),
+    "hi.rounds": ("Every round I played", "我玩過的每一局", "Todas as jogadas que joguei"),
+    "hi.count": ("Rounds", "局數", "Jogadas"),
+    "hi.older": ("Older rounds", "較早的局", "Jogadas anteriores"),
+    "hi.my_bets": ("My bets", "我的投注", "As minhas apostas"),
+    "hi.spot": ("Spot", "位置", "Posição"),
+    "hi.paid": ("Paid back", "派回", "Pago"),
+    "hi.place_bet": ("Bet on the place", "門上投注", "Aposta no lugar"),
+    "hi.winner": ("The hand goes to", "此手牌勝方", "A mão vai para"),
+    "hi.yours": ("yours", "你的", "sua"),
+    "hi.status.settled": ("settled", "已結算", "liquidada"),
+    "hi.status.voided": (
+        "voided: the stakes refunded",
+        "已取消：退回投注",
+        "anulada: apostas devolvidas",
+    ),
+    "hi.status.under_way": ("under way", "進行中", "em curso"),
+    "hi.export": (
+        "Save this round's journal to verify it",
+        "下載此局紀錄以作核實",
+        "Guardar o diário desta jogada para o verificar",
+    ),
+    "hi.saved": ("Saved", "已儲存", "Guardado"),
+    "hi.run": ("Check it:", "核實：", "Verifique-o:"),
+    "hi.entries": ("this round is entries", "此局為事件", "esta jogada são os acontecimentos"),
+    "hi.verify_h": ("How to verify a round", "如何核實一局", "Como verificar uma jogada"),
+    "hi.verify_note": (
+        "Each round's button saves the table's journal as you may see it: every entry of its "
+        "hash chain, the others' private ones as their hashes only, each shoe, woodpile or "
+        "shooter's seed once revealed. Check it on your own computer (Python 3.11):",
+        "每局的按鈕會儲存你可查看的賭枱紀錄：雜湊鏈的每一項，他人的私密項目只顯示雜湊值，"
+        "每靴、每疊牌或每位擲骰者的種子在公開後亦包括在內。請在你的電腦上核實（Python 3.11）：",
+        "O botão de cada jogada guarda o diário da mesa tal como o pode ver: cada entrada da "
+        "sua cadeia de hashes, as privadas dos outros só pelo hash, a semente de cada sapato, "
+        "pilha ou lançador depois de revelada. Verifique-o no seu computador (Python 3.11):",
+    ),
+    "hi.file": ("FILE", "檔案", "FICHEIRO"),
+    "hi.head": ("HEAD", "鏈頭", "CABEÇA"),
+    "hi.verify_more": (
+        "ok: the record is intact up to that head and every revealed seed is the one "
+        "committed before the bets; a seed still secret (the shoe in play) is listed as such — "
+        "save the journal again once it is revealed. Anything else fails with one line: keep "
+        "the file and report it (DICJ in Macau).",
+        "ok：紀錄至該鏈頭完整無缺，每個已公開的種子均為投注前已封存的種子；尚未公開的種子（使用中的牌靴）"
+        "會另行列出——公開後請再次下載。其他結果均以一行顯示錯誤：請保留檔案並向博彩監察協調局舉報。",
+        "ok: o registo está intacto até essa cabeça e cada semente revelada é a selada antes "
+        "das apostas; uma semente ainda secreta (o sapato em jogo) é indicada como tal — "
+        "guarde o diário outra vez depois de revelada. Qualquer outro resultado falha numa "
+        "linha: guarde o ficheiro e comunique-o (DICJ em Macau).",
+    ),
+    "res.win": ("won", "贏", "ganhou"),
+    "res.lose": ("lost", "輸", "perdeu"),
+    "res.push": ("push: stake back", "和：退回投注", "empate: aposta devolvida"),
+    "res.voided": ("refunded", "已退回", "devolvida"),
+    "res.in_play": ("in play", "進行中", "em jogo"),
+    "res.stands": ("stays up", "繼續有效", "continua"),
+    "res.bank": ("the bank's share", "莊家所得", "a parte da banca"),
+}
+
+#: keys STAFF_UI would take over from UI: none (tests/web/test_staff_words.py)
+CLASHES: Final = sorted(STAFF_UI.keys() & UI.keys())
+UI.update(STAFF_UI)

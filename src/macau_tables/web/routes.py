@@ -15,10 +15,17 @@ URL map (the server owns ``/tables``, ``/auth`` … for its API; the UI keeps ou
     /dealer/{id}           the dealer's console at a live table
     /auditor               the meters, the gaming-day close
     /recall                last rounds, step by step (a player's own; staff: a table)
-    /supervisor            requests, void, correct, limits, freeze, the audit log
+    /supervisor            the pit: every table live, its controls, requests and approvals
+    /admin                 the administrator's accounts: create, disable, new passwords
     /ui/par/{game}         a PAR sheet (fragment)   /ui/hint        the exact hint (fragment)
     /ui/settings           a hand's three settings, names and ranks (JSON)
     /ui/tables             the lobby's board for a visitor not logged in (JSON)
+    /ui/pit                every table for the pit (staff, JSON); /ui/pit/{id} one table's
+                           last round and the keyed-in operation a correction may change
+    /ui/history            a player's rounds, summed up, a page at a time, and his session
+    /ui/room/{id}          what I may bet now at a table, spot by spot (JSON, a player)
+    /ui/clock              the server's clock (the countdown ring's deadlines are its own)
+    /multi?tables=a,b      several live tables side by side
     /static/{path}         CSS, ES modules, vendored htmx
 """
 
@@ -28,6 +35,7 @@ import functools
 import json
 import mimetypes
 import re
+import time
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any
@@ -99,7 +107,7 @@ def _page(
 
 @router.get("/", response_class=HTMLResponse)
 def lobby(request: Request) -> HTMLResponse:
-    return _page(request, "lobby.html", "lobby")
+    return _page(request, "lobby.html", "lobby", games=GAMES)
 
 
 @router.get("/login", response_class=HTMLResponse)
@@ -107,21 +115,59 @@ def login(request: Request) -> HTMLResponse:
     return _page(request, "login.html", "login")
 
 
+# the chips of each game's rail, in MOP (a baccarat table's limits start at MOP 100; craps
+# from MOP 1; a tile table has none by default)
+CHIPS: dict[str, tuple[int, ...]] = {
+    "baccarat": (100, 500, 1000, 5000, 10000),
+    "craps": (5, 25, 100, 500, 1000),
+    "paigow": (50, 100, 500, 1000, 5000),
+    "taiwan": (50, 100, 500, 1000, 5000),
+}
+# the four games have their own page; any other game (a new engine, the server's test
+# double) gets the generic one: the view as sent, and the operations pending for me
+PAGES = {"paigow": "tiles", "taiwan": "tiles", "baccarat": "baccarat", "craps": "craps"}
+
+
+def _table_context(game: str, table_id: str, lang: str, uid: str = "") -> dict[str, Any]:
+    """What a table's template needs (its page, or one of several side by side: ``uid``
+    prefixes its element ids)."""
+    context: dict[str, Any] = {
+        "game": game,
+        "table_id": table_id,
+        "uid": uid,
+        "page": PAGES.get(game, "generic"),
+        "chips": CHIPS.get(game, ()),
+    }
+    if game == "craps":
+        context["craps_bets"] = {b["name"]: b for b in _craps_layout(lang)}
+    if game == "baccarat":
+        context["baccarat_bets"] = [(k, i18n.pick(v, lang)) for k, v in i18n.BACCARAT.items()]
+    return context
+
+
 @router.get("/table/{game}/{table_id}", response_class=HTMLResponse)
 def table(request: Request, game: str, table_id: str) -> HTMLResponse:
     if not _GAME_NAME.fullmatch(game):
         raise HTTPException(404, f"no game {game!r}")
-    context: dict[str, Any] = {"game": game, "table_id": table_id}
-    if game == "craps":
-        context["craps_bets"] = _craps_layout(_lang(request))
-    if game == "baccarat":
-        lang = _lang(request)
-        context["baccarat_bets"] = [(k, i18n.pick(v, lang)) for k, v in i18n.BACCARAT.items()]
-    # the four games have their own page; any other game (a new engine, the server's test
-    # double) gets the generic one: the view as sent, and the operations pending for me
-    page = {"paigow": "tiles", "taiwan": "tiles", "baccarat": "baccarat", "craps": "craps"}
-    template = f"table_{page.get(game, 'generic')}.html"
-    return _page(request, template, game, game_page=True, **context)
+    context = _table_context(game, table_id, _lang(request))
+    return _page(request, "table.html", game, game_page=True, **context)
+
+
+@router.get("/multi", response_class=HTMLResponse)
+def multi(request: Request, tables: str = "") -> HTMLResponse:
+    """Several live tables side by side (``tables``: ``game:id`` or an id of the floor,
+    comma separated, at most four); the one that needs me is marked."""
+    floor = getattr(request.app.state, "floor", None)
+    known = {t: a.game.name for t, a in floor.tables.items()} if floor is not None else {}
+    lang = _lang(request)
+    shown: list[dict[str, Any]] = []
+    for n, item in enumerate(x for x in tables.split(",") if x.strip()):
+        game, _, table_id = item.strip().rpartition(":")
+        game = game or known.get(table_id, "")
+        if not _GAME_NAME.fullmatch(game) or len(shown) >= 4:
+            continue
+        shown.append(_table_context(game, table_id, lang, uid=f"t{n}-"))
+    return _page(request, "multi.html", "side_by_side", shown=shown)
 
 
 @router.get("/dealer/{table_id}", response_class=HTMLResponse)
@@ -141,6 +187,14 @@ def supervisor(request: Request) -> HTMLResponse:
     """The supervisor's page: requests to decide, void / correct / limits / freeze forms,
     disputes and the audit log (all through the server's API, docs/operations.md)."""
     return _page(request, "supervisor.html", "supervisor")
+
+
+@router.get("/admin", response_class=HTMLResponse)
+def admin(request: Request) -> HTMLResponse:
+    """The administrator's console: accounts created, disabled, enabled again and given a
+    new password, each asked by one administrator and approved by another."""
+    roles = ["player", "dealer", "cashier", "supervisor", "auditor", "administrator"]
+    return _page(request, "admin.html", "adm.title", roles=roles)
 
 
 @router.get("/history", response_class=HTMLResponse)
@@ -180,8 +234,223 @@ def ui_tables(request: Request) -> JSONResponse:
         info = actor.info(staff=False)
         view = actor.engine.view(Viewer.PUBLIC) if actor.engine is not None else {}
         info["view"] = {k: view[k] for k in ("rules", "limits", "roads") if k in view}
+        info["seats"] = seats_taken(view)
         out.append(info)
     return JSONResponse(sorted(out, key=lambda t: t["id"]))
+
+
+# --- the staff's and the player's JSON: authenticated as the server's API is ------------------
+
+
+async def _caller(request: Request, permission: str) -> tuple[Any, Any, str]:
+    """The floor, the user the request's session (or bearer token) names and the token,
+    once the user's role has ``permission`` (401 ``SRV-AUTH`` / 403 ``SRV-ROLE`` as the
+    server's own endpoints answer: its error handlers write the JSON)."""
+    from macau_tables.server.auth import require
+    from macau_tables.server.session import credential
+
+    floor = getattr(request.app.state, "floor", None)
+    if floor is None:
+        raise HTTPException(404, "no floor is served here")
+    token = credential(request.headers, request.method)
+    user = await floor.authenticate(token)
+    require(user, permission)
+    return floor, user, token
+
+
+def main_limits(view: dict[str, Any]) -> list[int] | None:
+    """The main bet's [min, max] in avos as the table's rules say them (baccarat Player and
+    Banker, craps a flat bet, a tile table a bet on a place, another game ``limits``);
+    None when the table has none (a tile table's 0 and 0)."""
+    rules = view.get("rules") or {}
+    pair: Any = None
+    if isinstance(rules.get("limits"), dict) and "player" in rules["limits"]:
+        pair = rules["limits"]["player"]
+    elif "min_bet" in rules or "max_bet" in rules:
+        pair = [rules.get("min_bet"), rules.get("max_bet")]
+    elif isinstance(rules.get("round"), dict):
+        pair = [rules["round"].get("min_bet"), rules["round"].get("max_bet")]
+    elif isinstance(view.get("limits"), dict):
+        pair = [view["limits"].get("min"), view["limits"].get("max")]
+    if not pair or not any(pair):
+        return None
+    return [int(pair[0] or 0), int(pair[1] or 0)]
+
+
+@router.get("/ui/pit")
+async def ui_pit(request: Request) -> JSONResponse:
+    """Every table as the pit sees it (supervisors, auditors): its status and the staff's
+    reason for a lock, the game, whether a dealer runs it, its phase, the players seated
+    and its seats, its main bet's limits (and baccarat's others), the countdown. The
+    day's drop, win and hold are the meters' (``GET /meters``)."""
+    from macau_tables.core.visibility import Viewer
+
+    floor, _, _ = await _caller(request, "supervisor.read")
+    out = []
+    for actor in sorted(floor.tables.values(), key=lambda a: a.table_id):
+        info = actor.info(staff=True)
+        view = actor.engine.view(Viewer.PUBLIC) if actor.engine is not None else {}
+        rules = view.get("rules") or {}
+        info |= {
+            "live": not actor.auto_dealer,
+            "phase": view.get("phase"),
+            "seats": seats_taken(view)["capacity"],
+            "limits": main_limits(view),
+            "bet_limits": rules.get("limits") if isinstance(rules.get("limits"), dict) else None,
+            "next_limits": view.get("next_limits"),
+        }
+        out.append(info)
+    return JSONResponse(out)
+
+
+@router.get("/ui/pit/{table_id}")
+async def ui_pit_table(request: Request, table_id: str) -> JSONResponse:
+    """One table for the supervisor's forms: its last round (number, status, its first and
+    last entries) — the round a void applies to — and, if the table's last operation keyed
+    in an outcome a correction may change (the engine's ``CORRECTABLE``), that operation:
+    its entry, its name, the arguments it was keyed with and those a correction changes."""
+    from macau_tables.core.visibility import Viewer
+    from macau_tables.server.recall import table_recall
+
+    floor, _, _ = await _caller(request, "supervisor.read")
+    actor = floor.table(table_id)
+    rec = await floor.db.read(
+        lambda c: table_recall(
+            c, table_id, actor.game, actor.header, Viewer.SUPERVISOR, 1, None, actor.checked()
+        )
+    )
+    last = rec["rounds"][-1] if rec["rounds"] else None
+    keyed = None
+    engine = actor.engine
+    correctable = dict(getattr(engine, "CORRECTABLE", {}) or {})
+    if last is not None and last["steps"] and engine is not None:
+        step = last["steps"][-1]  # (as the replay cuts the journal into operations)
+        ends = step["events"][-1]["seq"]
+        if step["op"] in correctable and ends == len(engine.journal) - 1:
+            cmd = engine.command_of(engine.journal.entry(step["seq"]).event)
+            fields = list(correctable[step["op"]])
+            if cmd is not None:
+                keyed = {
+                    "seq": step["seq"],
+                    "op": step["op"],
+                    "fields": fields,
+                    "args": {k: v for k, v in cmd.args.items() if k in fields},
+                    "round": last["round"],
+                }
+    return JSONResponse(
+        {
+            "table": actor.info(staff=True),
+            "round": None
+            if last is None
+            else {
+                "number": last["round"],
+                "status": last["status"],
+                "first_seq": last["first_seq"],
+                "last_seq": last["last_seq"],
+            },
+            "rounds_total": rec["rounds_total"],
+            "keyed": keyed,
+        }
+    )
+
+
+@router.get("/ui/history")
+async def ui_history(
+    request: Request,
+    player: Annotated[str | None, Query(max_length=64)] = None,
+    before: Annotated[str | None, Query(max_length=200)] = None,
+) -> JSONResponse:
+    """A player's rounds, newest first, a page at a time (``before``: the ``older`` cursor
+    of the page after), each summed up (``web/history.py``), with his wallet, his chips and
+    what he won or lost since he logged in (his session). A player reads his own; a
+    supervisor or an auditor names the player."""
+    from macau_tables.core.visibility import Viewer
+    from macau_tables.server.auth import StaffRole, get_user
+    from macau_tables.server.errors import ApiError, forbidden, not_found
+    from macau_tables.web import history as H
+
+    floor, user, token = await _caller(request, "recall.player")
+    name = player or user.name
+    if user.role is StaffRole.PLAYER and name != user.name:
+        raise forbidden("a player reads his own history only")
+    found = await floor.db.read(lambda c: get_user(c, name))
+    if found is None or found[0].role is not StaffRole.PLAYER:
+        raise not_found(f"no player {name!r}", "SRV-PLAYER")
+    try:
+        cursor = H.parse_cursor(before)
+    except ValueError as exc:
+        raise ApiError(
+            422, "invalid_input", "before is the cursor a page names as 'older'", "SRV-INPUT"
+        ) from exc
+    # (staff read it as the player saw it: his history, not the table's)
+    viewer = Viewer.player(name)
+    played = await floor.db.read(lambda c: H.played_tables(c, floor, name))
+    page = await floor.db.read(lambda c: H.history_page(c, played, name, viewer, cursor))
+    expires = floor.token_expires_ms(token) if name == user.name else None
+    since = None if expires is None else expires - floor.settings.token_seconds * 1000
+
+    def money(conn: Any) -> dict[str, Any]:
+        out = H.balances(conn, name)
+        if since is not None:
+            out |= {"session_net": H.session_net(conn, name, since), "session_since": since}
+        return out
+
+    return JSONResponse(
+        page
+        | {
+            "money": await floor.db.read(money),
+            "heads": {t: floor.table(t).head for t in played.tables},
+        }
+    )
+
+
+@router.get("/ui/clock")
+def ui_clock() -> JSONResponse:
+    """The server's clock, epoch ms: a countdown's deadline is the server's, and the page
+    measures its own clock against this one to draw the ring honestly."""
+    return JSONResponse({"now": int(time.time() * 1000)}, headers={"Cache-Control": "no-store"})
+
+
+@router.get("/ui/room/{table_id}")
+async def ui_room(request: Request, table_id: str) -> JSONResponse:
+    """What the logged-in player may bet now at the table, spot by spot, as the engine's own
+    checks answer (web/betting.py): each spot's accepted range, or its refusal and rule;
+    craps: which bets are working. ``known`` is false for a table this process does not
+    hold (the page then goes by the view's limits)."""
+    from macau_tables.server.errors import ApiError
+    from macau_tables.server.session import credential
+    from macau_tables.web.betting import bet_room
+
+    floor = getattr(request.app.state, "floor", None)
+    actor = floor.tables.get(table_id) if floor is not None else None
+    if floor is None or actor is None or actor.engine is None:
+        return JSONResponse({"table_id": table_id, "known": False, "spots": {}, "working": {}})
+    try:
+        user = await floor.authenticate(credential(request.headers, request.method))
+    except ApiError as exc:
+        return JSONResponse(exc.body(), status_code=exc.status)
+    async with actor.lock:
+        engine, seq = actor.engine, actor.seq
+        room = bet_room(engine, user.name) if user.role == "player" else {"spots": {}}
+    return JSONResponse({"table_id": table_id, "known": True, "seq": seq, "working": {}, **room})
+
+
+def seats_taken(view: dict[str, Any]) -> dict[str, int | None]:
+    """How many seats of a table are taken, of how many (``None``: no fixed number), from its
+    public view: baccarat's seated players of its seats (BA-15: standing players besides),
+    a tile table's places (PG-1.4), craps' players round the table."""
+    rules = view.get("rules") or {}
+    players = view.get("players")
+    seats = view.get("seats")
+    if isinstance(players, list) and "seats" in rules:  # baccarat
+        taken = sum(1 for p in players if isinstance(p, dict) and p.get("seat") is not None)
+        return {"taken": taken, "capacity": int(rules["seats"]), "standing": len(players) - taken}
+    if isinstance(seats, dict):  # a tile table: {place: player}
+        return {"taken": len(seats), "capacity": int(rules.get("places") or 0) or None}
+    if isinstance(seats, list):  # craps
+        return {"taken": len(seats), "capacity": None}
+    n = len(players) if isinstance(players, list | dict) else 0
+    return {"taken": n, "capacity": None}
 
 
 # --- the craps layout, from the engine's bet kinds -------------------------------------------

@@ -1,7 +1,7 @@
 """The baccarat simulation kernel's compiled code (numba): the random draws, the shoe and the
 machine, and the two entry points :func:`shoes_entry` / :func:`continuous_entry`.
 
-Split from :mod:`~macau_tables.analysis.kernels.baccarat_sim` (issue 14) so that the Python
+Split from :mod:`~macau_tables.analysis.kernels.baccarat_sim` so that the Python
 side imports without numba: a process that finds the kernel compiled ahead of time
 (:mod:`~macau_tables.analysis.kernels.native`) never imports this module. Every rule is
 documented, and checked against the engine, in ``baccarat_sim``; this module holds the code

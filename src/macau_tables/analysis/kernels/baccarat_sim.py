@@ -1,4 +1,4 @@
-"""Baccarat simulation kernel (issue #7): whole Macau shoes, or a continuous shuffler, in numba.
+"""Baccarat simulation kernel: whole Macau shoes, or a continuous shuffler, in numba.
 
 The readable engine (:mod:`macau_tables.games.baccarat`) stays the definition of every rule;
 this module plays the same procedure on arrays, and ``tests/analysis/test_baccarat_sim.py``
@@ -41,7 +41,7 @@ not of the game's odds.
 
 Counts are int64 inside numba (no overflow below 9.2e18 hands) and Python ints outside.
 
-The compiled code is :mod:`~macau_tables.analysis.kernels.baccarat_core` (issue 14); this
+The compiled code is :mod:`~macau_tables.analysis.kernels.baccarat_core`; this
 module imports without numba. :func:`simulate_chunk` runs the core's entry points from the
 shared library :mod:`~macau_tables.analysis.kernels.native` builds from them once (no numba
 in the process at all), else through numba's dispatcher; the explicit runs

@@ -1,4 +1,4 @@
-"""Craps simulation kernel (issue #7): a player program rolled millions of times, exactly.
+"""Craps simulation kernel: a player program rolled millions of times, exactly.
 
 The game is not typed a second time here. Every table the numba core reads is derived, once,
 from the readable engine (:mod:`macau_tables.games.craps`):

@@ -1,5 +1,5 @@
 """Kernels compiled ahead of time: numba's own code for a kernel, as a shared library that a
-process loads with :mod:`ctypes`, without importing numba (issue 14).
+process loads with :mod:`ctypes`, without importing numba.
 
 A numba kernel loaded from numba's cache still costs every process numba's import (about a
 quarter of a second) and the set-up of numba's typing and target registries on the first

@@ -154,7 +154,7 @@ def _pair_counts(
 
 
 #: the loop over the first side's classes: ``range`` here; ``numba.prange`` in the parallel
-#: build that benchmarks/bench_par_tiles.py measures (issue 14: on this 2-core machine it
+#: build that benchmarks/bench_par_tiles.py measures (on this 2-core machine it
 #: does not beat the serial kernel, so the serial build is the one used)
 prange = range
 

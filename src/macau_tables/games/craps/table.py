@@ -90,6 +90,72 @@ def _as_actor(actor: Actor | str) -> Actor:
     raise InvalidInput(f"an actor is an Actor or a player's name, not {actor!r}")
 
 
+def _working(bet: OpenBet) -> bool:
+    """CR-R6: a Pass or Come bet with its point is a contract bet, working until decided."""
+    return bet.point is not None and BET_KINDS[bet.kind].contract
+
+
+class BetIndex:
+    """The bets on the layout (``CrapsTable._bets``) looked up the way the operations
+    and ``pending`` need them, so that a bet costs the same on an empty layout and on a
+    full one: each player's bets (in the order placed), the odds laid on each flat bet
+    (CR-2.2, CR-3.2), and how many of a player's bets are contract bets working (CR-R6:
+    they may not come down, and hold their player's cash-out).
+
+    Derived data, never in a snapshot: built from the layout, then kept in step with it
+    by :meth:`add`, :meth:`remove` and :meth:`replace`, which ``apply`` calls beside each
+    change; a table that puts a new layout in its place (a void or a correction, a
+    snapshot restored) gets an index of it at its next use (``CrapsTable._bets_ix``)."""
+
+    __slots__ = ("bets", "odds", "players", "size", "working")
+
+    def __init__(self, bets: dict[int, OpenBet]) -> None:
+        self.bets = bets
+        self.size = 0  # the bets indexed
+        self.players: dict[str, dict[int, None]] = {}  # player -> his bets' ids
+        self.odds: dict[int, dict[int, None]] = {}  # flat bet id -> the odds' ids on it
+        self.working: dict[str, int] = {}  # player -> his contract bets working
+        for bet in bets.values():
+            self.add(bet)
+
+    def of(self, bets: dict[int, OpenBet]) -> bool:
+        """Whether this is the index of ``bets`` (its size a check that nothing changed
+        the layout behind the index's back)."""
+        return self.bets is bets and self.size == len(bets)
+
+    def add(self, bet: OpenBet) -> None:
+        self.size += 1
+        self.players.setdefault(bet.player, {})[bet.id] = None
+        if bet.parent is not None:
+            self.odds.setdefault(bet.parent, {})[bet.id] = None
+        if _working(bet):
+            self.working[bet.player] = self.working.get(bet.player, 0) + 1
+
+    def remove(self, bet: OpenBet) -> None:
+        self.size -= 1
+        mine = self.players[bet.player]
+        del mine[bet.id]
+        if not mine:
+            del self.players[bet.player]
+        if bet.parent is not None:
+            on = self.odds[bet.parent]
+            del on[bet.id]
+            if not on:
+                del self.odds[bet.parent]
+        if _working(bet):
+            self.working[bet.player] -= 1
+
+    def replace(self, old: OpenBet, new: OpenBet) -> None:
+        """A bet changed in place (its point set, its stake increased)."""
+        self.working[old.player] = self.working.get(old.player, 0) - _working(old) + _working(new)
+
+    def of_player(self, player: str) -> tuple[int, ...]:
+        return tuple(self.players.get(player, ()))
+
+    def odds_on(self, bet_id: int) -> int | None:
+        return next(iter(self.odds.get(bet_id, ())), None)
+
+
 def _dice(value: object, _t: object) -> Dice:
     if not isinstance(value, list | tuple) or len(value) != 2:
         raise InvalidInput(f"dice are two numbers 1 to 6, not {value!r}", rule="CR-1")
@@ -176,6 +242,7 @@ class CrapsTable(Table):
         self.throws = 0  # rolls and void throws
         self.next_bet_id = 1
         self._bets: dict[int, OpenBet] = {}
+        self._bet_index: BetIndex | None = None  # derived from _bets: _bets_ix
         # CR-R9: the flat bets on the layout whose odds were taken down (not made again)
         self._odds_down: set[int] = set()
         self.last_roll: RollSettled | None = None
@@ -251,12 +318,22 @@ class CrapsTable(Table):
             raise InvalidInput(f"no bet #{bet_id} on the layout")
         return self._bets[bet_id]
 
+    @property
+    def _bets_ix(self) -> BetIndex:
+        """The index of the layout (built again when the layout was replaced)."""
+        ix = getattr(self, "_bet_index", None)
+        if ix is None or not ix.of(self._bets):
+            ix = self._bet_index = BetIndex(self._bets)
+        return ix
+
     def bets_of(self, player: str) -> tuple[OpenBet, ...]:
-        return tuple(b for b in self._bets.values() if b.player == player)
+        """The player's bets on the layout, oldest first."""
+        return tuple(self._bets[i] for i in self._bets_ix.of_player(player))
 
     def odds_on(self, bet_id: int) -> OpenBet | None:
         """The odds laid on bet ``bet_id``, if any."""
-        return next((b for b in self._bets.values() if b.parent == bet_id), None)
+        odds = self._bets_ix.odds_on(bet_id)
+        return None if odds is None else self._bets[odds]
 
     def balance(self, player: str) -> Money:
         """The chips ``player`` has at the table (his stack), not counting bets."""
@@ -319,19 +396,26 @@ class CrapsTable(Table):
                 self._round_open = True
                 parent = self._bets[ev.on] if ev.on is not None else None
                 cur = self.rules.currency
-                self._bets[ev.bet_id] = OpenBet(
+                ix = self._bets_ix
+                placed = self._bets[ev.bet_id] = OpenBet(
                     ev.bet_id, ev.player, ev.bet, Money(ev.amount, cur),
                     parent.point if parent else None, ev.on,
                 )  # fmt: skip
+                ix.add(placed)
                 self.next_bet_id = ev.bet_id + 1
             case BetIncreased():
                 self._round_open = True
                 bet = self._bets[ev.bet_id]
                 more = Money(ev.amount, self.rules.currency)
+                ix = self._bets_ix
                 self._bets[ev.bet_id] = dataclasses.replace(bet, amount=bet.amount + more)
+                ix.replace(bet, self._bets[ev.bet_id])
             case BetTakenDown():
+                ix = self._bets_ix
                 for bet_id in ev.bet_ids:
-                    on = self._bets.pop(bet_id).parent
+                    gone = self._bets.pop(bet_id)
+                    ix.remove(gone)
+                    on = gone.parent
                     if on is not None and self.rules.odds_increases == "refused":  # CR-R9
                         self._odds_down.add(on)
                 self._odds_down.difference_update(ev.bet_ids)
@@ -340,11 +424,13 @@ class CrapsTable(Table):
             case ThrowVoided():
                 self.throws = ev.throw
             case RollSettled():
+                ix = self._bets_ix
                 for p in ev.points:
-                    self._bets[p["bet"]] = dataclasses.replace(self._bets[p["bet"]],
-                                                               point=p["point"])  # fmt: skip
+                    old = self._bets[p["bet"]]
+                    self._bets[p["bet"]] = dataclasses.replace(old, point=p["point"])
+                    ix.replace(old, self._bets[p["bet"]])
                 for r in ev.results:
-                    del self._bets[r["bet"]]
+                    ix.remove(self._bets.pop(r["bet"]))
                     self._odds_down.discard(r["bet"])
                 self.point, self.last_roll = ev.point_after, ev
                 self._round_open = False
@@ -420,6 +506,7 @@ class CrapsTable(Table):
 
     def _reset_caches(self) -> None:
         self._draw_cache = None
+        self._bet_index = None
 
     @classmethod
     def _restored(cls, encoded: Any, journal: Journal, seeds: Mapping[str, bytes]) -> Self:
@@ -575,7 +662,9 @@ class CrapsTable(Table):
         and so does its player's cash-out (the engine's reading of what a casino does: the
         bet cannot be returned, and the house does not pay a bet before its decision)."""
         player = self._player(actor)
-        working = [b for b in self.bets_of(player) if BET_KINDS[b.kind].contract and b.point]
+        if not self._bets_ix.working.get(player):
+            return
+        working = [b for b in self.bets_of(player) if _working(b)]
         if working:
             names = ", ".join(f"{bet_label(b)} ({b.amount})" for b in working)
             raise BetNotAllowed(
@@ -935,7 +1024,7 @@ class CrapsTable(Table):
         """The commitment of the next shooter's seed (the seed goes to the keyring): in
         replay, the journalled one; else drawn from ``rng``; None if there is neither. (A
         table replayed at a server's start-up goes on live: a shooter after the journal's
-        last one draws his seed — before 2026-11-27 he got none and could not throw.)"""
+        last one draws his seed, and throws.)"""
         if self._replay_commitments is not None and label in self._replay_commitments:
             return self._replay_commitments[label]
         if rng is None:
@@ -955,9 +1044,11 @@ class CrapsTable(Table):
 
     # --- snapshots (the kernel's checkpoint) ----------------------------------------------------
 
-    #: a snapshot leaves out the kernel's parts, a cache and a replay's scaffolding
+    #: a snapshot leaves out the kernel's parts, a cache, the layout's index (derived) and a
+    #: replay's scaffolding
     SNAPSHOT_SKIP: ClassVar[frozenset[str]] = Table.SNAPSHOT_SKIP | {
         "_draw_cache",
+        "_bet_index",
         "_replay_commitments",
     }
 

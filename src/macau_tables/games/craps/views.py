@@ -36,8 +36,9 @@ def pending(t: CrapsTable) -> tuple[Pending, ...]:
     for player in t.seats:
         actor = Actor.player(player)
         bet_ops = ["place_bet", "buy_in"]
-        mine = t.bets_of(player)
-        if any(passes(t.verify_take_down, actor, b.id) for b in mine):
+        ix = t._bets_ix
+        mine = len(ix.players.get(player, ()))
+        if mine > ix.working.get(player, 0):  # a bet not working may come down (CR-R6)
             bet_ops.append("take_down")
         if mine:
             bet_ops.append("increase_bet")

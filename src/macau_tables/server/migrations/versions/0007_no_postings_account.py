@@ -5,7 +5,7 @@ whole table (a scan either way) and the meters and recall reach postings through
 transaction (``postings_tx``). The index cost every bet two more B-tree insertions, each on
 a page of its own (one per player's stack), in every group commit's WAL: at a thousand
 bets a second the index's pages were among the 6–8 pages a bet adds to the WAL
-(docs/benchmarks.md, stop 24). An account statement, if one is added, would want an index
+(measured in the server benchmark). An account statement, if one is added, would want an index
 on ``(account, id)``.
 
 Revision ID: 0007

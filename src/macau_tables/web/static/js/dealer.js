@@ -1,11 +1,13 @@
-// The dealer's console at a live table (docs/operations.md, "The dealer's day"): the
-// dealer's operations the engine's pending() gives now, as buttons; key-in forms for what
-// the physical table shows (dice, cards, tiles), whose refusals show the engine's message
-// and rule; the players the rules wait for, with the default the dealer may apply; the
-// table as the dealer sees it, and its events. Everything is the server's: the page never
-// decides a rule.
-import { PATHS, command, fact, get, may, post, session, strings } from "./api.js";
+// The dealer's console at a live table (docs/operations.md, "The dealer's day"): a form for
+// each operation the engine's pending() gives the dealer now, its fields built from the
+// arguments the server declares for it (no JSON typed); the engine's refusal shown with its
+// rule until the next key-in it takes; the table in words, money as money; the players the
+// rules wait for, with the default the dealer may apply; what happened, as a croupier says
+// it (the journal as recorded one click away). The page never decides a rule.
+import { PATHS, command, get, mop, may, post, session, strings } from "./api.js";
 import { toast } from "./session.js";
+import { argumentFields, FieldError } from "./forms.js";
+import { narrate, opName } from "./words.js";
 
 const S = strings();
 const say = (key) => S[key] ?? key;
@@ -14,84 +16,156 @@ const tableId = root.dataset.tableId;
 const q = (sel) => root.querySelector(sel);
 const CONSOLE = `/tables/${encodeURIComponent(tableId)}/dealer`;
 const DEFAULT = `${CONSOLE}/default`;
-// the key-in forms, and when each is the way to run its operation
-const FORMS = {
-  throw_dice: () => true,
-  deal: (c) => Boolean(c.view.shoe && c.view.shoe.keyed),
-  draw: () => true,
-  shake: (c) => Boolean(c.view.woodpile && c.view.woodpile.keyed),
-};
+const forms = new Map();  // op -> its form, kept while the op stays (what is typed stays)
 let current = null;
 
 function showError(x) {
   const box = q("[data-error]");
   if (!x) { box.hidden = true; return; }
   const body = x.body || {};
-  q("[data-error-message]").textContent = body.message || x.message;
+  q("[data-error-message]").textContent = x instanceof FieldError ? x.message : (body.message || x.message);
   q("[data-error-rule]").textContent = body.rule ? `(${body.rule})` : "";
   box.hidden = false;
   toast(x.message);
 }
 
-async function run(op, args = {}) {
-  try {
-    await command(tableId, op, args);
-    showError(null);
-  } catch (x) { showError(x); }
+const who = (name) => String(name ?? "").replace(/^player:/, "");
+const phase = (p) => (p ? say(`ph.${p}`) : "—");
+const betName = (bet) => S[`ba.${bet}`] ?? S[`cr.${bet}`] ?? String(bet).replaceAll("_", " ");
+const sentence = (key, fill) => say(key).replace(/\{(\w+)\}/g, (_, k) => String(fill[k] ?? ""));
+
+// The table now, in words (the engine's view as the dealer sees it; amounts as money).
+function stateWords(c) {
+  const v = c.view || {};
+  const out = [sentence("dl.phase", { phase: phase(v.phase) })];
+  if (c.table.game === "baccarat") {
+    const shoe = v.shoe || {};
+    if (shoe.number != null) {
+      out.push(sentence("dl.shoe", { n: shoe.number, dealt: shoe.dealt ?? 0, left: (shoe.cards ?? 0) - (shoe.dealt ?? 0) }));
+    }
+    if (shoe.third_card_due) out.push(sentence("dl.third_due", { side: betName(shoe.third_card_due) }));
+    if (v.hand) {
+      for (const side of ["player", "banker"]) {
+        const cards = (v.hand[side] || []).filter(Boolean);
+        if (cards.length) out.push(`${betName(side)}: ${cards.join(" ")}`);
+      }
+    }
+    for (const p of v.players || []) out.push(sentence("dl.chips", { who: p.player, amount: mop(p.chips) }));
+    for (const b of v.bets || []) {
+      out.push(sentence("dl.bet", { who: b.player, bet: betName(b.bet), amount: mop(b.stake ?? b.amount) }));
+    }
+  } else if (c.table.game === "craps") {
+    out.push(v.point ? sentence("dl.point_on", { point: v.point }) : say("dl.point_off"));
+    if (v.shooter) out.push(sentence("dl.shooter", { who: v.shooter }));
+    if (v.last_roll) {
+      out.push(sentence("dl.last_roll", { dice: v.last_roll.dice.join(" · "), total: v.last_roll.total }));
+    }
+    for (const s of v.seats || []) out.push(sentence("dl.chips", { who: s.player, amount: mop(s.stack) }));
+    for (const b of v.bets || []) {
+      out.push(sentence("dl.bet", { who: b.player, bet: betName(b.bet), amount: mop(b.amount) }));
+    }
+  } else if (["paigow", "taiwan"].includes(c.table.game)) {
+    if (v.round_no) out.push(`${say("round")} ${v.round_no}`);
+    if (v.banker) {
+      out.push(sentence("dl.banker", { who: v.banker, seat: v.banker_seat ?? "—", amount: mop(v.capital) }));
+    }
+    for (const [seat, name] of Object.entries(v.seats || {})) {
+      out.push(sentence("dl.seat_chips", { seat, who: name, amount: mop((v.stacks || {})[name]) }));
+    }
+    for (const b of v.bets || []) {
+      out.push(sentence("dl.place_bet", { who: b.player, seat: b.seat, amount: mop(b.amount) }));
+    }
+    if (v.dice) out.push(`${say("dice")}: ${v.dice.join(" · ")}`);
+  }
+  return out;
 }
 
-async function refresh() {
-  try { current = await get(CONSOLE); } catch (x) { showError(x); return; }
-  render(current);
+function seatsOf(c) {
+  const places = c.view?.rules?.places;
+  return Number.isInteger(places) ? Array.from({ length: places }, (_, i) => i + 1) : [];
+}
+
+function makeForm(op, c) {
+  const form = document.createElement("form");
+  form.className = "op-form";
+  form.noValidate = true;
+  form.dataset.form = op;
+  const h = document.createElement("h3");
+  h.textContent = opName(op);
+  const fields = argumentFields(c.args[op] || [], { game: c.table.game, op, seats: seatsOf(c) });
+  const box = document.createElement("div");
+  box.className = "row";
+  box.append(...fields.elements);
+  const side = document.createElement("span");
+  side.dataset.thirdSide = "";
+  side.className = "muted";
+  const button = document.createElement("button");
+  button.type = "submit";
+  button.dataset.op = op;
+  button.textContent = fields.elements.length ? say("dl.record") : opName(op);
+  form.append(h, side, box, button);
+  form.fields = fields;
+  return form;
+}
+
+// The forms of the operations pending for the dealer, and of his others (collapsed); a form
+// already shown is kept as it is, so that what is typed in it stays.
+function renderForms(c) {
+  const pending = [...new Set(c.dealer.flatMap((p) => p.operations))].filter((op) => op !== "time_out");
+  const others = Object.keys(c.args).filter((op) => !pending.includes(op));
+  for (const [op, form] of forms) {
+    if (!pending.includes(op) && !others.includes(op)) { form.remove(); forms.delete(op); }
+  }
+  for (const [list, ops] of [[q("[data-ops]"), pending], [q("[data-more-ops]"), others]]) {
+    for (const op of ops) {
+      let form = forms.get(op);
+      if (!form) { form = makeForm(op, c); forms.set(op, form); }
+      if (form.parentElement !== list) list.append(form);
+    }
+  }
+  q("[data-no-ops]").hidden = pending.length > 0;
+  q("[data-more]").hidden = others.length === 0;
+  const third = c.view.shoe && c.view.shoe.third_card_due;
+  for (const form of forms.values()) {
+    const side = form.querySelector("[data-third-side]");
+    side.textContent = form.dataset.form === "draw" && third ? `${say("keyin_third")}: ${betName(third)} (${third})` : "";
+  }
 }
 
 function render(c) {
-  q("[data-game]").textContent = c.table.game;
+  current = c;
+  q("[data-game]").textContent = S[`game.${c.table.game}`] ?? c.table.game;
   q("[data-mode]").textContent = c.live ? say("live_table") : say("auto_table");
-  q("[data-status]").textContent = [c.status, c.view.phase].filter(Boolean).join(" · ");
-  q("[data-seq]").textContent = String(c.seq);
-  const ops = [...new Set(c.dealer.flatMap((p) => p.operations))];
-  q("[data-pending-rules]").textContent = c.dealer.map((p) => `${p.operations.join(", ")} (${p.rule})`).join(" · ");
-  const formed = new Set();
-  for (const [op, when] of Object.entries(FORMS)) {
-    const show = ops.includes(op) && op in c.keyin && when(c);
-    q(`[data-form="${op}"]`).hidden = !show;
-    if (show) formed.add(op);
-  }
-  const third = c.view.shoe && c.view.shoe.third_card_due;
-  q("[data-third-side]").textContent = third ? `(${third})` : "";
-  q("[data-ops]").replaceChildren(...ops.filter((op) => !formed.has(op)).map((op) => {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.dataset.op = op;
-    b.textContent = op.replaceAll("_", " ");
-    return b;
+  q("[data-status]").textContent = [S[`st.${c.status}`] ?? c.status, phase(c.view.phase)].join(" · ");
+  q("[data-seq]").textContent = `#${c.seq}`;
+  q("[data-pending-rules]").textContent = c.dealer
+    .map((p) => `${p.operations.map(opName).join(", ")} (${p.rule})`).join(" · ");
+  q("[data-state-words]").replaceChildren(...stateWords(c).map((text) => {
+    const li = document.createElement("li");
+    li.textContent = text;
+    return li;
   }));
-  const other = q("[data-other-op]");
-  const chosen = other.value;
-  other.replaceChildren(...ops.map((op) => new Option(op, op)));
-  if (ops.includes(chosen)) other.value = chosen;
-  q("[data-waiting]").replaceChildren(...c.waiting.filter((p) => p.default).map((p) => {
+  q("[data-raw-view]").textContent = JSON.stringify(c.view, null, 1);
+  renderForms(c);
+  const waiting = c.waiting.filter((p) => p.default);
+  q("[data-nobody-waits]").hidden = waiting.length > 0;
+  q("[data-waiting]").replaceChildren(...waiting.map((p) => {
     const li = document.createElement("li");
     const b = document.createElement("button");
     b.type = "button";
     b.dataset.defaultActor = p.actor;
     b.dataset.defaultOp = p.default;
-    b.textContent = `${say("apply_default")}: ${p.actor} · ${p.default.replaceAll("_", " ")} (${p.rule})`;
+    b.textContent = `${say("apply_default")}: ${who(p.actor)} · ${opName(p.default)} (${p.rule})`;
     li.append(b);
     return li;
   }));
-  const dl = q("[data-view]");
-  dl.replaceChildren();
-  for (const [k, v] of Object.entries(c.view)) {
-    if (k === "pending" || k === "rules" || k === "roads") continue;
-    fact(dl, k, typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)).dataset.key = k;
-  }
+}
+
+async function refresh() {
+  try { render(await get(CONSOLE)); } catch (x) { showError(x); }
 }
 
 root.addEventListener("click", (e) => {
-  const b = e.target.closest("button[data-op]");
-  if (b) run(b.dataset.op);
   const d = e.target.closest("button[data-default-actor]");
   if (d) {
     post(DEFAULT, { actor: d.dataset.defaultActor, op: d.dataset.defaultOp }, { idempotent: true })
@@ -99,35 +173,20 @@ root.addEventListener("click", (e) => {
   }
 });
 
-root.addEventListener("submit", (e) => {
-  e.preventDefault();
+root.addEventListener("submit", async (e) => {
   const form = e.target.closest("[data-form]");
-  const op = form.dataset.form;
-  const dice = [...form.querySelectorAll("[data-die]")].map((i) => Number(i.value));
-  const cards = [...form.querySelectorAll("[data-card]")].map((i) => i.value.trim());
-  if (op === "throw_dice") run(op, { dice });
-  else if (op === "deal") run(op, { cards });
-  else if (op === "draw") run(op, { card: cards[0] });
-  else if (op === "shake") run(op, { dice, hands: hands(form.querySelector("[data-hands]").value) });
-  else {
-    let args;
-    try { args = JSON.parse(q("[data-other-args]").value || "{}"); } catch { showError(new Error(say("bad_json"))); return; }
-    run(q("[data-other-op]").value, args);
-  }
+  if (!form || !form.fields) return;
+  e.preventDefault();
+  let args;
+  try { args = form.fields.read(); } catch (x) { showError(x); return; }
+  try {
+    await command(tableId, form.dataset.form, args);
+    showError(null);  // the next good key-in clears the refusal
+    form.reset();
+  } catch (x) { showError(x); }
 });
 
-// "1: 6-6 1-1 4-5 2-3" per line -> {"1": ["6-6", "1-1", "4-5", "2-3"]} (the engine checks them)
-function hands(text) {
-  const out = {};
-  for (const line of text.split("\n")) {
-    const [seat, rest] = line.split(":");
-    if (rest !== undefined && seat.trim()) out[seat.trim()] = rest.trim().split(/[\s,]+/).filter(Boolean);
-  }
-  return out;
-}
-
-// an event's value as the log shows it: ["2c", "3d"] -> "2c 3d"; rows (a settlement's
-// results, postings, hands) -> "player bob seat 2 … net 9600; …", "1 [4-4 4-4 1-3 1-3]; …"
+// The journal as recorded, for auditors: "#12 craps.dice_thrown: dice 5 6, …".
 function plain(v, nested = false) {
   if (Array.isArray(v)) {
     const rows = v.length > 0 && v.every((x) => x !== null && typeof x === "object");
@@ -141,29 +200,45 @@ function plain(v, nested = false) {
   return String(v);
 }
 
-function logEvent(seq, ev) {
-  const log = q("[data-log]");
+function logEvent(seq, ev, { older = false } = {}) {
   const li = document.createElement("li");
+  li.dataset.seq = seq;
+  li.dataset.kind = ev.kind;
+  li.textContent = `#${seq} ${narrate(ev)}`;
+  const raw = document.createElement("li");
   const detail = Object.entries(ev.data || {})
     .filter(([k, v]) => v !== null && k !== "table_id" && (typeof v !== "object" || Array.isArray(v)))
     .map(([k, v]) => `${k} ${plain(v)}`).join(", ");
-  li.textContent = `#${seq} ${ev.kind}${detail ? ": " + detail : ""}`;
-  log.prepend(li);
-  while (log.children.length > 80) log.lastChild.remove();
+  raw.textContent = `#${seq} ${ev.kind}${detail ? ": " + detail : ""}`;
+  for (const [list, item] of [[q("[data-log]"), li], [q("[data-raw-log]"), raw]]) {
+    if (older) list.append(item);
+    else list.prepend(item);
+    while (list.children.length > 80) list.lastChild.remove();
+  }
 }
 
 let lastSeq = null;
 let retry = 500;
+async function backlog(seq) {  // the last events before the page opened
+  try {
+    const events = await get(PATHS.events(tableId, Math.max(-1, seq - 30)));
+    for (const e of events.filter((x) => x.seq <= seq).reverse()) logEvent(e.seq, e, { older: true });
+  } catch (x) { showError(x); }
+}
+
 function connect() {
   if (!session.user) return;
+  const first = lastSeq == null;
   const ws = new WebSocket(PATHS.socket(tableId, lastSeq));  // (the session cookie)
   ws.onopen = () => { retry = 500; q("[data-conn]").textContent = ""; };
   ws.onmessage = (m) => {
     const msg = JSON.parse(m.data);
-    if (typeof msg.seq === "number") lastSeq = Math.max(lastSeq ?? -1, msg.seq);
     if (msg.type === "event") logEvent(msg.seq, msg.event);
-    else if (msg.type === "snapshot" || msg.type === "state") refresh();
-    else if (msg.type === "error") q("[data-conn]").textContent = `${msg.message} (${msg.rule})`;
+    else if (msg.type === "snapshot" || msg.type === "state") {
+      if (msg.type === "snapshot" && first && lastSeq == null) backlog(msg.seq);
+      refresh();
+    } else if (msg.type === "error") q("[data-conn]").textContent = `${msg.message} (${msg.rule})`;
+    if (typeof msg.seq === "number") lastSeq = Math.max(lastSeq ?? -1, msg.seq);
   };
   ws.onclose = (e) => {
     if (e.code >= 4400 && e.code < 4500) return;
