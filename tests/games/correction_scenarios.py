@@ -38,8 +38,8 @@ from macau_tables.games.baccarat import (
 from macau_tables.games.contract import Actor, Command
 from macau_tables.games.craps import CrapsRules, CrapsTable
 from macau_tables.games.craps import replay as replay_craps
-from macau_tables.games.tiletable import HandsKeyed, TilePhase, TileTable
-from macau_tables.games.tiletable import replay as replay_tiles
+from macau_tables.games.tiles import HandsKeyed, TilePhase, TileTable
+from macau_tables.games.tiles import replay as replay_tiles
 from macau_tables.tiles import FULL_SET
 from tests.games.test_tiletable_keyed import _finish, _hands, _to_betting
 from tests.games.tiletable_helpers import (

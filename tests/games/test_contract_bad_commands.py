@@ -19,7 +19,7 @@ from macau_tables.core.rng import Rng
 from macau_tables.games.baccarat import BaccaratTable
 from macau_tables.games.contract import Actor, Command, TableEngine
 from macau_tables.games.craps import CrapsTable
-from macau_tables.games.tiletable import TileTableRules, open_table
+from macau_tables.games.tiles import TileTableRules, open_table
 
 OPS = {
     "baccarat": (

@@ -29,8 +29,8 @@ from macau_tables.games.contract import Actor, Command, LimitsChanged, RoundCorr
 from macau_tables.games.craps import CrapsTable
 from macau_tables.games.craps import replay as replay_craps
 from macau_tables.games.kernel import Table
-from macau_tables.games.tiletable import TilePhase, TileTableRules, open_table
-from macau_tables.games.tiletable import replay as replay_tiles
+from macau_tables.games.tiles import TilePhase, TileTableRules, open_table
+from macau_tables.games.tiles import replay as replay_tiles
 from macau_tables.server.games import binding
 from tests.games.correction_scenarios import (
     BUY_IN,

@@ -31,7 +31,7 @@ from macau_tables.games.baccarat import (
 )
 from macau_tables.games.contract import Actor, Command, LimitsChanged
 from macau_tables.games.craps import CrapsTable
-from macau_tables.games.tiletable import TilePhase, TileTable, replay
+from macau_tables.games.tiles import TilePhase, TileTable, replay
 from tests.games.tiletable_helpers import seated, step_default
 
 SAM = Actor.supervisor("sam")

@@ -23,10 +23,10 @@ from macau_tables.core.rng import Rng
 from macau_tables.games.baccarat import BaccaratTable
 from macau_tables.games.contract import Actor, Command, TableEngine, time_out
 from macau_tables.games.craps import CrapsTable
-from macau_tables.games.paigow import PAIGOW
-from macau_tables.games.taiwan import TAIWAN
-from macau_tables.games.tileround import RoundOptions
-from macau_tables.games.tiletable import TilePhase, TileTable, TileTableRules, open_table
+from macau_tables.games.tiles import TilePhase, TileTable, TileTableRules, open_table
+from macau_tables.games.tiles.paigow import PAIGOW
+from macau_tables.games.tiles.rounds import RoundOptions
+from macau_tables.games.tiles.taiwan import TAIWAN
 
 PLAYERS = ("ann", "bob", "cy")
 D = Actor.DEALER

@@ -1,5 +1,5 @@
 """The round machine's journals: the ``tiles.*`` events a Pai Gow / Taiwan Pai Kao round was
-journalled in before the tile table (:mod:`macau_tables.games.tiletable`) became the one
+journalled in before the tile table (:mod:`macau_tables.games.tiles.table`) became the one
 engine, read and verified by today's rules.
 
 ``play paigow|taiwan --journal`` wrote each round as such a journal (one round a file), and a
@@ -9,13 +9,13 @@ written still replays and verifies:
 - the nine event kinds, as they were (:class:`RoundOpened` … :class:`RoundSettled`), so the
   journals load;
 - :func:`replay_round`: a round's journal re-run through today's round
-  (:class:`~macau_tables.games.tileround.TileRound`) and settlement
-  (:func:`~macau_tables.games.tilesettle.settle`), every event re-derived — the settlement
+  (:class:`~macau_tables.games.tiles.rounds.TileRound`) and settlement
+  (:func:`~macau_tables.games.tiles.settlement.settle`), every event re-derived — the settlement
   computed again — so that ``macau-tables verify`` finds the same chain, or the first
   difference;
 - :func:`encoded_round` / :func:`renamed`: a round as a table's snapshot wrote it then, for
   the checkpoints of the journals a table wrote with its rounds in that layout
-  (:func:`macau_tables.games.tiletable.legacy_digest`).
+  (:func:`macau_tables.games.tiles.table.legacy_digest`).
 """
 
 from __future__ import annotations
@@ -29,9 +29,12 @@ from macau_tables.core.errors import BetNotAllowed, InvalidInput, RuleViolation
 from macau_tables.core.journal import Event, Journal, event
 from macau_tables.core.ledger import Transaction
 from macau_tables.core.money import Money, currency_by_code
-from macau_tables.games.tileround import HOUSE, Phase, Regulation, RoundOptions, TileRound
-from macau_tables.games.tilesettle import Settlement, settle
+from macau_tables.games.tiles.rounds import HOUSE, Phase, Regulation, RoundOptions, TileRound
+from macau_tables.games.tiles.settlement import Settlement, settle
 from macau_tables.tiles import Tile
+
+#: this module was ``macau_tables.games.tilegame``: its classes keep the names its snapshots gave
+snapshot.snapshot_home(__name__, "macau_tables.games.tilegame")
 
 __all__ = [
     "BetPlaced",
@@ -170,7 +173,7 @@ class RoundSettled(Event):
 
 _OLD = "macau_tables.games.tilegame"
 #: what a table's snapshot named otherwise before its round was a :class:`TileRound`
-_RENAMED = {f"{RoundOptions.__module__}:{RoundOptions.__qualname__}": f"{_OLD}:RoundOptions"}
+_RENAMED = {snapshot.class_name(RoundOptions): f"{_OLD}:RoundOptions"}
 
 
 @dataclass

@@ -1,17 +1,17 @@
 """A Pai Gow (PG) / Taiwan Pai Kao (TW) table: the rounds, the bank and the money, under the
 live-table contract (:mod:`macau_tables.games.contract`).
 
-The round's rules stay where they are stated, in :mod:`tileround` (the round as a value,
-:class:`~macau_tables.games.tileround.TileRound`, each step verified), :mod:`tilesettle` (its
+The round's rules stay where they are stated, in :mod:`.rounds` (the round as a value,
+:class:`~macau_tables.games.tiles.rounds.TileRound`, each step verified), :mod:`.settlement` (its
 settlement, a pure function), :mod:`paigow` and :mod:`taiwan`. This module is the one
 engine that plays them — the server's tables, the terminal game and ``settle`` alike
-(:mod:`tilefacts`) — with its events, and the table around the rounds:
+(:mod:`.facts`) — with its events, and the table around the rounds:
 
 * **the bank** — PG-4.1 / TW-5a two rounds at a time, PG-4.3 / TW-5b / PG-R6 declining and
   the turn passing right (an empty seat counts as declining; the player who receives a
   *declined* bank must himself have bet in the previous round, PG-R6 / TW-R7), PG-4.9 /
   TW-5d / PG-R11 the capital a keeping banker carries (never less than what is left on the
-  table, :meth:`Rotation.verify_keep <macau_tables.games.tileround.Rotation.verify_keep>`),
+  table, :meth:`Rotation.verify_keep <macau_tables.games.tiles.rounds.Rotation.verify_keep>`),
   and the house banking a round when no seat will (PG-R6 gap fill);
 * **the woodpile** — one server seed per woodpile, committed (``SeedCommitted``) before any
   bet or rearrangement, the order derived with ``Rng.for_event(seed, table, "woodpile:<n>")``
@@ -25,7 +25,7 @@ engine that plays them — the server's tables, the terminal game and ``settle``
 * **money** — bets and co-bank capital are holds (``wagers:<table>`` and ``bank:<table>``),
   the banker's and the house's capital are holds on ``bank:<table>``; the settlement closes
   every hold of the round and posts the round's result (the arithmetic of
-  :func:`~macau_tables.games.tilesettle.settle`) into the table's accounts: players'
+  :func:`~macau_tables.games.tiles.settlement.settle`) into the table's accounts: players'
   ``stack:<table>:<name>``, ``commission:<table>``, ``house:<table>``.
 
 One journal per table: every round's events follow the previous round's in the one hash
@@ -57,7 +57,7 @@ from macau_tables.core.ledger import Movement, movement_of
 from macau_tables.core.money import Money, currency_by_code
 from macau_tables.core.rng import Rng, commitment
 from macau_tables.core.visibility import Audience, Viewer, ViewerRole
-from macau_tables.games import contract, tilegame
+from macau_tables.games import contract
 from macau_tables.games.contract import (
     Actor,
     Checkpoint,
@@ -84,9 +84,9 @@ from macau_tables.games.kernel import (
     operation,
     optional,
 )
-from macau_tables.games.paigow import PAIGOW
-from macau_tables.games.taiwan import TAIWAN
-from macau_tables.games.tileround import (
+from macau_tables.games.tiles import legacy as tilegame
+from macau_tables.games.tiles.paigow import PAIGOW
+from macau_tables.games.tiles.rounds import (
     DEALER,
     HOUSE,
     Phase,
@@ -95,12 +95,19 @@ from macau_tables.games.tileround import (
     RoundOptions,
     TileRound,
 )
-from macau_tables.games.tilesettle import Settlement
-from macau_tables.games.tilesettle import settle as settle_round
+from macau_tables.games.tiles.settlement import Settlement
+from macau_tables.games.tiles.settlement import settle as settle_round
+from macau_tables.games.tiles.taiwan import TAIWAN
 from macau_tables.tiles import FULL_SET, Setting, Tile, parse_tiles, settings
 from macau_tables.tiles.strategies import strategy
 
+#: this module was ``macau_tables.games.tiletable``: its classes keep the names its snapshots gave
+snapshot.snapshot_home(__name__, "macau_tables.games.tiletable")
+
 __all__ = [
+    "REGULATIONS",
+    "RESERVED",
+    "SUPERSEDED_CITATIONS",
     "BankDeclined",
     "BankOpened",
     "BetOutcome",
@@ -125,8 +132,12 @@ __all__ = [
     "TilesSet",
     "WoodpileBuilt",
     "WoodpileEnded",
+    "WoodpileOrder",
+    "legacy_digest",
+    "open_for_replay",
     "open_table",
     "replay",
+    "woodpile_order",
 ]
 
 REGULATIONS: dict[str, Regulation] = {"paigow": PAIGOW, "taiwan": TAIWAN}
@@ -147,7 +158,7 @@ class TileTableRules:
     """A tile table's rule set: the game, its places and the round options.
 
     - ``places``: PG-1.4 8; TW-2d / TW-3a 8 or 4 (the casino's choice, fixed per table here);
-    - ``round``: the round's options (:class:`~macau_tables.games.tileround.RoundOptions`:
+    - ``round``: the round's options (:class:`~macau_tables.games.tiles.rounds.RoundOptions`:
       settlement, house layer, bank commission, bind_banker, one_seat_per_holder, table
       limits);
     - ``house_capital``: PG-3.1 / TW-5e the casino's co-bank each round a player banks
@@ -715,7 +726,7 @@ class TileTable(Table):
 
     @property
     def round(self) -> TileRound | None:
-        """The round in play (:class:`~macau_tables.games.tileround.TileRound`), if any."""
+        """The round in play (:class:`~macau_tables.games.tiles.rounds.TileRound`), if any."""
         return self._round
 
     @property
@@ -737,11 +748,11 @@ class TileTable(Table):
     @property
     def last_round(self) -> TileRound | None:
         """The last settled round, as it was when the dealer settled it (for reports: its
-        settlement is :func:`~macau_tables.games.tilesettle.settle` of it)."""
+        settlement is :func:`~macau_tables.games.tiles.settlement.settle` of it)."""
         return self._prev if self._last is not None else None
 
     def last_result(self) -> Settlement | None:
-        """The last settled round's settlement (:func:`~macau_tables.games.tilesettle.settle`
+        """The last settled round's settlement (:func:`~macau_tables.games.tiles.settlement.settle`
         of :attr:`last_round`: the settings as turned up, every bet, the bank's layers and
         the postings in the round's accounts), or None."""
         rnd = self.last_round
@@ -1685,7 +1696,7 @@ class TileTable(Table):
     def settle(self, actor: Actor) -> tuple[Event, ...]:
         """Turn every hand up, compare, settle, close every hold of the round; reveal the
         woodpile's seed when it is used up. The arithmetic is the pure
-        :func:`~macau_tables.games.tilesettle.settle` of the round as it stands."""
+        :func:`~macau_tables.games.tiles.settlement.settle` of the round as it stands."""
         self.verify_settle(actor)
         rnd = self._need_round()
         ev = self._settlement(rnd, settle_round(rnd))
@@ -1777,7 +1788,7 @@ class TileTable(Table):
         )
 
     def _account(self, account: str) -> str:
-        """The round's accounts (:func:`~macau_tables.games.tileround.wallet`) in the
+        """The round's accounts (:func:`~macau_tables.games.tiles.rounds.wallet`) in the
         table's scheme."""
         t = self._table_id
         if account == "house:bank":
@@ -1819,7 +1830,7 @@ class TileTable(Table):
     # the bank's capital (the co-bankers' too) are refunded, its settlement reversed
     # (``contract.money_delta``). Its woodpile is not dealt from again (its tiles were dealt):
     # a woodpile still in use ends with the void — its seed revealed (``table.seed_revealed``),
-    # a physical one ended (``tiletable.woodpile_ended``) — and the next round builds or
+    # a physical one ended (``table.woodpile_ended``) — and the next round builds or
     # shuffles a new one. Round numbers, bet and hold ids and woodpile labels go on from the
     # journal's (never used twice). The dealer's own void of a deal for exposed tiles (PG-2.3 /
     # PG-R3: the bets stay) is another thing: ``report_exposed``.
@@ -2141,7 +2152,7 @@ TileTable._ROUND_EVENTS = (
 
 def legacy_digest(table: TileTable) -> str | None:
     """The digest of ``table``'s state in the layout of a table whose rounds were the round
-    machine's (``macau_tables.games.tilegame``); None when the journal does not reach back
+    machine's (``macau_tables.games.tiles.legacy``); None when the journal does not reach back
     to the table's opening (a window from a snapshot) or a woodpile's seed is not known.
 
     The seats, the woodpile in use and the limits are followed through the whole history;
