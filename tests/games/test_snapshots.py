@@ -216,6 +216,7 @@ WAS: dict[str, dict[str, str]] = {
         "history": "tiletable",
         "state": "tiletable",
         "replays": "tiletable",
+        "checkpoints": "tiletable",
     },
 }
 

@@ -16,15 +16,35 @@ name of the module it was (``core.snapshot.snapshot_home``).
 
 from __future__ import annotations
 
-from macau_tables.games.tiles import facts, legacy, paigow, rounds, settlement, table, taiwan
+from macau_tables.games.tiles import (
+    checkpoints,
+    events,
+    facts,
+    legacy,
+    paigow,
+    replays,
+    rounds,
+    rules,
+    settlement,
+    table,
+    taiwan,
+)
+from macau_tables.games.tiles.checkpoints import *  # noqa: F403
+from macau_tables.games.tiles.events import *  # noqa: F403
+from macau_tables.games.tiles.replays import *  # noqa: F403
 from macau_tables.games.tiles.rounds import *  # noqa: F403
+from macau_tables.games.tiles.rules import *  # noqa: F403
 from macau_tables.games.tiles.settlement import *  # noqa: F403
 from macau_tables.games.tiles.table import *  # noqa: F403
 
 __all__ = [
     *rounds.__all__,
     *settlement.__all__,
+    *rules.__all__,
+    *events.__all__,
     *table.__all__,
+    *checkpoints.__all__,
+    *replays.__all__,
     "facts",
     "legacy",
     "paigow",

@@ -19,8 +19,10 @@ from macau_tables.core.errors import InvalidInput
 from macau_tables.core.journal import Event, JsonValue
 from macau_tables.core.money import Money
 from macau_tables.games.contract import Actor, Command
+from macau_tables.games.tiles.replays import open_table
 from macau_tables.games.tiles.rounds import DEALER, HOUSE, Phase, RoundOptions, woodpile_for
-from macau_tables.games.tiles.table import TileTable, TileTableRules, open_table
+from macau_tables.games.tiles.rules import TileTableRules
+from macau_tables.games.tiles.table import TileTable
 from macau_tables.tiles import Tile
 
 #: this module was ``macau_tables.games.tilefacts``: its classes keep the names its snapshots gave

@@ -38,9 +38,8 @@ import dataclasses
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, ClassVar, Literal, Self
+from typing import Any, ClassVar, Self
 
 from macau_tables.core import snapshot
 from macau_tables.core.errors import (
@@ -52,11 +51,11 @@ from macau_tables.core.errors import (
     SeedNotRevealed,
 )
 from macau_tables.core.errors import passes as _can
-from macau_tables.core.journal import Event, Journal, JsonValue, event, register_replayer
-from macau_tables.core.ledger import Movement, movement_of
-from macau_tables.core.money import Money, currency_by_code
+from macau_tables.core.journal import Event, Journal, JsonValue
+from macau_tables.core.ledger import movement_of
+from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng, commitment
-from macau_tables.core.visibility import Audience, Viewer, ViewerRole
+from macau_tables.core.visibility import Viewer, ViewerRole
 from macau_tables.games import contract
 from macau_tables.games.contract import (
     Actor,
@@ -84,532 +83,49 @@ from macau_tables.games.kernel import (
     operation,
     optional,
 )
-from macau_tables.games.tiles import legacy as tilegame
-from macau_tables.games.tiles.paigow import PAIGOW
+from macau_tables.games.tiles import checkpoints
+from macau_tables.games.tiles.events import (
+    BankDeclined,
+    BankOpened,
+    BetPlaced,
+    ChipsBought,
+    ChipsCashed,
+    CoBankJoined,
+    DiceShaken,
+    HandsKeyed,
+    PlayerLeft,
+    PlayerSat,
+    RoundSettled,
+    StacksRearranged,
+    TilesDealt,
+    TilesExposed,
+    TilesSet,
+    WoodpileBuilt,
+    WoodpileEnded,
+)
 from macau_tables.games.tiles.rounds import (
-    DEALER,
     HOUSE,
     Phase,
-    Regulation,
     Rotation,
-    RoundOptions,
     TileRound,
 )
+from macau_tables.games.tiles.rules import RESERVED, SUPERSEDED_CITATIONS, TilePhase, TileTableRules
 from macau_tables.games.tiles.settlement import Settlement
 from macau_tables.games.tiles.settlement import settle as settle_round
-from macau_tables.games.tiles.taiwan import TAIWAN
 from macau_tables.tiles import FULL_SET, Setting, Tile, parse_tiles, settings
 from macau_tables.tiles.strategies import strategy
 
-#: this module was ``macau_tables.games.tiletable``: its classes keep the names its snapshots gave
-snapshot.snapshot_home(__name__, "macau_tables.games.tiletable")
-
 __all__ = [
-    "REGULATIONS",
-    "RESERVED",
-    "SUPERSEDED_CITATIONS",
-    "BankDeclined",
-    "BankOpened",
-    "BetOutcome",
-    "BetPlaced",
-    "ChipsBought",
-    "ChipsCashed",
-    "CoBankJoined",
-    "DiceShaken",
-    "HandsKeyed",
     "PaiGowTable",
-    "PlayerLeft",
-    "PlayerSat",
-    "RoundSettled",
-    "SettledBet",
-    "StacksRearranged",
     "TaiwanTable",
-    "TilePhase",
     "TileTable",
-    "TileTableRules",
-    "TilesDealt",
-    "TilesExposed",
-    "TilesSet",
-    "WoodpileBuilt",
-    "WoodpileEnded",
     "WoodpileOrder",
-    "legacy_digest",
-    "open_for_replay",
-    "open_table",
-    "replay",
     "woodpile_order",
 ]
 
-REGULATIONS: dict[str, Regulation] = {"paigow": PAIGOW, "taiwan": TAIWAN}
-RESERVED = (HOUSE, DEALER)  # names that are parties of the round, not players
 
-#: the rule a time-out names now → the ones a journal written before named for the same
-#: time-out: a replay keeps the recorded citation (the decision — who, which default — is
-#: the same; the article named was corrected: a Pai Gow player's setting is PG-5.1, where
-#: PG-R10 was cited, a banker's rule)
-SUPERSEDED_CITATIONS: dict[str, frozenset[str]] = {"PG-5.1": frozenset({"PG-R10"})}
-
-
-# --- the rules of a table ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TileTableRules:
-    """A tile table's rule set: the game, its places and the round options.
-
-    - ``places``: PG-1.4 8; TW-2d / TW-3a 8 or 4 (the casino's choice, fixed per table here);
-    - ``round``: the round's options (:class:`~macau_tables.games.tiles.rounds.RoundOptions`:
-      settlement, house layer, bank commission, bind_banker, one_seat_per_holder, table
-      limits);
-    - ``house_capital``: PG-3.1 / TW-5e the casino's co-bank each round a player banks
-      (minor units, 0 = none);
-    - ``house_bank_capital``: the capital the house puts up when no seat takes the bank
-      (PG-R6 gap fill; 0 = the house never banks and the table waits for a banker);
-    - ``first_bank``: the seat offered the bank first when the table opens (PG-4.1 / TW-5a
-      每門均得輪流做莊: the seats bank in turn; where the turn starts is the house's choice,
-      seat 1 unless it says otherwise); the turn then goes round as PG-4.3 / PG-R6 say.
-    """
-
-    game: Literal["paigow", "taiwan"] = "paigow"
-    places: int = 8
-    round: RoundOptions = field(default_factory=RoundOptions)
-    house_capital: int = 0
-    house_bank_capital: int = 1_000_000
-    currency: str = "MOP"
-    first_bank: int = field(default=1, metadata=snapshot.OMIT_DEFAULT)
-
-    KEYS: ClassVar[tuple[str, ...]] = (
-        "game",
-        "places",
-        "round",
-        "house_capital",
-        "house_bank_capital",
-        "currency",
-    )
-
-    def __post_init__(self) -> None:
-        if self.game not in REGULATIONS:
-            raise InvalidInput(f"a tile table plays paigow or taiwan, not {self.game!r}")
-        reg = REGULATIONS[self.game]
-        if self.places not in reg.places:
-            raise RuleViolation(
-                f"{reg.title} deals to {' or '.join(map(str, reg.places))} places, "
-                f"not {self.places}",
-                rule=reg.places_rule,
-            )
-        for name in ("house_capital", "house_bank_capital"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise InvalidInput(f"{name} is a whole number of avos >= 0, not {value!r}")
-        currency_by_code(self.currency)
-        first = self.first_bank
-        if not isinstance(first, int) or isinstance(first, bool) or not 1 <= first <= self.places:
-            raise InvalidInput(f"first_bank is a seat 1 to {self.places}, not {first!r}")
-
-    @property
-    def regulation(self) -> Regulation:
-        return REGULATIONS[self.game]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "game": self.game,
-            "places": self.places,
-            "round": self.round.to_json(),
-            "house_capital": self.house_capital,
-            "house_bank_capital": self.house_bank_capital,
-            "currency": self.currency,
-            # written only when set: the rules of the tables opened before stay as they were
-            **({"first_bank": self.first_bank} if self.first_bank != 1 else {}),
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> TileTableRules:
-        """The rules :meth:`to_json` wrote; a missing or unknown key is an ``InvalidInput``."""
-        if not isinstance(data, Mapping):
-            raise InvalidInput("a tile table's rules are a JSON object")
-        missing = [k for k in cls.KEYS if k not in data]
-        extra = sorted(set(data) - {*cls.KEYS, "first_bank"})
-        if missing or extra:
-            raise InvalidInput(
-                f"tile table rules: missing {missing or 'nothing'}, unknown {extra or 'nothing'}"
-            )
-        opts = data["round"]
-        if not isinstance(opts, Mapping):
-            raise InvalidInput("tile table rules: 'round' is an object of round options")
-        try:
-            options = RoundOptions.from_json(dict(opts))
-        except TypeError as exc:
-            raise InvalidInput(f"tile table rules: bad round options ({exc})") from exc
-        places = data["places"]
-        if not isinstance(places, int) or isinstance(places, bool):
-            raise InvalidInput(f"places is 8 or 4, not {places!r}")
-        return cls(
-            game=data["game"],
-            places=places,
-            round=options,
-            house_capital=data["house_capital"],
-            house_bank_capital=data["house_bank_capital"],
-            currency=str(data["currency"]),
-            first_bank=data.get("first_bank", 1),
-        )
-
-
-class TilePhase(StrEnum):
-    """Where a tile table is (see :meth:`TileTable.pending`)."""
-
-    BANK = "bank"  # the seat whose turn it is opens the bank or declines (PG-4.3, PG-4.4)
-    SHUFFLE = "shuffle"  # the dealer builds a woodpile (PG-1.1, TW-2a)
-    BETTING = "betting"  # bets, co-bank, rearranging, then the banker's dice (PG-4.6, PG-2.1)
-    SETTING = "setting"  # seats set, then the banker (PG-5.1, PG-8.1, TW-6a)
-    SETTLE = "settle"  # the dealer turns the hands and settles (PG-8.3, TW-6b)
-
-
-class BetOutcome(StrEnum):
-    """A bet's result in a settlement (PG-6.3 / PG-6.4 / PG-4.5, TW-6c / TW-5c)."""
-
-    WIN = "win"
-    LOSE = "lose"
-    PUSH = "push"
-    NO_ACTION = "no_action"  # the bank's capital ran out, or the seat took no part (PG-2.3)
-
-
-@dataclass(frozen=True)
-class SettledBet:
-    """One bet settled (a typed record of :class:`RoundSettled`'s ``results``)."""
-
-    bet_id: str
-    player: str
-    seat: int
-    amount: int
-    outcome: BetOutcome
-    action: int
-    net: int
-    commission: int
-    seat_result: str  # "player", "banker", "push" or "seat_out"
-
-
-# --- events ----------------------------------------------------------------------------------
-
-
-def _mv(currency: str, postings: Sequence[tuple[str, int]], **kw: Any) -> Movement:
-    return contract.movement(currency_by_code(currency), postings, **kw)
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class PlayerSat(Event):
-    """A player takes a seat at the table (TW-3a: 8 or 4 places)."""
-
-    kind: ClassVar[str] = "tiletable.player_sat"
-    player: str
-    seat: int
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class PlayerLeft(Event):
-    """A player leaves his seat (never with a bet or capital in play: PG-4.7, TW-2g)."""
-
-    kind: ClassVar[str] = "tiletable.player_left"
-    player: str
-    seat: int
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class ChipsBought(Event):
-    """Chips from the player's wallet to his stack at the table (private: his money)."""
-
-    kind: ClassVar[str] = "tiletable.chips_bought"
-    table_id: str
-    player: str
-    amount: int
-    currency: str
-
-    def audience(self) -> Audience:
-        return Audience.private(self.player)
-
-    def movement(self) -> Movement:
-        return contract.transfer(
-            self.currency,
-            accounts.wallet(self.player),
-            accounts.stack(self.table_id, self.player),
-            self.amount,
-            memo=f"{self.player} buys in",
-        )
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class ChipsCashed(Event):
-    """Chips from the player's stack back to his wallet (private: his money)."""
-
-    kind: ClassVar[str] = "tiletable.chips_cashed"
-    table_id: str
-    player: str
-    amount: int
-    currency: str
-
-    def audience(self) -> Audience:
-        return Audience.private(self.player)
-
-    def movement(self) -> Movement:
-        return contract.transfer(
-            self.currency,
-            accounts.stack(self.table_id, self.player),
-            accounts.wallet(self.player),
-            self.amount,
-            memo=f"{self.player} cashes out",
-        )
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class BankDeclined(Event):
-    """PG-4.3 / TW-5b / PG-R6: the seat whose turn it is declines (or a banker passes on)."""
-
-    kind: ClassVar[str] = "tiletable.bank_declined"
-    player: str
-    seat: int
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class BankOpened(Event):
-    """PG-4.4 / TW-5c: a round opens — the banker's capital (and the house's co-bank,
-    PG-3.1 / TW-5e) put on the table. ``banker`` is ``"house"`` when the house banks."""
-
-    kind: ClassVar[str] = "tiletable.bank_opened"
-    table_id: str
-    round_no: int
-    banker: str
-    seat: int
-    capital: int
-    house_capital: int
-    currency: str
-    holds: tuple[str, ...]  # banker's hold, then the house's (when it co-banks)
-
-    def movement(self) -> Movement:
-        posts: list[tuple[str, int]] = []
-        src = (
-            accounts.house(self.table_id)
-            if self.banker == HOUSE
-            else accounts.stack(self.table_id, self.banker)
-        )
-        posts += [(src, -self.capital), (accounts.bank(self.table_id), self.capital)]
-        if self.house_capital:
-            posts += [
-                (accounts.house(self.table_id), -self.house_capital),
-                (accounts.bank(self.table_id), self.house_capital),
-            ]
-        return _mv(self.currency, posts, opens=self.holds, memo=f"round {self.round_no} bank")
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class CoBankJoined(Event):
-    """PG-3.2 / TW-5e: a player joins the bank with capital, after the banker."""
-
-    kind: ClassVar[str] = "tiletable.cobank_joined"
-    table_id: str
-    hold: str
-    player: str
-    capital: int
-    currency: str
-
-    def movement(self) -> Movement:
-        return contract.transfer(
-            self.currency,
-            accounts.stack(self.table_id, self.player),
-            accounts.bank(self.table_id),
-            self.capital,
-            opens=(self.hold,),
-            memo=f"{self.player} co-banks",
-        )
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class BetPlaced(Event):
-    """PG-4.6 / TW-2g: a bet on a seat, before the dice (``bet_id`` is its hold)."""
-
-    kind: ClassVar[str] = "tiletable.bet_placed"
-    table_id: str
-    bet_id: str
-    player: str
-    seat: int
-    amount: int
-    currency: str
-
-    def movement(self) -> Movement:
-        return contract.transfer(
-            self.currency,
-            accounts.stack(self.table_id, self.player),
-            accounts.wagers(self.table_id),
-            self.amount,
-            opens=(self.bet_id,),
-            memo=f"{self.player} bets on seat {self.seat}",
-        )
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class StacksRearranged(Event):
-    """PG-2.1 / PG-R2 / TW-2f: an order of the face-down stacks, before the dice (public:
-    the stacks move on the table; what they hold stays hidden)."""
-
-    kind: ClassVar[str] = "tiletable.stacks_rearranged"
-    player: str
-    order: tuple[int, ...]
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class DiceShaken(Event):
-    """PG-1.2 / TW-2b: the banker's four dice (public). ``keyed`` when a live table keyed
-    them in; otherwise they derive from the woodpile's seed. ``valid`` False: a cocked die
-    or one out of the shaker, shaken again (PG-1.5, TW-2e)."""
-
-    kind: ClassVar[str] = "tiletable.dice_shaken"
-    player: str
-    dice: tuple[int, ...]
-    valid: bool
-    keyed: bool
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class TilesDealt(Event):
-    """PG-1.4 / TW-2c: a seat's four tiles, face down — private to the seat's holder (the
-    banker for the banker's seat) and the staff; ``holder`` is "" for a seat nobody holds."""
-
-    kind: ClassVar[str] = "tiletable.tiles_dealt"
-    seat: int
-    holder: str
-    tiles: tuple[str, ...]
-
-    def audience(self) -> Audience:
-        if self.holder and self.holder not in RESERVED:
-            return Audience.private(self.holder)
-        return Audience.STAFF
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class WoodpileBuilt(Event):
-    """PG-1.1 / TW-2a at a live table: the dealer built a physical woodpile, face down, that
-    the system never knows; the tiles are keyed in as dealt (:class:`HandsKeyed`). No
-    server seed: nothing is committed or revealed (public)."""
-
-    kind: ClassVar[str] = "tiletable.woodpile_built"
-    label: str
-    by: str
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class HandsKeyed(Event):
-    """PG-1.4 / TW-2c at a live table: the four tiles each seat received from the physical
-    woodpile, keyed in by the dealer with the banker's ``dice`` (PG-1.2); T-1 bounds them
-    (no tile more often than the 32-tile set has it). Staff only: a seat's tiles reach its
-    holder in its ``TilesDealt``."""
-
-    kind: ClassVar[str] = "tiletable.hands_keyed"
-    label: str
-    dice: tuple[int, ...]
-    hands: dict[str, tuple[str, ...]]
-    by: str
-
-    def audience(self) -> Audience:
-        return Audience.STAFF
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class WoodpileEnded(Event):
-    """A physical woodpile is used up (or its deal void, PG-R3): the next round builds a new
-    one — the keyed-in counterpart of ``SeedRevealed`` (public)."""
-
-    kind: ClassVar[str] = "tiletable.woodpile_ended"
-    label: str
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class TilesExposed(Event):
-    """PG-2.2 / PG-2.3 / PG-R3 / TW-4: tiles turned face up in the deal (public)."""
-
-    kind: ClassVar[str] = "tiletable.tiles_exposed"
-    seat: int
-    tiles: tuple[str, ...]
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class TilesSet(Event):
-    """PG-5.1 / TW-6a: a seat's four tiles split by its holder (the banker's by PG-3.4's
-    authority), face down: private to the setter and the staff until the settlement."""
-
-    kind: ClassVar[str] = "tiletable.tiles_set"
-    player: str
-    seat: int
-    front: tuple[str, ...]
-    back: tuple[str, ...]
-
-    def audience(self) -> Audience:
-        if self.player in RESERVED:
-            return Audience.STAFF
-        return Audience.private(self.player)
-
-
-@event
-@dataclass(frozen=True, slots=True)
-class RoundSettled(Event):
-    """PG-6 / PG-8.3 / TW-6b / TW-6c: every hand turned up and compared, every bet settled
-    (PG-R4, PG-R5 / TW-R3), every hold of the round closed.
-
-    ``hands`` and ``settings`` are public now; ``resets`` lists the TW-6b re-sets with the
-    setting before and after; ``postings`` are in the table's account scheme.
-    """
-
-    kind: ClassVar[str] = "tiletable.round_settled"
-    table_id: str
-    round_no: int
-    currency: str
-    hands: tuple[tuple[int, tuple[str, ...]], ...]
-    settings: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...]
-    resets: tuple[dict[str, Any], ...]
-    results: tuple[dict[str, Any], ...]
-    bank_shares: tuple[tuple[str, int], ...]
-    commissions: tuple[tuple[str, int], ...]
-    compensation: tuple[dict[str, Any], ...]
-    postings: tuple[tuple[str, int], ...]
-    closes: tuple[str, ...]
-
-    def movement(self) -> Movement:
-        return _mv(
-            self.currency,
-            self.postings,
-            closes=self.closes,
-            memo=f"round {self.round_no} settled",
-        )
-
-    def bets(self) -> tuple[SettledBet, ...]:
-        """The results as typed records."""
-        return tuple(
-            SettledBet(
-                bet_id=str(r["bet_id"]),
-                player=str(r["player"]),
-                seat=int(r["seat"]),
-                amount=int(r["amount"]),
-                outcome=BetOutcome(r["outcome"]),
-                action=int(r["action"]),
-                net=int(r["net"]),
-                commission=int(r["commission"]),
-                seat_result=str(r["seat_result"]),
-            )
-            for r in self.results
-        )
+#: this module was ``macau_tables.games.tiletable``: its classes keep the names its snapshots gave
+snapshot.snapshot_home(__name__, "macau_tables.games.tiletable")
 
 
 # --- the table -------------------------------------------------------------------------------
@@ -1944,7 +1460,7 @@ class TileTable(Table):
     def _opening(self) -> TileTable:
         opened = self._events[0]
         assert isinstance(opened, TableOpened)
-        return open_table(
+        return type(self)(
             self._rules_of(opened), self._table_id, seeds=self._keyring,
             planned=self._planned, order_of=self._order_of, header=self._journal.header,
         )  # fmt: skip
@@ -2002,7 +1518,7 @@ class TileTable(Table):
     def _legacy_digest(self) -> str | None:
         """The digest this state had in the layout of a journal written before
         (:func:`legacy_digest`): a replayed checkpoint that cites it stands."""
-        return legacy_digest(self)
+        return checkpoints.legacy_digest(self)
 
     # ---- replay: the command that starts with an event ----------------------------------------
 
@@ -2140,218 +1656,11 @@ TileTable._ROUND_EVENTS = (
 )  # fmt: skip
 
 
-# --- checkpoints of journals written before (the round machine's layout) ---------------------
-#
-# A table's state held its rounds as the round machine kept them (each with its own journal
-# of ``tiles.*`` events) until the round became a :class:`TileRound`: a checkpoint of a journal
-# written then is the digest of the state in that layout. Its replay finds the same state
-# and takes the digest it had (``checkpoint(cited=...)``): :func:`legacy_digest` rebuilds the
-# round in play and the last one settled as the round machine held them, through today's
-# rules, from the table's history.
-
-
-def legacy_digest(table: TileTable) -> str | None:
-    """The digest of ``table``'s state in the layout of a table whose rounds were the round
-    machine's (``macau_tables.games.tiles.legacy``); None when the journal does not reach back
-    to the table's opening (a window from a snapshot) or a woodpile's seed is not known.
-
-    The seats, the woodpile in use and the limits are followed through the whole history;
-    the rounds themselves are rebuilt from the last settled one on (from the round that
-    began its woodpile, when it went on with a first 4-place round's, TW-2d)."""
-    journal = table.journal
-    if journal.first or not len(journal):
-        return None
-    opening = journal.events[0]
-    assert isinstance(opening, TableOpened)
-    options = TileTableRules.from_json(opening.rules).round
-    waiting: LimitsChanged | None = None
-    reg, places, vault = table.regulation, table.rules.places, table.seed_vault()
-    history = [ev for _seq, ev in contract.effective_events(journal.events, 0)]
-    start = _legacy_start(history, table.round is not None)
-    seats: dict[int, str] = {}
-    label = ""
-    in_round = False
-    cur: tilegame.OldRound | None = None
-    prev: tilegame.OldRound | None = None
-    for i, ev in enumerate(history):
-        match ev:
-            case PlayerSat(player=player, seat=seat):
-                seats[seat] = player
-            case PlayerLeft(seat=seat):
-                seats.pop(seat, None)
-            case LimitsChanged():
-                waiting = ev
-                if not in_round:
-                    options = dataclasses.replace(options, min_bet=ev.min_bet, max_bet=ev.max_bet)
-                    waiting = None
-            case BankOpened():
-                in_round = True
-                if i < start:
-                    continue
-                opened = tilegame.RoundOpened(
-                    reg.game, ev.round_no, places, ev.banker, ev.seat, ev.capital,
-                    0 if ev.banker == HOUSE else ev.house_capital, ev.currency,
-                    tuple(sorted((p, 10**15) for p in seats.values())), options.to_json(),
-                    (), (), (),
-                )  # fmt: skip
-                carried = prev if label and prev is not None else None
-                cur = tilegame.OldRound.start(reg, opened, carried)
-            case SeedCommitted(label=name, commitment=c):
-                label = name
-                if cur is not None:
-                    if c not in vault:
-                        return None
-                    order = table._order_of(vault[c], table.table_id, name)
-                    cur.apply(tilegame.TilesShuffled(tuple(str(FULL_SET[i]) for i in order)))
-            case WoodpileBuilt(label=name):
-                label = name
-                if cur is not None:
-                    cur.apply(tilegame.TilesShuffled(tuple(str(t) for t in sorted(FULL_SET))))
-            case HandsKeyed(dice=dice, hands=hands) if cur is not None:
-                keyed = {int(s): tuple(parse_tiles(list(ts))) for s, ts in hands.items()}
-                cur.round = cur.round.keyed(table._woodpile_with(cur.round, dice, keyed))
-            case SeedRevealed() | WoodpileEnded():
-                label = ""
-            case RoundSettled():
-                in_round = False
-                if cur is not None:
-                    cur.apply(tilegame.RoundSettled((), (), (), (), (), ()))  # (computed again)
-                    prev, cur = cur, None
-                if waiting is not None:
-                    options = dataclasses.replace(
-                        options, min_bet=waiting.min_bet, max_bet=waiting.max_bet
-                    )
-                    waiting = None
-            case _ if cur is not None and (old := _old_event(ev)) is not None:
-                cur.apply(old)
-            case _:
-                pass
-    if (cur is None) != (table.round is None) or (prev is None) != (table._prev is None):
-        return None
-    rounds = {"_round": cur, "_prev": prev}
-    state = {k: v for k, v in vars(table).items() if k not in table.SNAPSHOT_SKIP}
-    encoded = snapshot.encode({k: None if k in rounds else v for k, v in state.items()})
-    pairs = [[k, tilegame.encoded_round(rounds[k]) if k in rounds else v] for k, v in encoded["d"]]
-    return snapshot.digest(tilegame.renamed({"d": pairs}))
-
-
-def _legacy_start(history: Sequence[Event], in_play: bool) -> int:
-    """Where :func:`legacy_digest` starts rebuilding rounds: the opening of the last settled
-    round (the one before the round in play, if any), or of the round that began its
-    woodpile when it went on with another's (TW-2d / TW-R2)."""
-    opens = [i for i, ev in enumerate(history) if isinstance(ev, BankOpened)]
-    if not opens:
-        return len(history)
-    k = max(len(opens) - (2 if in_play else 1), 0)
-
-    def shuffles(k: int) -> bool:
-        end = opens[k + 1] if k + 1 < len(opens) else len(history)
-        return any(isinstance(ev, SeedCommitted | WoodpileBuilt) for ev in history[opens[k] : end])
-
-    while k > 0 and not shuffles(k):
-        k -= 1
-    return opens[k]
-
-
-def _old_event(ev: Event) -> Event | None:
-    """A table's event as the round machine recorded it (None: no part of its journal)."""
-    match ev:
-        case CoBankJoined(player=p, capital=c):
-            return tilegame.CoBankJoined(p, c)
-        case BetPlaced(player=p, seat=s, amount=a):
-            return tilegame.BetPlaced(p, s, a)
-        case StacksRearranged(player=p, order=o):
-            return tilegame.StacksRearranged(p, o)
-        case DiceShaken(dice=d, valid=v):
-            return tilegame.DiceShaken(d, v)
-        case TilesExposed(seat=s, tiles=ts):
-            return tilegame.TilesExposed(s, len(ts))
-        case TilesSet(player=p, seat=s, front=f, back=b):
-            return tilegame.SeatSet(p, s, f, b)
-        case _:
-            return None
-
-
 def _renamed(hold: str, aliases: Mapping[str, str]) -> str:
     """A hold's id after a correction re-issued it (``aliases``: base id → new id)."""
     return aliases.get(hold.split("~")[0], hold)
 
 
-def open_table(
-    rules: TileTableRules | None = None,
-    table_id: str = "t1",
-    *,
-    seeds: Mapping[str, bytes] | None = None,
-    planned: Mapping[str, str] | None = None,
-    order_of: WoodpileOrder = woodpile_order,
-    header: Mapping[str, Any] | None = None,
-) -> TileTable:
-    """A new tile table (journal: ``TableOpened`` with the rules)."""
-    rules = rules or TileTableRules()
-    cls = PaiGowTable if rules.game == "paigow" else TaiwanTable
-    return cls(rules, table_id, seeds=seeds, planned=planned, order_of=order_of, header=header)
-
-
-def open_for_replay(journal: Journal, seeds: Mapping[str, bytes]) -> TileTable:
-    """The table a journal opens (its ``table.opened`` rules), before any operation is
-    re-run: ``contract.replay``'s ``open_engine``. ``seeds`` are the server seeds known by
-    commitment (revealed in the journal, or kept secret by the server)."""
-    events = journal.events
-    if not events or not isinstance(events[0], TableOpened):
-        raise ReplayMismatch("entry 0: a tile table's journal opens with table.opened")
-    opened = events[0]
-    if opened.game != journal.game:
-        raise ReplayMismatch(
-            f"entry 0: the table plays {opened.game}, the journal says {journal.game}"
-        )
-    try:
-        rules = TileTableRules.from_json(opened.rules)
-    except (InvalidInput, RuleViolation) as exc:
-        raise ReplayMismatch(f"entry 0: {exc}", rule=exc.rule) from exc
-    return open_table(
-        rules, opened.table_id, seeds=seeds, planned=_planned(events), header=journal.header
-    )
-
-
 def _planned(events: Iterable[Event]) -> dict[str, str]:
     """The woodpiles' commitments in ``events``, by label (replay of a timed-out shuffle)."""
     return {ev.label: ev.commitment for ev in events if isinstance(ev, SeedCommitted)}
-
-
-def replay(journal: Journal, seeds: Mapping[str, bytes] | None = None) -> TileTable:
-    """Re-run a tile table's journal (``contract.replay``): every event must follow."""
-    engine = contract.replay(journal, open_for_replay, seeds)
-    assert isinstance(engine, TileTable)
-    return engine
-
-
-def _replayer(game: str) -> Callable[[Journal], object]:
-    def run(journal: Journal) -> object:
-        events = journal.events
-        if events and isinstance(events[0], tilegame.RoundOpened):
-            # a single round's journal of the round machine (older `play` journals)
-            return tilegame.replay_round(journal, REGULATIONS[game])
-        return replay(journal)
-
-    return run
-
-
-register_replayer("paigow", _replayer("paigow"))
-register_replayer("taiwan", _replayer("taiwan"))
-
-# A round (recall, contract.rounds) opens with the bank (PG-4.4, TW-5c): co-banks and bets
-# (PG-3.2, PG-4.6), the stacks, the dice and the deal (PG-1, TW-2), the settings (PG-5.1,
-# TW-6a); it ends when every hand is settled (PG-6, TW-6b).
-contract.mark_rounds(
-    play=(
-        BankOpened,
-        CoBankJoined,
-        BetPlaced,
-        StacksRearranged,
-        DiceShaken,
-        TilesDealt,
-        TilesExposed,
-        TilesSet,
-    ),
-    settle=(RoundSettled,),
-)
