@@ -187,3 +187,15 @@ class SettledBet:
     net: int
     commission: int
     seat_result: str  # "player", "banker", "push" or "seat_out"
+
+
+@dataclass
+class _Offer:
+    """Whose turn it is to bank (PG-4.3, PG-R6): ``turn`` is the seat offered first;
+    ``keep`` when that is the banker offered another round (PG-4.1, PG-4.9)."""
+
+    turn: int = 1
+    keep: bool = False
+    floor: int = 0  # PG-4.9 / TW-5d / PG-R11: the capital left on the table
+    rounds_held: int = 0
+    declined: list[int] = field(default_factory=list)

@@ -37,7 +37,6 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
@@ -46,25 +45,21 @@ from macau_tables.core.errors import (
     InsufficientFunds,
     InvalidInput,
     OutOfOrder,
-    ReplayMismatch,
     RuleViolation,
     SeedNotRevealed,
 )
 from macau_tables.core.errors import passes as _can
 from macau_tables.core.journal import Event, Journal, JsonValue
-from macau_tables.core.ledger import movement_of
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng, commitment
 from macau_tables.core.visibility import Viewer, ViewerRole
 from macau_tables.games import contract
 from macau_tables.games.contract import (
     Actor,
-    Checkpoint,
     Command,
     LimitsChanged,
     Pending,
     Role,
-    RoundCorrected,
     RoundVoided,
     SeedCommitted,
     SeedRevealed,
@@ -83,7 +78,7 @@ from macau_tables.games.kernel import (
     operation,
     optional,
 )
-from macau_tables.games.tiles import checkpoints
+from macau_tables.games.tiles import checkpoints, state
 from macau_tables.games.tiles.events import (
     BankDeclined,
     BankOpened,
@@ -109,7 +104,13 @@ from macau_tables.games.tiles.rounds import (
     Rotation,
     TileRound,
 )
-from macau_tables.games.tiles.rules import RESERVED, SUPERSEDED_CITATIONS, TilePhase, TileTableRules
+from macau_tables.games.tiles.rules import (
+    RESERVED,
+    SUPERSEDED_CITATIONS,
+    TilePhase,
+    TileTableRules,
+    _Offer,
+)
 from macau_tables.games.tiles.settlement import Settlement
 from macau_tables.games.tiles.settlement import settle as settle_round
 from macau_tables.tiles import FULL_SET, Setting, Tile, parse_tiles, settings
@@ -137,18 +138,6 @@ def woodpile_order(seed: bytes, table_id: str, label: str) -> tuple[int, ...]:
     """The woodpile's order (indices into ``FULL_SET``) from its seed: stack ``i`` is
     positions ``4i … 4i+3`` (PG-1.1, TW-2a)."""
     return Rng.for_event(seed, table_id, label).permutation(len(FULL_SET))
-
-
-@dataclass
-class _Offer:
-    """Whose turn it is to bank (PG-4.3, PG-R6): ``turn`` is the seat offered first;
-    ``keep`` when that is the banker offered another round (PG-4.1, PG-4.9)."""
-
-    turn: int = 1
-    keep: bool = False
-    floor: int = 0  # PG-4.9 / TW-5d / PG-R11: the capital left on the table
-    rounds_held: int = 0
-    declined: list[int] = field(default_factory=list)
 
 
 class TileTable(Table):
@@ -429,112 +418,8 @@ class TileTable(Table):
     # ---- apply: the only place the state changes -----------------------------------------------
 
     def apply(self, ev: Event) -> None:
-        """Apply one event to the table (and journal it)."""
-        match ev:
-            case TableOpened():
-                if len(self._journal):
-                    raise OutOfOrder("a table opens once")
-            case PlayerSat(player=player, seat=seat):
-                self._seats[seat] = player
-                self._stacks.setdefault(player, 0)
-            case PlayerLeft(seat=seat):
-                del self._seats[seat]
-            case ChipsBought() | ChipsCashed() | CoBankJoined() | BetPlaced():
-                self._apply_money(ev)
-            case BankDeclined(seat=seat):
-                o = self._offer
-                if o.keep and seat == o.turn:  # a banker passes the bank on (PG-R6)
-                    self._offer = _Offer(turn=seat % self.rules.places + 1)
-                else:
-                    o.declined.append(seat)
-            case BankOpened():
-                self._open_round(ev)
-            case SeedCommitted(label=label, commitment=c):
-                self._shuffle(label, c)
-            case WoodpileBuilt(label=label):
-                rnd = self._need_round()
-                self._round = rnd.shuffle_tiles(sorted(FULL_SET))  # the keyed hands replace it
-                self._woodpiles += 1
-                self._label, self._commitment = label, ""
-                self._keyed_pile = True
-                self._woodpile_rounds = 0
-                self._dice_tries = 0
-                self._phase = TilePhase.BETTING
-            case HandsKeyed(dice=dice, hands=hands):
-                rnd = self._need_round()
-                keyed = {int(seat): tuple(parse_tiles(ts)) for seat, ts in hands.items()}
-                self._round = rnd.keyed(self._woodpile_with(rnd, dice, keyed))
-            case SeedRevealed() | WoodpileEnded():
-                self._keyed_pile = False
-                self._woodpile_rounds = 0
-                self._label = ""
-                self._commitment = ""
-                self._face_up = ()
-                if self._round is not None and self._round.phase is Phase.SHUFFLE:
-                    self._phase = TilePhase.SHUFFLE  # PG-R3: a void deal, shuffled again
-            case StacksRearranged(player=player, order=order):
-                rnd = self._need_round()
-                self._round = rnd.rearrange(self._person(player), order)
-            case DiceShaken(dice=dice, valid=valid):
-                rnd = self._need_round()
-                self._round = rnd.shake_dice(dice, valid=valid)
-                self._dice_tries += 1
-                if valid:
-                    self._phase = TilePhase.SETTING
-                    self._woodpile_rounds += 1
-            case TilesDealt(seat=seat, holder=holder, tiles=tiles):
-                self._dealt[seat] = (holder, tiles)
-            case TilesExposed(seat=seat, tiles=tiles):
-                rnd = self._need_round().report_exposed(seat, len(tiles))
-                self._round = rnd
-                self._exposed.setdefault(seat, []).extend(tiles)
-                if rnd.phase is Phase.SHUFFLE:  # PG-2.3 / PG-R3: the deal is void
-                    self._dealt = {}
-                    self._exposed = {}
-                    self._set_by = {}
-                    self._dice_tries = 0
-                    self._woodpile_rounds = 0
-            case TilesSet(player=player, seat=seat, front=front, back=back):
-                rnd = self._need_round()
-                rnd = rnd.set_tiles(player, seat, list(parse_tiles(list(front))))
-                self._round = rnd
-                self._set_by[seat] = (player, front, back)
-                if rnd.banker_seat in rnd.settings:
-                    self._phase = TilePhase.SETTLE
-            case RoundSettled():
-                self._settled(ev)
-            case TimedOut(actor=actor, op=op, rule=rule):
-                self._timed_out = (actor, op, rule)
-            case LimitsChanged():
-                self._next_limits = ev
-                if self._round is None:
-                    self._limits_now()
-            case RoundVoided() | RoundCorrected() | Checkpoint():
-                pass  # the state follows the effective history (the kernel's _restate)
-            case _:
-                raise InvalidInput(f"{ev.kind} is not an event of a tile table")
-
-    def _apply_money(self, ev: Event) -> None:
-        mv = movement_of(ev)
-        assert mv is not None
-        for posting in mv.transaction.postings:
-            prefix = f"stack:{self._table_id}:"
-            if posting.account.startswith(prefix):
-                name = posting.account[len(prefix) :]
-                self._stacks[name] = self._stacks.get(name, 0) + posting.amount.minor
-        rnd = self._round
-        match ev:
-            case CoBankJoined(hold=hold, player=player, capital=capital):
-                assert rnd is not None
-                self._round = rnd.join_bank(player, Money(capital, self.currency))
-                self._cobank.append((hold, player, capital))
-            case BetPlaced(bet_id=bet_id, player=player, seat=seat, amount=amount):
-                assert rnd is not None
-                self._round = rnd.place_bet(player, seat, Money(amount, self.currency))
-                self._bets.append((bet_id, player, seat, amount))
-                self._bet_count += 1
-            case _:
-                pass
+        """The only place the table's state changes (``state.apply``: what each event does)."""
+        state.apply(self, ev)
 
     def _need_round(self) -> TileRound:
         if self._round is None:
@@ -543,75 +428,6 @@ class TileTable(Table):
 
     def _person(self, player: str) -> str:
         return player
-
-    def _open_round(self, ev: BankOpened) -> None:
-        self._apply_money(ev)
-        self._round_no = ev.round_no
-        self._banker = ev.banker
-        self._banker_seat = ev.seat
-        self._holds = list(ev.holds)
-        self._bets, self._cobank = [], []
-        self._dealt, self._exposed, self._set_by = {}, {}, {}
-        self._dice_tries = 0
-        self._timed_out = None
-        cur = self.currency
-        carried = None
-        if self._label and self._prev is not None:  # TW-2d / TW-R2: the same woodpile
-            carried = self._prev
-        # PG-R6 gap fill: when the house banks, its capital is the banker's (TileRound.open)
-        house = Money(0 if ev.banker == HOUSE else ev.house_capital, cur)
-        self._round = TileRound.open(
-            self.regulation, banker=ev.banker, banker_seat=ev.seat,
-            banker_capital=Money(ev.capital, cur), house_capital=house,
-            places=self.rules.places, round_no=ev.round_no,
-            options=self.rules.round, carried=carried,
-        )  # fmt: skip
-        self._phase = TilePhase.BETTING if carried is not None else TilePhase.SHUFFLE
-
-    def _shuffle(self, label: str, c: str) -> None:
-        seed = self._keyring.get(c)
-        if seed is None:
-            raise ReplayMismatch(
-                f"{label}: the seed of commitment {c[:16]}… is not known (it is revealed when "
-                "the woodpile is used up; a live table's server keeps it)"
-            )
-        order = tuple(self._order_of(seed, self._table_id, label))
-        if sorted(order) != list(range(len(FULL_SET))):
-            raise InvalidInput(f"{label}: a woodpile is an order of the 32 tiles", rule="T-1")
-        self._round = self._need_round().shuffle_tiles([FULL_SET[i] for i in order])
-        self._woodpiles += 1
-        self._label, self._commitment = label, c
-        self._woodpile_rounds = 0
-        self._dice_tries = 0
-        self._phase = TilePhase.BETTING
-
-    def _settled(self, ev: RoundSettled) -> None:
-        rnd = self._need_round()
-        self._apply_money(ev)
-        rnd.verify_settle()
-        self._last = ev
-        self._last_json = None
-        self._last_bettors = {seat for _b, _p, seat, _a in self._bets}
-        self._prev = rnd
-        if self.rules.places == 4 and self._woodpile_rounds == 1:
-            # TW-2d: the used tiles lie face up for the next round
-            self._face_up = tuple(t for _s, ts in ev.hands for t in ts)
-        self._round = None
-        self._bets, self._cobank, self._holds = [], [], []
-        self._phase = TilePhase.BANK
-        self._limits_now()
-        places = self.rules.places
-        o = self._offer
-        if self._banker == HOUSE:  # the turn moves on past the seat it started at
-            self._offer = _Offer(turn=o.turn % places + 1)
-            return
-        left = dict(ev.postings).get(accounts.stack(self._table_id, self._banker), 0)
-        held = o.rounds_held + 1 if o.keep else 1
-        rot = Rotation(places, self._banker_seat, held, left, self.regulation)
-        if not rot.must_pass() and left > 0 and self._seats.get(self._banker_seat) == self._banker:
-            self._offer = _Offer(turn=self._banker_seat, keep=True, floor=left, rounds_held=held)
-        else:
-            self._offer = _Offer(turn=self._banker_seat % places + 1)
 
     # ---- seats and chips ---------------------------------------------------------------------
 
