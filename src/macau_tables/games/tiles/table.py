@@ -46,21 +46,18 @@ from macau_tables.core.errors import (
     InvalidInput,
     OutOfOrder,
     RuleViolation,
-    SeedNotRevealed,
 )
 from macau_tables.core.errors import passes as _can
 from macau_tables.core.journal import Event, Journal, JsonValue
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng, commitment
-from macau_tables.core.visibility import Viewer, ViewerRole
-from macau_tables.games import contract
+from macau_tables.core.visibility import Viewer
 from macau_tables.games.contract import (
     Actor,
     Command,
     LimitsChanged,
     Pending,
     Role,
-    RoundVoided,
     SeedCommitted,
     SeedRevealed,
     TableOpened,
@@ -78,7 +75,7 @@ from macau_tables.games.kernel import (
     operation,
     optional,
 )
-from macau_tables.games.tiles import checkpoints, state
+from macau_tables.games.tiles import checkpoints, history, state, views
 from macau_tables.games.tiles.events import (
     BankDeclined,
     BankOpened,
@@ -338,82 +335,11 @@ class TileTable(Table):
 
     def _setters(self) -> list[tuple[Actor, int]]:
         """Seats still to set, with who sets them: the seats first, then the banker."""
-        rnd = self._round
-        assert rnd is not None
-        out: list[tuple[Actor, int]] = []
-        for seat in rnd.active_seats():
-            if seat in rnd.settings:
-                continue
-            holder = rnd.holder(seat)
-            out.append((Actor.DEALER if holder in RESERVED else Actor.player(str(holder)), seat))
-        if not out:
-            authority = rnd.banker_authority()
-            who = Actor.DEALER if authority in RESERVED else Actor.player(authority)
-            out.append((who, rnd.banker_seat))
-        return out
+        return views.setters(self)
 
     def pending(self) -> tuple[Pending, ...]:
         """Who may act now, and the rules' default if they don't (see the contract)."""
-        rnd = self._round
-        if self._phase is TilePhase.BANK:
-            seat = self.bank_candidate()
-            if seat is not None:
-                rule = self._r("PG-4.3")
-                return (
-                    Pending(
-                        Actor.player(self._seats[seat]),
-                        ("open_bank", "decline_bank"),
-                        "decline_bank",
-                        rule,
-                    ),
-                )
-            if self._seats and self.rules.house_bank_capital:
-                return (Pending(Actor.DEALER, ("house_banks",), "house_banks", "PG-R6"),)
-            return ()
-        if self._phase is TilePhase.SHUFFLE:
-            rule = self._r("PG-1.1")
-            return (Pending(Actor.DEALER, ("shuffle", "build_woodpile"), "shuffle", rule),)
-        assert rnd is not None
-        if self._phase is TilePhase.BETTING:
-            out: list[Pending] = []
-            # PG-2.3 / PG-R3: after a void deal only the shuffle and the dice repeat — no
-            # bet, no co-bank, no rearranging (the round refuses them: PG-4.7)
-            frozen = rnd.void_deals > 0
-            for _seat, player in sorted(self._seats.items()):
-                if player == self._banker:
-                    continue
-                chips = not frozen and self._stacks.get(player, 0) > 0
-                ops = [
-                    op
-                    for op, ok in (
-                        ("place_bet", chips),
-                        ("join_bank", chips),
-                        ("rearrange", _can(self._verify_rearrange_by, player)),
-                    )
-                    if ok
-                ]
-                if ops:
-                    out.append(Pending(Actor.player(player), tuple(ops), None, "", False))
-            may_rearrange = self._banker != HOUSE and _can(self._verify_rearrange_by, self._banker)
-            banker_ops = ("rearrange", "shake") if may_rearrange else ("shake",)
-            rule = self._r("PG-1.2")
-            if self._keyed_pile:  # the dealer keys in the banker's dice and the hands
-                if may_rearrange:
-                    out.append(Pending(self._banker_actor(), ("rearrange",), None, rule, False))
-                out.append(Pending(Actor.DEALER, ("shake",), None, rule))
-                return tuple(out)
-            out.append(Pending(self._banker_actor(), banker_ops, "shake", rule))
-            return tuple(out)
-        if self._phase is TilePhase.SETTING:
-            setters = self._setters()
-            out = []
-            if not rnd.settings:
-                out.append(Pending(Actor.DEALER, ("report_exposed",), None, "", False))
-            for who, seat in setters:
-                rule = self._default_rule(seat, who)
-                out.append(Pending(who, ("set_tiles",), "set_tiles", rule))
-            return tuple(out)
-        return (Pending(Actor.DEALER, ("settle",), "settle", self._r("PG-8.3")),)
+        return views.pending(self)
 
     # ---- apply: the only place the state changes -----------------------------------------------
 
@@ -1170,32 +1096,8 @@ class TileTable(Table):
     #: the events of a round, from its bank's opening to its settlement (what a void undoes)
     _ROUND_EVENTS: ClassVar[tuple[type[Event], ...]] = ()  # filled below the class
 
-    def _round_start(self) -> int | None:
-        """Where the table's last round starts in the effective history (its
-        ``BankOpened``), None if there is none to void (a void since, or an event that is no
-        part of a round: a seat taken or left, chips, the bank offered on)."""
-        events, first = self._journal.events, self._journal.first
-        voided = max(
-            (s for s, e in enumerate(events, start=first) if isinstance(e, RoundVoided)),
-            default=0,
-        )
-        for seq, ev in reversed(contract.effective_events(events, first)):
-            if seq < voided:
-                return None
-            if isinstance(ev, BankOpened):
-                return seq
-            if not isinstance(ev, self._ROUND_EVENTS):
-                return None
-        return None
-
     def _void_span(self) -> tuple[int, list[Event]]:
-        start = self._round_start()
-        if start is None:
-            raise OutOfOrder(
-                "there is no round to void: no bank was opened since the last void, or a seat, "
-                "chips or the bank's offer came after it"
-            )
-        return start, [ev for seq, ev in self._effective() if seq >= start]
+        return history.void_span(self)
 
     def _void_followers(self) -> list[Event]:
         """The woodpile in use ends with the void: its seed revealed, a physical one ended."""
@@ -1339,118 +1241,13 @@ class TileTable(Table):
     # ---- replay: the command that starts with an event ----------------------------------------
 
     def _command_of(self, ev: Event) -> Command | None:
-        match ev:
-            case PlayerSat(player=p, seat=s):
-                return Command(Actor.player(p), "sit", {"seat": s})
-            case ChipsBought(player=p, amount=a):
-                return Command(Actor.player(p), "buy_in", {"amount": a})
-            case ChipsCashed(player=p, amount=a):
-                return Command(Actor.player(p), "cash_out", {"amount": a})
-            case PlayerLeft(player=p):
-                return Command(Actor.player(p), "leave", {})
-            case BankDeclined(player=p):
-                return Command(Actor.player(p), "decline_bank", {})
-            case BankOpened(banker=b, capital=c):
-                if b == HOUSE:
-                    return Command(Actor.DEALER, "house_banks", {})
-                return Command(Actor.player(b), "open_bank", {"capital": c})
-            case SeedCommitted(commitment=c):
-                seed = self._keyring.get(c)
-                if seed is None:
-                    raise SeedNotRevealed(f"{ev.label}: its seed is not revealed in this journal")
-                return Command(Actor.DEALER, "shuffle", {"seed": seed.hex()})
-            case CoBankJoined(player=p, capital=c):
-                return Command(Actor.player(p), "join_bank", {"capital": c})
-            case BetPlaced(player=p, seat=s, amount=a):
-                return Command(Actor.player(p), "place_bet", {"seat": s, "amount": a})
-            case StacksRearranged(player=p, order=o):
-                return Command(Actor.player(p), "rearrange", {"order": list(o)})
-            case WoodpileBuilt(by=by):
-                return Command(Actor.parse(by), "build_woodpile", {})
-            case HandsKeyed(dice=d, hands=h, by=by):
-                rows: dict[str, JsonValue] = {seat: [str(t) for t in ts] for seat, ts in h.items()}
-                return Command(Actor.parse(by), "shake", {"dice": list(d), "hands": rows})
-            case DiceShaken(dice=d, valid=v, keyed=k):
-                args: dict[str, JsonValue] = {"dice": list(d), "cocked": not v} if k else {}
-                return Command(self._banker_actor(), "shake", args)
-            case TilesExposed(seat=s, tiles=ts):
-                return Command(Actor.DEALER, "report_exposed", {"seat": s, "tiles": list(ts)})
-            case TilesSet(player=p, seat=s, front=f):
-                who = Actor.DEALER if p in RESERVED else Actor.player(p)
-                return Command(who, "set_tiles", {"seat": s, "front": list(f)})
-            case RoundSettled():
-                return Command(Actor.DEALER, "settle", {})
-        return None
+        return history.command_of(self, ev)
 
     # ---- views -------------------------------------------------------------------------------
 
     def view(self, viewer: Viewer) -> dict[str, JsonValue]:
-        """What ``viewer`` may see now (JSON-plain). Never the woodpile's order; another
-        seat's face-down tiles and settings only for the staff."""
-        staff = viewer.role in (ViewerRole.DEALER, ViewerRole.SUPERVISOR)
-        me = viewer.name if viewer.role is ViewerRole.PLAYER else ""
-        rnd = self._round
-        out: dict[str, JsonValue] = {
-            "game": self.rules.game,
-            "table_id": self._table_id,
-            "rules": self.rules.to_json(),
-            "phase": self._phase.value,
-            "round_no": self._round_no,
-            "seats": {str(s): p for s, p in sorted(self._seats.items())},
-            "next_limits": None if self._next_limits is None else self._next_limits.limits_json(),
-            "pending": [p.to_json() for p in self.pending()],
-            "woodpile": {
-                "label": self._label,
-                "commitment": self._commitment,
-                "keyed": self._keyed_pile,
-            },
-        }
-        if staff:
-            out["stacks"] = dict(sorted(self._stacks.items()))
-        elif me:
-            out["stack"] = self._stacks.get(me, 0)
-        if self._phase is TilePhase.BANK:
-            seat, keep, least = self.bank_offer()
-            out["bank_offer"] = {"seat": seat, "keep": keep, "min_capital": least}
-        if rnd is not None:
-            out["banker"] = self._banker
-            out["banker_seat"] = self._banker_seat
-            out["capital"] = rnd.bank_capital.minor
-            out["house_capital"] = rnd.house_capital
-            out["bets"] = [
-                {"bet_id": b, "player": p, "seat": s, "amount": a} for b, p, s, a in self._bets
-            ]
-            out["cobankers"] = [{"player": p, "capital": c} for _h, p, c in self._cobank]
-            out["stack_order"] = list(rnd.stack_order)
-            out["rearranged_by"] = list(rnd.rearranged_by)
-            out["dice"] = list(rnd.dice) if rnd.dice else None
-            if rnd.dice and self._phase in (TilePhase.SETTING, TilePhase.SETTLE):
-                out["dealing_order"] = _ints(rnd.dealing_order())
-                out["settlement_order"] = _ints(rnd.settlement_order())
-                out["active_seats"] = _ints(rnd.active_seats())
-                out["seats_out"] = _ints(sorted(rnd.seats_out))
-                out["set"] = _ints(sorted(rnd.settings))
-            hands: dict[str, JsonValue] = {}
-            for seat, (holder, tiles) in sorted(self._dealt.items()):
-                if staff or (me and holder == me):
-                    hands[str(seat)] = list(tiles)
-            out["hands"] = hands
-            out["exposed"] = {str(s): list(ts) for s, ts in sorted(self._exposed.items())}
-            mine: dict[str, JsonValue] = {}
-            for seat, (who, front, back) in sorted(self._set_by.items()):
-                if staff or (me and who == me):
-                    mine[str(seat)] = {"front": list(front), "back": list(back)}
-            out["settings"] = mine
-        out["face_up"] = list(self._face_up)  # TW-2d: public
-        if self._last is not None:
-            if self._last_json is None:
-                self._last_json = self._last.to_json()["data"]
-            out["last_round"] = self._last_json  # (shared from view to view: read only)
-        return out
-
-
-def _ints(xs: Sequence[int] | set[int]) -> list[JsonValue]:
-    return [int(x) for x in xs]
+        """What ``viewer`` may see now (JSON-plain). Never the woodpile's order; another"""
+        return views.view(self, viewer)
 
 
 class PaiGowTable(TileTable):
