@@ -62,7 +62,6 @@ from macau_tables.games.contract import (
     SeedRevealed,
     TableOpened,
     TimedOut,
-    accounts,
 )
 from macau_tables.games.kernel import (
     AMOUNT,
@@ -75,7 +74,7 @@ from macau_tables.games.kernel import (
     operation,
     optional,
 )
-from macau_tables.games.tiles import checkpoints, history, state, views
+from macau_tables.games.tiles import checkpoints, history, posting, state, views
 from macau_tables.games.tiles.events import (
     BankDeclined,
     BankOpened,
@@ -957,107 +956,11 @@ class TileTable(Table):
         :func:`~macau_tables.games.tiles.settlement.settle` of the round as it stands."""
         self.verify_settle(actor)
         rnd = self._need_round()
-        ev = self._settlement(rnd, settle_round(rnd))
+        ev = posting.settled_event(self, rnd, settle_round(rnd))
         out = list(self._emit(ev))
         if self.rules.places == 8 or self._woodpile_rounds >= 2:
             out += self._reveal()
         return tuple(out)
-
-    def _settlement(self, rnd: TileRound, result: Settlement) -> RoundSettled:
-        """The settlement's event: every hold of the round returned, then the round's
-        postings (:class:`Settlement`, in the round's accounts) in the table's."""
-        t = self._table_id
-        cur = self.rules.currency
-        posts: list[tuple[str, int]] = []
-        closes: list[str] = []
-        # every hold of the round is returned, then the round's result is posted
-        for bet_id, player, _seat, amount in self._bets:
-            posts += [(accounts.wagers(t), -amount), (accounts.stack(t, player), amount)]
-            closes.append(bet_id)
-        banker_src = accounts.house(t) if self._banker == HOUSE else accounts.stack(t, self._banker)
-        posts += [(accounts.bank(t), -rnd.banker_capital), (banker_src, rnd.banker_capital)]
-        if rnd.house_capital:
-            posts += [
-                (accounts.bank(t), -rnd.house_capital),
-                (accounts.house(t), rnd.house_capital),
-            ]
-        closes += self._holds
-        for hold, player, capital in self._cobank:
-            posts += [(accounts.bank(t), -capital), (accounts.stack(t, player), capital)]
-            closes.append(hold)
-        for p in result.postings:
-            posts.append((self._account(p.account), p.amount.minor))
-        merged: dict[str, int] = {}
-        for acc, amount in posts:
-            merged[acc] = merged.get(acc, 0) + amount
-        postings = tuple((a, v) for a, v in merged.items() if v)
-        held = sum(a for _b, _p, _s, a in self._bets)
-        banked = rnd.banker_capital + rnd.house_capital + sum(c for *_, c in self._cobank)
-        if merged.get(accounts.wagers(t), 0) != -held or merged.get(accounts.bank(t), 0) != -banked:
-            raise RuleViolation(
-                "a settlement closes every hold of the round", rule=self._r("PG-4.5")
-            )
-        # the bets in the order settled, matched to their ids (each seat's in the order placed)
-        ids: dict[tuple[str, int], list[str]] = {}
-        for bet_id, player, seat, _amount in self._bets:
-            ids.setdefault((player, seat), []).append(bet_id)
-        results = []
-        for r in result.records(rnd.seats_out):
-            key = (str(r["person"]), int(r["seat"]))
-            results.append(
-                {
-                    "bet_id": ids[key].pop(0),
-                    "player": key[0],
-                    "seat": key[1],
-                    "amount": r["amount"],
-                    "outcome": str(r["outcome"]),
-                    "action": r["action"],
-                    "net": r["net"],
-                    "commission": r["commission"],
-                    "seat_result": r["seat_result"],
-                }
-            )
-        resets = []
-        for seat in result.resets:
-            was, now = rnd.settings[seat], result.settings[seat]
-            resets.append(
-                {
-                    "seat": seat,
-                    "before": [[str(x) for x in was.front.tiles], [str(x) for x in was.back.tiles]],
-                    "after": [[str(x) for x in now.front.tiles], [str(x) for x in now.back.tiles]],
-                }
-            )
-        return RoundSettled(
-            table_id=t,
-            round_no=self._round_no,
-            currency=cur,
-            hands=tuple((s, tuple(str(x) for x in rnd.hands[s])) for s in sorted(rnd.hands)),
-            settings=tuple(
-                (s, tuple(str(x) for x in st.front.tiles), tuple(str(x) for x in st.back.tiles))
-                for s, st in sorted(result.settings.items())
-            ),
-            resets=tuple(resets),
-            results=tuple(results),
-            bank_shares=tuple((p, m.minor) for p, m in result.shares),
-            commissions=tuple((p, m.minor) for p, m in result.commissions),
-            compensation=tuple(dict(c) for c in result.compensation),
-            postings=postings,
-            closes=tuple(closes),
-        )
-
-    def _account(self, account: str) -> str:
-        """The round's accounts (:func:`~macau_tables.games.tiles.rounds.wallet`) in the
-        table's scheme."""
-        t = self._table_id
-        if account == "house:bank":
-            return accounts.house(t)
-        if account == "house:commission":
-            return accounts.commission(t)
-        if account.startswith("player:"):
-            return accounts.stack(t, account.removeprefix("player:"))
-        if account == "table:pot":
-            return accounts.wagers(t)  # the pot nets to zero within a settlement
-        raise InvalidInput(f"unexpected account {account!r} in a tile settlement")
 
     # ---- time-outs (the rules' defaults; the kernel's time_out) --------------------------------
 
