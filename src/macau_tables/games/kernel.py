@@ -75,6 +75,7 @@ __all__ = [
     "ArgType",
     "ChipsBought",
     "ChipsCashed",
+    "NewLimits",
     "Operation",
     "Private",
     "Table",
@@ -283,6 +284,24 @@ def can(verify: Callable[Concatenate[_S, _P], object]) -> Callable[Concatenate[_
     check.__name__ = "can_" + name.removeprefix("verify_")
     check.__doc__ = f"``{name}`` as a bool (``core.errors.passes``)."
     return check
+
+
+@dataclass(frozen=True, slots=True)
+class NewLimits:
+    """A supervisor's new limits (``change_limits``): the main bets from ``min_bet`` to
+    ``max_bet``, other bets' by name (``bets``: baccarat's, BA-13), the Banker/Player
+    difference (``differential``: BA-14); each game's rule set checks them
+    (:meth:`Table._check_limits`)."""
+
+    min_bet: Money
+    max_bet: Money
+    bets: Mapping[str, tuple[Money, Money]] = field(default_factory=dict)
+    differential: Money | None = None
+
+    def main_only(self, what: str, rule: str) -> None:
+        """A game with one pair of limits refuses ``bets`` and ``differential``."""
+        if self.bets or self.differential is not None:
+            raise InvalidInput(what, rule=rule)
 
 
 def supervisor_reason(reason: object) -> str:
@@ -1021,15 +1040,9 @@ class Table(contract.SnapshotOps):
         """A supervisor sets new table limits; the game's rule set validates them."""
         if not isinstance(actor, Actor) or actor.role is not Role.SUPERVISOR:
             raise OutOfOrder(f"a supervisor changes the limits, not {actor}")
-        self._check_limits(min_bet, max_bet, bets or {}, differential)
+        self._check_limits(NewLimits(min_bet, max_bet, bets or {}, differential))
 
-    def _check_limits(
-        self,
-        min_bet: Money,
-        max_bet: Money,
-        bets: Mapping[str, tuple[Money, Money]],
-        differential: Money | None,
-    ) -> None:
+    def _check_limits(self, new: NewLimits) -> None:
         """The game's checks of new limits (its rule set's)."""
         raise NotImplementedError
 

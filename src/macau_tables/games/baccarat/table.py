@@ -88,6 +88,7 @@ from macau_tables.games.kernel import (
     WHOLE,
     Alias,
     Arg,
+    NewLimits,
     Table,
     can,
     operation,
@@ -953,17 +954,11 @@ class BaccaratTable(Table):
             return self.void_hand(f"{reason} (request {request} by {requested_by})", actor)
         return super().void_round(actor, reason, request=request, requested_by=requested_by)
 
-    def _check_limits(
-        self,
-        min_bet: Money,
-        max_bet: Money,
-        bets: Mapping[str, tuple[Money, Money]],
-        differential: Money | None,
-    ) -> None:
+    def _check_limits(self, new: NewLimits) -> None:
         """BA-13: Player and Banker ``min_bet`` – ``max_bet``, other bets by name in
         ``bets``; BA-14: the differential; each a positive amount in the table's currency,
         the minimum not above the maximum (the rule set validates)."""
-        with_limits(self.rules, min_bet, max_bet, bets, differential)
+        with_limits(self.rules, new.min_bet, new.max_bet, new.bets, new.differential)
 
     # --- who acts now, and time-outs ---------------------------------------------------------
 

@@ -66,6 +66,7 @@ from macau_tables.games.kernel import (
     Alias,
     Arg,
     ArgType,
+    NewLimits,
     Table,
     can,
     operation,
@@ -525,24 +526,14 @@ class CrapsTable(Table):
             raise OutOfOrder("there is no round to void: nothing was bet or thrown since")
         return start, [ev for seq, ev in self._effective() if seq >= start]
 
-    def _check_limits(
-        self,
-        min_bet: Money,
-        max_bet: Money,
-        bets: Mapping[str, tuple[Money, Money]],
-        differential: Money | None,
-    ) -> None:
+    def _check_limits(self, new: NewLimits) -> None:
         """Table limits (a rule-set option) change at the next round boundary. Craps has
-        one pair, the flat bets' (odds have only the cap of CR-2.2): no ``bets`` or
-        ``differential`` (baccarat's)."""
-        if bets or differential is not None:
-            raise InvalidInput(
-                "craps limits are the flat bets' min_bet and max_bet (odds: the cap, CR-2.2)",
-                rule="CR-2.2",
-            )
-        self._amount(min_bet)
-        self._amount(max_bet)
-        dataclasses.replace(self.rules, min_bet=min_bet, max_bet=max_bet)  # validates
+        one pair, the flat bets' (odds have only the cap of CR-2.2)."""
+        what = "craps limits are the flat bets' min_bet and max_bet (odds: the cap, CR-2.2)"
+        new.main_only(what, rule="CR-2.2")
+        self._amount(new.min_bet)
+        self._amount(new.max_bet)
+        dataclasses.replace(self.rules, min_bet=new.min_bet, max_bet=new.max_bet)  # validates
 
     def _money_fields(
         self,

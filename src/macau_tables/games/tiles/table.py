@@ -47,7 +47,6 @@ from macau_tables.core.errors import (
     OutOfOrder,
     RuleViolation,
 )
-from macau_tables.core.errors import passes as _can
 from macau_tables.core.journal import Event, Journal, JsonValue
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng, commitment
@@ -70,7 +69,9 @@ from macau_tables.games.kernel import (
     TEXT,
     WHOLE,
     Arg,
+    NewLimits,
     Table,
+    can,
     operation,
     optional,
 )
@@ -147,6 +148,7 @@ class TileTable(Table):
     """
 
     game: ClassVar[str] = "tiles"
+    RULES = TileTableRules
     rules: TileTableRules
     SUPERSEDED_CITATIONS: ClassVar[Mapping[str, frozenset[str]]] = MappingProxyType(
         SUPERSEDED_CITATIONS
@@ -173,9 +175,6 @@ class TileTable(Table):
 
     def game_name(self) -> str:
         return self.rules.game
-
-    def _rules_of(self, opened: TableOpened) -> TileTableRules:
-        return TileTableRules.from_json(opened.rules)
 
     def _init_state(self) -> None:
         """A new table's state (changed only by :meth:`apply`)."""
@@ -387,8 +386,7 @@ class TileTable(Table):
         if self._seat_of(player) is not None:
             raise RuleViolation(f"{player} already has seat {self._seat_of(player)}")
 
-    def can_sit(self, actor: Actor, seat: object) -> bool:
-        return _can(self.verify_sit, actor, seat)
+    can_sit = can(verify_sit)
 
     @operation(
         actor=Role.PLAYER,
@@ -445,8 +443,7 @@ class TileTable(Table):
                 rule=rule,
             )
 
-    def can_leave(self, actor: Actor) -> bool:
-        return _can(self.verify_leave, actor)
+    can_leave = can(verify_leave)
 
     @operation(actor=Role.PLAYER, rule="PG-4.7")
     def leave(self, actor: Actor) -> tuple[Event, ...]:
@@ -491,8 +488,7 @@ class TileTable(Table):
                 self.rules.places, o.turn, o.rounds_held, o.floor, self.regulation
             ).verify_keep(value, False)
 
-    def can_open_bank(self, actor: Actor, capital: Money) -> bool:
-        return _can(self.verify_open_bank, actor, capital)
+    can_open_bank = can(verify_open_bank)
 
     @operation(actor=Role.PLAYER, rule="PG-4.4", args=(Arg("capital", AMOUNT),))
     def open_bank(self, actor: Actor, capital: Money) -> tuple[Event, ...]:
@@ -514,8 +510,7 @@ class TileTable(Table):
     def verify_decline_bank(self, actor: Actor) -> None:
         self._verify_candidate(actor)
 
-    def can_decline_bank(self, actor: Actor) -> bool:
-        return _can(self.verify_decline_bank, actor)
+    can_decline_bank = can(verify_decline_bank)
 
     @operation(actor=Role.PLAYER, rule="PG-4.3")
     def decline_bank(self, actor: Actor) -> tuple[Event, ...]:
@@ -672,8 +667,7 @@ class TileTable(Table):
                 rule=self._r("PG-4.6"),
             )
 
-    def can_place_bet(self, actor: Actor, seat: int, amount: Money) -> bool:
-        return _can(self.verify_place_bet, actor, seat, amount)
+    can_place_bet = can(verify_place_bet)
 
     @operation(actor=Role.PLAYER, rule="PG-4.6", args=(Arg("seat", WHOLE), Arg("amount", AMOUNT)))
     def place_bet(self, actor: Actor, seat: int, amount: Money) -> tuple[Event, ...]:
@@ -886,8 +880,7 @@ class TileTable(Table):
         else:
             rnd.verify_set_seat(who, seat, pair)
 
-    def can_set_tiles(self, actor: Actor, seat: object, front: object) -> bool:
-        return _can(self.verify_set_tiles, actor, seat, front)
+    can_set_tiles = can(verify_set_tiles)
 
     @operation(
         actor=(Role.PLAYER, Role.DEALER),
@@ -1019,31 +1012,17 @@ class TileTable(Table):
     # business: the banker puts up what he will (PG-4.4, TW-5c) and the bank never wins or
     # loses more than it (PG-4.5).
 
-    def _check_limits(
-        self,
-        min_bet: Money,
-        max_bet: Money,
-        bets: Mapping[str, tuple[Money, Money]],
-        differential: Money | None,
-    ) -> None:
+    def _check_limits(self, new: NewLimits) -> None:
         """A supervisor's new limits of a player's bet: positive amounts in the table's
         currency, the minimum not above the maximum."""
-        if bets or differential is not None:
-            raise InvalidInput(
-                "a tile table's limits are a player's bet on a place (min_bet, max_bet) only",
-                rule=self._r("PG-4.6"),
-            )
-        for what, amount in (("min_bet", min_bet), ("max_bet", max_bet)):
+        what = "a tile table's limits are a player's bet on a place (min_bet, max_bet) only"
+        new.main_only(what, rule=self._r("PG-4.6"))
+        for what, amount in (("min_bet", new.min_bet), ("max_bet", new.max_bet)):
             if not isinstance(amount, Money) or amount.currency != self.currency:
                 raise InvalidInput(f"{what} is an amount in {self.currency.code}, not {amount!r}")
             if not amount.is_positive():
                 raise InvalidInput(f"{what} must be positive, not {amount}")
-        self._limited(min_bet.minor, max_bet.minor)  # the rule set validates
-
-    @property
-    def next_limits(self) -> LimitsChanged | None:
-        """Limits changed for the next round, waiting for this one to end (or None)."""
-        return self._next_limits
+        self._limited(new.min_bet.minor, new.max_bet.minor)  # the rule set validates
 
     def _limited(self, min_bet: int, max_bet: int) -> TileTableRules:
         opts = dataclasses.replace(self.rules.round, min_bet=min_bet, max_bet=max_bet)
