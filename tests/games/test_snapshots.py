@@ -217,6 +217,9 @@ WAS: dict[str, dict[str, str]] = {
         "state": "tiletable",
         "replays": "tiletable",
         "checkpoints": "tiletable",
+        "posting": "tiletable",
+        "seats": "tiletable",
+        "bank": "tiletable",
     },
 }
 

@@ -75,7 +75,7 @@ from macau_tables.games.kernel import (
     operation,
     optional,
 )
-from macau_tables.games.tiles import checkpoints, history, posting, state, views
+from macau_tables.games.tiles import bank, checkpoints, history, posting, seats, state, views
 from macau_tables.games.tiles.events import (
     BankDeclined,
     BankOpened,
@@ -110,8 +110,7 @@ from macau_tables.games.tiles.rules import (
 )
 from macau_tables.games.tiles.settlement import Settlement
 from macau_tables.games.tiles.settlement import settle as settle_round
-from macau_tables.tiles import FULL_SET, Setting, Tile, parse_tiles, settings
-from macau_tables.tiles.strategies import strategy
+from macau_tables.tiles import FULL_SET, Setting, Tile, parse_tiles
 
 __all__ = [
     "PaiGowTable",
@@ -202,7 +201,7 @@ class TileTable(Table):
         self._set_by: dict[int, tuple[str, tuple[str, ...], tuple[str, ...]]] = {}
         self._face_up: tuple[str, ...] = ()  # TW-2d: the first 4-place round's tiles
         # the seats bet on in the previous round (kept in the state for the snapshots'
-        # digests; the rotation asks who bet, by person: _bet_last_round)
+        # digests; the rotation asks who bet, by person: bank._bet_last_round)
         self._last_bettors: set[int] = set()
         self._last: RoundSettled | None = None
         # its data as the views show it, worked out at the first view after it: a view
@@ -280,26 +279,7 @@ class TileTable(Table):
 
     def bank_candidate(self) -> int | None:
         """The seat the bank is offered to now (PG-4.3, PG-R6), or None (the house banks)."""
-        places = self.rules.places
-        o = self._offer
-        for k in range(places):
-            seat = (o.turn - 1 + k) % places + 1
-            player = self._seats.get(seat)
-            if seat in o.declined or player is None or self._stacks.get(player, 0) <= 0:
-                continue  # an empty seat, or one with nothing to bank, counts as declining
-            if o.keep and k == 0:
-                return seat
-            if k > 0 and not self._bet_last_round(player):
-                continue  # PG-4.3 / TW-5b: a declined bank goes to a person who bet
-            return seat
-        return None
-
-    def _bet_last_round(self, player: str) -> bool:
-        """PG-R6 / TW-R7: whether ``player`` himself bet in the previous round, on any seat
-        (another player's bet on his seat does not count: the condition is on the person,
-        惟獲過莊的閒家必須曾在上一局投注 / 但該人必須在此之前曾經投注)."""
-        prev = self._prev
-        return prev is not None and player in prev.tally.staked
+        return bank.candidate(self)
 
     def bank_offer(self) -> tuple[int | None, bool, int]:
         """(the seat offered the bank, whether it is the banker's keep, the least capital:
@@ -316,20 +296,6 @@ class TileTable(Table):
 
     def _banker_actor(self) -> Actor:
         return Actor.DEALER if self._banker == HOUSE else Actor.player(self._banker)
-
-    def _default_rule(self, seat: int, who: Actor) -> str:
-        """The rule that makes :meth:`default_setting` a seat's time-out default."""
-        rnd = self._need_round()
-        if seat == rnd.banker_seat:
-            # TW-R1: the banker sets freely, or bound by the option; PG-3.4 / PG-R10: the
-            # house way sets the banker's tiles
-            return "TW-R1" if self.regulation.forced_setting is not None else "PG-R10"
-        if who == Actor.DEALER:
-            # a seat whose bettors all hold another (PG-7.5 gap fill; TW-R6's option)
-            return self._r("PG-7.5")
-        # TW-6b: the dealer re-sets to the forced setting; PG-5.1: each seat's four tiles are
-        # split into two hands — the house way splits them for a holder who does not
-        return "TW-6b" if self.regulation.forced_setting is not None else "PG-5.1"
 
     def _setters(self) -> list[tuple[Actor, int]]:
         """Seats still to set, with who sets them: the seats first, then the banker."""
@@ -604,43 +570,6 @@ class TileTable(Table):
             tiles[4 * stack : 4 * stack + 4] = rest[4 * k : 4 * k + 4]
         return tuple(tiles)
 
-    def _keyed_hands(self, rnd: TileRound, hands: object) -> dict[int, tuple[Tile, ...]]:
-        """PG-1.4 / TW-2c: every seat's four tiles as dealt, from the tiles this woodpile
-        still holds (T-1: no tile more often than the set has it)."""
-        rule = self._r("PG-1.4")
-        if not isinstance(hands, Mapping):
-            raise InvalidInput("hands maps each seat to its four tiles", rule=rule)
-        out: dict[int, tuple[Tile, ...]] = {}
-        for seat, names in hands.items():
-            try:
-                n = int(seat)
-            except (TypeError, ValueError):
-                raise InvalidInput(f"a seat is a number, not {seat!r}", rule=rule) from None
-            if not isinstance(names, list | tuple) or not all(isinstance(t, str) for t in names):
-                raise InvalidInput(f"seat {seat}: four tiles such as '6-6'", rule=rule)
-            out[n] = tuple(parse_tiles(list(names)))
-            if len(out[n]) != 4:
-                raise InvalidInput(f"seat {seat}: four tiles, not {len(out[n])}", rule=rule)
-        places = set(range(1, rnd.places + 1))
-        if set(out) != places:
-            raise InvalidInput(
-                f"every stack is dealt (seats {sorted(places)}), whatever the players",
-                rule=rule,
-            )
-        earlier = [s for s in range(8) if s not in rnd.stack_order]
-        left = Counter(FULL_SET)
-        left.subtract(t for s in earlier for t in rnd.tiles[4 * s : 4 * s + 4])
-        for seat in sorted(out):
-            for tile in out[seat]:
-                left[tile] -= 1
-                if left[tile] < 0:
-                    raise InvalidInput(
-                        f"seat {seat}: {tile} is dealt more often than the 32-tile set "
-                        "(and this woodpile) holds it",
-                        rule="T-1",
-                    )
-        return out
-
     # ---- bets, co-bank, rearranging (PG-2.1, PG-3.2, PG-4.6, TW-2f, TW-2g, TW-5e) -------------
 
     def _verify_betting(self, rule: str) -> TileRound:
@@ -768,7 +697,7 @@ class TileTable(Table):
                 rule=self._r("PG-1.4"),
             )
         if self._keyed_pile and not cocked:
-            keyed = self._keyed_hands(rnd, hands)
+            keyed = seats.keyed_hands(self, rnd, hands)
         elif hands is not None:
             raise InvalidInput("a cocked throw deals nothing: no hands", rule=self._r("PG-1.5"))
         if dice is None:
@@ -849,19 +778,6 @@ class TileTable(Table):
 
     # ---- setting (PG-5, PG-7, PG-8.1, TW-6a, TW-6b) --------------------------------------------
 
-    def _setter_of(self, actor: Actor, seat: int) -> str:
-        rnd = self._need_round()
-        who = rnd.banker_authority() if seat == rnd.banker_seat else rnd.holder(seat)
-        if who is None:
-            raise RuleViolation(
-                f"seat {seat} has no bets in play this round", rule=self._r("PG-5.1")
-            )
-        want = Actor.DEALER if who in RESERVED else Actor.player(who)
-        if actor != want:
-            rule = self._r("PG-7.4" if seat != rnd.banker_seat else "PG-3.4")
-            raise RuleViolation(f"seat {seat} is set by {want}, not {actor}", rule=rule)
-        return who
-
     def verify_set_tiles(self, actor: Actor, seat: object, front: object) -> None:
         # (once the banker has set, the round refuses any setting: PG-8.2 / TW-6a)
         if self._phase not in (TilePhase.SETTING, TilePhase.SETTLE):
@@ -873,7 +789,7 @@ class TileTable(Table):
             raise InvalidInput(f"a seat is a number, not {seat!r}")
         if not isinstance(front, list | tuple) or not all(isinstance(t, str) for t in front):
             raise InvalidInput("front names two tiles, e.g. ['6-6', '1-2']", rule=self._r("PG-5.1"))
-        who = self._setter_of(actor, seat)
+        who = seats.setter_of(self, actor, seat)
         pair = list(parse_tiles(list(front)))
         if seat == rnd.banker_seat:
             rnd.verify_set_banker(who, pair)
@@ -894,7 +810,7 @@ class TileTable(Table):
         assert isinstance(seat, int)
         assert isinstance(front, list | tuple)
         rnd = self._need_round()
-        who = self._setter_of(actor, seat)
+        who = seats.setter_of(self, actor, seat)
         setting = rnd.split(seat, list(parse_tiles(list(front))))
         return self._emit(
             TilesSet(
@@ -905,34 +821,13 @@ class TileTable(Table):
             )
         )
 
-    def _forced_here(self, seat: int) -> bool:
-        """Whether the forced setting binds this seat's setter (TW-6b / TW-R1): a Taiwan
-        player always, the banker only with the option ``bind_banker``."""
-        rnd = self._need_round()
-        if self.regulation.forced_setting is None:
-            return False
-        return seat != rnd.banker_seat or rnd.options.bind_banker
-
     def default_setting(self, seat: int) -> Setting:
-        """The rules' setting for a seat whose setter does not act: where the forced setting
-        binds (TW-6b / TW-R1: a Taiwan player, and the banker under ``bind_banker``) the
-        highest back, and of two such the higher front — a setting the rule accepts; else
-        the house way (PG-R10 for the banker, the house's way of setting a seat)."""
-        rnd = self._need_round()
-        tiles = rnd.hands[seat]
-        forced = self.regulation.forced_setting
-        if forced is not None and self._forced_here(seat):
-            return forced(tiles, self.regulation.tiles)
-        return strategy("house-way").choose(tiles, self.regulation.tiles)
+        """``seats.default_setting``."""
+        return seats.default_setting(self, seat)
 
     def allowed_settings(self, seat: int) -> list[Setting]:
-        """The settings a seat's setter may keep: all three, except where the forced setting
-        binds (TW-6b / TW-R1): only those whose back is the highest."""
-        rnd = self._need_round()
-        options = settings(rnd.hands[seat], self.regulation.tiles)
-        if not self._forced_here(seat):
-            return list(options)
-        return [s for s in options if rnd.follows_forced(seat, s.front.tiles)]
+        """``seats.allowed_settings``."""
+        return seats.allowed_settings(self, seat)
 
     # ---- the settlement (PG-6, PG-8.3, PG-R4, PG-R5, TW-6b, TW-6c, TW-8) ----------------------
 

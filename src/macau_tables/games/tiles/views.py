@@ -15,6 +15,7 @@ from macau_tables.core.errors import passes as _can
 from macau_tables.core.journal import JsonValue
 from macau_tables.core.visibility import Viewer, ViewerRole
 from macau_tables.games.contract import Actor, Pending
+from macau_tables.games.tiles import seats
 from macau_tables.games.tiles.rounds import HOUSE
 from macau_tables.games.tiles.rules import RESERVED, TilePhase
 
@@ -106,7 +107,7 @@ def pending(t: TileTable) -> tuple[Pending, ...]:
         if not rnd.settings:
             out.append(Pending(Actor.DEALER, ("report_exposed",), None, "", False))
         for who, seat in due:
-            rule = t._default_rule(seat, who)
+            rule = seats.default_rule(t, seat, who)
             out.append(Pending(who, ("set_tiles",), "set_tiles", rule))
         return tuple(out)
     return (Pending(Actor.DEALER, ("settle",), "settle", t._r("PG-8.3")),)
