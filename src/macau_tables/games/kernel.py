@@ -86,6 +86,7 @@ __all__ = [
     "optional",
     "parsed",
     "parsed_list",
+    "staked",
     "supervisor_reason",
 ]
 
@@ -349,6 +350,16 @@ def cashes_out(currency: str, table_id: str, player: str, amount: int, memo: str
         amount,
         memo=f"{player} {memo}",
     )
+
+
+def staked(
+    currency: str, table_id: str, player: str, to: str, amount: int, hold: str, memo: str
+) -> Movement:
+    """``amount`` minor units from ``player``'s stack to ``to`` (the table's wagers, its bank),
+    opening the hold ``hold`` (a bet, a co-bank's capital)."""
+    stack = contract.accounts.stack(table_id, player)
+    cur = journal_currency(currency)
+    return contract.transfer(cur, stack, to, amount, opens=(hold,), memo=memo)
 
 
 class Private:

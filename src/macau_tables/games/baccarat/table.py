@@ -24,6 +24,7 @@ from macau_tables.core.journal import (
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng, commitment
 from macau_tables.core.visibility import Viewer
+from macau_tables.games import contract
 from macau_tables.games.baccarat import bets as layout
 from macau_tables.games.baccarat import dealing, history, state, views
 from macau_tables.games.baccarat.cards import (
@@ -77,8 +78,6 @@ from macau_tables.games.contract import (
     LimitsChanged,
     Pending,
     Role,
-    SeedCommitted,
-    SeedRevealed,
 )
 from macau_tables.games.kernel import (
     AMOUNT,
@@ -370,7 +369,7 @@ class BaccaratTable(Table):
         n = self.shoe_number + 1
         return self._emit(
             ShoeShuffled(n, self._reason(), new_set, str(by), digest),
-            SeedCommitted(f"shoe:{n}", digest),
+            contract.SeedCommitted(f"shoe:{n}", digest),
         )
 
     @operation(
@@ -442,7 +441,9 @@ class BaccaratTable(Table):
         self._emit(ShoeEnded(self.shoe_number, reason, str(by)))
         digest = self.shoe_commitment
         if digest is not None:
-            self._emit(SeedRevealed(f"shoe:{self.shoe_number}", self._keyring[digest].hex()))
+            self._emit(
+                contract.SeedRevealed(f"shoe:{self.shoe_number}", self._keyring[digest].hex())
+            )
 
     def verify_cut(self, from_end: int | None = None, by: Actor = Actor.DEALER) -> None:
         if by.role is Role.PLAYER:

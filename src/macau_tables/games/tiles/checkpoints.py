@@ -18,22 +18,8 @@ from macau_tables.games.contract import (
     SeedRevealed,
     TableOpened,
 )
+from macau_tables.games.tiles import events
 from macau_tables.games.tiles import legacy as tilegame
-from macau_tables.games.tiles.events import (
-    BankOpened,
-    BetPlaced,
-    CoBankJoined,
-    DiceShaken,
-    HandsKeyed,
-    PlayerLeft,
-    PlayerSat,
-    RoundSettled,
-    StacksRearranged,
-    TilesExposed,
-    TilesSet,
-    WoodpileBuilt,
-    WoodpileEnded,
-)
 from macau_tables.games.tiles.rounds import (
     HOUSE,
 )
@@ -86,16 +72,16 @@ def legacy_digest(table: TileTable) -> str | None:
     prev: tilegame.OldRound | None = None
     for i, ev in enumerate(history):
         match ev:
-            case PlayerSat(player=player, seat=seat):
+            case events.PlayerSat(player=player, seat=seat):
                 seats[seat] = player
-            case PlayerLeft(seat=seat):
+            case events.PlayerLeft(seat=seat):
                 seats.pop(seat, None)
             case LimitsChanged():
                 waiting = ev
                 if not in_round:
                     options = dataclasses.replace(options, min_bet=ev.min_bet, max_bet=ev.max_bet)
                     waiting = None
-            case BankOpened():
+            case events.BankOpened():
                 in_round = True
                 if i < start:
                     continue
@@ -114,16 +100,16 @@ def legacy_digest(table: TileTable) -> str | None:
                         return None
                     order = table._order_of(vault[c], table.table_id, name)
                     cur.apply(tilegame.TilesShuffled(tuple(str(FULL_SET[i]) for i in order)))
-            case WoodpileBuilt(label=name):
+            case events.WoodpileBuilt(label=name):
                 label = name
                 if cur is not None:
                     cur.apply(tilegame.TilesShuffled(tuple(str(t) for t in sorted(FULL_SET))))
-            case HandsKeyed(dice=dice, hands=hands) if cur is not None:
+            case events.HandsKeyed(dice=dice, hands=hands) if cur is not None:
                 keyed = {int(s): tuple(parse_tiles(list(ts))) for s, ts in hands.items()}
                 cur.round = cur.round.keyed(table._woodpile_with(cur.round, dice, keyed))
-            case SeedRevealed() | WoodpileEnded():
+            case SeedRevealed() | events.WoodpileEnded():
                 label = ""
-            case RoundSettled():
+            case events.RoundSettled():
                 in_round = False
                 if cur is not None:
                     cur.apply(tilegame.RoundSettled((), (), (), (), (), ()))  # (computed again)
@@ -150,14 +136,16 @@ def _legacy_start(history: Sequence[Event], in_play: bool) -> int:
     """Where :func:`legacy_digest` starts rebuilding rounds: the opening of the last settled
     round (the one before the round in play, if any), or of the round that began its
     woodpile when it went on with another's (TW-2d / TW-R2)."""
-    opens = [i for i, ev in enumerate(history) if isinstance(ev, BankOpened)]
+    opens = [i for i, ev in enumerate(history) if isinstance(ev, events.BankOpened)]
     if not opens:
         return len(history)
     k = max(len(opens) - (2 if in_play else 1), 0)
 
     def shuffles(k: int) -> bool:
         end = opens[k + 1] if k + 1 < len(opens) else len(history)
-        return any(isinstance(ev, SeedCommitted | WoodpileBuilt) for ev in history[opens[k] : end])
+        return any(
+            isinstance(ev, SeedCommitted | events.WoodpileBuilt) for ev in history[opens[k] : end]
+        )
 
     while k > 0 and not shuffles(k):
         k -= 1
@@ -167,17 +155,17 @@ def _legacy_start(history: Sequence[Event], in_play: bool) -> int:
 def _old_event(ev: Event) -> Event | None:
     """A table's event as the round machine recorded it (None: no part of its journal)."""
     match ev:
-        case CoBankJoined(player=p, capital=c):
+        case events.CoBankJoined(player=p, capital=c):
             return tilegame.CoBankJoined(p, c)
-        case BetPlaced(player=p, seat=s, amount=a):
+        case events.BetPlaced(player=p, seat=s, amount=a):
             return tilegame.BetPlaced(p, s, a)
-        case StacksRearranged(player=p, order=o):
+        case events.StacksRearranged(player=p, order=o):
             return tilegame.StacksRearranged(p, o)
-        case DiceShaken(dice=d, valid=v):
+        case events.DiceShaken(dice=d, valid=v):
             return tilegame.DiceShaken(d, v)
-        case TilesExposed(seat=s, tiles=ts):
+        case events.TilesExposed(seat=s, tiles=ts):
             return tilegame.TilesExposed(s, len(ts))
-        case TilesSet(player=p, seat=s, front=f, back=b):
+        case events.TilesSet(player=p, seat=s, front=f, back=b):
             return tilegame.SeatSet(p, s, f, b)
         case _:
             return None

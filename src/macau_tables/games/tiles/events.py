@@ -6,15 +6,14 @@ private to its holder; the settlement turns every hand up (PG-8.3, TW-6b).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from macau_tables.core import snapshot
-from macau_tables.core.journal import Event, event
+from macau_tables.core.journal import Event, event_type
 from macau_tables.core.ledger import Movement
 from macau_tables.core.money import currency_by_code
 from macau_tables.core.visibility import Audience
-from macau_tables.games import contract
+from macau_tables.games import contract, kernel
 from macau_tables.games.contract import (
     accounts,
 )
@@ -56,8 +55,7 @@ def _mv(currency: str, postings: Sequence[tuple[str, int]], **kw: Any) -> Moveme
     return contract.movement(currency_by_code(currency), postings, **kw)
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class PlayerSat(Event):
     """A player takes a seat at the table (TW-3a: 8 or 4 places)."""
 
@@ -66,8 +64,7 @@ class PlayerSat(Event):
     seat: int
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class PlayerLeft(Event):
     """A player leaves his seat (never with a bet or capital in play: PG-4.7, TW-2g)."""
 
@@ -76,56 +73,22 @@ class PlayerLeft(Event):
     seat: int
 
 
-@event
-@dataclass(frozen=True, slots=True)
-class ChipsBought(Event):
+@event_type
+class ChipsBought(kernel.ChipsBought):
     """Chips from the player's wallet to his stack at the table (private: his money)."""
 
     kind: ClassVar[str] = "tiletable.chips_bought"
-    table_id: str
-    player: str
-    amount: int
-    currency: str
-
-    def audience(self) -> Audience:
-        return Audience.private(self.player)
-
-    def movement(self) -> Movement:
-        return contract.transfer(
-            self.currency,
-            accounts.wallet(self.player),
-            accounts.stack(self.table_id, self.player),
-            self.amount,
-            memo=f"{self.player} buys in",
-        )
+    MEMO: ClassVar[str] = "buys in"
 
 
-@event
-@dataclass(frozen=True, slots=True)
-class ChipsCashed(Event):
+@event_type
+class ChipsCashed(kernel.ChipsCashed):
     """Chips from the player's stack back to his wallet (private: his money)."""
 
     kind: ClassVar[str] = "tiletable.chips_cashed"
-    table_id: str
-    player: str
-    amount: int
-    currency: str
-
-    def audience(self) -> Audience:
-        return Audience.private(self.player)
-
-    def movement(self) -> Movement:
-        return contract.transfer(
-            self.currency,
-            accounts.stack(self.table_id, self.player),
-            accounts.wallet(self.player),
-            self.amount,
-            memo=f"{self.player} cashes out",
-        )
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class BankDeclined(Event):
     """PG-4.3 / TW-5b / PG-R6: the seat whose turn it is declines (or a banker passes on)."""
 
@@ -134,8 +97,7 @@ class BankDeclined(Event):
     seat: int
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class BankOpened(Event):
     """PG-4.4 / TW-5c: a round opens — the banker's capital (and the house's co-bank,
     PG-3.1 / TW-5e) put on the table. ``banker`` is ``"house"`` when the house banks."""
@@ -166,8 +128,7 @@ class BankOpened(Event):
         return _mv(self.currency, posts, opens=self.holds, memo=f"round {self.round_no} bank")
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class CoBankJoined(Event):
     """PG-3.2 / TW-5e: a player joins the bank with capital, after the banker."""
 
@@ -179,18 +140,13 @@ class CoBankJoined(Event):
     currency: str
 
     def movement(self) -> Movement:
-        return contract.transfer(
-            self.currency,
-            accounts.stack(self.table_id, self.player),
-            accounts.bank(self.table_id),
-            self.capital,
-            opens=(self.hold,),
-            memo=f"{self.player} co-banks",
+        bank, memo = accounts.bank(self.table_id), f"{self.player} co-banks"
+        return kernel.staked(
+            self.currency, self.table_id, self.player, bank, self.capital, self.hold, memo
         )
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class BetPlaced(Event):
     """PG-4.6 / TW-2g: a bet on a seat, before the dice (``bet_id`` is its hold)."""
 
@@ -203,18 +159,13 @@ class BetPlaced(Event):
     currency: str
 
     def movement(self) -> Movement:
-        return contract.transfer(
-            self.currency,
-            accounts.stack(self.table_id, self.player),
-            accounts.wagers(self.table_id),
-            self.amount,
-            opens=(self.bet_id,),
-            memo=f"{self.player} bets on seat {self.seat}",
+        wagers, memo = accounts.wagers(self.table_id), f"{self.player} bets on seat {self.seat}"
+        return kernel.staked(
+            self.currency, self.table_id, self.player, wagers, self.amount, self.bet_id, memo
         )
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class StacksRearranged(Event):
     """PG-2.1 / PG-R2 / TW-2f: an order of the face-down stacks, before the dice (public:
     the stacks move on the table; what they hold stays hidden)."""
@@ -224,8 +175,7 @@ class StacksRearranged(Event):
     order: tuple[int, ...]
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class DiceShaken(Event):
     """PG-1.2 / TW-2b: the banker's four dice (public). ``keyed`` when a live table keyed
     them in; otherwise they derive from the woodpile's seed. ``valid`` False: a cocked die
@@ -238,8 +188,7 @@ class DiceShaken(Event):
     keyed: bool
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class TilesDealt(Event):
     """PG-1.4 / TW-2c: a seat's four tiles, face down — private to the seat's holder (the
     banker for the banker's seat) and the staff; ``holder`` is "" for a seat nobody holds."""
@@ -255,8 +204,7 @@ class TilesDealt(Event):
         return Audience.STAFF
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class WoodpileBuilt(Event):
     """PG-1.1 / TW-2a at a live table: the dealer built a physical woodpile, face down, that
     the system never knows; the tiles are keyed in as dealt (:class:`HandsKeyed`). No
@@ -267,8 +215,7 @@ class WoodpileBuilt(Event):
     by: str
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class HandsKeyed(Event):
     """PG-1.4 / TW-2c at a live table: the four tiles each seat received from the physical
     woodpile, keyed in by the dealer with the banker's ``dice`` (PG-1.2); T-1 bounds them
@@ -285,8 +232,7 @@ class HandsKeyed(Event):
         return Audience.STAFF
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class WoodpileEnded(Event):
     """A physical woodpile is used up (or its deal void, PG-R3): the next round builds a new
     one — the keyed-in counterpart of ``SeedRevealed`` (public)."""
@@ -295,8 +241,7 @@ class WoodpileEnded(Event):
     label: str
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class TilesExposed(Event):
     """PG-2.2 / PG-2.3 / PG-R3 / TW-4: tiles turned face up in the deal (public)."""
 
@@ -305,8 +250,7 @@ class TilesExposed(Event):
     tiles: tuple[str, ...]
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class TilesSet(Event):
     """PG-5.1 / TW-6a: a seat's four tiles split by its holder (the banker's by PG-3.4's
     authority), face down: private to the setter and the staff until the settlement."""
@@ -323,8 +267,7 @@ class TilesSet(Event):
         return Audience.private(self.player)
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class RoundSettled(Event):
     """PG-6 / PG-8.3 / TW-6b / TW-6c: every hand turned up and compared, every bet settled
     (PG-R4, PG-R5 / TW-R3), every hold of the round closed.

@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 from macau_tables.core import snapshot
 from macau_tables.core.errors import BetNotAllowed, InvalidInput, RuleViolation
-from macau_tables.core.journal import Event, Journal, event
+from macau_tables.core.journal import Event, Journal, event_type
 from macau_tables.core.ledger import Transaction
 from macau_tables.core.money import Money, currency_by_code
 from macau_tables.games.tiles.rounds import HOUSE, Phase, Regulation, RoundOptions, TileRound
@@ -56,8 +56,7 @@ __all__ = [
 # --- events --------------------------------------------------------------------------------
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class RoundOpened(Event):
     """PG-4.4 / TW-5c: the banker's capital on the table, the dealing announced."""
 
@@ -77,8 +76,7 @@ class RoundOpened(Event):
     exposed: tuple[str, ...]  # tiles face up from the first 4-place round (TW-2d)
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class TilesShuffled(Event):
     """PG-1.1 / TW-2a: the 32 tiles in woodpile order, stack i = tiles[4i:4i+4]."""
 
@@ -86,8 +84,7 @@ class TilesShuffled(Event):
     tiles: tuple[str, ...]
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class CoBankJoined(Event):
     """PG-3.2 / TW-5e: a player joins the bank with capital, after the banker."""
 
@@ -96,8 +93,7 @@ class CoBankJoined(Event):
     capital: int
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class BetPlaced(Event):
     """PG-4.6 / TW-2g: a bet on a seat, before the dice."""
 
@@ -107,8 +103,7 @@ class BetPlaced(Event):
     amount: int
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class StacksRearranged(Event):
     """PG-2.1 / PG-R2 / TW-2f: a permutation of the stacks' order, before the dice."""
 
@@ -117,8 +112,7 @@ class StacksRearranged(Event):
     order: tuple[int, ...]
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class DiceShaken(Event):
     """PG-1.2 / TW-2b: four dice; ``valid`` False for a cocked die or one out (PG-1.5)."""
 
@@ -127,8 +121,7 @@ class DiceShaken(Event):
     valid: bool
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class TilesExposed(Event):
     """PG-2.2 / PG-2.3 / TW-4: tiles turned face up by accident in the deal."""
 
@@ -137,8 +130,7 @@ class TilesExposed(Event):
     count: int
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class SeatSet(Event):
     """PG-5.1 / TW-6a: a seat's holder (or the banker's authority) sets the four tiles."""
 
@@ -149,8 +141,7 @@ class SeatSet(Event):
     back: tuple[str, ...]
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class RoundSettled(Event):
     """PG-6, PG-R4, PG-R5 / TW-6c, TW-8: results, payouts and the postings."""
 
