@@ -17,17 +17,23 @@ name of the module it was (``core.snapshot.snapshot_home``).
 from __future__ import annotations
 
 from macau_tables.games.tiles import (
+    bank,
     checkpoints,
     events,
     facts,
+    history,
     legacy,
     paigow,
+    posting,
     replays,
     rounds,
     rules,
+    seats,
     settlement,
+    state,
     table,
     taiwan,
+    views,
 )
 from macau_tables.games.tiles.checkpoints import *  # noqa: F403
 from macau_tables.games.tiles.events import *  # noqa: F403
@@ -35,18 +41,25 @@ from macau_tables.games.tiles.replays import *  # noqa: F403
 from macau_tables.games.tiles.rounds import *  # noqa: F403
 from macau_tables.games.tiles.rules import *  # noqa: F403
 from macau_tables.games.tiles.settlement import *  # noqa: F403
+from macau_tables.games.tiles.state import *  # noqa: F403
 from macau_tables.games.tiles.table import *  # noqa: F403
 
 __all__ = [
     *rounds.__all__,
     *settlement.__all__,
     *rules.__all__,
+    *state.__all__,
     *events.__all__,
     *table.__all__,
     *checkpoints.__all__,
     *replays.__all__,
+    "bank",
     "facts",
+    "history",
     "legacy",
     "paigow",
+    "posting",
+    "seats",
     "taiwan",
+    "views",
 ]

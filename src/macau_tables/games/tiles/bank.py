@@ -6,20 +6,16 @@ himself bet in the previous round (PG-R6 / TW-R7).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from macau_tables.core import snapshot
-
-if TYPE_CHECKING:
-    from macau_tables.games.tiles.table import TileTable
+from macau_tables.games.tiles.state import TileState
 
 #: this module was part of ``macau_tables.games.tiletable``
 snapshot.snapshot_home(__name__, "macau_tables.games.tiletable")
 
-__all__ = ["candidate"]
+__all__ = ["candidate", "offer"]
 
 
-def candidate(t: TileTable) -> int | None:
+def candidate(t: TileState) -> int | None:
     """The seat the bank is offered to now (PG-4.3, PG-R6), or None (the house banks)."""
     places = t.rules.places
     o = t._offer
@@ -36,9 +32,16 @@ def candidate(t: TileTable) -> int | None:
     return None
 
 
-def _bet_last_round(t: TileTable, player: str) -> bool:
+def _bet_last_round(t: TileState, player: str) -> bool:
     """PG-R6 / TW-R7: whether ``player`` himself bet in the previous round, on any seat
     (another player's bet on his seat does not count: the condition is on the person,
     惟獲過莊的閒家必須曾在上一局投注 / 但該人必須在此之前曾經投注)."""
     prev = t._prev
     return prev is not None and player in prev.tally.staked
+
+
+def offer(t: TileState) -> tuple[int | None, bool, int]:
+    """(the seat offered the bank, whether it is the banker's keep, the least capital:
+    PG-4.9 / TW-5d / PG-R11 what is left on the table for a keeping banker, else 1)."""
+    o = t._offer
+    return candidate(t), o.keep, o.floor if o.keep else 1

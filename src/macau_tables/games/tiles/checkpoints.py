@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from macau_tables.core import snapshot
 from macau_tables.core.journal import Event
@@ -24,13 +23,12 @@ from macau_tables.games.tiles.rounds import (
     HOUSE,
 )
 from macau_tables.games.tiles.rules import TileTableRules
+from macau_tables.games.tiles.state import TileState
 from macau_tables.tiles import FULL_SET, parse_tiles
 
 #: this module was part of ``macau_tables.games.tiletable``
 snapshot.snapshot_home(__name__, "macau_tables.games.tiletable")
 
-if TYPE_CHECKING:
-    from macau_tables.games.tiles.table import TileTable
 
 __all__ = [
     "legacy_digest",
@@ -47,7 +45,7 @@ __all__ = [
 # rules, from the table's history.
 
 
-def legacy_digest(table: TileTable) -> str | None:
+def legacy_digest(table: TileState) -> str | None:
     """The digest of ``table``'s state in the layout of a table whose rounds were the round
     machine's (``macau_tables.games.tiles.legacy``); None when the journal does not reach back
     to the table's opening (a window from a snapshot) or a woodpile's seed is not known.

@@ -5,8 +5,6 @@ and demands the same events), and the last round a supervisor's void takes back 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from macau_tables.core import snapshot
 from macau_tables.core.errors import OutOfOrder, SeedNotRevealed
 from macau_tables.core.journal import Event, JsonValue
@@ -15,17 +13,19 @@ from macau_tables.games.contract import Actor, Command
 from macau_tables.games.tiles import events
 from macau_tables.games.tiles.rounds import HOUSE
 from macau_tables.games.tiles.rules import RESERVED
-
-if TYPE_CHECKING:
-    from macau_tables.games.tiles.table import TileTable
+from macau_tables.games.tiles.state import TileState
 
 #: this module was part of ``macau_tables.games.tiletable``
 snapshot.snapshot_home(__name__, "macau_tables.games.tiletable")
 
-__all__ = ["command_of", "void_span"]
+__all__ = [
+    "ROUND_EVENTS",
+    "command_of",
+    "void_span",
+]
 
 
-def _round_start(t: TileTable) -> int | None:
+def _round_start(t: TileState) -> int | None:
     """Where the table's last round starts in the effective history (its
     ``BankOpened``), None if there is none to void (a void since, or an event that is no
     part of a round: a seat taken or left, chips, the bank offered on)."""
@@ -39,12 +39,12 @@ def _round_start(t: TileTable) -> int | None:
             return None
         if isinstance(ev, events.BankOpened):
             return seq
-        if not isinstance(ev, t._ROUND_EVENTS):
+        if not isinstance(ev, ROUND_EVENTS):
             return None
     return None
 
 
-def void_span(t: TileTable) -> tuple[int, list[Event]]:
+def void_span(t: TileState) -> tuple[int, list[Event]]:
     """The last round: from its ``BankOpened`` on."""
     start = _round_start(t)
     if start is None:
@@ -55,7 +55,7 @@ def void_span(t: TileTable) -> tuple[int, list[Event]]:
     return start, [ev for seq, ev in t._effective() if seq >= start]
 
 
-def command_of(t: TileTable, ev: Event) -> Command | None:
+def command_of(t: TileState, ev: Event) -> Command | None:
     match ev:
         case events.PlayerSat(player=p, seat=s):
             return Command(Actor.player(p), "sit", {"seat": s})
@@ -98,3 +98,23 @@ def command_of(t: TileTable, ev: Event) -> Command | None:
         case events.RoundSettled():
             return Command(Actor.DEALER, "settle", {})
     return None
+
+
+#: the events of a round: what a void takes back, from the round's ``BankOpened`` on
+ROUND_EVENTS: tuple[type[Event], ...] = (
+    events.BankOpened,
+    contract.SeedCommitted,
+    events.WoodpileBuilt,
+    events.CoBankJoined,
+    events.BetPlaced,
+    events.StacksRearranged,
+    events.HandsKeyed,
+    events.DiceShaken,
+    events.TilesDealt,
+    events.TilesExposed,
+    events.TilesSet,
+    contract.TimedOut,
+    events.RoundSettled,
+    contract.SeedRevealed,
+    events.WoodpileEnded,
+)

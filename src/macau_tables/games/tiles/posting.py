@@ -7,17 +7,13 @@ TW-6b, TW-6c, TW-8), in the round's accounts — in the table's accounts, as one
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from macau_tables.core import snapshot
 from macau_tables.core.errors import InvalidInput, RuleViolation
 from macau_tables.games.contract import accounts
 from macau_tables.games.tiles.events import RoundSettled
 from macau_tables.games.tiles.rounds import HOUSE, TileRound
 from macau_tables.games.tiles.settlement import Settlement
-
-if TYPE_CHECKING:
-    from macau_tables.games.tiles.table import TileTable
+from macau_tables.games.tiles.state import TileState
 
 #: this module was part of ``macau_tables.games.tiletable``
 snapshot.snapshot_home(__name__, "macau_tables.games.tiletable")
@@ -25,7 +21,7 @@ snapshot.snapshot_home(__name__, "macau_tables.games.tiletable")
 __all__ = ["settled_event"]
 
 
-def settled_event(t: TileTable, rnd: TileRound, result: Settlement) -> RoundSettled:
+def settled_event(t: TileState, rnd: TileRound, result: Settlement) -> RoundSettled:
     """The settlement's event: every hold of the round returned, then the round's
     postings (:class:`Settlement`, in the round's accounts) in the table's."""
     tid = t._table_id
@@ -106,7 +102,7 @@ def settled_event(t: TileTable, rnd: TileRound, result: Settlement) -> RoundSett
     )
 
 
-def _account(t: TileTable, account: str) -> str:
+def _account(t: TileState, account: str) -> str:
     """The round's accounts (:func:`~macau_tables.games.tiles.rounds.wallet`) in the
     table's scheme."""
     tid = t._table_id

@@ -30,14 +30,17 @@ from macau_tables.games.tiles.events import (
     TilesExposed,
     TilesSet,
 )
-from macau_tables.games.tiles.rules import REGULATIONS, TileTableRules
+from macau_tables.games.tiles.rules import (
+    REGULATIONS,
+    TileTableRules,
+    WoodpileOrder,
+    woodpile_order,
+)
 from macau_tables.games.tiles.table import (
     PaiGowTable,
     TaiwanTable,
     TileTable,
-    WoodpileOrder,
     _planned,
-    woodpile_order,
 )
 
 __all__ = [

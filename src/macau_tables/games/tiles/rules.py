@@ -5,7 +5,7 @@ settled bet's outcome.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Literal
@@ -16,6 +16,7 @@ from macau_tables.core.errors import (
     RuleViolation,
 )
 from macau_tables.core.money import currency_by_code
+from macau_tables.core.rng import Rng
 from macau_tables.games.tiles.paigow import PAIGOW
 from macau_tables.games.tiles.rounds import (
     DEALER,
@@ -24,6 +25,7 @@ from macau_tables.games.tiles.rounds import (
     RoundOptions,
 )
 from macau_tables.games.tiles.taiwan import TAIWAN
+from macau_tables.tiles import FULL_SET
 
 __all__ = [
     "REGULATIONS",
@@ -33,6 +35,8 @@ __all__ = [
     "SettledBet",
     "TilePhase",
     "TileTableRules",
+    "WoodpileOrder",
+    "woodpile_order",
 ]
 
 
@@ -199,3 +203,12 @@ class _Offer:
     floor: int = 0  # PG-4.9 / TW-5d / PG-R11: the capital left on the table
     rounds_held: int = 0
     declined: list[int] = field(default_factory=list)
+
+
+WoodpileOrder = Callable[[bytes, str, str], Sequence[int]]
+
+
+def woodpile_order(seed: bytes, table_id: str, label: str) -> tuple[int, ...]:
+    """The woodpile's order (indices into ``FULL_SET``) from its seed: stack ``i`` is
+    positions ``4i … 4i+3`` (PG-1.1, TW-2a)."""
+    return Rng.for_event(seed, table_id, label).permutation(len(FULL_SET))

@@ -9,18 +9,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from macau_tables.core import snapshot
 from macau_tables.core.errors import InvalidInput, RuleViolation
 from macau_tables.games.contract import Actor
 from macau_tables.games.tiles.rounds import TileRound
 from macau_tables.games.tiles.rules import RESERVED
+from macau_tables.games.tiles.state import TileState
 from macau_tables.tiles import FULL_SET, Setting, Tile, parse_tiles, settings
 from macau_tables.tiles.strategies import strategy
-
-if TYPE_CHECKING:
-    from macau_tables.games.tiles.table import TileTable
 
 #: this module was part of ``macau_tables.games.tiletable``
 snapshot.snapshot_home(__name__, "macau_tables.games.tiletable")
@@ -28,7 +25,7 @@ snapshot.snapshot_home(__name__, "macau_tables.games.tiletable")
 __all__ = ["allowed_settings", "default_rule", "default_setting", "keyed_hands", "setter_of"]
 
 
-def default_rule(t: TileTable, seat: int, who: Actor) -> str:
+def default_rule(t: TileState, seat: int, who: Actor) -> str:
     """The rule that makes :meth:`default_setting` a seat's time-out default."""
     rnd = t._need_round()
     if seat == rnd.banker_seat:
@@ -43,7 +40,7 @@ def default_rule(t: TileTable, seat: int, who: Actor) -> str:
     return "TW-6b" if t.regulation.forced_setting is not None else "PG-5.1"
 
 
-def keyed_hands(t: TileTable, rnd: TileRound, hands: object) -> dict[int, tuple[Tile, ...]]:
+def keyed_hands(t: TileState, rnd: TileRound, hands: object) -> dict[int, tuple[Tile, ...]]:
     """PG-1.4 / TW-2c: every seat's four tiles as dealt, from the tiles this woodpile
     still holds (T-1: no tile more often than the set has it)."""
     rule = t._r("PG-1.4")
@@ -81,7 +78,7 @@ def keyed_hands(t: TileTable, rnd: TileRound, hands: object) -> dict[int, tuple[
     return out
 
 
-def setter_of(t: TileTable, actor: Actor, seat: int) -> str:
+def setter_of(t: TileState, actor: Actor, seat: int) -> str:
     rnd = t._need_round()
     who = rnd.banker_authority() if seat == rnd.banker_seat else rnd.holder(seat)
     if who is None:
@@ -93,7 +90,7 @@ def setter_of(t: TileTable, actor: Actor, seat: int) -> str:
     return who
 
 
-def _forced_here(t: TileTable, seat: int) -> bool:
+def _forced_here(t: TileState, seat: int) -> bool:
     """Whether the forced setting binds this seat's setter (TW-6b / TW-R1): a Taiwan
     player always, the banker only with the option ``bind_banker``."""
     rnd = t._need_round()
@@ -102,7 +99,7 @@ def _forced_here(t: TileTable, seat: int) -> bool:
     return seat != rnd.banker_seat or rnd.options.bind_banker
 
 
-def default_setting(t: TileTable, seat: int) -> Setting:
+def default_setting(t: TileState, seat: int) -> Setting:
     """The rules' setting for a seat whose setter does not act: where the forced setting
     binds (TW-6b / TW-R1: a Taiwan player, and the banker under ``bind_banker``) the
     highest back, and of two such the higher front — a setting the rule accepts; else
@@ -115,7 +112,7 @@ def default_setting(t: TileTable, seat: int) -> Setting:
     return strategy("house-way").choose(tiles, t.regulation.tiles)
 
 
-def allowed_settings(t: TileTable, seat: int) -> list[Setting]:
+def allowed_settings(t: TileState, seat: int) -> list[Setting]:
     """The settings a seat's setter may keep: all three, except where the forced setting
     binds (TW-6b / TW-R1): only those whose back is the highest."""
     rnd = t._need_round()

@@ -8,32 +8,35 @@ deal, exposed tiles and settings (the round's own steps, :class:`TileRound`); th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import dataclasses
+from collections import Counter
+from collections.abc import Mapping, Sequence
 
 from macau_tables.core import snapshot
 from macau_tables.core.errors import InvalidInput, OutOfOrder, ReplayMismatch
-from macau_tables.core.journal import Event
+from macau_tables.core.journal import Event, JsonValue
 from macau_tables.core.ledger import movement_of
 from macau_tables.core.money import Money
 from macau_tables.games import contract
-from macau_tables.games.contract import (
-    accounts,
-)
+from macau_tables.games.contract import Actor, LimitsChanged, accounts
+from macau_tables.games.kernel import Table
 from macau_tables.games.tiles import events
-from macau_tables.games.tiles.rounds import HOUSE, Phase, Rotation, TileRound
-from macau_tables.games.tiles.rules import TilePhase, _Offer
-from macau_tables.tiles import FULL_SET, parse_tiles
-
-if TYPE_CHECKING:
-    from macau_tables.games.tiles.table import TileTable
+from macau_tables.games.tiles.rounds import HOUSE, Phase, Regulation, Rotation, TileRound
+from macau_tables.games.tiles.rules import TilePhase, TileTableRules, WoodpileOrder, _Offer
+from macau_tables.games.tiles.settlement import Settlement
+from macau_tables.games.tiles.settlement import settle as settle_round
+from macau_tables.tiles import FULL_SET, Tile, parse_tiles
 
 #: this module was part of ``macau_tables.games.tiletable``
 snapshot.snapshot_home(__name__, "macau_tables.games.tiletable")
 
-__all__ = ["apply"]
+__all__ = [
+    "TileState",
+    "apply_event",
+]
 
 
-def apply(t: TileTable, ev: Event) -> None:
+def apply_event(t: TileState, ev: Event) -> None:
     """What ``ev`` does to the table's state (``TileTable.apply``, the only place it changes)."""
     match ev:
         case contract.TableOpened():
@@ -122,7 +125,7 @@ def apply(t: TileTable, ev: Event) -> None:
             raise InvalidInput(f"{ev.kind} is not an event of a tile table")
 
 
-def _apply_money(t: TileTable, ev: Event) -> None:
+def _apply_money(t: TileState, ev: Event) -> None:
     mv = movement_of(ev)
     assert mv is not None
     for posting in mv.transaction.postings:
@@ -145,7 +148,7 @@ def _apply_money(t: TileTable, ev: Event) -> None:
             pass
 
 
-def _open_round(t: TileTable, ev: events.BankOpened) -> None:
+def _open_round(t: TileState, ev: events.BankOpened) -> None:
     _apply_money(t, ev)
     t._round_no = ev.round_no
     t._banker = ev.banker
@@ -170,7 +173,7 @@ def _open_round(t: TileTable, ev: events.BankOpened) -> None:
     t._phase = TilePhase.BETTING if carried is not None else TilePhase.SHUFFLE
 
 
-def _shuffle(t: TileTable, label: str, c: str) -> None:
+def _shuffle(t: TileState, label: str, c: str) -> None:
     seed = t._keyring.get(c)
     if seed is None:
         raise ReplayMismatch(
@@ -188,7 +191,7 @@ def _shuffle(t: TileTable, label: str, c: str) -> None:
     t._phase = TilePhase.BETTING
 
 
-def _settled(t: TileTable, ev: events.RoundSettled) -> None:
+def _settled(t: TileState, ev: events.RoundSettled) -> None:
     rnd = t._need_round()
     _apply_money(t, ev)
     rnd.verify_settle()
@@ -215,3 +218,179 @@ def _settled(t: TileTable, ev: events.RoundSettled) -> None:
         t._offer = _Offer(turn=t._banker_seat, keep=True, floor=left, rounds_held=held)
     else:
         t._offer = _Offer(turn=t._banker_seat % places + 1)
+
+
+class TileState(Table):
+    """A tile table's state, what the operations of
+    :class:`~macau_tables.games.tiles.table.TileTable` and the round's helpers (the views,
+    the settings' defaults, the bank's offer, the settlement's postings) read, and
+    :meth:`apply`."""
+
+    rules: TileTableRules
+    regulation: Regulation
+    #: replay of a timed-out shuffle: the journal's commitments by woodpile label
+    _planned: dict[str, str]
+    #: how a woodpile's order comes from its seed (``woodpile_order``; tests give another)
+    _order_of: WoodpileOrder
+
+    def apply(self, ev: Event) -> None:
+        """The only place the table's state changes (what each event does: above)."""
+        apply_event(self, ev)
+
+    def _init_state(self) -> None:
+        """A new table's state (changed only by :meth:`apply`)."""
+        self.regulation = self.rules.regulation
+        self._phase = TilePhase.BANK  # state: changed only by apply()
+        self._phase = TilePhase.BANK
+        self._seats: dict[int, str] = {}
+        self._stacks: dict[str, int] = {}
+        self._offer = _Offer(turn=self.rules.first_bank)
+        self._round: TileRound | None = None
+        self._round_no = 0
+        self._banker = ""
+        self._banker_seat = 0
+        self._woodpiles = 0
+        self._label = ""
+        self._commitment = ""
+        self._woodpile_rounds = 0  # rounds dealt from the current woodpile
+        self._bets: list[tuple[str, str, int, int]] = []  # (bet id, player, seat, amount)
+        self._bet_count = 0
+        self._holds: list[str] = []  # the round's bank holds
+        self._cobank: list[tuple[str, str, int]] = []  # (hold, player, capital)
+        self._dice_tries = 0
+        self._dealt: dict[int, tuple[str, tuple[str, ...]]] = {}
+        self._exposed: dict[int, list[str]] = {}
+        self._set_by: dict[int, tuple[str, tuple[str, ...], tuple[str, ...]]] = {}
+        self._face_up: tuple[str, ...] = ()  # TW-2d: the first 4-place round's tiles
+        # the seats bet on in the previous round (kept in the state for the snapshots'
+        # digests; the rotation asks who bet, by person: bank._bet_last_round)
+        self._last_bettors: set[int] = set()
+        self._last: events.RoundSettled | None = None
+        # its data as the views show it, worked out at the first view after it: a view
+        # is asked for far more often than a round ends (clients poll it), and the
+        # settlement's JSON was most of a Pai Gow view's cost
+        self._last_json: JsonValue = None
+        self._prev: TileRound | None = None
+        self._timed_out: tuple[str, str, str] | None = None
+        self._keyed_pile = False  # a physical woodpile: the hands are keyed in as dealt
+        # a supervisor's new limits, waiting for the round under way to end (its bets keep
+        # the limits of its bank's opening: TileRound.options)
+        self._next_limits: LimitsChanged | None = None
+        # hold ids re-issued by voids and corrections (contract.hold_aliases), as they come
+        self._hold_aliases: dict[str, str] = {}
+
+    @property
+    def phase(self) -> TilePhase:
+        return self._phase
+
+    @property
+    def round(self) -> TileRound | None:
+        """The round in play (:class:`~macau_tables.games.tiles.rounds.TileRound`), if any."""
+        return self._round
+
+    @property
+    def round_no(self) -> int:
+        return self._round_no
+
+    @property
+    def banker(self) -> str:
+        return self._banker
+
+    @property
+    def banker_seat(self) -> int:
+        return self._banker_seat
+
+    @property
+    def last_settlement(self) -> events.RoundSettled | None:
+        return self._last
+
+    @property
+    def last_round(self) -> TileRound | None:
+        """The last settled round, as it was when the dealer settled it (for reports: its
+        settlement is :func:`~macau_tables.games.tiles.settlement.settle` of it)."""
+        return self._prev if self._last is not None else None
+
+    def last_result(self) -> Settlement | None:
+        """The last settled round's settlement (:func:`~macau_tables.games.tiles.settlement.settle`
+        of :attr:`last_round`: the settings as turned up, every bet, the bank's layers and
+        the postings in the round's accounts), or None."""
+        rnd = self.last_round
+        return None if rnd is None else settle_round(rnd)
+
+    def seats(self) -> dict[int, str]:
+        return dict(self._seats)
+
+    def stack(self, player: str) -> Money:
+        """The player's chips at the table (held money — bets, capital — excluded)."""
+        return Money(self._stacks.get(player, 0), self.currency)
+
+    def in_play(self, player: str) -> int:
+        """What the player has in play this round: bets, co-bank and bank capital."""
+        total = sum(a for _b, p, _s, a in self._bets if p == player)
+        total += sum(c for _h, p, c in self._cobank if p == player)
+        if self._round is not None and player == self._banker:
+            total += self._round.banker_capital
+        return total
+
+    def _seat_of(self, player: str) -> int | None:
+        return next((s for s, p in self._seats.items() if p == player), None)
+
+    def _r(self, pg_id: str) -> str:
+        """The regulation's own ID for a rule cited by Pai Gow's number (``Regulation.rule``)."""
+        return self.regulation.rule(pg_id)
+
+    def _cite(self, rule: str) -> str:
+        return self._r(rule) if rule else rule
+
+    def _banker_actor(self) -> Actor:
+        return Actor.DEALER if self._banker == HOUSE else Actor.player(self._banker)
+
+    def _need_round(self) -> TileRound:
+        if self._round is None:
+            raise OutOfOrder("no round is in play", rule=self._r("PG-4.4"))
+        return self._round
+
+    def _person(self, player: str) -> str:
+        return player
+
+    def _woodpile_with(
+        self, rnd: TileRound, dice: Sequence[int], hands: Mapping[int, Sequence[Tile]]
+    ) -> tuple[Tile, ...]:
+        """The woodpile as far as it is known: each seat's stack holds its keyed hand; the
+        stacks dealt earlier keep their tiles; the stacks not dealt yet hold the rest of the
+        set (in set order: nobody sees them before they are dealt and keyed in)."""
+        tiles = list(rnd.tiles)
+        dealt = rnd.stacks_for(dice)
+        earlier = [s for s in range(8) if s not in rnd.stack_order]
+        free = [s for s in rnd.stack_order if s not in dealt.values()]
+        left = Counter(FULL_SET)
+        left.subtract(t for s in earlier for t in tiles[4 * s : 4 * s + 4])
+        for seat, stack in dealt.items():
+            tiles[4 * stack : 4 * stack + 4] = hands[seat]
+            left.subtract(hands[seat])
+        rest = sorted(left.elements())
+        for k, stack in enumerate(free):
+            tiles[4 * stack : 4 * stack + 4] = rest[4 * k : 4 * k + 4]
+        return tuple(tiles)
+
+    def _verify_betting(self, rule: str) -> TileRound:
+        if self._phase is TilePhase.SHUFFLE:  # PG-1.1 / TW-2a: the dealer shuffles first
+            raise OutOfOrder("the tiles are not shuffled yet", rule=self._r("PG-1.1"))
+        if self._phase is not TilePhase.BETTING:
+            raise OutOfOrder(
+                "bets, co-bank and rearranging come before the dice", rule=self._r(rule)
+            )
+        return self._need_round()
+
+    def _verify_rearrange_by(self, player: str, order: Sequence[int] | None = None) -> None:
+        rnd = self._verify_betting("PG-2.1")
+        rnd.verify_rearrange(player, list(order if order is not None else rnd.stack_order))
+
+    def _limited(self, min_bet: int, max_bet: int) -> TileTableRules:
+        opts = dataclasses.replace(self.rules.round, min_bet=min_bet, max_bet=max_bet)
+        return dataclasses.replace(self.rules, round=opts)
+
+    def _limits_now(self) -> None:
+        ev, self._next_limits = self._next_limits, None
+        if ev is not None:
+            self.rules = self._limited(ev.min_bet, ev.max_bet)

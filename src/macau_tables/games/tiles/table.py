@@ -34,9 +34,7 @@ chain (a round is the run of events between two ``BankOpened``).
 
 from __future__ import annotations
 
-import dataclasses
-from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
@@ -54,13 +52,11 @@ from macau_tables.core.visibility import Viewer
 from macau_tables.games.contract import (
     Actor,
     Command,
-    LimitsChanged,
     Pending,
     Role,
     SeedCommitted,
     SeedRevealed,
     TableOpened,
-    TimedOut,
 )
 from macau_tables.games.kernel import (
     AMOUNT,
@@ -75,7 +71,7 @@ from macau_tables.games.kernel import (
     operation,
     optional,
 )
-from macau_tables.games.tiles import bank, checkpoints, history, posting, seats, state, views
+from macau_tables.games.tiles import bank, checkpoints, history, posting, seats, views
 from macau_tables.games.tiles.events import (
     BankDeclined,
     BankOpened,
@@ -87,7 +83,6 @@ from macau_tables.games.tiles.events import (
     HandsKeyed,
     PlayerLeft,
     PlayerSat,
-    RoundSettled,
     StacksRearranged,
     TilesDealt,
     TilesExposed,
@@ -106,18 +101,17 @@ from macau_tables.games.tiles.rules import (
     SUPERSEDED_CITATIONS,
     TilePhase,
     TileTableRules,
-    _Offer,
+    WoodpileOrder,
+    woodpile_order,
 )
-from macau_tables.games.tiles.settlement import Settlement
 from macau_tables.games.tiles.settlement import settle as settle_round
-from macau_tables.tiles import FULL_SET, Setting, Tile, parse_tiles
+from macau_tables.games.tiles.state import TileState
+from macau_tables.tiles import Setting, Tile, parse_tiles
 
 __all__ = [
     "PaiGowTable",
     "TaiwanTable",
     "TileTable",
-    "WoodpileOrder",
-    "woodpile_order",
 ]
 
 
@@ -127,16 +121,8 @@ snapshot.snapshot_home(__name__, "macau_tables.games.tiletable")
 
 # --- the table -------------------------------------------------------------------------------
 
-WoodpileOrder = Callable[[bytes, str, str], Sequence[int]]
 
-
-def woodpile_order(seed: bytes, table_id: str, label: str) -> tuple[int, ...]:
-    """The woodpile's order (indices into ``FULL_SET``) from its seed: stack ``i`` is
-    positions ``4i … 4i+3`` (PG-1.1, TW-2a)."""
-    return Rng.for_event(seed, table_id, label).permutation(len(FULL_SET))
-
-
-class TileTable(Table):
+class TileTable(TileState):
     """A Pai Gow or Taiwan Pai Kao table under the contract (``TableEngine``).
 
     Open one with :func:`open_table`; drive it with :meth:`execute` and :meth:`pending`.
@@ -175,107 +161,9 @@ class TileTable(Table):
     def game_name(self) -> str:
         return self.rules.game
 
-    def _init_state(self) -> None:
-        """A new table's state (changed only by :meth:`apply`)."""
-        self.regulation = self.rules.regulation
-        self._phase = TilePhase.BANK  # state: changed only by apply()
-        self._phase = TilePhase.BANK
-        self._seats: dict[int, str] = {}
-        self._stacks: dict[str, int] = {}
-        self._offer = _Offer(turn=self.rules.first_bank)
-        self._round: TileRound | None = None
-        self._round_no = 0
-        self._banker = ""
-        self._banker_seat = 0
-        self._woodpiles = 0
-        self._label = ""
-        self._commitment = ""
-        self._woodpile_rounds = 0  # rounds dealt from the current woodpile
-        self._bets: list[tuple[str, str, int, int]] = []  # (bet id, player, seat, amount)
-        self._bet_count = 0
-        self._holds: list[str] = []  # the round's bank holds
-        self._cobank: list[tuple[str, str, int]] = []  # (hold, player, capital)
-        self._dice_tries = 0
-        self._dealt: dict[int, tuple[str, tuple[str, ...]]] = {}
-        self._exposed: dict[int, list[str]] = {}
-        self._set_by: dict[int, tuple[str, tuple[str, ...], tuple[str, ...]]] = {}
-        self._face_up: tuple[str, ...] = ()  # TW-2d: the first 4-place round's tiles
-        # the seats bet on in the previous round (kept in the state for the snapshots'
-        # digests; the rotation asks who bet, by person: bank._bet_last_round)
-        self._last_bettors: set[int] = set()
-        self._last: RoundSettled | None = None
-        # its data as the views show it, worked out at the first view after it: a view
-        # is asked for far more often than a round ends (clients poll it), and the
-        # settlement's JSON was most of a Pai Gow view's cost
-        self._last_json: JsonValue = None
-        self._prev: TileRound | None = None
-        self._timed_out: tuple[str, str, str] | None = None
-        self._keyed_pile = False  # a physical woodpile: the hands are keyed in as dealt
-        # a supervisor's new limits, waiting for the round under way to end (its bets keep
-        # the limits of its bank's opening: TileRound.options)
-        self._next_limits: LimitsChanged | None = None
-        # hold ids re-issued by voids and corrections (contract.hold_aliases), as they come
-        self._hold_aliases: dict[str, str] = {}
-
     # ---- the contract's properties -------------------------------------------------------
 
-    @property
-    def phase(self) -> TilePhase:
-        return self._phase
-
-    @property
-    def round(self) -> TileRound | None:
-        """The round in play (:class:`~macau_tables.games.tiles.rounds.TileRound`), if any."""
-        return self._round
-
-    @property
-    def round_no(self) -> int:
-        return self._round_no
-
-    @property
-    def banker(self) -> str:
-        return self._banker
-
-    @property
-    def banker_seat(self) -> int:
-        return self._banker_seat
-
-    @property
-    def last_settlement(self) -> RoundSettled | None:
-        return self._last
-
-    @property
-    def last_round(self) -> TileRound | None:
-        """The last settled round, as it was when the dealer settled it (for reports: its
-        settlement is :func:`~macau_tables.games.tiles.settlement.settle` of it)."""
-        return self._prev if self._last is not None else None
-
-    def last_result(self) -> Settlement | None:
-        """The last settled round's settlement (:func:`~macau_tables.games.tiles.settlement.settle`
-        of :attr:`last_round`: the settings as turned up, every bet, the bank's layers and
-        the postings in the round's accounts), or None."""
-        rnd = self.last_round
-        return None if rnd is None else settle_round(rnd)
-
-    def seats(self) -> dict[int, str]:
-        return dict(self._seats)
-
-    def stack(self, player: str) -> Money:
-        """The player's chips at the table (held money — bets, capital — excluded)."""
-        return Money(self._stacks.get(player, 0), self.currency)
-
-    def in_play(self, player: str) -> int:
-        """What the player has in play this round: bets, co-bank and bank capital."""
-        total = sum(a for _b, p, _s, a in self._bets if p == player)
-        total += sum(c for _h, p, c in self._cobank if p == player)
-        if self._round is not None and player == self._banker:
-            total += self._round.banker_capital
-        return total
-
     # ---- who acts --------------------------------------------------------------------------
-
-    def _seat_of(self, player: str) -> int | None:
-        return next((s for s, p in self._seats.items() if p == player), None)
 
     def bank_candidate(self) -> int | None:
         """The seat the bank is offered to now (PG-4.3, PG-R6), or None (the house banks)."""
@@ -284,18 +172,7 @@ class TileTable(Table):
     def bank_offer(self) -> tuple[int | None, bool, int]:
         """(the seat offered the bank, whether it is the banker's keep, the least capital:
         PG-4.9 / TW-5d / PG-R11 what is left on the table for a keeping banker, else 1)."""
-        o = self._offer
-        return self.bank_candidate(), o.keep, o.floor if o.keep else 1
-
-    def _r(self, pg_id: str) -> str:
-        """The regulation's own ID for a rule cited by Pai Gow's number (``Regulation.rule``)."""
-        return self.regulation.rule(pg_id)
-
-    def _cite(self, rule: str) -> str:
-        return self._r(rule) if rule else rule
-
-    def _banker_actor(self) -> Actor:
-        return Actor.DEALER if self._banker == HOUSE else Actor.player(self._banker)
+        return bank.offer(self)
 
     def _setters(self) -> list[tuple[Actor, int]]:
         """Seats still to set, with who sets them: the seats first, then the banker."""
@@ -306,18 +183,6 @@ class TileTable(Table):
         return views.pending(self)
 
     # ---- apply: the only place the state changes -----------------------------------------------
-
-    def apply(self, ev: Event) -> None:
-        """The only place the table's state changes (``state.apply``: what each event does)."""
-        state.apply(self, ev)
-
-    def _need_round(self) -> TileRound:
-        if self._round is None:
-            raise OutOfOrder("no round is in play", rule=self._r("PG-4.4"))
-        return self._round
-
-    def _person(self, player: str) -> str:
-        return player
 
     # ---- seats and chips ---------------------------------------------------------------------
 
@@ -550,36 +415,7 @@ class TileTable(Table):
         self.verify_shuffle(actor)
         return self._emit(WoodpileBuilt(f"woodpile:{self._woodpiles + 1}", str(actor)))
 
-    def _woodpile_with(
-        self, rnd: TileRound, dice: Sequence[int], hands: Mapping[int, Sequence[Tile]]
-    ) -> tuple[Tile, ...]:
-        """The woodpile as far as it is known: each seat's stack holds its keyed hand; the
-        stacks dealt earlier keep their tiles; the stacks not dealt yet hold the rest of the
-        set (in set order: nobody sees them before they are dealt and keyed in)."""
-        tiles = list(rnd.tiles)
-        dealt = rnd.stacks_for(dice)
-        earlier = [s for s in range(8) if s not in rnd.stack_order]
-        free = [s for s in rnd.stack_order if s not in dealt.values()]
-        left = Counter(FULL_SET)
-        left.subtract(t for s in earlier for t in tiles[4 * s : 4 * s + 4])
-        for seat, stack in dealt.items():
-            tiles[4 * stack : 4 * stack + 4] = hands[seat]
-            left.subtract(hands[seat])
-        rest = sorted(left.elements())
-        for k, stack in enumerate(free):
-            tiles[4 * stack : 4 * stack + 4] = rest[4 * k : 4 * k + 4]
-        return tuple(tiles)
-
     # ---- bets, co-bank, rearranging (PG-2.1, PG-3.2, PG-4.6, TW-2f, TW-2g, TW-5e) -------------
-
-    def _verify_betting(self, rule: str) -> TileRound:
-        if self._phase is TilePhase.SHUFFLE:  # PG-1.1 / TW-2a: the dealer shuffles first
-            raise OutOfOrder("the tiles are not shuffled yet", rule=self._r("PG-1.1"))
-        if self._phase is not TilePhase.BETTING:
-            raise OutOfOrder(
-                "bets, co-bank and rearranging come before the dice", rule=self._r(rule)
-            )
-        return self._need_round()
 
     def verify_place_bet(self, actor: Actor, seat: int, amount: Money) -> None:
         rnd = self._verify_betting("PG-4.7")
@@ -627,10 +463,6 @@ class TileTable(Table):
         return self._emit(
             CoBankJoined(self._table_id, hold, actor.name, capital.minor, self.rules.currency)
         )
-
-    def _verify_rearrange_by(self, player: str, order: Sequence[int] | None = None) -> None:
-        rnd = self._verify_betting("PG-2.1")
-        rnd.verify_rearrange(player, list(order if order is not None else rnd.stack_order))
 
     def verify_rearrange(self, actor: Actor, order: object) -> None:
         player = self._player(actor)
@@ -885,7 +717,6 @@ class TileTable(Table):
     # PG-R3: the bets stay) is another thing: ``report_exposed``.
 
     #: the events of a round, from its bank's opening to its settlement (what a void undoes)
-    _ROUND_EVENTS: ClassVar[tuple[type[Event], ...]] = ()  # filled below the class
 
     def _void_span(self) -> tuple[int, list[Event]]:
         return history.void_span(self)
@@ -918,15 +749,6 @@ class TileTable(Table):
             if not amount.is_positive():
                 raise InvalidInput(f"{what} must be positive, not {amount}")
         self._limited(new.min_bet.minor, new.max_bet.minor)  # the rule set validates
-
-    def _limited(self, min_bet: int, max_bet: int) -> TileTableRules:
-        opts = dataclasses.replace(self.rules.round, min_bet=min_bet, max_bet=max_bet)
-        return dataclasses.replace(self.rules, round=opts)
-
-    def _limits_now(self) -> None:
-        ev, self._next_limits = self._next_limits, None
-        if ev is not None:
-            self.rules = self._limited(ev.min_bet, ev.max_bet)
 
     # ---- the supervisor's correction of a keyed-in deal (contract: RoundCorrected) ------------
     #
@@ -1037,13 +859,6 @@ class TaiwanTable(TileTable):
     """A Taiwan Pai Kao table (Portaria 15/90/M)."""
 
     game: ClassVar[str] = "taiwan"
-
-
-TileTable._ROUND_EVENTS = (
-    BankOpened, SeedCommitted, WoodpileBuilt, CoBankJoined, BetPlaced, StacksRearranged,
-    HandsKeyed, DiceShaken, TilesDealt, TilesExposed, TilesSet, TimedOut, RoundSettled,
-    SeedRevealed, WoodpileEnded,
-)  # fmt: skip
 
 
 def _renamed(hold: str, aliases: Mapping[str, str]) -> str:

@@ -8,19 +8,16 @@ seat's face-down tiles and settings only for the staff, until the settlement tur
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from macau_tables.core import snapshot
 from macau_tables.core.errors import passes as _can
 from macau_tables.core.journal import JsonValue
 from macau_tables.core.visibility import Viewer, ViewerRole
 from macau_tables.games.contract import Actor, Pending
-from macau_tables.games.tiles import seats
+from macau_tables.games.tiles import bank, seats
 from macau_tables.games.tiles.rounds import HOUSE
 from macau_tables.games.tiles.rules import RESERVED, TilePhase
-
-if TYPE_CHECKING:
-    from macau_tables.games.tiles.table import TileTable
+from macau_tables.games.tiles.state import TileState
 
 #: this module was part of ``macau_tables.games.tiletable``
 snapshot.snapshot_home(__name__, "macau_tables.games.tiletable")
@@ -32,7 +29,7 @@ def _ints(xs: Sequence[int] | set[int]) -> list[JsonValue]:
     return [int(x) for x in xs]
 
 
-def setters(t: TileTable) -> list[tuple[Actor, int]]:
+def setters(t: TileState) -> list[tuple[Actor, int]]:
     """Seats still to set, with who sets them: the seats first, then the banker."""
     rnd = t._round
     assert rnd is not None
@@ -49,11 +46,11 @@ def setters(t: TileTable) -> list[tuple[Actor, int]]:
     return out
 
 
-def pending(t: TileTable) -> tuple[Pending, ...]:
+def pending(t: TileState) -> tuple[Pending, ...]:
     """Who may act now, and the rules' default if they don't (see the contract)."""
     rnd = t._round
     if t._phase is TilePhase.BANK:
-        seat = t.bank_candidate()
+        seat = bank.candidate(t)
         if seat is not None:
             rule = t._r("PG-4.3")
             return (
@@ -113,7 +110,7 @@ def pending(t: TileTable) -> tuple[Pending, ...]:
     return (Pending(Actor.DEALER, ("settle",), "settle", t._r("PG-8.3")),)
 
 
-def view(t: TileTable, viewer: Viewer) -> dict[str, JsonValue]:
+def view(t: TileState, viewer: Viewer) -> dict[str, JsonValue]:
     """What ``viewer`` may see now (JSON-plain). Never the woodpile's order; another
     seat's face-down tiles and settings only for the staff."""
     staff = viewer.role in (ViewerRole.DEALER, ViewerRole.SUPERVISOR)
@@ -139,7 +136,7 @@ def view(t: TileTable, viewer: Viewer) -> dict[str, JsonValue]:
     elif me:
         out["stack"] = t._stacks.get(me, 0)
     if t._phase is TilePhase.BANK:
-        seat, keep, least = t.bank_offer()
+        seat, keep, least = bank.offer(t)
         out["bank_offer"] = {"seat": seat, "keep": keep, "min_capital": least}
     if rnd is not None:
         out["banker"] = t._banker
