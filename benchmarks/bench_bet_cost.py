@@ -38,7 +38,7 @@ from macau_tables.core.rng import Rng  # noqa: E402
 from macau_tables.games.baccarat import BaccaratRules, BaccaratTable  # noqa: E402
 from macau_tables.games.contract import Actor, Command, time_out  # noqa: E402
 from macau_tables.games.craps import CrapsTable  # noqa: E402
-from macau_tables.games.tiletable import TilePhase, TileTable, TileTableRules, open_table  # noqa: E402
+from macau_tables.games.tiles import TilePhase, TileTable, TileTableRules, open_table  # noqa: E402
 
 SIZES = (10, 1000)
 TIMED = 10  # bets timed at each size, one by one (their median)

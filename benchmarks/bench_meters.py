@@ -59,7 +59,7 @@ def main() -> None:
                 srv.deposit(p, 10_000_000 * args.tables)
             for t in tables:
                 for p in players:
-                    srv.ok(p, t, "join", {"amount": 2_000_000})
+                    srv.ok(p, t, "sit", {"amount": 2_000_000})
                 for _ in range(args.rounds):
                     while floor.tables[t].engine.phase != "betting":  # type: ignore[union-attr]
                         assert srv.step(t)

@@ -50,7 +50,7 @@ from macau_tables.analysis.kernels import tiles_exact as kx
 from macau_tables.analysis.par import BetLine, percent
 from macau_tables.analysis.tiles import DEALS, hint, paigow_comparison, paigow_par, taiwan_par
 from macau_tables.core.rng import Rng
-from macau_tables.games import paigow
+from macau_tables.games.tiles import paigow
 from macau_tables.tiles import FULL_SET, PG1985, Tile, settings
 from macau_tables.tiles.strategies import HOUSE_WAY
 

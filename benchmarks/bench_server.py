@@ -193,7 +193,7 @@ async def _bots(
         # the tables open one after another over SPREAD seconds (their players sit down
         # then), as on a floor: not every table's betting window closes at the same moment
         await asyncio.sleep(spread * (i % len(tables)) / len(tables))
-        await cmd("join", {"amount": 5_000_000})
+        await cmd("sit", {"amount": 5_000_000})
         # Poisson arrivals (the default): each bot's bets come at exponential gaps of mean
         # THINK from its own seeded generator, starting at a random moment — 400 players
         # do not act in step; ``fixed``: exactly THINK after each answer (bots that wait

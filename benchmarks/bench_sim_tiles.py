@@ -32,7 +32,7 @@ import results  # benchmarks/results.py: the figures for docs/benchmarks.md
 import workloads  # benchmarks/workloads.py: the readable-engine workloads
 from macau_tables.analysis.kernels import tiles_sim
 from macau_tables.core.rng import Rng
-from macau_tables.games.paigow import compare_seat
+from macau_tables.games.tiles.paigow import compare_seat
 from macau_tables.tiles import FULL_SET, PG1985
 from macau_tables.tiles.strategies import strategy
 

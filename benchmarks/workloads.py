@@ -16,8 +16,8 @@ from macau_tables.games.baccarat import (
 )
 from macau_tables.games.contract import Actor, Command
 from macau_tables.games.craps import CrapsPhase, CrapsTable
-from macau_tables.games.paigow import PAIGOW
-from macau_tables.games.tiletable import TileTableRules, open_table
+from macau_tables.games.tiles import TileTableRules, open_table
+from macau_tables.games.tiles.paigow import PAIGOW
 from macau_tables.tiles.strategies import strategy
 
 

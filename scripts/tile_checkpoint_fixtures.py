@@ -19,7 +19,7 @@ from pathlib import Path
 from macau_tables.core.journal import JsonValue
 from macau_tables.core.rng import Rng, commitment
 from macau_tables.games.contract import Actor, Command
-from macau_tables.games.tiletable import TilePhase, TileTable, TileTableRules, open_table
+from macau_tables.games.tiles import TilePhase, TileTable, TileTableRules, open_table
 from macau_tables.tiles import FULL_SET
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Write the ``play-*.json`` files of tests/games/data/tiles_cli/: the table's journal
-(``tiletable.*`` events) as ``play paigow|taiwan --journal`` writes it, from seeded sessions
+(``table.*`` events) as ``play paigow|taiwan --journal`` writes it, from seeded sessions
 with scripted input. The files are kept as written (tests/games/test_tile_journal_fixtures.py:
 a release must still replay and verify the journals an earlier one wrote).
 
@@ -12,7 +12,7 @@ dealer holds, rearranging by two seats and the banker, a cocked die, tiles expos
 deal, the house banking, a 4-place woodpile's two rounds, the TW-6b re-set, every
 settlement and commission option) and seeded random ones. Nothing writes that vocabulary
 now (the tile table is the one engine): they are kept as they were, and
-``macau_tables.games.tilegame`` reads them.
+``macau_tables.games.tiles.legacy`` reads them.
 
 Run from the project root: ``PYTHONPATH=src:. python scripts/tile_journal_fixtures.py``.
 """

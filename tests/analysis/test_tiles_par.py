@@ -37,8 +37,8 @@ from macau_tables.analysis.tiles import (
 )
 from macau_tables.core.errors import InvalidInput
 from macau_tables.core.rng import Rng
-from macau_tables.games import paigow, taiwan
-from macau_tables.games.tileround import SeatResult
+from macau_tables.games.tiles import paigow, taiwan
+from macau_tables.games.tiles.rounds import SeatResult
 from macau_tables.tiles import (
     FULL_SET,
     PG1985,

@@ -24,12 +24,12 @@ from macau_tables.core.journal import JsonValue
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
 from macau_tables.games.contract import Actor, Command
-from macau_tables.games.paigow import PAIGOW
-from macau_tables.games.paigow import compare_seat as pg_compare_seat
-from macau_tables.games.taiwan import TAIWAN
-from macau_tables.games.tilefacts import actor_of, deal, dealt_table
-from macau_tables.games.tileround import Regulation, SeatResult
-from macau_tables.games.tiletable import TileTable
+from macau_tables.games.tiles import TileTable
+from macau_tables.games.tiles.facts import actor_of, deal, dealt_table
+from macau_tables.games.tiles.paigow import PAIGOW
+from macau_tables.games.tiles.paigow import compare_seat as pg_compare_seat
+from macau_tables.games.tiles.rounds import Regulation, SeatResult
+from macau_tables.games.tiles.taiwan import TAIWAN
 from macau_tables.tiles import FULL_SET, PG1985, Tile, parse_tiles
 from macau_tables.tiles.strategies import strategy
 

@@ -140,7 +140,7 @@ def test_a_setting_for_a_seat_not_in_play_is_refused(tmp_path: Path) -> None:
 
 def test_house_way_is_a_stated_fact_and_gives_the_house_way_s_setting(tmp_path: Path) -> None:
     """A seat the dealer set by the house way says so; the result is the house way's front."""
-    from macau_tables.games.paigow import PAIGOW
+    from macau_tables.games.tiles.paigow import PAIGOW
     from macau_tables.tiles import parse_tiles
     from macau_tables.tiles.strategies import strategy
 

@@ -19,7 +19,7 @@ from macau_tables.cli.app import PLAY_COMMANDS, TOP_COMMANDS, app
 
 runner = CliRunner()
 
-ENGINES = ("paigow", "taiwan", "craps", "baccarat")
+ENGINES = ("tiles.paigow", "tiles.taiwan", "tiles", "craps", "baccarat")
 MAIN = "from macau_tables.cli.app import main; main()"
 
 

@@ -260,7 +260,7 @@ def test_journal_is_valid_after_each_command(tmp_path: Path) -> None:
     ledger.post(Transaction.transfer(CAGE, "player:ann", Money.of(100), "deposit"))
     session = CrapsSession(table, "ann", Rng.seeded("x"), ledger,
                            journal=JournalFile(path, table.journal))  # fmt: skip
-    session.run("join", {"amount": 100_00})
+    session.run("sit", {"amount": 100_00})
     for line in ("bet field 5", "roll", "bet big6 12", "roll"):
         session.handle(line)
         loaded = Journal.load(path)

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from macau_tables.cli.app import app
 from macau_tables.core.journal import Journal
-from macau_tables.games.tiletable import replay
+from macau_tables.games.tiles import replay
 
 runner = CliRunner()
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"

@@ -397,7 +397,7 @@ def test_entries_and_the_games_events_keep_no_instance_dict() -> None:
     declared without ``slots=True`` fails here."""
     import macau_tables.games.baccarat
     import macau_tables.games.craps
-    import macau_tables.games.tiletable  # noqa: F401  (their events register on import)
+    import macau_tables.games.tiles  # noqa: F401  (their events register on import)
 
     def subclasses(cls: type) -> list[type]:
         return [c for s in cls.__subclasses__() for c in (s, *subclasses(s))]

@@ -43,7 +43,7 @@ def _cmd(t: BaccaratTable, op: str, args: dict[str, Any] | None = None, who: Act
 
 def _live(decks: int = 6, squeeze: bool = False, **kw: Any) -> BaccaratTable:
     t = BaccaratTable(BaccaratRules(decks=decks, squeeze=squeeze, **kw))
-    _cmd(t, "join", {"seat": 1, "buy_in": 100_000}, ALICE)
+    _cmd(t, "sit", {"seat": 1, "amount": 100_000}, ALICE)
     _cmd(t, "open_shoe")
     _cmd(t, "cut", {"from_end": 20})
     return t

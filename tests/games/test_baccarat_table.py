@@ -40,8 +40,8 @@ ALICE, BOB = Actor.player("alice"), Actor.player("bob")
 def _session(seed: str = "contract", hands: int = 6, squeeze: bool = True) -> BaccaratTable:
     t = BaccaratTable(BaccaratRules(decks=6, squeeze=squeeze))
     rng = Rng.seeded(seed)
-    t.execute(Command(ALICE, "join", {"seat": 1, "buy_in": 100_000}))
-    t.execute(Command(BOB, "join", {"seat": None, "buy_in": 50_000}))
+    t.execute(Command(ALICE, "sit", {"seat": 1, "amount": 100_000}))
+    t.execute(Command(BOB, "sit", {"seat": None, "amount": 50_000}))
     t.execute(Command(Actor.DEALER, "shuffle"), rng)
     t.execute(Command(ALICE, "cut", {"from_end": 20}))
     for _ in range(hands):
@@ -138,11 +138,11 @@ def test_rules_round_trip_and_typed_errors() -> None:
 def test_execute_refuses_unknown_arguments_and_operations() -> None:
     t = BaccaratTable()
     with pytest.raises(InvalidInput, match="unknown argument"):
-        t.execute(Command(ALICE, "join", {"seat": 1, "buy_in": 100, "sit": 2}))
+        t.execute(Command(ALICE, "sit", {"seat": 1, "amount": 100, "sit": 2}))
     with pytest.raises(InvalidInput, match="no operation"):
         t.execute(Command(ALICE, "double_down"))
     with pytest.raises(InvalidInput, match="whole number"):
-        t.execute(Command(ALICE, "join", {"buy_in": "100"}))
+        t.execute(Command(ALICE, "sit", {"amount": "100"}))
     assert len(t.journal) == 1  # only the opening event
 
 
@@ -166,7 +166,7 @@ def test_pending_drives_rounds_with_time_outs_only() -> None:
     """Nobody acts: the dealer cuts (BA-2.1), the table deals when betting time is up
     (BA-7.1), and a holder who does not squeeze has the dealer open the cards (BA-16)."""
     t = BaccaratTable(BaccaratRules(decks=6, squeeze=True))
-    t.execute(Command(ALICE, "join", {"seat": 1, "buy_in": 100_000}))
+    t.execute(Command(ALICE, "sit", {"seat": 1, "amount": 100_000}))
     t.execute(Command(Actor.DEALER, "shuffle"), Rng.seeded("timeouts"))
     hands = 0
     while hands < 5:
@@ -191,7 +191,7 @@ def test_bettors_have_no_default_and_the_shuffle_has_none() -> None:
     assert shuffle.default is None and shuffle.operations == ("shuffle", "load_shoe", "open_shoe")
     with pytest.raises(InvalidInput):
         time_out(shuffle)
-    t.execute(Command(ALICE, "join", {"seat": 1, "buy_in": 100_000}))
+    t.execute(Command(ALICE, "sit", {"seat": 1, "amount": 100_000}))
     t.execute(Command(Actor.DEALER, "shuffle"), Rng.seeded("p"))
     t.execute(Command(Actor.DEALER, "cut"))
     bettor, dealer = t.pending()
@@ -231,8 +231,8 @@ def _script(t: BaccaratTable, ops: list[str], viewers: list[Viewer]) -> list[tup
 
 def _table(order: list[Card]) -> BaccaratTable:
     t = BaccaratTable(BaccaratRules(decks=6, squeeze=True))
-    t.execute(Command(ALICE, "join", {"seat": 1, "buy_in": 1_000_000}))
-    t.execute(Command(BOB, "join", {"seat": 2, "buy_in": 1_000_000}))
+    t.execute(Command(ALICE, "sit", {"seat": 1, "amount": 1_000_000}))
+    t.execute(Command(BOB, "sit", {"seat": 2, "amount": 1_000_000}))
     t.load_shoe(order)
     t.cut()
     return t
@@ -328,8 +328,8 @@ def test_no_public_event_holds_a_players_chips_nor_the_order() -> None:
 COMMANDS = st.lists(
     st.tuples(
         st.sampled_from(["alice", "bob", "dealer"]),
-        st.sampled_from(["place_bet", "change_bet", "withdraw_bet", "deal", "leave", "join",
-                         "buy_chips", "end_shoe", "burn", "expose_card", "void_hand"]),
+        st.sampled_from(["place_bet", "change_bet", "withdraw_bet", "deal", "leave", "sit",
+                         "buy_in", "end_shoe", "burn", "expose_card", "void_hand"]),
         st.sampled_from(["player", "banker", "tie", "banker_pair", "player_pair"]),
         st.integers(-100, 3_000_000),
     ),
@@ -343,8 +343,8 @@ COMMANDS = st.lists(
 # SRV-FUNDS), so the wallets hold more than any run can buy (a fresh clone's draw)
 @example(
     commands=[
-        ("alice", "buy_chips", "player", 2_500_000),
-        ("alice", "buy_chips", "player", 2_500_001),
+        ("alice", "buy_in", "player", 2_500_000),
+        ("alice", "buy_in", "player", 2_500_001),
     ],
     seed=0,
 )
@@ -358,7 +358,7 @@ def test_money_is_a_projection_that_balances(commands: list[Any], seed: int) -> 
     for p in ("alice", "bob"):
         # (more than 60 buy-ins of 3,000,000 can take)
         ledger.post(Transaction.transfer(CAGE, f"player:{p}", Money.of(100_000_000)))
-    t.execute(Command(ALICE, "join", {"seat": 1, "buy_in": 5_000_000}))
+    t.execute(Command(ALICE, "sit", {"seat": 1, "amount": 5_000_000}))
     t.execute(Command(Actor.DEALER, "shuffle"), rng)
     t.execute(Command(Actor.DEALER, "cut"))
     Ledger.project(t.journal.events, ledger)
@@ -368,8 +368,8 @@ def test_money_is_a_projection_that_balances(commands: list[Any], seed: int) -> 
             "place_bet": {"bet": bet, "amount": amount},
             "change_bet": {"bet": bet, "amount": amount},
             "withdraw_bet": {"bet": bet},
-            "join": {"seat": 2, "buy_in": max(amount, 0)},
-            "buy_chips": {"amount": amount},
+            "sit": {"seat": 2, "amount": max(amount, 0)},
+            "amount": {"amount": amount},
             "burn": {"count": amount % 5},
             "void_hand": {"reason": "test"},
         }.get(op, {})
@@ -406,8 +406,8 @@ def golden_session() -> BaccaratTable:
     t = BaccaratTable(BaccaratRules(decks=6, squeeze=True), table_id="golden")
     rng = Rng.seeded("baccarat-golden")
     run = t.execute
-    run(Command(ALICE, "join", {"seat": 1, "buy_in": 500_000}))
-    run(Command(BOB, "join", {"seat": None, "buy_in": 200_000}))
+    run(Command(ALICE, "sit", {"seat": 1, "amount": 500_000}))
+    run(Command(BOB, "sit", {"seat": None, "amount": 200_000}))
     run(Command(Actor.DEALER, "shuffle"), rng)
     run(Command(BOB, "cut", {"from_end": 16}))
     plan = ["player", "banker", "tie", "banker_pair", "player_pair"]

@@ -25,8 +25,8 @@ from macau_tables.games.baccarat import (
 )
 from macau_tables.games.contract import Actor, Command, time_out
 from macau_tables.games.craps import BET_KINDS, CrapsRules, CrapsTable
-from macau_tables.games.tileround import TileRound
-from macau_tables.games.tiletable import TilePhase, TileTable
+from macau_tables.games.tiles import TilePhase, TileTable
+from macau_tables.games.tiles.rounds import TileRound
 from tests.games.tiletable_helpers import seated
 
 D, ANN = Actor.DEALER, Actor.supervisor("ann")

@@ -19,16 +19,16 @@ from macau_tables.core.rng import Rng
 from macau_tables.games.baccarat import BaccaratTable
 from macau_tables.games.contract import Actor, Command, TableEngine
 from macau_tables.games.craps import CrapsTable
-from macau_tables.games.tiletable import TileTableRules, open_table
+from macau_tables.games.tiles import TileTableRules, open_table
 
 OPS = {
     "baccarat": (
-        "join", "buy_chips", "leave", "shuffle", "load_shoe", "end_shoe", "cut", "burn",
+        "sit", "buy_in", "leave", "shuffle", "load_shoe", "end_shoe", "cut", "burn",
         "place_bet", "change_bet", "withdraw_bet", "deal", "reveal", "expose_card",
         "correct_error", "void_hand", "time_out",
     ),
     "craps": (
-        "join", "buy_in", "leave", "place_bet", "increase_bet", "take_down", "throw",
+        "sit", "buy_in", "leave", "place_bet", "increase_bet", "take_down", "throw",
         "throw_dice", "void_throw", "pass_dice", "time_out",
     ),
     "paigow": (
@@ -64,8 +64,8 @@ TABLES: dict[str, Callable[[], TableEngine]] = {
 def _warm_up(game: str, table: TableEngine) -> None:
     """Seat a player with chips, so later commands reach deeper checks."""
     first = {
-        "baccarat": Command(Actor.player("ann"), "join", {"buy_in": 100_000}),
-        "craps": Command(Actor.player("ann"), "join", {"amount": 100_000}),
+        "baccarat": Command(Actor.player("ann"), "sit", {"amount": 100_000}),
+        "craps": Command(Actor.player("ann"), "sit", {"amount": 100_000}),
     }.get(game, Command(Actor.player("ann"), "sit", {"seat": 2}))
     table.execute(first, Rng.seeded("warm"))
 

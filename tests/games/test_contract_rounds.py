@@ -59,7 +59,7 @@ def test_rounds_partition_the_marked_events(names: list[str]) -> None:
 def _table(hands: int, end_shoe: bool) -> BaccaratTable:
     t = BaccaratTable(BaccaratRules(decks=6), table_id="t")
     rng = Rng.seeded("rounds")
-    t.execute(Command(ALICE, "join", {"seat": 1, "buy_in": 100_000}))
+    t.execute(Command(ALICE, "sit", {"seat": 1, "amount": 100_000}))
     seed = Rng.seeded("seed").permutation(256)[:32]
     t.execute(Command(Actor.DEALER, "shuffle", {"seed": bytes(seed).hex()}), rng)
     t.execute(Command(ALICE, "cut", {"from_end": 20}))

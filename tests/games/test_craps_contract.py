@@ -44,7 +44,7 @@ def session(seed: str = "contract", players: tuple[str, ...] = ("alice", "bob"))
     rng = Rng.seeded(seed)
     t = CrapsTable(table_id="c1")
     for p in players:
-        t.execute(Command(Actor.player(p), "join", {"amount": 500_00}), rng)
+        t.execute(Command(Actor.player(p), "sit", {"amount": 500_00}), rng)
     for _ in range(25):
         assert t.shooter is not None
         if t.point is None and not t.bets_of("alice"):
@@ -100,7 +100,7 @@ def test_cr_r7_pending_and_the_time_out_passes_the_dice() -> None:
     rng = Rng.seeded("to")
     t = CrapsTable(table_id="c1")
     for p in ("alice", "bob"):
-        t.execute(Command(Actor.player(p), "join", {"amount": 100_00}), rng)
+        t.execute(Command(Actor.player(p), "sit", {"amount": 100_00}), rng)
     first = t.pending()[0]
     assert (first.actor, first.default, first.rule, first.required) == (
         Actor.player("alice"), "pass_dice", "CR-R7", True,
@@ -129,7 +129,7 @@ def test_cr_r7_the_shooter_leaving_passes_the_dice_and_cashes_out() -> None:
     rng = Rng.seeded("leave")
     t = CrapsTable(table_id="c1")
     for p in ("alice", "bob", "carol"):
-        t.execute(Command(Actor.player(p), "join", {"amount": 100_00}), rng)
+        t.execute(Command(Actor.player(p), "sit", {"amount": 100_00}), rng)
     t.execute(Command(Actor.player("alice"), "place_bet", {"bet": "field", "amount": 5_00}))
     events = t.execute(Command(Actor.player("alice"), "leave"), rng)
     assert [e.kind for e in events] == [
@@ -185,7 +185,7 @@ def test_a_view_is_the_same_for_any_hidden_seed_that_agrees_on_what_was_revealed
     rng = Rng.seeded(str(seed))
     t = CrapsTable(table_id="iv")
     for p in ("alice", "bob"):
-        t.execute(Command(Actor.player(p), "join", {"amount": 200_00}), rng)
+        t.execute(Command(Actor.player(p), "sit", {"amount": 200_00}), rng)
     for step in script:
         assert t.shooter is not None
         try:
@@ -324,7 +324,7 @@ def test_cr_1_dice_keyed_in_at_a_live_table_replay_as_keyed_in() -> None:
     rng = Rng.seeded("keyed")
     t = CrapsTable(table_id="c1")
     for p in ("alice", "bob"):
-        t.execute(Command(Actor.player(p), "join", {"amount": 100_00}), rng)
+        t.execute(Command(Actor.player(p), "sit", {"amount": 100_00}), rng)
     t.execute(Command(Actor.player("alice"), "place_bet", {"bet": "pass", "amount": 5_00}))
     for dice, cocked in (
         ([2, 2], [False, True]),

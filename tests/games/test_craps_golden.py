@@ -33,7 +33,7 @@ def session() -> CrapsTable:
     t = CrapsTable(table_id="golden")
     run = t.execute
     for name in ("alice", "bob"):
-        run(Command(Actor.player(name), "join", {"amount": 1000_00}), rng)
+        run(Command(Actor.player(name), "sit", {"amount": 1000_00}), rng)
     plan = ["pass", "dont_pass", "field", "hard8", "big7", "eleven", "any_craps", "big6",
             "big5", "big4", "come", "dont_come", "hard6", "big10"]  # fmt: skip
     for i in range(40):
@@ -58,7 +58,7 @@ def session() -> CrapsTable:
         if i == 25:
             run(time_out(t.pending()[0]), rng)
         if i == 28:
-            run(Command(Actor.player("carol"), "join", {"amount": 500_00}), rng)
+            run(Command(Actor.player("carol"), "sit", {"amount": 500_00}), rng)
         if i == 33 and t.can_leave("alice"):
             run(Command(Actor.player("alice"), "leave"), rng)
         assert t.shooter is not None

@@ -31,7 +31,7 @@ ODDS = [k.name for k in BET_KINDS.values() if k.on is not None]
 
 who = st.sampled_from(PLAYERS)
 action = st.one_of(
-    st.tuples(st.just("join"), who, st.integers(0, 600_00)),
+    st.tuples(st.just("sit"), who, st.integers(0, 600_00)),
     st.tuples(st.just("bet"), who, st.sampled_from(FLAT), st.integers(-100, 3000_00)),
     st.tuples(st.just("odds"), st.sampled_from(ODDS), st.integers(0, 30), st.integers(1, 250_00)),
     st.tuples(st.just("more"), who, st.integers(0, 30), st.integers(1, 1500_00)),
@@ -51,8 +51,8 @@ action = st.one_of(
 def command(t: CrapsTable, act: tuple[Any, ...]) -> Command | None:
     bets = t.bets
     match act:
-        case ("join", str(p), int(amount)):
-            return Command(Actor.player(p), "join", {"amount": amount})
+        case ("sit", str(p), int(amount)):
+            return Command(Actor.player(p), "sit", {"amount": amount})
         case ("bet", str(p), str(name), int(amount)):
             return Command(Actor.player(p), "place_bet", {"bet": name, "amount": amount})
         case ("odds", str(name), int(i), int(amount)) if bets:
@@ -100,7 +100,7 @@ def play(actions: list[tuple[Any, ...]], seed: str = "props") -> CrapsTable:
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(action, max_size=60))
-@example([("join", "alice", 100_00), ("bet", "alice", "pass", 10_00), ("dice", 2, 2),
+@example([("sit", "alice", 100_00), ("bet", "alice", "pass", 10_00), ("dice", 2, 2),
           ("leave", "alice"), ("dice", 3, 4), ("leave", "alice")])  # fmt: skip
 def test_random_sessions_conserve_money_replay_identically_and_resolve_once(
     actions: list[tuple[Any, ...]],

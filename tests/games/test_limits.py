@@ -31,7 +31,7 @@ from macau_tables.games.baccarat import (
 )
 from macau_tables.games.contract import Actor, Command, LimitsChanged
 from macau_tables.games.craps import CrapsTable
-from macau_tables.games.tiletable import TilePhase, TileTable, replay
+from macau_tables.games.tiles import TilePhase, TileTable, replay
 from tests.games.tiletable_helpers import seated, step_default
 
 SAM = Actor.supervisor("sam")
@@ -75,7 +75,7 @@ def bac() -> BaccaratTable:
     """A dealer-operated table (BA-1), alice and bob seated, the shoe cut (BA-2.1)."""
     t = BaccaratTable(BaccaratRules(decks=8), table_id="t")
     for seat, name in enumerate(("alice", "bob"), start=1):
-        run(t, Actor.player(name), "join", seat=seat, buy_in=1_000_000)
+        run(t, Actor.player(name), "sit", seat=seat, amount=1_000_000)
     run(t, D, "open_shoe")
     run(t, D, "cut", from_end=14)
     return t
@@ -215,7 +215,7 @@ def test_ba_13_no_bet_is_ever_outside_the_limits_in_force_when_it_was_placed(
     bet (a model kept here, apart from the engine) — and the engine's limits are the
     model's after every step."""
     t = BaccaratTable(BaccaratRules(decks=6, differential_limit=None), table_id="t")
-    run(t, Actor.player("alice"), "join", seat=1, buy_in=10**9)
+    run(t, Actor.player("alice"), "sit", seat=1, amount=10**9)
     t.start_shoe(Rng.seeded(str(seed)))
     force = {"player": (10_000, 2_000_000), "banker": (10_000, 2_000_000), "tie": (10_000, 250_000)}
     waiting: tuple[int, int] | None = None

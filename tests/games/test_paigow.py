@@ -17,13 +17,13 @@ from macau_tables.core.journal import Journal
 from macau_tables.core.ledger import Ledger, Transaction
 from macau_tables.core.money import Money
 from macau_tables.games.contract import Actor, Command
-from macau_tables.games.paigow import PAIGOW
-from macau_tables.games.taiwan import TAIWAN
-from macau_tables.games.tilefacts import deal, report_exposed
-from macau_tables.games.tileround import DEALER, HOUSE, Phase, Rotation, RoundOptions, SeatResult
-from macau_tables.games.tilesettle import Settlement
-from macau_tables.games.tilesettle import settle as settle_round
-from macau_tables.games.tiletable import DiceShaken, TilePhase, TilesSet, TileTable, replay
+from macau_tables.games.tiles import DiceShaken, TilePhase, TilesSet, TileTable, replay
+from macau_tables.games.tiles.facts import deal, report_exposed
+from macau_tables.games.tiles.paigow import PAIGOW
+from macau_tables.games.tiles.rounds import DEALER, HOUSE, Phase, Rotation, RoundOptions, SeatResult
+from macau_tables.games.tiles.settlement import Settlement
+from macau_tables.games.tiles.settlement import settle as settle_round
+from macau_tables.games.tiles.taiwan import TAIWAN
 from macau_tables.tiles import FULL_SET, Hand
 
 from .tile_helpers import (
@@ -238,7 +238,7 @@ def test_pg_3_4_pg_r10_the_larger_capital_sets_the_banker_tiles() -> None:
 
 
 def test_pg_r10_house_way_sets_for_the_house() -> None:
-    from macau_tables.games.paigow import banker_setting_by_house
+    from macau_tables.games.tiles.paigow import banker_setting_by_house
 
     s = banker_setting_by_house(tiles(*STRONG))
     assert sorted(map(str, s.tiles)) == sorted(STRONG)

@@ -23,10 +23,10 @@ from macau_tables.core.rng import Rng
 from macau_tables.games.baccarat import BaccaratTable
 from macau_tables.games.contract import Actor, Command, TableEngine, time_out
 from macau_tables.games.craps import CrapsTable
-from macau_tables.games.paigow import PAIGOW
-from macau_tables.games.taiwan import TAIWAN
-from macau_tables.games.tileround import RoundOptions
-from macau_tables.games.tiletable import TilePhase, TileTable, TileTableRules, open_table
+from macau_tables.games.tiles import TilePhase, TileTable, TileTableRules, open_table
+from macau_tables.games.tiles.paigow import PAIGOW
+from macau_tables.games.tiles.rounds import RoundOptions
+from macau_tables.games.tiles.taiwan import TAIWAN
 
 PLAYERS = ("ann", "bob", "cy")
 D = Actor.DEALER
@@ -35,14 +35,14 @@ D = Actor.DEALER
 def _baccarat() -> TableEngine:
     t = BaccaratTable(table_id="t1")
     for p in PLAYERS:
-        t.execute(Command(Actor.player(p), "join", {"buy_in": 100_000}))
+        t.execute(Command(Actor.player(p), "sit", {"amount": 100_000}))
     return t
 
 
 def _craps() -> TableEngine:
     t = CrapsTable(table_id="t1")
     for p in PLAYERS:
-        t.execute(Command(Actor.player(p), "join", {"amount": 100_000}), Rng.seeded("join", p))
+        t.execute(Command(Actor.player(p), "sit", {"amount": 100_000}), Rng.seeded("sit", p))
     return t
 
 

@@ -197,35 +197,68 @@ def test_a_class_moved_into_a_package_keeps_the_name_its_snapshots_have(
         snapshot.decode(encoded)
 
 
-@pytest.mark.parametrize("package", ["baccarat", "craps"])
+#: the module each module of a game's package was: the package (baccarat, craps: one module
+#: each before), or the tile engine's seven modules
+WAS: dict[str, dict[str, str]] = {
+    "baccarat": {},
+    "craps": {},
+    "tiles": {
+        "rounds": "tileround",
+        "settlement": "tilesettle",
+        "facts": "tilefacts",
+        "legacy": "tilegame",
+        "paigow": "paigow",
+        "taiwan": "taiwan",
+        "table": "tiletable",
+        "events": "tiletable",
+        "rules": "tiletable",
+        "views": "tiletable",
+        "history": "tiletable",
+        "state": "tiletable",
+        "replays": "tiletable",
+        "checkpoints": "tiletable",
+        "posting": "tiletable",
+        "seats": "tiletable",
+        "bank": "tiletable",
+    },
+}
+
+
+@pytest.mark.parametrize("package", sorted(WAS))
 def test_every_module_of_a_games_package_writes_the_names_of_the_module_it_was(
     package: str,
 ) -> None:
-    """Each module of ``games/<game>/`` is housed in the package (the one module the game
-    was): a class moved between them keeps its snapshot name."""
+    """Each module of ``games/<game>/`` is housed in the module it was part of (the one
+    module baccarat and craps were; the tile engine's seven): a class moved keeps its
+    snapshot name, and no two modules of one home define a class of one name."""
     pkg = importlib.import_module(f"macau_tables.games.{package}")
     modules = [f"{pkg.__name__}.{m.name}" for m in pkgutil.iter_modules(pkg.__path__)]
     assert modules
+    homes: dict[str, set[type]] = {}
     for name in modules:
-        assert snapshot._HOMES.get(name) == pkg.__name__, name
-    classes = {
-        cls
-        for name in modules
-        for cls in vars(sys.modules[name]).values()
-        if isinstance(cls, type) and cls.__module__ == name
-    }
-    names = [cls.__qualname__ for cls in classes]
-    assert len(set(names)) == len(names), "two modules define a class of one name"
+        was = WAS[package].get(name.rpartition(".")[2], package)
+        assert snapshot._HOMES.get(name) == f"macau_tables.games.{was}", name
+        homes.setdefault(was, set()).update(
+            cls
+            for cls in vars(sys.modules[name]).values()
+            if isinstance(cls, type) and cls.__module__ == name
+        )
+    for classes in homes.values():
+        names = [cls.__qualname__ for cls in classes]
+        assert len(set(names)) == len(names), "two modules define a class of one name"
 
 
 def test_the_snapshot_names_of_the_game_classes_are_those_of_their_journals() -> None:
     """The names checkpoints hashed before the games became packages."""
     from macau_tables.games.baccarat import BaccaratPhase, Card
     from macau_tables.games.craps import CrapsRules
+    from macau_tables.games.tiles import TileRound, TileTableRules
 
     assert snapshot.encode(Card.parse("Td")) == {"x": ["macau_tables.games.baccarat:Card", "Td"]}
     assert snapshot.encode(BaccaratPhase.CUT)["e"][0] == "macau_tables.games.baccarat:BaccaratPhase"
     assert snapshot.encode(CrapsRules())["o"][0] == "macau_tables.games.craps:CrapsRules"
+    assert snapshot.class_name(TileTableRules) == "macau_tables.games.tiletable:TileTableRules"
+    assert snapshot.class_name(TileRound) == "macau_tables.games.tileround:TileRound"
 
 
 # --- the engines ----------------------------------------------------------------------------

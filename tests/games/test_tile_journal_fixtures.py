@@ -85,7 +85,8 @@ def test_a_checkpoint_of_the_round_machines_layout_is_taken_only_as_its_states_d
     checkpoint whose digest is another (the chain recomputed) does not replay."""
     from macau_tables.core.errors import ReplayMismatch
     from macau_tables.core.journal import Journal
-    from macau_tables.games import contract, tiletable
+    from macau_tables.games import contract
+    from macau_tables.games import tiles as tiletable
     from macau_tables.games.contract import Checkpoint
     from macau_tables.server.games import binding
     from tests.games.tiletable_helpers import rechained

@@ -15,12 +15,12 @@ import pytest
 from macau_tables.core.errors import MacauTablesError, OutOfOrder, RuleViolation
 from macau_tables.core.money import Money
 from macau_tables.games.contract import Actor, Command
-from macau_tables.games.paigow import PAIGOW
-from macau_tables.games.taiwan import TAIWAN
-from macau_tables.games.tilefacts import deal, opened_table, report_exposed
-from macau_tables.games.tileround import HOUSE, Phase, Rotation, RoundOptions
-from macau_tables.games.tilesettle import Settlement
-from macau_tables.games.tiletable import TilePhase, TileTable
+from macau_tables.games.tiles import TilePhase, TileTable
+from macau_tables.games.tiles.facts import deal, opened_table, report_exposed
+from macau_tables.games.tiles.paigow import PAIGOW
+from macau_tables.games.tiles.rounds import HOUSE, Phase, Rotation, RoundOptions
+from macau_tables.games.tiles.settlement import Settlement
+from macau_tables.games.tiles.taiwan import TAIWAN
 from macau_tables.tiles import FULL_SET
 
 from .tile_helpers import (

@@ -18,11 +18,11 @@ from macau_tables.core.journal import Journal
 from macau_tables.core.ledger import Ledger, Transaction
 from macau_tables.core.money import Money
 from macau_tables.games.contract import Actor, Command
-from macau_tables.games.paigow import PAIGOW
-from macau_tables.games.taiwan import TAIWAN
-from macau_tables.games.tilefacts import seated_table
-from macau_tables.games.tileround import HOUSE, RoundOptions
-from macau_tables.games.tiletable import TileTable, replay
+from macau_tables.games.tiles import TileTable, replay
+from macau_tables.games.tiles.facts import seated_table
+from macau_tables.games.tiles.paigow import PAIGOW
+from macau_tables.games.tiles.rounds import HOUSE, RoundOptions
+from macau_tables.games.tiles.taiwan import TAIWAN
 from macau_tables.tiles.strategies import strategy
 
 from .tile_helpers import nets, rnd_of, set_tiles, settle, staged, tiles

@@ -27,7 +27,7 @@ from macau_tables.games.contract import (
     TableEngine,
     TimedOut,
 )
-from macau_tables.games.tiletable import (
+from macau_tables.games.tiles import (
     BankOpened,
     BetOutcome,
     RoundSettled,

@@ -11,7 +11,7 @@ import pytest
 from macau_tables.core.errors import MacauTablesError
 from macau_tables.core.rng import Rng
 from macau_tables.games.contract import Actor, Command, TimedOut, time_out
-from macau_tables.games.tiletable import TilePhase, TileTable
+from macau_tables.games.tiles import TilePhase, TileTable
 
 from .tiletable_helpers import seated
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from macau_tables.core.rng import Rng
 from macau_tables.games.contract import Actor, Command, time_out
-from macau_tables.games.tiletable import (
+from macau_tables.games.tiles import (
     RoundSettled,
     TilePhase,
     TileTable,

@@ -17,7 +17,7 @@ import pytest
 from macau_tables.core.journal import Journal
 from macau_tables.core.rng import Rng
 from macau_tables.games.contract import Actor, Command
-from macau_tables.games.tiletable import TilePhase, TileTable, replay
+from macau_tables.games.tiles import TilePhase, TileTable, replay
 
 from .tiletable_helpers import play_round, seated, step_default
 

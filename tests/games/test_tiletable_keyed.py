@@ -16,7 +16,7 @@ from macau_tables.core.journal import Journal
 from macau_tables.core.rng import Rng
 from macau_tables.core.visibility import Viewer
 from macau_tables.games.contract import Actor, Command
-from macau_tables.games.tiletable import (
+from macau_tables.games.tiles import (
     HandsKeyed,
     TilePhase,
     TilesDealt,

@@ -22,7 +22,7 @@ from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
 from macau_tables.core.visibility import Viewer
 from macau_tables.games.contract import Actor, Command, time_out
-from macau_tables.games.tiletable import (
+from macau_tables.games.tiles import (
     TilePhase,
     TilesDealt,
     TileTable,

@@ -11,11 +11,11 @@ from macau_tables.core.errors import RuleViolation
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
 from macau_tables.games.contract import Actor, Command, time_out
-from macau_tables.games.paigow import PAIGOW
-from macau_tables.games.taiwan import TAIWAN
-from macau_tables.games.tilefacts import seated_table
-from macau_tables.games.tileround import DEALER, HOUSE, RoundOptions
-from macau_tables.games.tiletable import TilePhase, TileTable
+from macau_tables.games.tiles import TilePhase, TileTable
+from macau_tables.games.tiles.facts import seated_table
+from macau_tables.games.tiles.paigow import PAIGOW
+from macau_tables.games.tiles.rounds import DEALER, HOUSE, RoundOptions
+from macau_tables.games.tiles.taiwan import TAIWAN
 from macau_tables.tiles import FULL_SET
 
 from .tile_helpers import m, rnd_of, staged

@@ -9,10 +9,10 @@ from collections.abc import Mapping, Sequence
 from macau_tables.core.journal import Event, JsonValue
 from macau_tables.core.money import Money
 from macau_tables.games.contract import Actor, Command
-from macau_tables.games.tilefacts import actor_of, dealt_table, opened_table
-from macau_tables.games.tileround import HOUSE, Regulation, RoundOptions, TileRound, woodpile_for
-from macau_tables.games.tilesettle import Settlement
-from macau_tables.games.tiletable import TileTable
+from macau_tables.games.tiles import TileTable
+from macau_tables.games.tiles.facts import actor_of, dealt_table, opened_table
+from macau_tables.games.tiles.rounds import HOUSE, Regulation, RoundOptions, TileRound, woodpile_for
+from macau_tables.games.tiles.settlement import Settlement
 from macau_tables.tiles import Tile, parse_tiles
 
 D = Actor.DEALER

@@ -9,7 +9,7 @@ from macau_tables.core.ledger import Ledger, Transaction
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
 from macau_tables.games.contract import Actor, Command, time_out
-from macau_tables.games.tiletable import TilePhase, TileTable, TileTableRules, open_table
+from macau_tables.games.tiles import TilePhase, TileTable, TileTableRules, open_table
 
 
 def seated(

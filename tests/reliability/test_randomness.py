@@ -12,7 +12,7 @@ seeded HMAC_DRBG, one generator per chance event as the tables derive them
   .dice(4)`` — the 1,296 throws of four dice, their total, and the first seat the total
   picks (PG-1.3: the count from the banker, ``(total - 1) % places``), against the exact
   distributions (the first seat is not uniform, by the rules);
-* the woodpile: :func:`macau_tables.games.tiletable.woodpile_order` — which of the eight
+* the woodpile: :func:`macau_tables.games.tiles.woodpile_order` — which of the eight
   stacks each of the 32 tiles is built into, and each tile's position.
 
 The seed is fixed, so every run draws the same samples: a test cannot flake, and changing
@@ -50,7 +50,7 @@ import numpy as np
 import pytest
 
 from macau_tables.core.rng import Rng
-from macau_tables.games.tiletable import woodpile_order
+from macau_tables.games.tiles import woodpile_order
 from macau_tables.tiles.tile import FULL_SET
 
 ALPHA = 1e-4

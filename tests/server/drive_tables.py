@@ -24,8 +24,8 @@ from macau_tables.server.recall import TableRecord
 PLAYERS = ("alice", "bob")
 SEEDS: dict[str, bytes] = {}
 JOIN = {
-    "baccarat": [("join", {"buy_in": 10_000_000})],
-    "craps": [("join", {"amount": 10_000_000})],
+    "baccarat": [("sit", {"amount": 10_000_000})],
+    "craps": [("sit", {"amount": 10_000_000})],
     "paigow": [("sit", {"seat": 0}), ("buy_in", {"amount": 10_000_000})],
     "taiwan": [("sit", {"seat": 0}), ("buy_in", {"amount": 10_000_000})],
 }

@@ -478,7 +478,7 @@ def test_without_numpy_the_tile_theoretical_says_it_is_unavailable() -> None:
 
 
 def _settled(actions: list[int]) -> Any:
-    from macau_tables.games.tiletable import RoundSettled
+    from macau_tables.games.tiles import RoundSettled
 
     rows = tuple(
         {"bet_id": f"b{i}", "player": "bob", "seat": 3, "amount": a, "outcome": "win",
@@ -498,7 +498,7 @@ def test_a_players_bank_earns_the_house_its_expected_commission() -> None:
     the bank's commission for the bank's result. The round's bank may open before the day."""
     from macau_tables.analysis import theoretical as th
     from macau_tables.analysis.tiles import paigow_par
-    from macau_tables.games.tiletable import BankOpened, CoBankJoined
+    from macau_tables.games.tiles import BankOpened, CoBankJoined
 
     line = paigow_par().lines[0]
     edges = th.edges("paigow", {"game": "paigow"})
@@ -542,7 +542,7 @@ def test_a_house_bank_across_the_boundary_stays_the_houses() -> None:
     house's account on one day and came back on the next; the win of each day counts it as
     the house's all along (house_float), so neither day shows it as a loss or a gain."""
     from macau_tables.analysis import theoretical as th
-    from macau_tables.games.tiletable import BankOpened, RoundSettled
+    from macau_tables.games.tiles import BankOpened, RoundSettled
 
     opened = BankOpened(
         table_id="pg", round_no=1, banker="house", seat=1, capital=10_000, house_capital=0,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from macau_tables.games.baccarat import BaccaratTable
 from macau_tables.games.craps import CrapsTable
-from macau_tables.games.tiletable import TileTable
+from macau_tables.games.tiles import TileTable
 from macau_tables.web import i18n
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -432,7 +432,7 @@ class TileBets:
             raise InvalidInput(f"the role is player or banker, not {self.role!r}")
 
     def _rules(self) -> tuple[Fraction, str]:
-        from macau_tables.games import paigow, taiwan
+        from macau_tables.games.tiles import paigow, taiwan
 
         reg = paigow.PAIGOW if self.game == "paigow" else taiwan.TAIWAN
         c = reg.commission if self.commission is None else self.commission

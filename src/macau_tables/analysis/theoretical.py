@@ -46,8 +46,8 @@ from macau_tables.core.journal import Event
 from macau_tables.core.ledger import movement_of
 from macau_tables.games import baccarat as ba
 from macau_tables.games import craps as cr
-from macau_tables.games import tiletable as tt
-from macau_tables.games.tileround import HOUSE
+from macau_tables.games import tiles as tt
+from macau_tables.games.tiles.rounds import HOUSE
 
 __all__ = [
     "CONTEXT_START",

@@ -131,9 +131,9 @@ DEALS = math.comb(32, 4) * math.comb(28, 4)
 #: again (:mod:`macau_tables.analysis.tablecache`).
 TABLE_SOURCES: tuple[str, ...] = (
     "tiles/*.py",
-    "games/tileround.py",
-    "games/paigow.py",
-    "games/taiwan.py",
+    "games/tiles/rounds.py",
+    "games/tiles/paigow.py",
+    "games/tiles/taiwan.py",
     "analysis/tiles.py",
     "analysis/tablecache.py",
     "analysis/kernels/tiles_exact.py",

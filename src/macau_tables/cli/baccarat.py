@@ -455,7 +455,7 @@ def play_cmd(
     out = JournalFile(target, t.journal) if target is not None else None
     s = Session(t, me, out)
     s.ledger.post(Transaction.transfer(CAGE, accounts.wallet(me), stake, "cage → wallet"))
-    s.run(s.actor, "join", {"seat": 1, "buy_in": stake.minor})
+    s.run(s.actor, "sit", {"seat": 1, "amount": stake.minor})
     console.print(f"[bold]Baccarat 百家樂[/bold] — {decks} decks, you sit at seat 1. {HELP_TEXT}")
     try:
         _loop(s, rng)

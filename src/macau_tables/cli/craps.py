@@ -491,7 +491,7 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
         ledger.post(Transaction.transfer(CAGE, accounts.wallet(name), chips, "deposit"))
         out = JournalFile(target, table.journal) if target is not None else None
         session = CrapsSession(table, name, rng, ledger, json=json, journal=out)
-        session.run("join", {"amount": chips.minor})
+        session.run("sit", {"amount": chips.minor})
         if not json:
             console.print(
                 "Craps — Portaria 97/85/M. You are the shooter. Type 'help' for commands.",

@@ -1,9 +1,9 @@
 """`macau-tables play paigow|taiwan` and `macau-tables paigow|taiwan settle ROUND.json`.
 
-Thin: the rules live in :mod:`macau_tables.games.tileround`, ``tilesettle``, ``paigow`` and
-``taiwan``, the table in :mod:`macau_tables.games.tiletable`; ``play`` drives a table through
+Thin: the rules live in :mod:`macau_tables.games.tiles.rounds`, ``settlement``, ``paigow`` and
+``taiwan``, the table in :mod:`macau_tables.games.tiles.table`; ``play`` drives a table through
 ``pending()`` / ``execute()`` and renders, ``settle`` plays one round at a table from its
-facts (:mod:`macau_tables.games.tilefacts`). Computer
+facts (:mod:`macau_tables.games.tiles.facts`). Computer
 players bet, set and bank by the rules' defaults; their bets draw from ``core.rng`` (seeded
 with ``--seed``) like the tiles.
 """
@@ -26,11 +26,7 @@ from macau_tables.core.ledger import Ledger, Transaction, movement_of
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
 from macau_tables.games.contract import Actor, Command, check_name, time_out
-from macau_tables.games.paigow import PAIGOW
-from macau_tables.games.taiwan import TAIWAN
-from macau_tables.games.tileround import Regulation, TileRound
-from macau_tables.games.tilesettle import Settlement
-from macau_tables.games.tiletable import (
+from macau_tables.games.tiles import (
     DiceShaken,
     RoundSettled,
     TilePhase,
@@ -38,6 +34,10 @@ from macau_tables.games.tiletable import (
     TileTableRules,
     open_table,
 )
+from macau_tables.games.tiles.paigow import PAIGOW
+from macau_tables.games.tiles.rounds import Regulation, TileRound
+from macau_tables.games.tiles.settlement import Settlement
+from macau_tables.games.tiles.taiwan import TAIWAN
 from macau_tables.tiles import Setting, Tile, parse_tiles, settings
 
 REGULATIONS = {"paigow": PAIGOW, "taiwan": TAIWAN}
@@ -176,7 +176,7 @@ def print_report(rnd: TileRound, result: Settlement | None) -> None:
         )
 
 
-# --- play: a thin client of games.tiletable ------------------------------------------------
+# --- play: a thin client of games.tiles ------------------------------------------------
 
 
 class _Quit(Exception):

@@ -32,11 +32,11 @@ from macau_tables.core.errors import InvalidInput
 from macau_tables.core.journal import JsonValue
 from macau_tables.core.money import Money
 from macau_tables.games.contract import Actor, Command
-from macau_tables.games.paigow import PAIGOW
-from macau_tables.games.taiwan import TAIWAN
-from macau_tables.games.tilefacts import actor_of, dealt_table
-from macau_tables.games.tileround import RoundOptions
-from macau_tables.games.tiletable import TileTable
+from macau_tables.games.tiles import TileTable
+from macau_tables.games.tiles.facts import actor_of, dealt_table
+from macau_tables.games.tiles.paigow import PAIGOW
+from macau_tables.games.tiles.rounds import RoundOptions
+from macau_tables.games.tiles.taiwan import TAIWAN
 from macau_tables.tiles import Tile, parse_tiles
 from macau_tables.tiles.strategies import strategy
 
@@ -150,7 +150,7 @@ def load_facts(path: Path, game: str) -> RoundFacts:
 
 def settle_facts(facts: RoundFacts) -> TileTable:
     """Recompute a round from its facts (see docs/paigow.md, "Settling a round"): the round
-    played at a tile table (:func:`~macau_tables.games.tilefacts.dealt_table`), each seat in
+    played at a tile table (:func:`~macau_tables.games.tiles.facts.dealt_table`), each seat in
     play set as stated, the banker last, the dealer settling — the table settled, or its
     deal void (PG-2.3 / PG-R3)."""
     game = facts.game or "paigow"

@@ -53,6 +53,7 @@ from macau_tables.core.errors import MacauTablesError
 
 __all__ = [
     "SnapshotError",
+    "class_name",
     "decode",
     "digest",
     "encode",
@@ -106,7 +107,8 @@ def snapshot_home(module: str, home: str) -> None:
     module they were written from before it became a package of smaller modules, so that
     snapshots, and the checkpoint digests of the journals written before, stay as they were.
     Reading ``"home:Class"`` looks for the class in ``home`` and in every module it houses
-    (a name two of them define is refused as ambiguous)."""
+    (a name two of them define is refused as ambiguous); a home that is no module any more
+    (gone into a package) is read once its package is imported."""
     if not module.startswith(_PACKAGE) or not home.startswith(_PACKAGE):
         raise SnapshotError(f"{module} → {home}: modules of this package only")
     if _HOMES.get(module, home) != home:
@@ -119,6 +121,12 @@ def snapshot_home(module: str, home: str) -> None:
 
 def _name(cls: type) -> str:
     return f"{_HOMES.get(cls.__module__, cls.__module__)}:{cls.__qualname__}"
+
+
+def class_name(cls: type) -> str:
+    """The name snapshots give ``cls``: ``"module:Class"``, the module its home
+    (:func:`snapshot_home`)."""
+    return _name(cls)
 
 
 #: a dataclass field's metadata: the field is written only when it is not its default, and
@@ -252,7 +260,9 @@ def _class(name: Any) -> type:
     try:
         places: list[Any] = [importlib.import_module(module)]
     except ImportError as exc:
-        raise SnapshotError(f"{name}: no such class") from exc
+        if module not in _HOUSED:  # a module gone into a package: its modules name it
+            raise SnapshotError(f"{name}: no such class") from exc
+        places = []
     places += [sys.modules[m] for m in _HOUSED.get(module, ()) if m in sys.modules]
     found: list[type] = []
     for obj in places:

@@ -284,7 +284,8 @@ class SeedCommitted(Event):
 
 @event_type
 class SeedRevealed(Event):
-    """The seed committed for ``label``, revealed (hex) once what it hid is over."""
+    """The seed committed for ``label``, revealed (hex) once what it hid is over (a shoe
+    ended, a woodpile used up, a shooter's dice passed): anyone checks it by its SHA-256."""
 
     kind: ClassVar[str] = "table.seed_revealed"
     label: str

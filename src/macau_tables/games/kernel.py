@@ -75,6 +75,7 @@ __all__ = [
     "ArgType",
     "ChipsBought",
     "ChipsCashed",
+    "NewLimits",
     "Operation",
     "Private",
     "Table",
@@ -85,6 +86,7 @@ __all__ = [
     "optional",
     "parsed",
     "parsed_list",
+    "staked",
     "supervisor_reason",
 ]
 
@@ -285,6 +287,24 @@ def can(verify: Callable[Concatenate[_S, _P], object]) -> Callable[Concatenate[_
     return check
 
 
+@dataclass(frozen=True, slots=True)
+class NewLimits:
+    """A supervisor's new limits (``change_limits``): the main bets from ``min_bet`` to
+    ``max_bet``, other bets' by name (``bets``: baccarat's, BA-13), the Banker/Player
+    difference (``differential``: BA-14); each game's rule set checks them
+    (:meth:`Table._check_limits`)."""
+
+    min_bet: Money
+    max_bet: Money
+    bets: Mapping[str, tuple[Money, Money]] = field(default_factory=dict)
+    differential: Money | None = None
+
+    def main_only(self, what: str, rule: str) -> None:
+        """A game with one pair of limits refuses ``bets`` and ``differential``."""
+        if self.bets or self.differential is not None:
+            raise InvalidInput(what, rule=rule)
+
+
 def supervisor_reason(reason: object) -> str:
     """A supervisor's reason: a text of 1 to 500 characters."""
     if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
@@ -330,6 +350,16 @@ def cashes_out(currency: str, table_id: str, player: str, amount: int, memo: str
         amount,
         memo=f"{player} {memo}",
     )
+
+
+def staked(
+    currency: str, table_id: str, player: str, to: str, amount: int, hold: str, memo: str
+) -> Movement:
+    """``amount`` minor units from ``player``'s stack to ``to`` (the table's wagers, its bank),
+    opening the hold ``hold`` (a bet, a co-bank's capital)."""
+    stack = contract.accounts.stack(table_id, player)
+    cur = journal_currency(currency)
+    return contract.transfer(cur, stack, to, amount, opens=(hold,), memo=memo)
 
 
 class Private:
@@ -1021,15 +1051,9 @@ class Table(contract.SnapshotOps):
         """A supervisor sets new table limits; the game's rule set validates them."""
         if not isinstance(actor, Actor) or actor.role is not Role.SUPERVISOR:
             raise OutOfOrder(f"a supervisor changes the limits, not {actor}")
-        self._check_limits(min_bet, max_bet, bets or {}, differential)
+        self._check_limits(NewLimits(min_bet, max_bet, bets or {}, differential))
 
-    def _check_limits(
-        self,
-        min_bet: Money,
-        max_bet: Money,
-        bets: Mapping[str, tuple[Money, Money]],
-        differential: Money | None,
-    ) -> None:
+    def _check_limits(self, new: NewLimits) -> None:
         """The game's checks of new limits (its rule set's)."""
         raise NotImplementedError
 

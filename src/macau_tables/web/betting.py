@@ -66,7 +66,7 @@ def bet_room(engine: Any, player: str) -> dict[str, Any]:
     table (a baccarat, craps or tile table; any other game: no spots)."""
     from macau_tables.games.baccarat import BaccaratBetKind, BaccaratTable
     from macau_tables.games.craps import CrapsTable
-    from macau_tables.games.tiletable import TileTable
+    from macau_tables.games.tiles import TileTable
 
     if isinstance(engine, BaccaratTable):
         return {"spots": _baccarat(engine, player, BaccaratBetKind), "working": {}}

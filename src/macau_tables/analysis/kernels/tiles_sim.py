@@ -17,7 +17,7 @@ once, in Python, from the readable code, so the kernel cannot drift from the eng
   back result ``b`` (PG-6.3 / PG-6.4; TW-6c "if one pair is equal, the other decides").
 
 A round (:func:`play_orders`) takes a woodpile order (the 32 physical tiles, stack ``i`` =
-positions ``4i … 4i+3``, as ``tileround.TileRound`` deals it) and a four-dice total, and deals as
+positions ``4i … 4i+3``, as ``rounds.TileRound`` deals it) and a four-dice total, and deals as
 the engine does (PG-1.2 / PG-1.4 / PG-R1, TW-2b / TW-2d): the banker sits at seat 1, the seat
 reached by counting the total from the banker (``(total - 1) mod places`` seats on) takes
 the first stack of the pile, the others follow counter-clockwise. TW four-place shoes
@@ -49,8 +49,8 @@ from numba import njit
 from macau_tables.analysis.kernels.rng import chunk_generator
 from macau_tables.analysis.simresult import ChunkResult, cross_key
 from macau_tables.core.errors import InvalidInput
-from macau_tables.games import paigow, taiwan
-from macau_tables.games.tileround import Regulation, SeatResult
+from macau_tables.games.tiles import paigow, taiwan
+from macau_tables.games.tiles.rounds import Regulation, SeatResult
 from macau_tables.tiles import FULL_SET, Hand, Setting, Tile, TileRules, rank_of, ranking
 from macau_tables.tiles.hands import Comparison
 from macau_tables.tiles.strategies import MAX_BACK, STRATEGIES, strategy

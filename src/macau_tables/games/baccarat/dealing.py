@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from macau_tables.core.rng import Rng
 from macau_tables.games.baccarat.bets import squeeze_holders
@@ -27,10 +26,8 @@ from macau_tables.games.baccarat.events import (
 )
 from macau_tables.games.baccarat.hand import Hand, Step, next_step, outcome, settle_bet, total
 from macau_tables.games.baccarat.rules import BaccaratPhase, LastHand, Side
+from macau_tables.games.baccarat.state import BaccaratState
 from macau_tables.games.contract import Actor
-
-if TYPE_CHECKING:
-    from macau_tables.games.baccarat.table import BaccaratTable
 
 __all__ = [
     "DEALER",
@@ -48,7 +45,7 @@ SYSTEM = str(Actor.SYSTEM)
 DEALER = str(Actor.DEALER)
 
 
-def machine_card(t: BaccaratTable, hand: int, k: int, in_hand: Sequence[Card]) -> Card:
+def machine_card(t: BaccaratState, hand: int, k: int, in_hand: Sequence[Card]) -> Card:
     """BA-R4: the continuous shuffler's ``k``-th card of a hand, from the full set less
     the hand's cards, chosen by the shoe's seed (``Rng.for_event``, label
     ``shoe:<n>:hand:<h>:card:<k>``)."""
@@ -61,7 +58,7 @@ def machine_card(t: BaccaratTable, hand: int, k: int, in_hand: Sequence[Card]) -
     return cards[rng.below(len(cards))]
 
 
-def deal(t: BaccaratTable, by: Actor) -> None:
+def deal(t: BaccaratState, by: Actor) -> None:
     """BA-7.1: two cards each, one at a time, Player first; BA-16 the holders named (none in
     a demonstration, BA-2.2); BA-3.1 whether the cut card comes out in this deal. Then the
     hand goes on (:func:`advance`)."""
@@ -81,7 +78,7 @@ def deal(t: BaccaratTable, by: Actor) -> None:
     advance(t)
 
 
-def third_card_due(t: BaccaratTable) -> Side | None:
+def third_card_due(t: BaccaratState) -> Side | None:
     """From a physical shoe: the side whose third card (BA-9) the dealer must key in now."""
     if t.hand is None or not isinstance(t.shoe, KeyedShoe):
         return None
@@ -91,7 +88,7 @@ def third_card_due(t: BaccaratTable) -> Side | None:
     return side
 
 
-def advance(t: BaccaratTable) -> None:
+def advance(t: BaccaratState) -> None:
     """The dealer's part of a hand, by the rules, until a holder must act or it ends."""
     while (h := t.hand) is not None:
         what, side = next_step(h)
@@ -109,7 +106,7 @@ def advance(t: BaccaratTable) -> None:
             settle(t)
 
 
-def reveal(t: BaccaratTable, side: Side, by: str) -> None:
+def reveal(t: BaccaratState, side: Side, by: str) -> None:
     """BA-7.1 / BA-16 / BA-R6: a side's face-down cards opened (a third card on its own)."""
     h = t.hand
     assert h is not None
@@ -117,7 +114,7 @@ def reveal(t: BaccaratTable, side: Side, by: str) -> None:
     t._emit(CardsRevealed(str(side), by, tuple(str(c) for c in cards)))
 
 
-def _draw(t: BaccaratTable, h: Hand, side: Side) -> None:
+def _draw(t: BaccaratState, h: Hand, side: Side) -> None:
     """BA-9: the third card the drawing rules require: face down to a holder, face up
     otherwise (and face up if it was exposed, BA-4)."""
     rule = "BA-9.1" if side is Side.PLAYER else "BA-9.3"
@@ -131,7 +128,7 @@ def _draw(t: BaccaratTable, h: Hand, side: Side) -> None:
     t._emit(ThirdCardDealt(str(side), str(card) if face_up else None, rule, comes_out))
 
 
-def settle(t: BaccaratTable) -> None:
+def settle(t: BaccaratState) -> None:
     """BA-11 / BA-12 the result; BA-17 payouts; BA-18 commission; BA-3.1 the last hand."""
     h = t.hand
     assert h is not None
@@ -147,7 +144,7 @@ def settle(t: BaccaratTable) -> None:
     after_hand(t)
 
 
-def _last_hand(t: BaccaratTable, h: Hand) -> bool:
+def _last_hand(t: BaccaratState, h: Hand) -> bool:
     """BA-3.1: the hand the cut card came out in is the last (``last``), or one more hand
     is played (``one_more``). A cut card that came out between hands, in a burn (BA-4 /
     BA-8), counts for the next hand (BA-R1)."""
@@ -158,7 +155,7 @@ def _last_hand(t: BaccaratTable, h: Hand) -> bool:
     return t.hands_left <= 1
 
 
-def after_hand(t: BaccaratTable) -> None:
+def after_hand(t: BaccaratState) -> None:
     """After a hand: a card exposed during it and not drawn is burned (BA-4 / BA-8); the
     last hand ends the shoe and reveals its seed (BA-3.1)."""
     if t.shoe_over:

@@ -209,13 +209,9 @@ class BetPlaced(Event):
     currency: str
 
     def movement(self) -> Movement | None:
-        return contract.transfer(
-            journal_currency(self.currency),
-            accounts.stack(self.table_id, self.player),
-            accounts.wagers(self.table_id),
-            self.amount,
-            opens=(self.bet_id,),
-            memo=f"bet {self.bet_id}",
+        wagers, memo = accounts.wagers(self.table_id), f"bet {self.bet_id}"
+        return kernel.staked(
+            self.currency, self.table_id, self.player, wagers, self.amount, self.bet_id, memo
         )
 
 

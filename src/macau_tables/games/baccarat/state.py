@@ -1,5 +1,5 @@
-"""What each event does to a baccarat table's state: :func:`apply`, the one place the state of
-a :class:`~macau_tables.games.baccarat.table.BaccaratTable` changes (its ``apply``). The
+"""A baccarat table's state (:class:`BaccaratState`, the base of ``BaccaratTable``) and what
+each event does to it: :func:`apply_event`, the one place it changes (``apply``). The
 operations decide and emit events; replay, a void's or a correction's rebuilt history and a
 snapshot's restore apply the same events here.
 
@@ -12,33 +12,31 @@ supervisor changed, from the next hand.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from macau_tables.core.errors import JournalError
-from macau_tables.core.journal import Event
+from macau_tables.core.journal import Event, JsonValue
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
 from macau_tables.games import contract
+from macau_tables.games.baccarat import bets as layout
 from macau_tables.games.baccarat import events
 from macau_tables.games.baccarat.cards import Card, KeyedShoe, full_set, parse_cards
 from macau_tables.games.baccarat.hand import Bet, BetResult, Hand, HandOutcome, HandResult
 from macau_tables.games.baccarat.rules import (
     BaccaratBetKind,
     BaccaratPhase,
+    BaccaratRules,
     LastHand,
     Side,
     with_limits,
 )
+from macau_tables.games.contract import Actor, LimitsChanged
+from macau_tables.games.kernel import Table
 
-if TYPE_CHECKING:
-    from macau_tables.games.baccarat.table import BaccaratTable
-
-__all__ = [
-    "apply",
-]
+__all__ = ["BaccaratState", "apply_event"]
 
 
-def apply(t: BaccaratTable, ev: Event) -> None:
+def apply_event(t: BaccaratState, ev: Event) -> None:
     """What ``ev`` does to the table's state (``BaccaratTable.apply``, the only place it
     changes)."""
     match ev:
@@ -178,7 +176,7 @@ def apply(t: BaccaratTable, ev: Event) -> None:
             raise JournalError(f"{ev.kind} is not a baccarat event")
 
 
-def _new_shoe(t: BaccaratTable, number: int, order: Sequence[Card], commitment: str | None) -> None:
+def _new_shoe(t: BaccaratState, number: int, order: Sequence[Card], commitment: str | None) -> None:
     t.shoe_number = number
     t.shoe = order
     t.shoe_commitment = commitment
@@ -200,7 +198,7 @@ def _new_shoe(t: BaccaratTable, number: int, order: Sequence[Card], commitment: 
         t.phase = BaccaratPhase.CUT
 
 
-def _take(t: BaccaratTable, n: int) -> None:
+def _take(t: BaccaratState, n: int) -> None:
     """Advance the shoe ``n`` cards; the cut card comes out when one behind it is taken
     (BA-3.1) — dealt, or burned between hands (BA-4/BA-8: it counts for the next hand,
     BA-R1)."""
@@ -214,7 +212,7 @@ def _take(t: BaccaratTable, n: int) -> None:
         t.position += 1
 
 
-def _deal_cards(t: BaccaratTable, ev: events.CardsDealt) -> None:
+def _deal_cards(t: BaccaratState, ev: events.CardsDealt) -> None:
     if t.rules.continuous_shuffler:
         cards = parse_cards(ev.cards)
     else:
@@ -235,7 +233,7 @@ def _deal_cards(t: BaccaratTable, ev: events.CardsDealt) -> None:
     t.phase = BaccaratPhase.DEALING
 
 
-def _limits_now(t: BaccaratTable) -> None:
+def _limits_now(t: BaccaratState) -> None:
     """New limits take effect between hands (a LimitsChanged waiting, or just made)."""
     ev, t._next_limits = t._next_limits, None
     if ev is not None:
@@ -249,7 +247,7 @@ def _limits_now(t: BaccaratTable) -> None:
         )
 
 
-def _end_hand(t: BaccaratTable, result: HandOutcome) -> None:
+def _end_hand(t: BaccaratState, result: HandOutcome) -> None:
     t.round_open = False
     _limits_now(t)
     h = t.hand
@@ -283,3 +281,84 @@ def _end_hand(t: BaccaratTable, result: HandOutcome) -> None:
         if t.hands_left <= 0:
             t.hands_left = 0
             t.shoe_over = True
+
+
+class BaccaratState(Table):
+    """A baccarat table's state, and what each event does to it (:meth:`apply`): the seats
+    and the chips (BA-1, BA-15), the shoe (BA-2, BA-3, BA-8), the bets on the layout
+    (BA-12 … BA-15), the hand being dealt (BA-7, BA-9, BA-16) and the hands played. The
+    operations are :class:`~macau_tables.games.baccarat.table.BaccaratTable`'s; the rules'
+    decisions they and the dealer's part of a hand (``dealing``) read from here."""
+
+    rules: BaccaratRules
+
+    def apply(self, ev: Event) -> None:
+        """The only place the table's state changes (what each event does: below)."""
+        apply_event(self, ev)
+
+    def _init_state(self) -> None:
+        self.phase = BaccaratPhase.SHUFFLE
+        self.shoe_number = 0
+        # the dealing order: never in an event or a view (a physical shoe: keyed as dealt)
+        self.shoe: Sequence[Card] = ()
+        self.position = 0  # next card to deal from the shoe
+        self.cut_index: int | None = None  # shoe index of the first card behind the cut card
+        self.cut_card_out = False
+        self.hands_left: int | None = None  # BA-3.1: set when the cut card comes out
+        self.shoe_over = False  # BA-3.1: the last hand is over
+        self.shoe_commitment: str | None = None
+        self.demonstrations_left = 0
+        self.seats: dict[str, int | None] = {}
+        self.stacks: dict[str, int] = {}
+        self.holds: list[Bet] = []
+        self.bets_placed = 0  # bet ids are "<table>:<n>"
+        self.hand: Hand | None = None
+        self.hand_number = 0
+        self.results: list[HandResult] = []
+        # the roads' JSON for (shoe, hands recorded): views.road_maps
+        self._roads_memo: tuple[tuple[int, int], JsonValue] | None = None
+        self.last_settled: events.HandSettled | None = None
+        self.discards = 0
+        self.burned_face_down = 0
+        self.seen: list[Card] = []  # cards of this shoe turned face up (public)
+        self.exposed: Card | None = None  # BA-4: the next card, seen before it is dealt
+        # a supervisor's new limits wait for the end of the hand under way (a bet, a change
+        # of a bet or a deal since the last hand ended): that hand keeps its bets' limits
+        self._next_limits: LimitsChanged | None = None
+        self.round_open = False
+        # hold ids re-issued by voids and corrections (contract.hold_aliases), as they come
+        self._hold_aliases: dict[str, str] = {}
+
+    def _money(self, minor: int) -> Money:
+        return Money(minor, self.rules.currency)
+
+    @property
+    def _cur(self) -> str:
+        return self.rules.currency.code
+
+    @property
+    def keyed(self) -> bool:
+        """A physical shoe whose cards are keyed in as dealt (:meth:`open_shoe`)."""
+        return isinstance(self.shoe, KeyedShoe)
+
+    def _finish_shoe(self, reason: str, by: Actor) -> None:
+        self._emit(events.ShoeEnded(self.shoe_number, reason, str(by)))
+        digest = self.shoe_commitment
+        if digest is not None:
+            self._emit(
+                contract.SeedRevealed(f"shoe:{self.shoe_number}", self._keyring[digest].hex())
+            )
+
+    def cards_left(self) -> int:
+        return len(self.shoe) - self.position
+
+    def cards_to_cut(self) -> int | None:
+        """Cards still to deal before the cut card comes out (None: no cut card)."""
+        if self.cut_index is None:
+            return None
+        return max(0, self.cut_index - self.position)
+
+    @property
+    def bets(self) -> list[Bet]:
+        """The layout: one entry per player, bet and spot (its stakes added up)."""
+        return layout.merged(self.holds)

@@ -24,12 +24,12 @@ from macau_tables.core.journal import (
 from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng, commitment
 from macau_tables.core.visibility import Viewer
+from macau_tables.games import contract
 from macau_tables.games.baccarat import bets as layout
-from macau_tables.games.baccarat import dealing, history, state, views
+from macau_tables.games.baccarat import dealing, history, views
 from macau_tables.games.baccarat.cards import (
     Card,
     Composition,
-    KeyedShoe,
     check_keyed,
     full_set,
     parse_cards,
@@ -48,7 +48,6 @@ from macau_tables.games.baccarat.events import (
     HandVoided,
     PlayerJoined,
     PlayerLeft,
-    ShoeEnded,
     ShoeLoaded,
     ShoeOpened,
     ShoeShuffled,
@@ -56,7 +55,6 @@ from macau_tables.games.baccarat.events import (
 )
 from macau_tables.games.baccarat.hand import (
     Bet,
-    Hand,
     HandResult,
     holder_due,
 )
@@ -71,14 +69,12 @@ from macau_tables.games.baccarat.rules import (
     check_cut,
     with_limits,
 )
+from macau_tables.games.baccarat.state import BaccaratState
 from macau_tables.games.contract import (
     Actor,
     Command,
-    LimitsChanged,
     Pending,
     Role,
-    SeedCommitted,
-    SeedRevealed,
 )
 from macau_tables.games.kernel import (
     AMOUNT,
@@ -88,6 +84,7 @@ from macau_tables.games.kernel import (
     WHOLE,
     Alias,
     Arg,
+    NewLimits,
     Table,
     can,
     operation,
@@ -135,7 +132,7 @@ def _is_dealer(actor: Actor) -> bool:
     return actor.role in (Role.DEALER, Role.SYSTEM)
 
 
-class BaccaratTable(Table):
+class BaccaratTable(BaccaratState):
     """One baccarat table over shoes: players and their chips, bets, hands, and its journal.
 
     Drive it with :meth:`execute` (a :class:`~macau_tables.games.contract.Command`) or the
@@ -171,39 +168,6 @@ class BaccaratTable(Table):
         self._init_state()
         self._open()
 
-    def _init_state(self) -> None:
-        self.phase = BaccaratPhase.SHUFFLE
-        self.shoe_number = 0
-        # the dealing order: never in an event or a view (a physical shoe: keyed as dealt)
-        self.shoe: Sequence[Card] = ()
-        self.position = 0  # next card to deal from the shoe
-        self.cut_index: int | None = None  # shoe index of the first card behind the cut card
-        self.cut_card_out = False
-        self.hands_left: int | None = None  # BA-3.1: set when the cut card comes out
-        self.shoe_over = False  # BA-3.1: the last hand is over
-        self.shoe_commitment: str | None = None
-        self.demonstrations_left = 0
-        self.seats: dict[str, int | None] = {}
-        self.stacks: dict[str, int] = {}
-        self.holds: list[Bet] = []
-        self.bets_placed = 0  # bet ids are "<table>:<n>"
-        self.hand: Hand | None = None
-        self.hand_number = 0
-        self.results: list[HandResult] = []
-        # the roads' JSON for (shoe, hands recorded): views.road_maps
-        self._roads_memo: tuple[tuple[int, int], JsonValue] | None = None
-        self.last_settled: HandSettled | None = None
-        self.discards = 0
-        self.burned_face_down = 0
-        self.seen: list[Card] = []  # cards of this shoe turned face up (public)
-        self.exposed: Card | None = None  # BA-4: the next card, seen before it is dealt
-        # a supervisor's new limits wait for the end of the hand under way (a bet, a change
-        # of a bet or a deal since the last hand ended): that hand keeps its bets' limits
-        self._next_limits: LimitsChanged | None = None
-        self.round_open = False
-        # hold ids re-issued by voids and corrections (contract.hold_aliases), as they come
-        self._hold_aliases: dict[str, str] = {}
-
     @classmethod
     def _create(
         cls,
@@ -213,17 +177,6 @@ class BaccaratTable(Table):
         seeds: Mapping[str, bytes],
     ) -> BaccaratTable:
         return cls(rules, table_id=table_id, header=header, seeds=seeds)
-
-    def _money(self, minor: int) -> Money:
-        return Money(minor, self.rules.currency)
-
-    @property
-    def _cur(self) -> str:
-        return self.rules.currency.code
-
-    def apply(self, ev: Event) -> None:
-        """The only place the table's state changes (``state.apply``: what each event does)."""
-        state.apply(self, ev)
 
     # --- players: joining with chips, buying more, leaving (BA-1 seats, BA-15 standing) --------
 
@@ -369,7 +322,7 @@ class BaccaratTable(Table):
         n = self.shoe_number + 1
         return self._emit(
             ShoeShuffled(n, self._reason(), new_set, str(by), digest),
-            SeedCommitted(f"shoe:{n}", digest),
+            contract.SeedCommitted(f"shoe:{n}", digest),
         )
 
     @operation(
@@ -410,11 +363,6 @@ class BaccaratTable(Table):
             raise InvalidInput("new_set is true or false")
         return self._emit(ShoeOpened(self.shoe_number + 1, self._reason(), new_set, str(by)))
 
-    @property
-    def keyed(self) -> bool:
-        """A physical shoe whose cards are keyed in as dealt (:meth:`open_shoe`)."""
-        return isinstance(self.shoe, KeyedShoe)
-
     def _key_cards(self, op: str, args: dict[str, Any], cards: Sequence[Card], by: Actor) -> None:
         """Key ``cards`` in at the shoe's next positions (BA-1 checked before)."""
         self._emit(CardsKeyed(op, args, self.position, tuple(str(c) for c in cards), str(by)))
@@ -436,12 +384,6 @@ class BaccaratTable(Table):
         start = len(self._journal)
         self._finish_shoe("BA-3.2", by)
         return self._since(start)
-
-    def _finish_shoe(self, reason: str, by: Actor) -> None:
-        self._emit(ShoeEnded(self.shoe_number, reason, str(by)))
-        digest = self.shoe_commitment
-        if digest is not None:
-            self._emit(SeedRevealed(f"shoe:{self.shoe_number}", self._keyring[digest].hex()))
 
     def verify_cut(self, from_end: int | None = None, by: Actor = Actor.DEALER) -> None:
         if by.role is Role.PLAYER:
@@ -523,15 +465,6 @@ class BaccaratTable(Table):
         self.verify_burn(count, by)
         return self._emit(CardsBurned(count, "BA-8", None, str(by)))
 
-    def cards_left(self) -> int:
-        return len(self.shoe) - self.position
-
-    def cards_to_cut(self) -> int | None:
-        """Cards still to deal before the cut card comes out (None: no cut card)."""
-        if self.cut_index is None:
-            return None
-        return max(0, self.cut_index - self.position)
-
     def composition(self) -> Composition:
         """The unseen cards as everyone at the table knows them: the full set less the
         cards turned face up in this shoe (what the next card is drawn from, for the
@@ -587,11 +520,6 @@ class BaccaratTable(Table):
         return self._since(start)
 
     # --- BA-13 … BA-15, BA-18 bets --------------------------------------------------------------
-
-    @property
-    def bets(self) -> list[Bet]:
-        """The layout: one entry per player, bet and spot (its stakes added up)."""
-        return layout.merged(self.holds)
 
     def _spot_holds(self, player: str, kind: BaccaratBetKind, spot: int) -> list[Bet]:
         return layout.spot_holds(self.holds, player, kind, spot)
@@ -953,17 +881,11 @@ class BaccaratTable(Table):
             return self.void_hand(f"{reason} (request {request} by {requested_by})", actor)
         return super().void_round(actor, reason, request=request, requested_by=requested_by)
 
-    def _check_limits(
-        self,
-        min_bet: Money,
-        max_bet: Money,
-        bets: Mapping[str, tuple[Money, Money]],
-        differential: Money | None,
-    ) -> None:
+    def _check_limits(self, new: NewLimits) -> None:
         """BA-13: Player and Banker ``min_bet`` – ``max_bet``, other bets by name in
         ``bets``; BA-14: the differential; each a positive amount in the table's currency,
         the minimum not above the maximum (the rule set validates)."""
-        with_limits(self.rules, min_bet, max_bet, bets, differential)
+        with_limits(self.rules, new.min_bet, new.max_bet, new.bets, new.differential)
 
     # --- who acts now, and time-outs ---------------------------------------------------------
 

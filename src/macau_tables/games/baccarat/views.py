@@ -7,17 +7,16 @@ public state replay must rebuild (:func:`snapshot`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from macau_tables.core.journal import JsonValue
 from macau_tables.core.visibility import Viewer, ViewerRole
+from macau_tables.games.baccarat import dealing
 from macau_tables.games.baccarat.hand import HandOutcome, HandResult, holder_due
 from macau_tables.games.baccarat.roads import Roads, roads
 from macau_tables.games.baccarat.rules import GAME, BaccaratPhase, BurnMode, Side
+from macau_tables.games.baccarat.state import BaccaratState
 from macau_tables.games.contract import Actor, Pending
-
-if TYPE_CHECKING:
-    from macau_tables.games.baccarat.table import BaccaratTable
 
 __all__ = [
     "BET_OPERATIONS",
@@ -33,7 +32,7 @@ __all__ = [
 BET_OPERATIONS = ("place_bet", "change_bet", "withdraw_bet", "buy_in", "leave")
 
 
-def pending(t: BaccaratTable) -> tuple[Pending, ...]:
+def pending(t: BaccaratState) -> tuple[Pending, ...]:
     """Who may act now, with which operations, and the rules' default on a time-out.
 
     Betting has no deadline in the engine: bettors may bet (optional, no default) and
@@ -63,7 +62,7 @@ def pending(t: BaccaratTable) -> tuple[Pending, ...]:
             *(Pending(p, BET_OPERATIONS, None, "BA-13", required=False) for p in players),
             Pending(Actor.DEALER, dealer_ops, None if manual else "deal", "BA-7.1"),
         )
-    third = t.third_card_due()
+    third = dealing.third_card_due(t)
     if third is not None:
         rule = "BA-9.3" if third is Side.BANKER else "BA-9.1"
         ops = ("draw", "expose_card", "correct_error", "void_hand")
@@ -78,7 +77,7 @@ def pending(t: BaccaratTable) -> tuple[Pending, ...]:
     return (dealer,)
 
 
-def view(t: BaccaratTable, viewer: Viewer) -> dict[str, JsonValue]:
+def view(t: BaccaratState, viewer: Viewer) -> dict[str, JsonValue]:
     """What ``viewer`` may see now (JSON-plain): never the shoe's order nor a face-down
     card; a player sees their own chips, the staff every player's."""
     staff = viewer.role in (ViewerRole.DEALER, ViewerRole.SUPERVISOR)
@@ -133,7 +132,7 @@ def view(t: BaccaratTable, viewer: Viewer) -> dict[str, JsonValue]:
             "exposed": None if t.exposed is None else str(t.exposed),
             "continuous_shuffler": t.rules.continuous_shuffler,
             "keyed": t.keyed,
-            "third_card_due": None if (third := t.third_card_due()) is None else str(third),
+            "third_card_due": None if (third := dealing.third_card_due(t)) is None else str(third),
         },
         "players": players,
         "bets": [
@@ -151,11 +150,11 @@ def view(t: BaccaratTable, viewer: Viewer) -> dict[str, JsonValue]:
         "last_settlement": settled,
         "roads": road_maps(t),  # (shared from view to view: read only)
         "next_limits": None if t.next_limits is None else t.next_limits.limits_json(),
-        "pending": [p.to_json() for p in t.pending()],
+        "pending": [p.to_json() for p in pending(t)],
     }
 
 
-def shoe_results(t: BaccaratTable, shoe: int | None = None) -> list[HandResult]:
+def shoe_results(t: BaccaratState, shoe: int | None = None) -> list[HandResult]:
     """The hands of a shoe (the current one by default), without demonstrations and
     void hands: what the road maps show."""
     n = t.shoe_number if shoe is None else shoe
@@ -166,12 +165,12 @@ def shoe_results(t: BaccaratTable, shoe: int | None = None) -> list[HandResult]:
     ]
 
 
-def shoe_roads(t: BaccaratTable) -> Roads:
+def shoe_roads(t: BaccaratState) -> Roads:
     """The road maps of the shoe's hands."""
     return roads([r.road_hand() for r in shoe_results(t)])
 
 
-def road_maps(t: BaccaratTable) -> JsonValue:
+def road_maps(t: BaccaratState) -> JsonValue:
     """The road maps as JSON, worked out again only when a hand was recorded or a new shoe
     began (``results`` only grows, and its entries are frozen): they change only then, and
     working them out was most of a view's cost (at every view a player polls or is sent)."""
@@ -186,7 +185,7 @@ def _plain(obj: Mapping[str, Any]) -> dict[str, JsonValue]:
     return dict(obj)
 
 
-def snapshot(t: BaccaratTable) -> dict[str, Any]:
+def snapshot(t: BaccaratState) -> dict[str, Any]:
     """The public state as plain data (replay must rebuild it exactly); no hidden order."""
     return {
         "view": view(t, Viewer.SUPERVISOR),

@@ -33,6 +33,7 @@ from macau_tables.games.craps import (
     replays,
     rules,
     settlement,
+    state,
     table,
     views,
 )
@@ -44,6 +45,7 @@ from macau_tables.games.craps.placing import *  # noqa: F403
 from macau_tables.games.craps.replays import *  # noqa: F403
 from macau_tables.games.craps.rules import *  # noqa: F403
 from macau_tables.games.craps.settlement import *  # noqa: F403
+from macau_tables.games.craps.state import *  # noqa: F403
 from macau_tables.games.craps.table import *  # noqa: F403
 from macau_tables.games.craps.views import *  # noqa: F403
 
@@ -52,6 +54,7 @@ __all__ = [
     *bets.__all__,
     *rules.__all__,
     *events.__all__,
+    *state.__all__,
     *placing.__all__,
     *settlement.__all__,
     *history.__all__,
@@ -62,5 +65,17 @@ __all__ = [
 
 # The game was one module, ``macau_tables.games.craps``: its snapshots (and the digests of the
 # checkpoints journalled) name its classes so; every module of the package keeps that name.
-for _module in (dice, bets, rules, events, placing, settlement, history, views, table, replays):
+for _module in (
+    dice,
+    bets,
+    rules,
+    events,
+    state,
+    placing,
+    settlement,
+    history,
+    views,
+    table,
+    replays,
+):
     snapshot_home(_module.__name__, __name__)

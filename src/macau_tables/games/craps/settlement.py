@@ -6,7 +6,7 @@ paid by its pay table (rules.winnings), and the point moved (CR-2.1).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from macau_tables.core.money import Money
 from macau_tables.games.contract import accounts
@@ -14,9 +14,7 @@ from macau_tables.games.craps.bets import BET_KINDS, PUSH, Decision, OpenBet, Re
 from macau_tables.games.craps.dice import POINTS, Dice
 from macau_tables.games.craps.events import RollSettled
 from macau_tables.games.craps.rules import CrapsRules, winnings
-
-if TYPE_CHECKING:
-    from macau_tables.games.craps.table import CrapsTable
+from macau_tables.games.craps.state import CrapsState
 
 __all__ = [
     "decide",
@@ -54,7 +52,7 @@ def point_after(point: int | None, total: int) -> int | None:
     return None if total in (point, 7) else point
 
 
-def settle(t: CrapsTable, dice: Dice) -> RollSettled:
+def settle(t: CrapsState, dice: Dice) -> RollSettled:
     """The roll's settlement: every bet decided, paid from the house to the players'
     stacks (a win, its stake and winnings; a push, its stake), lost to the house, or left
     standing; the line bets that got their point; the point moved."""

@@ -6,17 +6,14 @@ its commitment), and the state replay must rebuild (:func:`snapshot`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from macau_tables.core.errors import passes
 from macau_tables.core.journal import JsonValue
 from macau_tables.core.visibility import Viewer, ViewerRole
 from macau_tables.games.contract import Actor, Pending
 from macau_tables.games.craps.bets import OpenBet, label
 from macau_tables.games.craps.rules import GAME
-
-if TYPE_CHECKING:
-    from macau_tables.games.craps.table import CrapsTable
+from macau_tables.games.craps.state import CrapsState
 
 __all__ = [
     "bet_json",
@@ -26,7 +23,7 @@ __all__ = [
 ]
 
 
-def pending(t: CrapsTable) -> tuple[Pending, ...]:
+def pending(t: CrapsState) -> tuple[Pending, ...]:
     """The shooter's throw (required; on a time-out he passes the dice, CR-R7), every
     seated player's optional bets (CR-R6, CR-12), and the dealer's key-in (CR-R1)."""
     out: list[Pending] = []
@@ -42,7 +39,7 @@ def pending(t: CrapsTable) -> tuple[Pending, ...]:
             bet_ops.append("take_down")
         if mine:
             bet_ops.append("increase_bet")
-        if passes(t.verify_leave, actor):
+        if not ix.working.get(player):  # CR-R6: no contract bet working
             bet_ops.append("leave")
         out.append(Pending(actor, tuple(bet_ops), None, "CR-R6", required=False))
     if t.shooter is not None and t.rules.dealer != "auto":  # CR-R1
@@ -59,7 +56,7 @@ def bet_json(b: OpenBet) -> dict[str, JsonValue]:
             "amount": b.amount.minor, "point": b.point, "on": b.parent}  # fmt: skip
 
 
-def view(t: CrapsTable, viewer: Viewer) -> dict[str, JsonValue]:
+def view(t: CrapsState, viewer: Viewer) -> dict[str, JsonValue]:
     """What ``viewer`` may see: the layout and the dice are public; a player's chips are
     seen by him and the staff; the shooter's seed is never shown (only its commitment)."""
     staff = viewer.role in (ViewerRole.DEALER, ViewerRole.SUPERVISOR)
@@ -95,7 +92,7 @@ def view(t: CrapsTable, viewer: Viewer) -> dict[str, JsonValue]:
         "bets": [bet_json(b) for b in t.bets],
         "last_roll": last,
         "next_limits": None if t.next_limits is None else t.next_limits.limits_json(),
-        "pending": [p.to_json() for p in t.pending()],
+        "pending": [p.to_json() for p in pending(t)],
     }
     if viewer.role is ViewerRole.PLAYER and viewer.name in stacks:
         out["you"] = {
@@ -106,7 +103,7 @@ def view(t: CrapsTable, viewer: Viewer) -> dict[str, JsonValue]:
     return out
 
 
-def snapshot(t: CrapsTable) -> dict[str, Any]:
+def snapshot(t: CrapsState) -> dict[str, Any]:
     """The whole state as plain data, for equality after replay: the supervisor's view,
     every stack, the next bet id and the journal head (never a seed)."""
     return {

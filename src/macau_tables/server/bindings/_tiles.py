@@ -1,4 +1,4 @@
-"""Pai Gow and Taiwan Pai Kao at the server: ``games.tiletable.TileTable``."""
+"""Pai Gow and Taiwan Pai Kao at the server: ``games.tiles.TileTable``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from macau_tables.core.errors import InvalidInput
 from macau_tables.core.journal import Journal
 from macau_tables.core.rng import Rng
 from macau_tables.games.contract import TableEngine
-from macau_tables.games.tiletable import (
+from macau_tables.games.tiles import (
     PaiGowTable,
     TaiwanTable,
     TileTable,

@@ -3,7 +3,7 @@ what capital, the co-bankers, the bets, the dice and the tiles as dealt.
 
 A supervisor recomputes a disputed round from its facts (``paigow settle``); a test stages
 a round with chosen tiles. Either way the round is played at a
-:class:`~macau_tables.games.tiletable.TileTable`, the server's table, through its
+:class:`~macau_tables.games.tiles.table.TileTable`, the server's table, through its
 operations: the banker is offered the bank first (``first_bank``), each person sits and buys
 the chips he stakes, the dealer builds a physical woodpile and keys in the banker's dice
 and every seat's four tiles as dealt (PG-1.4 / TW-2c, T-1), and tiles exposed in the deal
@@ -14,13 +14,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from macau_tables.core import snapshot
 from macau_tables.core.errors import InvalidInput
 from macau_tables.core.journal import Event, JsonValue
 from macau_tables.core.money import Money
 from macau_tables.games.contract import Actor, Command
-from macau_tables.games.tileround import DEALER, HOUSE, Phase, RoundOptions, woodpile_for
-from macau_tables.games.tiletable import TileTable, TileTableRules, open_table
+from macau_tables.games.tiles.replays import open_table
+from macau_tables.games.tiles.rounds import DEALER, HOUSE, Phase, RoundOptions, woodpile_for
+from macau_tables.games.tiles.rules import TileTableRules
+from macau_tables.games.tiles.table import TileTable
 from macau_tables.tiles import Tile
+
+#: this module was ``macau_tables.games.tilefacts``: its classes keep the names its snapshots gave
+snapshot.snapshot_home(__name__, "macau_tables.games.tilefacts")
 
 __all__ = ["actor_of", "deal", "dealt_table", "opened_table", "report_exposed", "seated_table"]
 

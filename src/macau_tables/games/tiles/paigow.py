@@ -1,8 +1,8 @@
 """Pai Gow (牌九) — Portaria 96/85/M, in article order (see ../shared/rules/paigow-1985.md).
 
-The round's mechanics shared with Taiwan Pai Kao live in :mod:`tileround` (the round,
-``TileRound``) and :mod:`tilesettle` (its settlement, ``settle``), the table that plays them
-in :mod:`tiletable`; this module holds what is Pai Gow's own, and says for every article
+The round's mechanics shared with Taiwan Pai Kao live in :mod:`.rounds` (the round,
+``TileRound``) and :mod:`.settlement` (its settlement, ``settle``), the table that plays them
+in :mod:`.table`; this module holds what is Pai Gow's own, and says for every article
 where it is implemented.
 
 - Art. 1 (equipment, the deal): PG-1.1 shuffle, PG-1.2 / PG-1.3 / PG-R1 the four dice and
@@ -16,16 +16,16 @@ where it is implemented.
   ``TileRound.join_bank``; PG-3.4 / PG-R10 setting authority —
   ``TileRound.banker_authority`` and :func:`banker_setting_by_house`.
 - Art. 4 (the bank, bets, commission): PG-4.1 / PG-4.3 / PG-4.9 / PG-R6 / PG-R11 —
-  ``tileround.Rotation`` and ``TileTable.bank_candidate`` / ``open_bank``; PG-4.2 the 4%
-  of a person's wins of the round — :data:`COMMISSION`, ``tilesettle._player_commissions``;
+  ``rounds.Rotation`` and ``TileTable.bank_candidate`` / ``open_bank``; PG-4.2 the 4%
+  of a person's wins of the round — :data:`COMMISSION`, ``settlement._player_commissions``;
   PG-4.4 — ``TileRound.open``, ``TileTable.open_bank``;
-  PG-4.5 / PG-R4 / PG-R4a — ``tilesettle._settle_bets`` and ``_share_bank_result``;
+  PG-4.5 / PG-R4 / PG-R4a — ``settlement._settle_bets`` and ``_share_bank_result``;
   PG-4.6 / PG-4.7 / PG-4.8 — ``TileRound.place_bet``.
 - Art. 5 (setting): PG-5.1 / PG-5.2 — ``TileRound.set_seat``; PG-5.3 / PG-5.4 / PG-5.5 /
   PG-R9 — the tiles package (T-2).
 - Art. 6 (winning): PG-6.1 … PG-6.4 — :func:`compare_hand` and :func:`compare_seat` below.
 - Art. 7 (several bettors): PG-7.1 / PG-R7 / PG-7.4 / PG-7.5 — ``TileRound.holder``;
-  PG-7.2 / PG-R8 — ``tilesettle._compensation``; PG-7.3 tiles never leave the table: the
+  PG-7.2 / PG-R8 — ``settlement._compensation``; PG-7.3 tiles never leave the table: the
   engine has no operation that removes a tile.
 - Art. 8 (order of revealing): PG-8.1 / PG-8.2 — ``TileRound.set_banker``; PG-8.3 only the
   dealer turns a set hand: the table reveals at ``TileTable.settle``, a dealer's operation.
@@ -38,10 +38,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
+from macau_tables.core import snapshot
 from macau_tables.core.snapshot import snapshot_constant
-from macau_tables.games.tileround import ExposedEffect, Regulation, SeatResult
+from macau_tables.games.tiles.rounds import ExposedEffect, Regulation, SeatResult
 from macau_tables.tiles import PG1985, Category, Comparison, Hand, Setting, Tile, TileRules
 from macau_tables.tiles.strategies import strategy
+
+#: this module was ``macau_tables.games.paigow``: its classes keep the names its snapshots gave
+snapshot.snapshot_home(__name__, "macau_tables.games.paigow")
 
 GAME = "paigow"
 

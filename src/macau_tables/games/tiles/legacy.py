@@ -1,5 +1,5 @@
 """The round machine's journals: the ``tiles.*`` events a Pai Gow / Taiwan Pai Kao round was
-journalled in before the tile table (:mod:`macau_tables.games.tiletable`) became the one
+journalled in before the tile table (:mod:`macau_tables.games.tiles.table`) became the one
 engine, read and verified by today's rules.
 
 ``play paigow|taiwan --journal`` wrote each round as such a journal (one round a file), and a
@@ -9,13 +9,13 @@ written still replays and verifies:
 - the nine event kinds, as they were (:class:`RoundOpened` … :class:`RoundSettled`), so the
   journals load;
 - :func:`replay_round`: a round's journal re-run through today's round
-  (:class:`~macau_tables.games.tileround.TileRound`) and settlement
-  (:func:`~macau_tables.games.tilesettle.settle`), every event re-derived — the settlement
+  (:class:`~macau_tables.games.tiles.rounds.TileRound`) and settlement
+  (:func:`~macau_tables.games.tiles.settlement.settle`), every event re-derived — the settlement
   computed again — so that ``macau-tables verify`` finds the same chain, or the first
   difference;
 - :func:`encoded_round` / :func:`renamed`: a round as a table's snapshot wrote it then, for
   the checkpoints of the journals a table wrote with its rounds in that layout
-  (:func:`macau_tables.games.tiletable.legacy_digest`).
+  (:func:`macau_tables.games.tiles.table.legacy_digest`).
 """
 
 from __future__ import annotations
@@ -26,12 +26,15 @@ from typing import Any, ClassVar
 
 from macau_tables.core import snapshot
 from macau_tables.core.errors import BetNotAllowed, InvalidInput, RuleViolation
-from macau_tables.core.journal import Event, Journal, event
+from macau_tables.core.journal import Event, Journal, event_type
 from macau_tables.core.ledger import Transaction
 from macau_tables.core.money import Money, currency_by_code
-from macau_tables.games.tileround import HOUSE, Phase, Regulation, RoundOptions, TileRound
-from macau_tables.games.tilesettle import Settlement, settle
+from macau_tables.games.tiles.rounds import HOUSE, Phase, Regulation, RoundOptions, TileRound
+from macau_tables.games.tiles.settlement import Settlement, settle
 from macau_tables.tiles import Tile
+
+#: this module was ``macau_tables.games.tilegame``: its classes keep the names its snapshots gave
+snapshot.snapshot_home(__name__, "macau_tables.games.tilegame")
 
 __all__ = [
     "BetPlaced",
@@ -53,8 +56,7 @@ __all__ = [
 # --- events --------------------------------------------------------------------------------
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class RoundOpened(Event):
     """PG-4.4 / TW-5c: the banker's capital on the table, the dealing announced."""
 
@@ -74,8 +76,7 @@ class RoundOpened(Event):
     exposed: tuple[str, ...]  # tiles face up from the first 4-place round (TW-2d)
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class TilesShuffled(Event):
     """PG-1.1 / TW-2a: the 32 tiles in woodpile order, stack i = tiles[4i:4i+4]."""
 
@@ -83,8 +84,7 @@ class TilesShuffled(Event):
     tiles: tuple[str, ...]
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class CoBankJoined(Event):
     """PG-3.2 / TW-5e: a player joins the bank with capital, after the banker."""
 
@@ -93,8 +93,7 @@ class CoBankJoined(Event):
     capital: int
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class BetPlaced(Event):
     """PG-4.6 / TW-2g: a bet on a seat, before the dice."""
 
@@ -104,8 +103,7 @@ class BetPlaced(Event):
     amount: int
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class StacksRearranged(Event):
     """PG-2.1 / PG-R2 / TW-2f: a permutation of the stacks' order, before the dice."""
 
@@ -114,8 +112,7 @@ class StacksRearranged(Event):
     order: tuple[int, ...]
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class DiceShaken(Event):
     """PG-1.2 / TW-2b: four dice; ``valid`` False for a cocked die or one out (PG-1.5)."""
 
@@ -124,8 +121,7 @@ class DiceShaken(Event):
     valid: bool
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class TilesExposed(Event):
     """PG-2.2 / PG-2.3 / TW-4: tiles turned face up by accident in the deal."""
 
@@ -134,8 +130,7 @@ class TilesExposed(Event):
     count: int
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class SeatSet(Event):
     """PG-5.1 / TW-6a: a seat's holder (or the banker's authority) sets the four tiles."""
 
@@ -146,8 +141,7 @@ class SeatSet(Event):
     back: tuple[str, ...]
 
 
-@event
-@dataclass(frozen=True, slots=True)
+@event_type
 class RoundSettled(Event):
     """PG-6, PG-R4, PG-R5 / TW-6c, TW-8: results, payouts and the postings."""
 
@@ -170,7 +164,7 @@ class RoundSettled(Event):
 
 _OLD = "macau_tables.games.tilegame"
 #: what a table's snapshot named otherwise before its round was a :class:`TileRound`
-_RENAMED = {f"{RoundOptions.__module__}:{RoundOptions.__qualname__}": f"{_OLD}:RoundOptions"}
+_RENAMED = {snapshot.class_name(RoundOptions): f"{_OLD}:RoundOptions"}
 
 
 @dataclass

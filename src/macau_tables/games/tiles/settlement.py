@@ -1,16 +1,16 @@
 """The settlement of a Pai Gow / Taiwan Pai Kao round: a pure function of the round dealt
-and set (:class:`~macau_tables.games.tileround.TileRound`).
+and set (:class:`~macau_tables.games.tiles.rounds.TileRound`).
 
 :func:`settle` turns every hand up and compares each seat with the banker (PG-6, TW-6c,
 the dealer's TW-6b re-set first), settles the bets in settlement order within the bank's
 capital (PG-4.5, PG-R4, TW-5c), shares the bank's result in layers (PG-R4a, TW-5e), takes
 the commission (PG-4.2, PG-R5, TW-8, TW-R3), records what a holder owes (PG-7.2, PG-R8)
 and writes the postings. It reads the round and changes nothing: the table journals what
-it returns (:class:`macau_tables.games.tiletable.RoundSettled`), and a replay computes the
+it returns (:class:`macau_tables.games.tiles.table.RoundSettled`), and a replay computes the
 very same.
 
-The postings are in the round's accounts: a participant's :func:`~tileround.wallet`, the
-pot (:data:`~tileround.POT`, nets to zero) and the house's commission; the table posts them
+The postings are in the round's accounts: a participant's :func:`~.rounds.wallet`, the
+pot (:data:`~.rounds.POT`, nets to zero) and the house's commission; the table posts them
 to its own.
 """
 
@@ -20,9 +20,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from macau_tables.core import snapshot
 from macau_tables.core.ledger import Posting, Transaction
 from macau_tables.core.money import Money
-from macau_tables.games.tileround import (
+from macau_tables.games.tiles.rounds import (
     HOUSE,
     HOUSE_COMMISSION,
     POT,
@@ -34,7 +35,14 @@ from macau_tables.games.tileround import (
 from macau_tables.tiles import Setting
 from macau_tables.tiles import settings as all_settings
 
-__all__ = ["BetResult", "Settlement", "settle"]
+#: this module was ``macau_tables.games.tilesettle``: its classes keep the names its snapshots gave
+snapshot.snapshot_home(__name__, "macau_tables.games.tilesettle")
+
+__all__ = [
+    "BetResult",
+    "Settlement",
+    "settle",
+]
 
 
 @dataclass(frozen=True)

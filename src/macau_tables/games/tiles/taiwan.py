@@ -1,9 +1,9 @@
 """Taiwan Pai Kao (台灣牌九) — Portaria 15/90/M, in article order
 (see ../shared/rules/taiwan-paikao-1990.md).
 
-Where the regulation works like Pai Gow, the shared round of :mod:`tileround` and its
-settlement in :mod:`tilesettle` implement it once, citing both texts (the table that plays
-them: :mod:`tiletable`). What differs is here, visibly:
+Where the regulation works like Pai Gow, the shared round of :mod:`.rounds` and its
+settlement in :mod:`.settlement` implement it once, citing both texts (the table that plays
+them: :mod:`.table`). What differs is here, visibly:
 
 - Art. 1–2 (equipment, procedure): TW-1, TW-2a, TW-2c, TW-2e, TW-2f, TW-2g, TW-2h — as PG,
   ``TileRound``. **TW-2b**: when the count lands on the banker, the seat on his right
@@ -20,19 +20,19 @@ them: :mod:`tiletable`). What differs is here, visibly:
   庄家則不在此限) — ``TileRound.banker_authority``, option ``larger_stake_sets_banker``.
 - Art. 4: **TW-4 / TW-R4** exposed tiles never void anything — :func:`exposed_effect`.
 - Art. 5 (the banker): TW-5a, TW-5b (**TW-R7**: a declined bank goes to a person who bet),
-  TW-5d — ``tileround.Rotation`` and ``TileTable.bank_candidate``; TW-5c —
-  ``TileRound.open`` and ``tilesettle._settle_bets`` (commission included, TW-R3);
+  TW-5d — ``rounds.Rotation`` and ``TileTable.bank_candidate``; TW-5c —
+  ``TileRound.open`` and ``settlement._settle_bets`` (commission included, TW-R3);
   **TW-5e** co-bankers after the banker and barred from other places —
   ``TileRound.join_bank`` / ``TileRound.place_bet`` (:data:`TAIWAN`
   ``cobanker_may_bet=False``).
 - Art. 6 (winning): TW-6a — ``TileRound.set_banker``; **TW-6b / TW-R1** the players' forced
-  setting and the dealer's re-set — :func:`forced_setting`, ``tilesettle.settle``;
+  setting and the dealer's re-set — :func:`forced_setting`, ``settlement.settle``;
   **TW-6c / TW-9a** no banker advantage — :func:`compare_seat`.
 - Art. 7: TW-7a, **TW-7b** (no 地九王) — the tiles package, rule set ``tw1990``.
 - Art. 8: **TW-8** 5% of every win — :data:`COMMISSION`, each winning bet on its own
   (``player_commission_default="bet"``); TW-R3 the bank charged on each bet it wins, taken
   as it collects it, inside the running balance, each bet's commission falling on the
-  layers in proportion to what each took of it — ``tilesettle._settle_bets``,
+  layers in proportion to what each took of it — ``settlement._settle_bets``,
   ``_bank_parts`` and ``_share_bank_result``.
 - Refusals cite this text: :data:`CITE` maps the articles the shared mechanics cite by
   Pai Gow's numbering to this regulation's.
@@ -45,10 +45,14 @@ from collections.abc import Sequence
 from fractions import Fraction
 from types import MappingProxyType
 
+from macau_tables.core import snapshot
 from macau_tables.core.snapshot import snapshot_constant
-from macau_tables.games.tileround import ExposedEffect, Regulation, SeatResult
+from macau_tables.games.tiles.rounds import ExposedEffect, Regulation, SeatResult
 from macau_tables.tiles import TW1990, Comparison, Hand, Setting, Tile, TileRules
 from macau_tables.tiles.strategies import forced_setting as _forced
+
+#: this module was ``macau_tables.games.taiwan``: its classes keep the names its snapshots gave
+snapshot.snapshot_home(__name__, "macau_tables.games.taiwan")
 
 GAME = "taiwan"
 
@@ -98,7 +102,7 @@ COMMISSION = Fraction(5, 100)
 
 # --- the articles of this text where the shared mechanics cite Pai Gow's --------------------
 
-#: A Taiwan round's refusal cites the Taiwan text (tileround cites Pai Gow's numbering).
+#: A Taiwan round's refusal cites the Taiwan text (the round cites Pai Gow's numbering).
 CITE = {
     "PG-1.1": "TW-2a",  # the dealer shuffles first
     "PG-1.2": "TW-2b",  # four dice, shaken once per deal

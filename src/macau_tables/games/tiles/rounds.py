@@ -8,9 +8,9 @@ the shared mechanics of one round, each citing the articles of both texts that f
 A :class:`TileRound` is a value: the facts of one round so far (the bank, the woodpile, the
 bets, the dice and the deal, the settings). Every step is ``verify_x`` (raises a typed error
 naming the rule) / ``can_x`` / ``x`` (returns the round after the step; the round it was
-called on is unchanged). The table (:mod:`macau_tables.games.tiletable`) decides and
+called on is unchanged). The table (:mod:`macau_tables.games.tiles.table`) decides and
 journals the events and keeps the round it applies them to; its settlement is the pure
-function :func:`macau_tables.games.tilesettle.settle` of the round dealt and set.
+function :func:`macau_tables.games.tiles.settlement.settle` of the round dealt and set.
 
 Order of a round (PG-4.4, PG-4.6, PG-2.1, PG-1.2, PG-1.4, PG-8.1; TW-2b … TW-2g, TW-5c):
 open (banker, capital, the house's co-bank, the dealing announced) → shuffle → bets,
@@ -34,6 +34,29 @@ from macau_tables.core.money import Money, currency_by_code
 from macau_tables.core.rng import Rng
 from macau_tables.tiles import FULL_SET, Hand, Setting, Tile, TileRules
 from macau_tables.tiles.hands import make_setting
+
+#: this module was ``macau_tables.games.tileround``: its classes keep the names its snapshots gave
+snapshot.snapshot_home(__name__, "macau_tables.games.tileround")
+
+__all__ = [
+    "DEALER",
+    "HOUSE",
+    "HOUSE_BANK",
+    "HOUSE_COMMISSION",
+    "POT",
+    "Bet",
+    "BetTally",
+    "ExposedEffect",
+    "Phase",
+    "Regulation",
+    "Rotation",
+    "RoundOptions",
+    "SeatResult",
+    "TileRound",
+    "wallet",
+    "woodpile_for",
+]
+
 
 HOUSE = "house"  # the casino as a participant (co-bank, setting authority)
 DEALER = "dealer"  # the dealer sets a seat nobody may hold (PG-7.5 gap fill)
