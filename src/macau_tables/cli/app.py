@@ -24,7 +24,7 @@ EXAMPLES = """Examples:
   macau-tables par baccarat --decks 8        the exact house edge of every bet
   macau-tables paigow hint 6-6 4-5 2-4 1-2   the three settings with their exact EV
   macau-tables simulate craps --seed 7       a million rolls against the exact PAR
-  macau-tables verify round.json --head 3f2a9c01   check a table's journal
+  macau-tables verify round.json --head HEAD_HASH   check a table's journal
   macau-tables COMMAND --help                each command's options and examples"""
 
 # name -> (module under macau_tables.cli, one-line help shown in the command list).
