@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn, ParamSpec, TypeVar
 
 import typer
-from rich.console import Console
+from rich.console import Console, ConsoleDimensions
 
 from macau_tables.core.errors import MacauTablesError
 
@@ -22,17 +22,23 @@ R = TypeVar("R")
 PIPED_WIDTH = 1000
 
 
-def _console(stderr: bool = False) -> Console:
-    """A terminal gets Rich's usual layout; a pipe or a file gets whole lines, never cut
-    to 80 columns (unless COLUMNS says otherwise)."""
-    stream = sys.stderr if stderr else sys.stdout
-    if stream.isatty() or "COLUMNS" in os.environ:
-        return Console(stderr=stderr)
-    return Console(stderr=stderr, width=PIPED_WIDTH)
+class _CliConsole(Console):
+    """Rich's console, its width decided when it prints (not when the CLI is imported): a
+    terminal, or COLUMNS, lays out as Rich does; a pipe or a file gets whole lines, never
+    cut to 80 columns."""
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        self._width = None if self.is_terminal or "COLUMNS" in os.environ else PIPED_WIDTH
+        return super().size
+
+    @size.setter
+    def size(self, new_size: tuple[int, int]) -> None:
+        self._width, self._height = new_size
 
 
-console = _console()
-err_console = _console(stderr=True)
+console = _CliConsole()
+err_console = _CliConsole(stderr=True)
 
 EXIT_USAGE = 2
 

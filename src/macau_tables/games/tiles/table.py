@@ -63,8 +63,8 @@ from macau_tables.games.kernel import (
     FLAG,
     JSON,
     TEXT,
-    WHOLE,
     Arg,
+    ArgType,
     NewLimits,
     Table,
     can,
@@ -120,6 +120,15 @@ snapshot.snapshot_home(__name__, "macau_tables.games.tiletable")
 
 
 # --- the table -------------------------------------------------------------------------------
+
+
+def _seat(value: Any, table: Table) -> int:
+    assert isinstance(table, TileTable)
+    return table._seat_arg(value)
+
+
+#: a seat's number: a whole number, or the table's seat rule (PG-1.4 / TW-3a) as its error
+SEAT = ArgType("a seat number", _seat)
 
 
 class TileTable(TileState):
@@ -219,10 +228,19 @@ class TileTable(TileState):
 
     can_sit = can(verify_sit)
 
+    def _seat_arg(self, value: Any) -> int:
+        """A seat's number as a command gives it: a whole number, or the seat rule's error
+        (PG-1.4 / TW-3a: the table's places are numbered)."""
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidInput(
+                f"a seat is 1 to {self.rules.places}, not {value!r}", rule=self._r("PG-1.4")
+            )
+        return value
+
     @operation(
         actor=Role.PLAYER,
         rule="PG-1.4",
-        args=(Arg("seat", WHOLE), Arg("amount", optional(AMOUNT), None)),
+        args=(Arg("seat", SEAT), Arg("amount", optional(AMOUNT), None)),
     )
     def sit(self, actor: Actor, seat: int, amount: Money | None = None) -> tuple[Event, ...]:
         """A player takes an empty seat, with ``amount`` of chips from the wallet if given."""
@@ -434,7 +452,7 @@ class TileTable(TileState):
 
     can_place_bet = can(verify_place_bet)
 
-    @operation(actor=Role.PLAYER, rule="PG-4.6", args=(Arg("seat", WHOLE), Arg("amount", AMOUNT)))
+    @operation(actor=Role.PLAYER, rule="PG-4.6", args=(Arg("seat", SEAT), Arg("amount", AMOUNT)))
     def place_bet(self, actor: Actor, seat: int, amount: Money) -> tuple[Event, ...]:
         """PG-4.6 / TW-2g: a bet on a seat before the dice (its id is its hold)."""
         self.verify_place_bet(actor, seat, amount)
