@@ -432,6 +432,11 @@ class Journal:
     def events(self) -> tuple[Event, ...]:
         return tuple(entry.event for entry in self._entries)
 
+    def entries_since(self, start: int) -> list[Entry]:
+        """The entries from seq ``start`` on that this journal holds (``start`` before a
+        window's first: from its first), without copying the rest."""
+        return self._entries[max(start - self._first, 0) :]
+
     def __len__(self) -> int:
         """The whole journal's length: the next entry's seq (a window included)."""
         return self._first + len(self._entries)

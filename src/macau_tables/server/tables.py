@@ -152,16 +152,6 @@ class Subscriber:
         self.dropped.set()
 
 
-def _entries_since(journal: Journal, start: int) -> list[Entry]:
-    """The entries from ``start`` on that the journal's window holds (``start`` before the
-    window: from its first; :meth:`TableActor.entries_from` reads those from the database)."""
-    at = max(start - journal.first, 0)
-    raw = getattr(journal, "_entries", None)
-    if isinstance(raw, list):
-        return list(raw[at:])
-    return list(journal.entries[at:])
-
-
 def check_args(value: Any, where: str = "args") -> None:
     """JSON arguments the engines accept: no floats, integers within ±2**53."""
     if isinstance(value, bool) or value is None or isinstance(value, str):
@@ -762,7 +752,7 @@ class TableActor:
                 raise
             return self._refusal(from_domain(exc))
         snap = self._checkpoint_due(engine)
-        entries = _entries_since(engine.journal, before)
+        entries = engine.journal.entries_since(before)
         if entries and entries[0].seq != before:
             raise RuntimeError("journal out of step with the database")
         if entries:
@@ -841,14 +831,14 @@ class TableActor:
             return []
         first = engine.journal.first
         if start >= first:
-            return _entries_since(engine.journal, start)
+            return engine.journal.entries_since(start)
         end = first if page is None else min(first, start + page)
         older = await self.floor.db.read(
             lambda conn: store.load_entries(conn, self.table_id, start, end)
         )
         if end < first:
             return older
-        return older + _entries_since(engine.journal, first)
+        return older + engine.journal.entries_since(first)
 
     # --- rebuild ------------------------------------------------------------------------
 
@@ -1001,7 +991,7 @@ class TableActor:
         as recent as its last event."""
         if new[-1].seq <= self._published or self.engine is None:
             return
-        entries = _entries_since(self.engine.journal, max(new[0].seq, self._published + 1))
+        entries = self.engine.journal.entries_since(max(new[0].seq, self._published + 1))
         self._publish(entries)
 
     def _publish(self, entries: list[Entry]) -> None:
@@ -1151,7 +1141,7 @@ class TableActor:
         """Send the watchers the entries after ``before`` and the new state."""
         if self.engine is None:
             return
-        entries = _entries_since(self.engine.journal, before + 1) if before is not None else []
+        entries = self.engine.journal.entries_since(before + 1) if before is not None else []
         if entries:
             self._publish(entries)
         else:
