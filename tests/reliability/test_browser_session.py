@@ -45,7 +45,7 @@ def test_the_page_keeps_no_token_and_still_plays(live: Live, watched: Open) -> N
     assert session["httpOnly"] and session["sameSite"] == "Strict"
     # a live table: its socket (the cookie) sends the snapshot; a POST carries the proof
     page.goto(live.url + "/table/hilo/hilo-1")
-    page.wait_for_function("window.macauTable && window.macauTable.state !== null")
+    page.wait_for_function("() => window.macauTable && window.macauTable.state !== null")
     answer = page.evaluate(
         """async () => {
             const api = await import("/static/js/api.js");

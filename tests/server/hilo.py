@@ -442,7 +442,7 @@ class HiLoTable:
     def execute(self, command: Command, rng: Rng | None = None) -> tuple[Event, ...]:
         del rng
         a, op, args = command.actor, command.op, command.args
-        if op == "join":
+        if op in ("sit", "join"):  # (the four games' name for it, and its old one)
             json_args(args, ["amount"], op)
             return self.join(a, args.get("amount"))  # type: ignore[arg-type]
         if op == "leave":

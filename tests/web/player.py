@@ -40,7 +40,7 @@ def command(live: Live, who: str, table: str, op: str, **args: Any) -> httpx.Res
     )
 
 
-def seated(live: Live, who: str, table: str, op: str = "join", **args: Any) -> None:
+def seated(live: Live, who: str, table: str, op: str = "sit", **args: Any) -> None:
     """``who`` sits at ``table`` (joining with ``op`` unless he is there already)."""
     view = live.get(who, f"/tables/{table}/view")["view"]
     here = view.get("players") or view.get("seats") or []

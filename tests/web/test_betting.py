@@ -68,7 +68,7 @@ def test_ba_15_a_player_not_at_the_table_has_no_spot() -> None:
 
 def craps_at_point_4() -> CrapsTable:
     t = CrapsTable((), table_id="craps-room")
-    t.execute(Command(Actor.player("alice"), "join", {"amount": 100_000}))
+    t.execute(Command(Actor.player("alice"), "sit", {"amount": 100_000}))
     t.execute(Command(Actor.player("alice"), "place_bet", {"bet": "pass", "amount": 10_000}))
     t.execute(Command(Actor.DEALER, "throw_dice", {"dice": [1, 3]}))  # CR-2.1: point 4
     return t
@@ -76,7 +76,7 @@ def craps_at_point_4() -> CrapsTable:
 
 def test_cr_r6_line_bets_on_the_come_out_only_come_bets_with_a_point() -> None:
     t = CrapsTable((), table_id="craps-room")
-    t.execute(Command(Actor.player("alice"), "join", {"amount": 100_000}))
+    t.execute(Command(Actor.player("alice"), "sit", {"amount": 100_000}))
     come_out = bet_room(t, "alice")["spots"]
     assert come_out["pass"]["open"] and come_out["dont_pass"]["open"]
     assert not come_out["come"]["open"] and "CR-R6" in come_out["come"]["why"]
@@ -106,7 +106,7 @@ def test_cr_2_3_come_odds_are_off_on_the_come_out_under_the_option() -> None:
     for option, working in (("working", True), ("off", False)):
         t = CrapsTable((), rules=CrapsRules(come_odds_on_come_out=option), table_id="c")  # type: ignore[arg-type]
         a = Actor.player("alice")
-        t.execute(Command(a, "join", {"amount": 100_000}))
+        t.execute(Command(a, "sit", {"amount": 100_000}))
         t.execute(Command(a, "place_bet", {"bet": "pass", "amount": 1_000}))
         t.execute(Command(Actor.DEALER, "throw_dice", {"dice": [2, 2]}))  # point 4
         t.execute(Command(a, "place_bet", {"bet": "come", "amount": 1_000}))

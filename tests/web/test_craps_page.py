@@ -18,7 +18,7 @@ Open = Callable[..., Watched]
 
 def played() -> CrapsTable:
     t = CrapsTable((), table_id="craps-view")
-    t.execute(Command(Actor.player("alice"), "join", {"amount": 100_000}))
+    t.execute(Command(Actor.player("alice"), "sit", {"amount": 100_000}))
     t.execute(Command(Actor.player("alice"), "place_bet", {"bet": "pass", "amount": 10_000}))
     t.execute(Command(Actor.player("alice"), "place_bet", {"bet": "field", "amount": 10_000}))
     t.execute(Command(Actor.DEALER, "throw_dice", {"dice": [1, 3]}))  # CR-2.1: point 4

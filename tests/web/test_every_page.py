@@ -55,7 +55,7 @@ def played(live: Live) -> None:
     fund(live, "alice")
     r = httpx.post(
         live.url + "/tables/craps-1/commands",
-        json={"op": "join", "args": {"amount": 50_000}},
+        json={"op": "sit", "args": {"amount": 50_000}},
         headers={
             "Authorization": f"Bearer {live.token('alice')}",
             "Idempotency-Key": str(uuid.uuid4()),

@@ -47,7 +47,7 @@ def command(live: Live, who: str, op: str, args: dict[str, Any], table: str = TA
 def test_the_dealer_keys_in_a_live_craps_round(live: Live, watched: Open) -> None:
     fund(live, "alice")
     post(live, "supervisor", "/tables", {"id": TABLE, "game": "craps", "dealer": "live"})
-    command(live, "alice", "join", {"amount": 100_000})
+    command(live, "alice", "sit", {"amount": 100_000})
     command(live, "alice", "place_bet", {"bet": "pass", "amount": 1_000})
     w = watched()
     log_in(w, live, "dealer")
@@ -146,7 +146,7 @@ def test_the_dealer_keys_in_a_live_baccarat_hand_card_by_card(live: Live, watche
     post(live, "supervisor", "/tables",
          {"id": BA, "game": "baccarat", "dealer": "live", "options": {"decks": 6}})  # fmt: skip
     for who in ("alice", "bob"):
-        command(live, who, "join", {"buy_in": 100_000}, BA)
+        command(live, who, "sit", {"amount": 100_000}, BA)
     w = watched()
     log_in(w, live, "dealer")
     w.page.goto(f"{live.url}/dealer/{BA}")

@@ -53,7 +53,7 @@ def played(live: Live) -> dict[str, Any]:
     (one roll each: settled by it), and passes the dice, which reveals the shooter's seed."""
     post(live, "supervisor", "/tables", {"id": TABLE, "game": "craps", "betting_seconds": 60})
     fund(live, "carol")
-    command(live, "carol", "join", {"amount": 50_000})
+    command(live, "carol", "sit", {"amount": 50_000})
     rolls = []
     for _ in range(2):
         command(live, "carol", "place_bet", {"bet": "field", "amount": 1_000})

@@ -23,7 +23,7 @@ def test_meters_page_shows_the_servers_figures(live: Live, watched: Open) -> Non
     fund(live, "carol")
     r = httpx.post(
         live.url + "/tables/craps-1/commands",
-        json={"op": "join", "args": {"amount": 12_345}},
+        json={"op": "sit", "args": {"amount": 12_345}},
         headers={
             "Authorization": f"Bearer {live.token('carol')}",
             "Idempotency-Key": str(uuid.uuid4()),

@@ -75,7 +75,7 @@ def test_one_supervisor_pauses_and_asks_to_void_round_2_a_second_approves(
     sue = second_supervisor(live)
     post(live, "supervisor", "/tables", {"id": TABLE, "game": "craps", "dealer": "live"})
     fund(live, "bob")
-    command(live, "bob", TABLE, "join", {"amount": 100_000})
+    command(live, "bob", TABLE, "sit", {"amount": 100_000})
     command(live, "bob", TABLE, "place_bet", {"bet": "field", "amount": 1_000})
     command(live, "dealer", TABLE, "throw_dice", {"dice": [2, 3]})  # round 1: the Field loses
     before = stack(live, "bob", TABLE)
@@ -146,7 +146,7 @@ def test_a_correction_is_built_from_the_keyed_dice_and_a_new_table_opens(
     table = "cr-pit-fix"
     post(live, "supervisor", "/tables", {"id": table, "game": "craps", "dealer": "live"})
     fund(live, "carol")
-    command(live, "carol", table, "join", {"amount": 50_000})
+    command(live, "carol", table, "sit", {"amount": 50_000})
     command(live, "carol", table, "place_bet", {"bet": "field", "amount": 1_000})
     seq = next(
         e["seq"]

@@ -35,7 +35,7 @@ def test_a_player_recalls_his_roll_and_a_supervisor_the_tables(live: Live, watch
     fund(live, "carol")
     post(live, "supervisor", "/tables", {"id": TABLE, "game": "craps", "options": {},
          "betting_seconds": 30, "action_seconds": 60})  # fmt: skip
-    command(live, "carol", "join", {"amount": 10_000})
+    command(live, "carol", "sit", {"amount": 10_000})
     command(live, "carol", "place_bet", {"bet": "field", "amount": 1_000})
     deadline = time.monotonic() + 30
     while True:  # alone at the table, carol is the shooter

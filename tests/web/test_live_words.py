@@ -47,7 +47,7 @@ def test_the_lobby_counts_seats_and_shows_each_tables_limits(live: Live, watched
     fund(live, "carol")
     open_table(live, "craps-words", "craps")
     open_table(live, "paigow-words", "paigow")
-    assert command(live, "carol", "craps-words", "join", amount=20_000).status_code in (200, 409)
+    assert command(live, "carol", "craps-words", "sit", amount=20_000).status_code in (200, 409)
     command(live, "carol", "paigow-words", "sit", seat=4)
     w = watched()
     log_in(w, live, "carol")
@@ -225,7 +225,7 @@ def test_money_and_messages_in_portuguese(live: Live, watched: Open) -> None:
 def test_my_history_says_what_happened(live: Live, watched: Open) -> None:
     fund(live, "carol")
     open_table(live, "craps-history", "craps")
-    assert command(live, "carol", "craps-history", "join", amount=30_000).status_code == 200
+    assert command(live, "carol", "craps-history", "sit", amount=30_000).status_code == 200
     w = watched()
     log_in(w, live, "carol")
     w.page.goto(live.url + "/history")

@@ -50,7 +50,7 @@ def test_the_pit_answers_staff_only_and_names_the_round_a_void_applies_to(lite: 
         refused(get(lite, who, "/ui/pit"), 403, "SRV-ROLE")
     table(lite, "cr-r", "craps")
     lite.deposit("alice", 100_000)
-    lite.ok("alice", "cr-r", "join", {"amount": 50_000})
+    lite.ok("alice", "cr-r", "sit", {"amount": 50_000})
     pit = {t["id"]: t for t in get(lite, "auditor", "/ui/pit").json()}
     t = pit["cr-r"]
     assert (t["live"], t["limits"], t["seats"], t["players"], t["phase"]) == (
@@ -85,7 +85,7 @@ def play_craps(srv: Srv, table_id: str, dice: tuple[int, int]) -> None:
 def test_a_player_reads_his_own_history_staff_name_the_player(lite: Srv) -> None:  # noqa: F811
     table(lite, "cr-h", "craps")
     lite.deposit("bob", 100_000)
-    lite.ok("bob", "cr-h", "join", {"amount": 50_000})
+    lite.ok("bob", "cr-h", "sit", {"amount": 50_000})
     for dice in ((6, 6), (2, 3), (4, 5)):  # the Field: 12 pays 2:1, 5 loses, 9 pays 1:1
         play_craps(lite, "cr-h", dice)
     refused(get(lite, None, "/ui/history"), 401, "SRV-AUTH")
@@ -126,7 +126,7 @@ def test_a_player_reads_his_own_history_staff_name_the_player(lite: Srv) -> None
 def test_a_keyed_baccarat_hand_is_summed_up_with_its_cards(lite: Srv) -> None:  # noqa: F811
     table(lite, "ba-h", "baccarat", options={"decks": 6})
     lite.deposit("bob", 100_000)
-    lite.ok("bob", "ba-h", "join", {"buy_in": 50_000})
+    lite.ok("bob", "ba-h", "sit", {"amount": 50_000})
     lite.ok("dealer", "ba-h", "open_shoe", {})
     lite.ok("dealer", "ba-h", "cut", {})
     lite.ok("bob", "ba-h", "place_bet", {"bet": "player", "amount": 10_000})

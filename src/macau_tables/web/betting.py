@@ -146,7 +146,7 @@ def _tiles(engine: Any, player: str) -> dict[str, Any]:
     for seat in range(1, places + 1):
 
         def verify(amount: int, seat: int = seat) -> None:
-            engine.verify_place_bet(actor, seat, amount)
+            engine.verify_place_bet(actor, seat, Money(amount, engine.currency))
 
         out[f"seat:{seat}"] = room(verify, low, top)
     return out

@@ -1330,13 +1330,13 @@ STAFF_UI: Final[dict[str, Text]] = {
         "guarde o diário outra vez depois de revelada. Qualquer outro resultado falha numa "
         "linha: guarde o ficheiro e comunique-o (DICJ em Macau).",
     ),
-    "res.win": ("won", "贏", "ganhou"),
-    "res.lose": ("lost", "輸", "perdeu"),
-    "res.push": ("push: stake back", "和：退回投注", "empate: aposta devolvida"),
-    "res.voided": ("refunded", "已退回", "devolvida"),
-    "res.in_play": ("in play", "進行中", "em jogo"),
-    "res.stands": ("stays up", "繼續有效", "continua"),
-    "res.bank": ("the bank's share", "莊家所得", "a parte da banca"),
+    "hres.win": ("won", "贏", "ganhou"),
+    "hres.lose": ("lost", "輸", "perdeu"),
+    "hres.push": ("push: stake back", "和：退回投注", "empate: aposta devolvida"),
+    "hres.voided": ("refunded", "已退回", "devolvida"),
+    "hres.in_play": ("in play", "進行中", "em jogo"),
+    "hres.stands": ("stays up", "繼續有效", "continua"),
+    "hres.bank": ("the bank's share", "莊家所得", "a parte da banca"),
 }
 
 #: keys STAFF_UI would take over from UI: none (tests/web/test_staff_words.py)

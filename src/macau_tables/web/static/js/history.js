@@ -84,7 +84,7 @@ function betsTable(r) {
     const open = b.result === "in_play" || b.result === "stands";  // (nothing paid yet)
     const paid = open ? "—" : b.returned == null ? signed(b.net ?? 0) : mop(b.returned);
     tr.append(el("td", spotText(r, b)), el("td", betName(b)), el("td", b.stake == null ? "—" : mop(b.stake), "num"),
-      el("td", S[`res.${b.result}`] ?? b.result), el("td", paid, "num"));
+      el("td", S[`hres.${b.result}`] ?? b.result), el("td", paid, "num"));
     body.append(tr);
   }
   table.append(thead, body);
@@ -176,7 +176,7 @@ function roundArticle(r) {
   a.append(outcome(r));
   if (r.bets.length) a.append(betsTable(r));
   const sum = el("p", r.status === "under way"
-    ? `${S.staked} ${mop(r.staked)} · ${say("res.in_play")}`
+    ? `${S.staked} ${mop(r.staked)} · ${say("hres.in_play")}`
     : `${S.staked} ${mop(r.staked)} · ${say("hi.paid")} ${mop(r.returned)} · ${signed(r.net)}`, "round-net");
   a.append(sum);
   const verify = el("div", null, "row verify");

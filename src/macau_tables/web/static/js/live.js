@@ -17,7 +17,7 @@ export const fill = (key, values) => say(key).replace(/\{(\w+)\}/g, (_, k) => St
 
 // operations whose one argument is an amount of money, and its name (the action bar asks
 // for it); the other operations of the action bar take no argument
-const MONEY_ARG = { sit: "amount", join: "amount", buy_in: "amount", buy_chips: "amount", cash_out: "amount", bet: "amount",
+const MONEY_ARG = { sit: "amount", buy_in: "amount", cash_out: "amount", bet: "amount",
   open_bank: "capital", join_bank: "capital" };
 
 // the operations that say bets are taken now (each engine's name for a bet)
