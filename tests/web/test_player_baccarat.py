@@ -51,7 +51,7 @@ def test_a_round_with_chips_my_result_and_another_players_view(live: Live, watch
     alice.page.select_option("[data-join-seat]", "1")
     alice.page.click("[data-join]")
     alice.page.wait_for_selector("[data-my-seat]:has-text('alice')")
-    seated(live, "bob", TABLE, buy_in=100_000)
+    seated(live, "bob", TABLE, amount=100_000)
     log_in(bob, live, "bob")
     bob.page.goto(f"{live.url}/table/baccarat/{TABLE}")
     alice.page.wait_for_selector("[data-spot=banker]:enabled", timeout=60_000)
@@ -159,7 +159,7 @@ def test_a_round_by_the_keyboard_alone_with_the_squeeze(live: Live, watched: Ope
 def test_the_round_i_missed_while_disconnected_is_said(live: Live, watched: Open) -> None:
     fund(live, "bob")
     open_table(live, TABLE, "baccarat", betting_seconds=10, action_seconds=60)
-    seated(live, "bob", TABLE, buy_in=100_000)
+    seated(live, "bob", TABLE, amount=100_000)
     w = watched()
     log_in(w, live, "bob")
     w.page.goto(f"{live.url}/table/baccarat/{TABLE}")
@@ -196,7 +196,7 @@ def test_the_sound_plays_when_betting_opens_and_its_switch_is_remembered(
 ) -> None:
     fund(live, "bob")
     open_table(live, TABLE, "baccarat", betting_seconds=10, action_seconds=60)
-    seated(live, "bob", TABLE, buy_in=100_000)
+    seated(live, "bob", TABLE, amount=100_000)
     w = watched()
     log_in(w, live, "bob")
     w.page.goto(f"{live.url}/table/baccarat/{TABLE}")

@@ -35,7 +35,7 @@ def tables(live: Live) -> Iterator[None]:
     open_table(live, "pl-pages-craps", "craps")
     open_table(live, "pl-pages-pg", "paigow")
     open_table(live, "pl-pages-tw", "taiwan")
-    seated(live, "bob", "pl-pages-bac", buy_in=100_000, seat=3)
+    seated(live, "bob", "pl-pages-bac", amount=100_000, seat=3)
     seated(live, "bob", "pl-pages-craps", amount=50_000)
     for table in ("pl-pages-pg", "pl-pages-tw"):
         seated(live, "bob", table, "sit", seat=3)
