@@ -19,7 +19,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright, Request, Response
+from playwright.sync_api import (
+    Browser,
+    ConsoleMessage,
+    Page,
+    Playwright,
+    Request,
+    Response,
+    WebSocket,
+)
 
 CHROMIUM = os.environ.get("MACAU_TABLES_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -53,6 +61,44 @@ class Watched:
     errors: list[str] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)  # 4xx bodies, to explain a failure
+    in_flight: int = 0  # requests sent and not yet answered
+    last_activity: float = field(default_factory=time.monotonic)  # a request or socket frame
+
+    def _touch(self, *_: object) -> None:
+        self.last_activity = time.monotonic()
+
+    def on_request(self, _: Request) -> None:
+        self.in_flight += 1
+        self._touch()
+
+    def on_done(self, _: Request) -> None:
+        self.in_flight = max(0, self.in_flight - 1)
+        self._touch()
+
+    def on_socket(self, ws: WebSocket) -> None:
+        """A socket opened counts as in flight until its first frame (the snapshot) or its
+        close; each frame after is activity."""
+        self.on_request(None)  # type: ignore[arg-type]
+        first = [True]
+
+        def frame(_: object) -> None:
+            if first[0]:
+                first[0] = False
+                self.on_done(None)  # type: ignore[arg-type]
+            self._touch()
+
+        ws.on("framereceived", frame)
+        ws.on("close", lambda _: frame(None) if first[0] else None)
+
+    def settle(self, quiet_ms: int = 150, most_ms: int = 2000) -> None:
+        """Wait until the page has no request in flight (a socket: until its first frame)
+        and neither a request nor a frame for ``quiet_ms`` (at most ``most_ms``, for a page
+        whose feed never rests): what it fetched is drawn by then."""
+        deadline = time.monotonic() + most_ms / 1000
+        while time.monotonic() < deadline:
+            if not self.in_flight and time.monotonic() - self.last_activity >= quiet_ms / 1000:
+                return
+            self.page.wait_for_timeout(50)
 
     def on_response(self, response: Response) -> None:
         if response.status >= 400:
@@ -94,6 +140,10 @@ def watch(page: Page) -> Watched:
     page.on("pageerror", lambda exc: w.errors.append(f"pageerror: {exc}"))
     page.on("requestfailed", w.on_failed)
     page.on("response", w.on_response)
+    page.on("request", w.on_request)
+    page.on("requestfinished", w.on_done)
+    page.on("requestfailed", w.on_done)
+    page.on("websocket", w.on_socket)
     return w
 
 

@@ -78,7 +78,7 @@ def test_every_page_as_every_role(
         w.page.goto(f"{live.url}{path}{sep}lang={lang}")
         w.page.wait_for_load_state("load")
         assert w.page.locator("html").get_attribute("lang") == i18n.HTML_LANG[lang], path
-        w.page.wait_for_timeout(700)
+        w.settle()  # (its fetches answered and drawn, its socket's snapshot come)
         text = w.page.inner_text("body")
         for m in [*BAD.finditer(text), *RAW_KEY.finditer(text)]:
             problems.append(f"{path}: {text[max(0, m.start() - 60) : m.end() + 20]!r}")

@@ -40,7 +40,7 @@ def test_every_page_is_accessible_and_error_free(
         sep = "&" if "?" in path else "?"
         w.page.goto(f"{live.url}{path}{sep}lang={lang}")
         w.page.wait_for_load_state("load")
-        w.page.wait_for_timeout(500)
+        w.settle()
         if path.startswith("/par"):
             w.page.wait_for_selector("#sheet table", timeout=60_000)
         assert axe_violations(w.page) == [], path

@@ -58,7 +58,7 @@ def test_the_players_pages_fit_and_are_accessible(
         sep = "&" if "?" in path else "?"
         w.page.goto(f"{live.url}{path}{sep}lang={lang}")
         w.page.wait_for_load_state("load")
-        w.page.wait_for_timeout(1200)
+        w.settle()
         assert w.page.locator("html").get_attribute("lang") == i18n.HTML_LANG[lang]
         width = w.page.evaluate("document.documentElement.scrollWidth")
         if width > viewport["width"]:
