@@ -1,10 +1,12 @@
 """The indexes that keep a bet's cost independent of the bets on the table: craps' layout
 by player with the odds on each flat bet and the contract bets working (``craps.BetIndex``,
 CR-2.2, CR-R6), a tile round's bets summed by person and seat (``tileround.BetTally``,
-PG-4.6, PG-2.1, PG-7.1). After any run of operations — bets, changes and withdrawals,
-leaving, rolls settled, voids and corrections by a supervisor, a snapshot restored — each
-index is what a count from scratch over the table's bets gives, and a bet keeps the index
-it found (it is updated, not built again)."""
+PG-4.6, PG-2.1, PG-7.1), baccarat's stakes by player, bet and spot with the Banker minus
+Player running total (``baccarat.HoldIndex``, BA-12, BA-13, BA-14). After any run of
+operations — bets, changes and withdrawals, leaving, rolls and hands settled, voids and
+corrections by a supervisor, a snapshot restored — each index is what a count from scratch
+over the table's bets gives, and a bet keeps the index it found (it is updated, not built
+again)."""
 
 from __future__ import annotations
 
@@ -21,8 +23,12 @@ from macau_tables.core.journal import Journal
 from macau_tables.core.rng import Rng
 from macau_tables.games import contract
 from macau_tables.games.baccarat import (
+    BaccaratBetKind,
+    BaccaratRules,
+    BaccaratTable,
     full_set,
 )
+from macau_tables.games.baccarat import bets as layout
 from macau_tables.games.contract import Actor, Command, time_out
 from macau_tables.games.craps import BET_KINDS, CrapsRules, CrapsTable
 from macau_tables.games.tiles import TilePhase, TileTable
@@ -246,3 +252,121 @@ def test_tile_round_tally_is_the_count_from_scratch(
         t = step(t, s, rng)
         check_tally(t.round)
         check_tally(t.last_round)
+
+
+# --- baccarat: HoldIndex ----------------------------------------------------------------------
+
+#: baccarat's steps, by weight: mostly bets and changes, then hands dealt and what ends them
+BACCARAT_STEPS = (
+    ("bet",) * 6 + ("change",) * 2 + ("withdraw", "leave", "sit")
+    + ("deal",) * 2 + ("advance",) * 3 + ("void", "restore")
+)  # fmt: skip
+#: stakes in minor units: table minimum up to near the BA-14 differential's 20,000
+STAKES = (10_000, 100_000, 1_000_000, 1_500_000)
+
+
+def baccarat(names: tuple[str, ...], rng: Rng) -> BaccaratTable:
+    """A table of six decks shuffled and cut (BA-2.1), ``names`` seated, taking bets."""
+    t = BaccaratTable(BaccaratRules(decks=6), table_id="t")
+    for i, name in enumerate(names):
+        attempt(t, Actor.player(name), "sit", amount=50_000_000, seat=i + 1)
+    attempt(t, D, "shuffle", rng)
+    t.execute(time_out(t.pending()[0]), rng)  # the dealer's cut
+    return t
+
+
+def check_holds(t: BaccaratTable) -> None:
+    spots: dict[tuple[str, BaccaratBetKind, int], list[str]] = {}
+    net = 0
+    for b in t.holds:
+        spots.setdefault((b.player, b.kind, b.spot), []).append(b.id)
+        net += {BaccaratBetKind.BANKER: 1, BaccaratBetKind.PLAYER: -1}.get(b.kind, 0) * (
+            b.amount.minor
+        )
+    ix = t._hold_index
+    if ix is not None and ix.of(t.holds):
+        assert {k: [b.id for b in v] for k, v in ix.spots.items()} == spots
+        assert ix.net == net
+    assert t.differential().minor == abs(net)  # BA-14, read from the index
+    for (player, kind, spot), ids in spots.items():
+        assert [b.id for b in t._spot_holds(player, kind, spot)] == ids
+
+
+def baccarat_step(t: BaccaratTable, step: tuple[int, ...], rng: Rng) -> BaccaratTable:
+    op, a, b, c, d, e = step
+    who = Actor.player(NAMES[a % len(NAMES)])
+    kinds = list(BaccaratBetKind)
+    kind = kinds[b % len(kinds)]
+    spot = c % 3 + 1
+    amount = STAKES[d % len(STAKES)]
+    action = BACCARAT_STEPS[op % len(BACCARAT_STEPS)]
+    if action in ("bet", "change", "withdraw"):
+        ix = t._holds_ix
+        if action == "bet":
+            done = attempt(t, who, "place_bet", bet=kind, amount=amount, spot=spot)
+        else:
+            holds = t.holds
+            target = holds[e % len(holds)] if holds else None
+            owner = Actor.player(target.player) if target else who
+            tk, ts = (target.kind, target.spot) if target else (kind, spot)
+            if action == "change":
+                to = kinds[e % 2]  # Player or Banker (BA-12 moves only between them)
+                done = attempt(
+                    t, owner, "change_bet", bet=tk, amount=amount // 2, to_bet=to, spot=ts
+                )
+            else:
+                done = attempt(t, owner, "withdraw_bet", bet=tk, spot=ts)
+        if done:  # a bet updates the index it found
+            assert t._hold_index is ix
+    elif action == "leave":
+        attempt(t, who, "leave")
+    elif action == "sit":
+        attempt(t, who, "sit", amount=50_000_000, seat=a % 7 + 1)
+    elif action == "deal":
+        attempt(t, D, "deal", rng)
+    elif action == "advance":  # the hand moved on by the rules' defaults, a shoe shuffled
+        pending = [p for p in t.pending() if p.default is not None]
+        if pending:
+            with contextlib.suppress(MacauTablesError):
+                t.execute(time_out(pending[b % len(pending)]), rng)
+        elif any("shuffle" in p.operations for p in t.pending()):
+            attempt(t, D, "shuffle", rng)
+    elif action == "void":
+        actor, name, args = supervised("void_round")
+        attempt(t, actor, name, **args)
+    elif action == "restore":
+        t = restored(t)
+    return t
+
+
+@RUNS
+@given(STEPS)
+def test_baccarat_hold_index_is_the_count_from_scratch(steps: list[tuple[int, ...]]) -> None:
+    """BA-12 a bet changed, withdrawn or moved between Player and Banker, BA-13 a player's
+    stakes at a spot, BA-14 the Banker/Player differential: through bets, changes,
+    withdrawals, leaving, hands dealt and settled, a supervisor's void, and a snapshot
+    restored."""
+    rng = Rng.seeded("holds")
+    t = baccarat(NAMES[:3], rng)
+    for s in steps:
+        t = baccarat_step(t, s, rng)
+        check_holds(t)
+
+
+def test_ba_14_the_differential_refuses_from_the_running_total() -> None:
+    """BA-14: with Banker 15,000 on the layout, a second Banker 10,000 would make the
+    difference 25,000, over the table's 20,000; after Player 10,000 the
+    Banker side can grow again."""
+    t = baccarat(("ann", "bob"), Rng.seeded("holds"))
+    assert attempt(t, Actor.player("ann"), "place_bet", bet="banker", amount=1_500_000, spot=1)
+    with pytest.raises(MacauTablesError, match="difference") as refused:
+        t.execute(
+            Command(
+                Actor.player("bob"), "place_bet", {"bet": "banker", "amount": 1_000_000, "spot": 2}
+            )
+        )
+    assert getattr(refused.value, "rule", None) == "BA-14"
+    assert attempt(t, Actor.player("bob"), "place_bet", bet="player", amount=1_000_000, spot=2)
+    assert attempt(t, Actor.player("ann"), "place_bet", bet="banker", amount=500_000, spot=1)
+    assert t.differential().minor == layout.differential(t.holds, t.rules.currency).minor
+    assert t.differential().minor == 1_000_000  # Banker 20,000 against Player 10,000

@@ -9,7 +9,7 @@ of a player on one bet at one spot; a player's stakes at a spot add up to his be
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 
 from macau_tables.core.errors import BetNotAllowed, InvalidInput, OutOfOrder, RuleViolation
 from macau_tables.core.money import Currency, Money
@@ -17,6 +17,7 @@ from macau_tables.games.baccarat.hand import Bet, Hand
 from macau_tables.games.baccarat.rules import BaccaratBetKind, BaccaratRules, Side, TieChoice
 
 __all__ = [
+    "HoldIndex",
     "check_added",
     "check_amount",
     "check_change",
@@ -27,7 +28,7 @@ __all__ = [
     "differential",
     "merged",
     "side_kind",
-    "spot_holds",
+    "signed",
     "squeeze_holders",
 ]
 
@@ -47,9 +48,60 @@ def merged(holds: Iterable[Bet]) -> list[Bet]:
     return list(out.values())
 
 
-def spot_holds(holds: Iterable[Bet], player: str, kind: BaccaratBetKind, spot: int) -> list[Bet]:
-    """The stakes of ``player`` on ``kind`` at ``spot``."""
-    return [b for b in holds if (b.player, b.kind, b.spot) == (player, kind, spot)]
+def signed(kind: BaccaratBetKind, minor: int) -> int:
+    """A stake's part in the BA-14 differential: Banker counts up, Player down, the other
+    bets not at all."""
+    if kind is BaccaratBetKind.BANKER:
+        return minor
+    if kind is BaccaratBetKind.PLAYER:
+        return -minor
+    return 0
+
+
+class HoldIndex:
+    """The holds on the layout (``BaccaratTable.holds``, in the order placed) looked up the
+    way a bet needs them, so that a bet costs the same on an empty layout and on a full one:
+    each player's stakes by bet and spot (BA-12, BA-13) and the Banker minus Player total
+    kept as a running figure (BA-14).
+
+    Derived data, never in a snapshot: built from the holds, then kept in step with them by
+    :meth:`add` and :meth:`remove`, which ``apply`` calls beside each change; a table that
+    puts another list in their place (a hand settled or voided, a player gone, a correction,
+    a snapshot restored) gets an index of it at its next use (``_holds_ix``)."""
+
+    __slots__ = ("holds", "net", "size", "spots")
+
+    def __init__(self, holds: list[Bet]) -> None:
+        self.holds = holds
+        self.size = 0  # the holds indexed
+        self.net = 0  # BA-14: Banker stakes minus Player stakes, minor units
+        self.spots: dict[tuple[str, BaccaratBetKind, int], list[Bet]] = {}
+        for b in holds:
+            self.add(b)
+
+    def of(self, holds: list[Bet]) -> bool:
+        """Whether this is the index of ``holds`` (its size a check that nothing changed
+        the list behind the index's back)."""
+        return self.holds is holds and self.size == len(holds)
+
+    def add(self, b: Bet) -> None:
+        self.size += 1
+        self.net += signed(b.kind, b.amount.minor)
+        self.spots.setdefault((b.player, b.kind, b.spot), []).append(b)
+
+    def remove(self, b: Bet) -> None:
+        self.size -= 1
+        self.net -= signed(b.kind, b.amount.minor)
+        key = (b.player, b.kind, b.spot)
+        left = [x for x in self.spots[key] if x.id != b.id]
+        if left:
+            self.spots[key] = left
+        else:
+            del self.spots[key]
+
+    def at(self, player: str, kind: BaccaratBetKind, spot: int) -> list[Bet]:
+        """The stakes of ``player`` on ``kind`` at ``spot``, in the order placed."""
+        return list(self.spots.get((player, kind, spot), ()))
 
 
 def check_spot(
@@ -87,19 +139,14 @@ def check_amount(rules: BaccaratRules, kind: BaccaratBetKind, amount: Money) -> 
 
 def differential(bets: Iterable[Bet], currency: Currency) -> Money:
     """BA-14: total Banker stakes minus total Player stakes, in absolute value."""
-    net = 0
-    for b in bets:
-        if b.kind is BaccaratBetKind.BANKER:
-            net += b.amount.minor
-        elif b.kind is BaccaratBetKind.PLAYER:
-            net -= b.amount.minor
-    return Money(abs(net), currency)
+    return Money(abs(sum(signed(b.kind, b.amount.minor) for b in bets)), currency)
 
 
-def check_differential(rules: BaccaratRules, after: Sequence[Bet]) -> None:
-    """BA-14: unequal Banker and Player stakes are accepted up to the table's limit."""
+def check_differential(rules: BaccaratRules, net: int) -> None:
+    """BA-14: unequal Banker and Player stakes are accepted up to the table's limit (``net``:
+    the Banker stakes minus the Player stakes the layout would hold, minor units)."""
     limit = rules.differential_limit
-    if limit is not None and (diff := differential(after, rules.currency)) > limit:
+    if limit is not None and (diff := Money(abs(net), rules.currency)) > limit:
         raise BetNotAllowed(
             f"the Banker/Player difference would be {diff}, over the table's {limit}",
             rule="BA-14",
@@ -133,7 +180,7 @@ def check_tie_change(
 
 def check_added(
     rules: BaccaratRules,
-    holds: Sequence[Bet],
+    holds: HoldIndex,
     player: str,
     kind: BaccaratBetKind,
     amount: Money,
@@ -142,17 +189,17 @@ def check_added(
     """A stake of ``amount`` added to ``player``'s ``kind`` bet at ``spot``: the bet it makes
     within its limits (BA-13, BA-18), the differential after it (BA-14), and a bet left on
     after a tie only as the house lets it change (BA-12 / BA-R2)."""
-    old = spot_holds(holds, player, kind, spot)
+    old = holds.at(player, kind, spot)
     before = sum((b.amount for b in old), Money.zero(rules.currency))
     if old and all(b.carried for b in old):
         check_tie_change(rules, kind, kind, before, before + amount)
     check_amount(rules, kind, before + amount)
-    check_differential(rules, [*holds, Bet(player, kind, amount, spot)])
+    check_differential(rules, holds.net + signed(kind, amount.minor))
 
 
 def check_change(
     rules: BaccaratRules,
-    holds: Sequence[Bet],
+    holds: HoldIndex,
     player: str,
     kind: BaccaratBetKind,
     amount: Money,
@@ -163,13 +210,12 @@ def check_change(
     ``to`` (only between Player and Banker, BA-12): its limits (BA-13), the differential
     (BA-14), a bet left on after a tie as the house lets it change (BA-R2). The stake the
     bet had."""
-    old = spot_holds(holds, player, kind, spot)
+    old = holds.at(player, kind, spot)
     if not old:
         raise InvalidInput(f"you have no {kind} bet on spot {spot}")
     before = sum((b.amount for b in old), Money.zero(rules.currency))
     if to is not kind and (
-        {kind, to} != {BaccaratBetKind.PLAYER, BaccaratBetKind.BANKER}
-        or spot_holds(holds, player, to, spot)
+        {kind, to} != {BaccaratBetKind.PLAYER, BaccaratBetKind.BANKER} or holds.at(player, to, spot)
     ):
         raise BetNotAllowed(f"a {kind} bet cannot move to {to} here", rule="BA-12")
     if not isinstance(amount, Money) or amount.is_negative():
@@ -178,9 +224,8 @@ def check_change(
         check_tie_change(rules, kind, to, before, amount)
     if not amount.is_zero():
         check_amount(rules, to, amount)
-        check_differential(
-            rules, [*(b for b in holds if b not in old), Bet(player, to, amount, spot)]
-        )
+        net = holds.net - signed(kind, before.minor) + signed(to, amount.minor)
+        check_differential(rules, net)
     return before
 
 

@@ -100,27 +100,34 @@ def apply_event(t: BaccaratState, ev: Event) -> None:
                 )
         case events.BetPlaced():
             kind = BaccaratBetKind(ev.bet)
-            old = [b for b in t.holds if (b.player, b.kind, b.spot) == (ev.player, kind, ev.spot)]
+            ix = t._holds_ix
+            old = ix.at(ev.player, kind, ev.spot)
             carried = bool(old) and all(b.carried for b in old)
-            t.holds.append(Bet(ev.player, kind, t._money(ev.amount), ev.spot, carried, ev.bet_id))
+            bet = Bet(ev.player, kind, t._money(ev.amount), ev.spot, carried, ev.bet_id)
+            t.holds.append(bet)
+            ix.add(bet)
             t.stacks[ev.player] -= ev.amount
             t.bets_placed += 1
             t.round_open = True
         case events.BetChanged():
-            closed = [b for b in t.holds if b.id in ev.closes]
+            ix = t._holds_ix
+            shut = set(ev.closes)
+            closed = [b for b in t.holds if b.id in shut]
             carried = bool(closed) and all(b.carried for b in closed)
-            t.holds = [b for b in t.holds if b.id not in ev.closes]
+            t.holds[:] = [b for b in t.holds if b.id not in shut]  # the list the index reads
+            for b in closed:
+                ix.remove(b)
             if ev.bet_id is not None:
-                t.holds.append(
-                    Bet(
-                        ev.player,
-                        BaccaratBetKind(ev.to_bet),
-                        t._money(ev.amount),
-                        ev.spot,
-                        carried,
-                        ev.bet_id,
-                    )
+                bet = Bet(
+                    ev.player,
+                    BaccaratBetKind(ev.to_bet),
+                    t._money(ev.amount),
+                    ev.spot,
+                    carried,
+                    ev.bet_id,
                 )
+                t.holds.append(bet)
+                ix.add(bet)
                 t.bets_placed += 1
             t.stacks[ev.player] += ev.old_amount - ev.amount
             t.round_open = True
@@ -311,6 +318,7 @@ class BaccaratState(Table):
         self.seats: dict[str, int | None] = {}
         self.stacks: dict[str, int] = {}
         self.holds: list[Bet] = []
+        self._hold_index: layout.HoldIndex | None = None  # derived from holds: _holds_ix
         self.bets_placed = 0  # bet ids are "<table>:<n>"
         self.hand: Hand | None = None
         self.hand_number = 0
@@ -357,6 +365,14 @@ class BaccaratState(Table):
         if self.cut_index is None:
             return None
         return max(0, self.cut_index - self.position)
+
+    @property
+    def _holds_ix(self) -> layout.HoldIndex:
+        """The index of the holds (built again when the list was replaced)."""
+        ix = getattr(self, "_hold_index", None)
+        if ix is None or not ix.of(self.holds):
+            ix = self._hold_index = layout.HoldIndex(self.holds)
+        return ix
 
     @property
     def bets(self) -> list[Bet]:

@@ -522,11 +522,13 @@ class BaccaratTable(BaccaratState):
     # --- BA-13 … BA-15, BA-18 bets --------------------------------------------------------------
 
     def _spot_holds(self, player: str, kind: BaccaratBetKind, spot: int) -> list[Bet]:
-        return layout.spot_holds(self.holds, player, kind, spot)
+        return self._holds_ix.at(player, kind, spot)
 
     def differential(self, bets: Iterable[Bet] | None = None) -> Money:
         """BA-14: total Banker stakes minus total Player stakes, in absolute value."""
-        return layout.differential(self.holds if bets is None else bets, self.rules.currency)
+        if bets is None:
+            return Money(abs(self._holds_ix.net), self.rules.currency)
+        return layout.differential(bets, self.rules.currency)
 
     def _check_betting(self, actor: Actor) -> str:
         player = self._player(actor)
@@ -558,7 +560,7 @@ class BaccaratTable(BaccaratState):
         self._check_stake(amount)
         spot = self.default_spot(name) if spot is None else spot
         layout.check_spot(self.rules, self.seats, name, spot)
-        layout.check_added(self.rules, self.holds, name, BaccaratBetKind(kind), amount, spot)
+        layout.check_added(self.rules, self._holds_ix, name, BaccaratBetKind(kind), amount, spot)
         self._check_chips(name, amount)
 
     can_place_bet = can(verify_place_bet)
@@ -609,7 +611,7 @@ class BaccaratTable(BaccaratState):
         kind = BaccaratBetKind(kind)
         spot = self.default_spot(name) if spot is None else spot
         to = kind if to_kind is None else BaccaratBetKind(to_kind)
-        before = layout.check_change(self.rules, self.holds, name, kind, amount, to, spot)
+        before = layout.check_change(self.rules, self._holds_ix, name, kind, amount, to, spot)
         if amount > before:
             self._check_chips(name, amount - before)
 
@@ -909,11 +911,12 @@ class BaccaratTable(BaccaratState):
 
     # --- snapshots (the kernel's checkpoint) ----------------------------------------------------
 
-    #: a snapshot leaves out the kernel's parts and the roads' cache
-    SNAPSHOT_SKIP: ClassVar[frozenset[str]] = Table.SNAPSHOT_SKIP | {"_roads_memo"}
+    #: a snapshot leaves out the kernel's parts, the roads' cache and the holds' index
+    SNAPSHOT_SKIP: ClassVar[frozenset[str]] = Table.SNAPSHOT_SKIP | {"_roads_memo", "_hold_index"}
 
     def _reset_caches(self) -> None:
         self._roads_memo = None
+        self._hold_index = None
 
     # --- replay: the command that starts with an event -------------------------------------------
 
