@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from macau_tables.core.errors import MacauTablesError
 from macau_tables.core.journal import Journal
+from macau_tables.core.money import Money
 from macau_tables.core.rng import Rng
 from macau_tables.games import contract
 from macau_tables.games.baccarat import (
@@ -287,6 +288,9 @@ def check_holds(t: BaccaratTable) -> None:
     if ix is not None and ix.of(t.holds):
         assert {k: [b.id for b in v] for k, v in ix.spots.items()} == spots
         assert ix.net == net
+        for key, bets in ix.spots.items():  # each bet's stake and whether it is all carried
+            assert ix.stake(*key) == sum(b.amount.minor for b in bets)
+            assert ix.carried(*key) == all(b.carried for b in bets)
     assert t.differential().minor == abs(net)  # BA-14, read from the index
     for (player, kind, spot), ids in spots.items():
         assert [b.id for b in t._spot_holds(player, kind, spot)] == ids
@@ -370,3 +374,36 @@ def test_ba_14_the_differential_refuses_from_the_running_total() -> None:
     assert attempt(t, Actor.player("ann"), "place_bet", bet="banker", amount=500_000, spot=1)
     assert t.differential().minor == layout.differential(t.holds, t.rules.currency).minor
     assert t.differential().minor == 1_000_000  # Banker 20,000 against Player 10,000
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 1), st.integers(0, 2), st.integers(1, 9), st.booleans()),
+        min_size=1,
+        max_size=12,
+    ),
+    st.data(),
+)
+def test_a_hold_index_kept_in_step_is_the_index_built_from_scratch(
+    stakes: list[tuple[int, int, int, bool]], data: st.DataObject
+) -> None:
+    """BA-12 … BA-14: stakes added and some of them taken away again (one stake of a bet or
+    all of them), the running index equals the one built from the holds left."""
+    kinds = (BaccaratBetKind.BANKER, BaccaratBetKind.PLAYER, BaccaratBetKind.PLAYER_PAIR)
+    holds = [
+        layout.Bet("ab"[p], kinds[k], Money.of(units), 1, carried, f"h{i}")
+        for i, (p, k, units, carried) in enumerate(stakes)
+    ]
+    ix = layout.HoldIndex([])
+    for b in holds:
+        ix.add(b)
+    gone = data.draw(st.sets(st.sampled_from(holds)))
+    for b in gone:
+        ix.remove(b)
+    left = [b for b in holds if b not in gone]
+    fresh = layout.HoldIndex(left)
+    assert (ix.net, ix.size) == (fresh.net, fresh.size)
+    assert ix.spots == fresh.spots
+    for key in fresh.spots:
+        assert ix.stake(*key) == fresh.stake(*key) == sum(b.amount.minor for b in fresh.spots[key])
+        assert ix.carried(*key) == fresh.carried(*key) == all(b.carried for b in fresh.spots[key])

@@ -69,13 +69,15 @@ class HoldIndex:
     puts another list in their place (a hand settled or voided, a player gone, a correction,
     a snapshot restored) gets an index of it at its next use (``_holds_ix``)."""
 
-    __slots__ = ("holds", "net", "size", "spots")
+    __slots__ = ("fresh", "holds", "net", "size", "spots", "totals")
 
     def __init__(self, holds: list[Bet]) -> None:
         self.holds = holds
         self.size = 0  # the holds indexed
         self.net = 0  # BA-14: Banker stakes minus Player stakes, minor units
         self.spots: dict[tuple[str, BaccaratBetKind, int], list[Bet]] = {}
+        self.totals: dict[tuple[str, BaccaratBetKind, int], int] = {}  # a spot's stakes, minor
+        self.fresh: dict[tuple[str, BaccaratBetKind, int], int] = {}  # its stakes not carried
         for b in holds:
             self.add(b)
 
@@ -87,7 +89,10 @@ class HoldIndex:
     def add(self, b: Bet) -> None:
         self.size += 1
         self.net += signed(b.kind, b.amount.minor)
-        self.spots.setdefault((b.player, b.kind, b.spot), []).append(b)
+        key = (b.player, b.kind, b.spot)
+        self.spots.setdefault(key, []).append(b)
+        self.totals[key] = self.totals.get(key, 0) + b.amount.minor
+        self.fresh[key] = self.fresh.get(key, 0) + (not b.carried)
 
     def remove(self, b: Bet) -> None:
         self.size -= 1
@@ -96,12 +101,23 @@ class HoldIndex:
         left = [x for x in self.spots[key] if x.id != b.id]
         if left:
             self.spots[key] = left
+            self.totals[key] -= b.amount.minor
+            self.fresh[key] -= not b.carried
         else:
-            del self.spots[key]
+            del self.spots[key], self.totals[key], self.fresh[key]
 
     def at(self, player: str, kind: BaccaratBetKind, spot: int) -> list[Bet]:
         """The stakes of ``player`` on ``kind`` at ``spot``, in the order placed."""
         return list(self.spots.get((player, kind, spot), ()))
+
+    def stake(self, player: str, kind: BaccaratBetKind, spot: int) -> int:
+        """``player``'s ``kind`` bet at ``spot``: its stakes' sum, minor units."""
+        return self.totals.get((player, kind, spot), 0)
+
+    def carried(self, player: str, kind: BaccaratBetKind, spot: int) -> bool:
+        """Whether ``player``'s ``kind`` bet at ``spot`` is all left on after a tie (BA-12)."""
+        key = (player, kind, spot)
+        return key in self.spots and self.fresh[key] == 0
 
 
 def check_spot(
@@ -189,9 +205,8 @@ def check_added(
     """A stake of ``amount`` added to ``player``'s ``kind`` bet at ``spot``: the bet it makes
     within its limits (BA-13, BA-18), the differential after it (BA-14), and a bet left on
     after a tie only as the house lets it change (BA-12 / BA-R2)."""
-    old = holds.at(player, kind, spot)
-    before = sum((b.amount for b in old), Money.zero(rules.currency))
-    if old and all(b.carried for b in old):
+    before = Money(holds.stake(player, kind, spot), rules.currency)
+    if holds.carried(player, kind, spot):
         check_tie_change(rules, kind, kind, before, before + amount)
     check_amount(rules, kind, before + amount)
     check_differential(rules, holds.net + signed(kind, amount.minor))
@@ -210,17 +225,17 @@ def check_change(
     ``to`` (only between Player and Banker, BA-12): its limits (BA-13), the differential
     (BA-14), a bet left on after a tie as the house lets it change (BA-R2). The stake the
     bet had."""
-    old = holds.at(player, kind, spot)
-    if not old:
+    if (player, kind, spot) not in holds.spots:
         raise InvalidInput(f"you have no {kind} bet on spot {spot}")
-    before = sum((b.amount for b in old), Money.zero(rules.currency))
+    before = Money(holds.stake(player, kind, spot), rules.currency)
     if to is not kind and (
-        {kind, to} != {BaccaratBetKind.PLAYER, BaccaratBetKind.BANKER} or holds.at(player, to, spot)
+        {kind, to} != {BaccaratBetKind.PLAYER, BaccaratBetKind.BANKER}
+        or (player, to, spot) in holds.spots
     ):
         raise BetNotAllowed(f"a {kind} bet cannot move to {to} here", rule="BA-12")
     if not isinstance(amount, Money) or amount.is_negative():
         raise InvalidInput(f"a bet cannot be negative: {amount}")
-    if all(b.carried for b in old):
+    if holds.carried(player, kind, spot):
         check_tie_change(rules, kind, to, before, amount)
     if not amount.is_zero():
         check_amount(rules, to, amount)

@@ -101,8 +101,7 @@ def apply_event(t: BaccaratState, ev: Event) -> None:
         case events.BetPlaced():
             kind = BaccaratBetKind(ev.bet)
             ix = t._holds_ix
-            old = ix.at(ev.player, kind, ev.spot)
-            carried = bool(old) and all(b.carried for b in old)
+            carried = ix.carried(ev.player, kind, ev.spot)
             bet = Bet(ev.player, kind, t._money(ev.amount), ev.spot, carried, ev.bet_id)
             t.holds.append(bet)
             ix.add(bet)
