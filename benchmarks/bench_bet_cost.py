@@ -174,7 +174,6 @@ def main() -> None:
             against=f"with {small} on the table",
             against_value=r[f"us_at_{small}"],
             better="lower",
-            note=f"ratio {r['ratio']:.2f}",
         )
         for r in rows
     ]
