@@ -831,12 +831,12 @@ def page(r: dict[str, Any]) -> list[dict[str, Any]]:
         xs = [x for p in r["pairs"] if (x := f(p)) is not None]
         return round(statistics.median(xs), 3) if xs else None
 
-    obvious = "the obvious server (Starlette + SQLite WAL FULL, group commit), same clients"
+    obvious = "the obvious server"
     ob_rate = med(lambda p: p["obvious"]["saturation"]["bets_per_s"])
     ob_cpu = med(lambda p: p["obvious"]["saturation"]["server_cpu_ms_per_bet"])
     rows = [
         results.row(
-            "the obvious server at saturation",
+            "the obvious server (Starlette + SQLite WAL FULL, group commit) at saturation",
             ob_rate,
             "bets/s",
             against="durable SQLite commits one at a time (the disk)",

@@ -37,7 +37,6 @@ ORDER = (
     "bench_server",
     "bench_server_front",
     "bench_server_pg",
-    "bench_floor",
     "bench_real_games",
     "bench_journal_memory",
     "bench_snapshots",
@@ -61,8 +60,7 @@ it a time takes; beside a target, whether it is met.
 
 `make bench` runs every `benchmarks/bench_*.py` but the soak (`make soak`), each writing
 `benchmarks/results/<name>.json`, then `benchmarks/render.py` writes this page (generated:
-edit the benchmark or the renderer). Run one again (its command is under its heading) and
-render: its section is replaced. Figures vary with the machine's load (given before →
+edit the benchmark or the renderer). Figures vary with the machine's load (given before →
 after each run); nothing asserts a speed. A section marked *recorded* holds a run printed
 before the benchmarks wrote JSON.
 """
