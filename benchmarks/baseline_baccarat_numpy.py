@@ -1,4 +1,4 @@
-"""The baseline for the baccarat kernel (issue 14): an afternoon's vectorised numpy script.
+"""The baseline for the baccarat kernel: an afternoon's vectorised numpy script.
 
 What a competent analyst writes without numba: a batch of 8-deck shoes shuffled at once
 (``Generator.permuted``, row by row), then every shoe of the batch dealt in lock-step —

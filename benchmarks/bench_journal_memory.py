@@ -5,7 +5,7 @@ A table's engine keeps its whole journal in memory for as long as the server run
 by. Each game plays a fixed workload from a fixed seed; the bytes the table holds at the
 end (``tracemalloc``: its journal, events and their strings, and the little else a table
 keeps) are divided by its entries. Printed beside the baseline run in the same process:
-the same workload with every entry keeping its JSON and canonical text (as before stop 25;
+the same workload with every entry keeping its JSON and canonical text (the simpler path;
 ``journal.CACHED_ENTRIES`` set past the journal's length). Entries and events are slotted
 in both (that part of the change cannot be undone in one process: the code before it
 measured 794 + 160 bytes an entry and event for Hi-Lo bets, docs/benchmarks.md).

@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     taiwan_par()
     report["tw_first_call_s"] = time.perf_counter() - start
     report["tw_hw_s"] = _times(fresh(taiwan_par))
-    # prange (issue 14, item 4): the same full pass, serial build against parallel build
+    # prange: the same full pass, serial build against parallel build
     import numba
 
     u, opts = at._universe(), at._options("paigow")

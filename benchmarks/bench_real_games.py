@@ -7,7 +7,7 @@ Three parts, in one run on this machine (figures printed, and written to
    a commit, one after the other): the physical limit a commit that waits for its fsync
    meets (group commit is how a server goes past it).
 2. **Each real game at saturation, against the obvious server, in alternated pairs.** A
-   ``macau-tables serve`` process (SQLite, a new file; its front process on, as by default)
+   ``macau-tables serve`` process (SQLite, a new file; one process, as by default)
    with TABLES tables of each game; CLIENTS light clients (one keep-alive connection each,
    :class:`macau_tables.server.bots.Http`, all in one process on uvloop) sit at one game's
    tables and bet as fast as the server answers — baccarat Banker and Player in turn over
@@ -338,6 +338,9 @@ def _figures(
         "p50_ms": pct(0.5),
         "p99_ms": pct(0.99),
         "server_cpu_ms_per_bet": round(cpu * 1000 / bets, 3) if bets else None,
+        "server_cpu_ms_per_request": round(cpu * 1000 / r["requests"], 3)
+        if r["requests"]
+        else None,
         "server_cores_busy": round(cpu / window, 2),
         "clients_cpu_ms_per_bet": round(r["client_cpu_s"] * 1000 / bets, 3) if bets else None,
         "load_average": round(load, 1),
@@ -353,13 +356,14 @@ def _figures(
 class Macau:
     """A ``macau-tables serve`` (SQLite, a new file) with ``tables`` tables of each game."""
 
-    def __init__(self, directory: Path, tables: int, betting: float, action: float) -> None:
+    def __init__(
+        self, directory: Path, tables: int, betting: float, action: float, *, fast: bool = True
+    ) -> None:
         from tests.server.serve_proc import Serve
 
         directory.mkdir(parents=True, exist_ok=True)
-        self.serve = Serve(
-            directory, "--betting-seconds", str(betting), "--action-seconds", str(action)
-        )
+        timing = ("--betting-seconds", str(betting), "--action-seconds", str(action))
+        self.serve = Serve(directory, *timing, *(() if fast else ("--no-fast-path",)))
         self.tables, self.betting, self.action = tables, betting, action
         self.url = self.serve.url
 
@@ -703,6 +707,17 @@ def pair(a: argparse.Namespace, tmp: Path, i: int) -> dict[str, Any]:
     out["macau"] = {g: got[g] for g in GAMES}
     out["macau_load"] = got["baccarat_load"]
     out["rate"] = got["baccarat_load"]["offered_per_s"]
+    # the same server without its fast path (serve --no-fast-path: every command through
+    # FastAPI's route): is the fast path worth its place?
+    one = Macau(tmp / f"macau-{i}-route", a.tables, a.betting_seconds, a.action_seconds, fast=False)
+    one.start(names)
+    try:
+        # baccarat at saturation, once its shoe is shuffled, cut and burned (in the run above
+        # it comes after three other games' phases: as long a start here)
+        late = {**phases[-2], "warmup": 3 * (a.warmup + a.window) + a.warmup}
+        out["route_only"] = drive(one, [late])
+    finally:
+        one.stop()
     obvious = Obvious(tmp / f"obvious-{i}-load", a.clients)
     obvious.start()
     try:
@@ -817,6 +832,13 @@ def ratios(pairs: list[dict[str, Any]]) -> dict[str, Any]:
     out["baccarat_p99_at_equal_load"] = each(
         lambda p: div(p["macau_load"]["p99_ms"], p["obvious_load"]["p99_ms"])
     )
+    out["fast_path_baccarat_bets_per_s"] = each(
+        lambda p: (
+            div(p["macau"]["baccarat"]["bets_per_s"], p["route_only"]["baccarat"]["bets_per_s"])
+            if "route_only" in p
+            else None
+        )
+    )
     return {
         k: {"pairs": v, "median": round(statistics.median(v), 3) if v else None}
         for k, v in out.items()
@@ -864,6 +886,8 @@ def page(r: dict[str, Any]) -> list[dict[str, Any]]:
                 against_value=ob_cpu,
                 kind="peer",
                 better="lower",
+                note=f"{med(lambda p, g=g: p['macau'][g]['server_cpu_ms_per_request']) or 0:.2f}"
+                " ms a request, refusals included",
             )
         )
     rows.append(
@@ -876,6 +900,20 @@ def page(r: dict[str, Any]) -> list[dict[str, Any]]:
             kind="peer",
             better="lower",
             note=f"{med(lambda p: p['rate']) or 0:.0f} bets/s offered",
+        )
+    )
+
+    def route(key: str) -> float | None:
+        return med(lambda p: p.get("route_only", {}).get("baccarat", {}).get(key))
+
+    rows.append(
+        results.row(
+            "baccarat at saturation, commands by the fast path (the default)",
+            med(lambda p: p["macau"]["baccarat"]["bets_per_s"]),
+            "bets/s",
+            against="FastAPI's route alone (serve --no-fast-path), same run",
+            against_value=route("bets_per_s"),
+            note=f"server CPU a bet on the route {route('server_cpu_ms_per_bet') or 0:.2f} ms",
         )
     )
     ratio = r["ratios"]
@@ -939,6 +977,8 @@ def report(r: dict[str, Any]) -> None:
         print(f"  pair {i}:" + head[11:])
         rows = [(f"macau-tables {g}", p["macau"][g]) for g in GAMES]
         rows.append(("obvious server", p["obvious"]["saturation"]))
+        if "route_only" in p:
+            rows.append(("baccarat, route alone", p["route_only"]["baccarat"]))
         rows.append((f"macau baccarat @{p['rate']:.0f}/s", p["macau_load"]))
         rows.append((f"obvious @{p['rate']:.0f}/s", p["obvious_load"]))
         for name, x in rows:

@@ -27,14 +27,13 @@ intervals those bets were sent (a p99 made by a few stalls shows as a handful).
     python benchmarks/bench_server.py --database-url postgresql+psycopg://…  (an empty database)
     python benchmarks/bench_server.py --database postgresql --processes 2 [--repeat 3]
 
-Target (issue 15) on SQLite on a 2-core machine: >= 1,000 durable bets/s, p99 <= 50 ms
-with 50 tables and 400 bots.
+The real games, beside a server written the obvious way: bench_real_games.py.
 
-``--database postgresql --processes 2`` (issue 16) starts a throwaway PostgreSQL 15 cluster
+``--database postgresql --processes 2`` starts a throwaway PostgreSQL 15 cluster
 (tests/server/pg.py) and measures, each on a new database, one server process, then two
 (``serve --workers 2``: one port, each process owns half the tables, the other half's
 requests forwarded), then two with each bot sent to its table's owner (a table-aware
-balancer); printed side by side. Target: 2 processes >= 1.6x one.
+balancer); printed side by side, beside the limit of twice one.
 """
 
 from __future__ import annotations
@@ -416,8 +415,6 @@ def measure(
     log_path = tmp / f"server-{port}.log"
     log = log_path.open("wb")
     env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}
-    if a.no_front:  # one process (serve --no-front)
-        env["MACAU_TABLES_FRONT"] = "0"
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -550,7 +547,7 @@ def measure(
             # the first process's main thread, its event loop (commands, HTTP, the batches)
             "loop_cpu_ms_per_bet": round(loop_cpu / bets * 1000, 2) if bets else None,
             "loop_busy": round(loop_cpu / a.window, 2),
-            # the server's other processes: the front (SQLite), the workers' (PostgreSQL)
+            # the server's other processes: the background check's worker, the workers' (PostgreSQL)
             "children_cpu_ms_per_bet": round((server_cpu - own_cpu) / bets * 1000, 2)
             if bets
             else None,
@@ -612,8 +609,7 @@ def main() -> None:
         type=int,
         default=1,
         help="PostgreSQL: measure the configurations in turn this many times and print the "
-        "medians beside each run (e.g. --processes 2 --repeat 3); SQLite: this many pairs "
-        "of the front (the default) and one process (--no-front), alternated",
+        "medians beside each run (e.g. --processes 2 --repeat 3)",
     )
     ap.add_argument(
         "--opening",
@@ -622,12 +618,6 @@ def main() -> None:
         help="spread: the tables open (their players sit down) one after another over one "
         "betting window, as on a floor; together: all at once, so that every table's "
         "betting closes, deals and settles at the same moment, round after round",
-    )
-    ap.add_argument(
-        "--no-front",
-        action="store_true",
-        help="SQLite: the server in one process, its HTTP included (serve --no-front), "
-        "instead of its HTTP in a front process",
     )
     ap.add_argument("--json", action="store_true")
     ap.add_argument(
@@ -669,18 +659,6 @@ def _run(ap: argparse.ArgumentParser, a: argparse.Namespace, tmp: Path) -> None:
                 runs.append({**run, "round": i + 1})
         _report_pg(a, runs)
         return
-    if a.repeat > 1 and not a.database_url and not a.no_front:
-        # SQLite: the front against one process (--no-front), alternated, each on a new file
-        pairs = []
-        for i in range(a.repeat):
-            pair = []
-            for no_front in (False, True):
-                a.no_front = no_front
-                pair.append(measure(a, str(tmp / f"bench-{i}-{int(no_front)}.db"), tmp))
-            a.no_front = False
-            pairs.append(pair)
-        _report_front(a, pairs)
-        return
     out = measure(a, a.database_url or str(tmp / "bench.db"), tmp)
     out.update(
         database="postgresql" if a.database_url else "sqlite (WAL, synchronous=FULL)",
@@ -695,13 +673,7 @@ def _run(ap: argparse.ArgumentParser, a: argparse.Namespace, tmp: Path) -> None:
         print(json.dumps(out))
     else:
         print(
-            f"server on {out['database']}"
-            + (
-                " (its HTTP in a front process)"
-                if out["processes"] == 1 and not a.no_front and "sqlite" in out["database"]
-                else ""
-            )
-            + f": {a.tables} tables, {a.bots} bots over loopback, "
+            f"server on {out['database']}" + f": {a.tables} tables, {a.bots} bots over loopback, "
             f"{a.window:.0f} s measured"
             + (
                 f", each bot betting every {a.think} s ({a.arrivals}"
@@ -760,21 +732,15 @@ def _run(ap: argparse.ArgumentParser, a: argparse.Namespace, tmp: Path) -> None:
             + f"  server CPU {out['cpu_s_per_1000_bets']} ms per bet, "
             f"{out['cpu_ms_per_request']} ms per request ({out['requests']} requests; "
             f"{out['cpu_busy']:.0%} of one core busy); its event loop's thread "
-            f"{out['loop_cpu_ms_per_bet']} ms per bet ({out['loop_busy']:.0%} busy)"
-            + (
-                f", its front process {out['children_cpu_ms_per_bet']} ms per bet"
-                if out["processes"] == 1 and not a.no_front
-                else ""
-            )
-            + "\n"
+            f"{out['loop_cpu_ms_per_bet']} ms per bet ({out['loop_busy']:.0%} busy)" + "\n"
             f"  bot clients' CPU {out['bots_cpu_ms_per_bet']} ms per bet; server + bots "
             f"{out['machine_busy']:.2f} of the {os.cpu_count()} cores"
         )
 
 
 def _save_single(a: argparse.Namespace, out: dict[str, Any]) -> None:
-    """The page's rows (benchmarks/results.py): bets/s beside the load offered, the p99
-    beside the 50 ms target, the server's CPU a bet."""
+    """The page's rows (benchmarks/results.py): bets/s beside the load offered, the p99,
+    the server's CPU a bet."""
     import results  # benchmarks/results.py: the figures for docs/benchmarks.md
 
     offered = a.bots / a.think if a.think else None
@@ -791,9 +757,6 @@ def _save_single(a: argparse.Namespace, out: dict[str, Any]) -> None:
             "bet latency p99, as the bots saw it",
             out["p99_ms"],
             "ms",
-            against="target",
-            against_value=50.0,
-            kind="target",
             better="lower",
             note=f"p50 {out['p50_ms']:.1f} ms; steal {_pc(out.get('steal'))}",
         ),
@@ -814,76 +777,6 @@ def _config(r: dict[str, Any]) -> str:
     if r["routed"]:
         return f"{r['processes']} processes, each bot at its table's owner"
     return f"{r['processes']} processes, one port (half forwarded)"
-
-
-def _report_front(a: argparse.Namespace, pairs: list[list[dict[str, Any]]]) -> None:
-    """``--repeat N`` on SQLite: each pair (the front, then one process) and the medians."""
-    import statistics
-
-    keys = ("bets_per_s", "p99_ms", "loop_cpu_ms_per_bet", "loop_busy")
-    med = {
-        side: {k: statistics.median(p[j][k] for p in pairs) for k in keys}
-        for j, side in enumerate(("front", "one"))
-    }
-    mf, mo = med["front"], med["one"]
-    import results  # benchmarks/results.py: the figures for docs/benchmarks.md
-
-    rows = [
-        results.row(
-            "SQLite, its HTTP in a front process: durable bets/s (median of pairs)",
-            mf["bets_per_s"],
-            "bets/s",
-            against="one process (serve --no-front), alternated",
-            against_value=mo["bets_per_s"],
-        ),
-        results.row(
-            "the core's event loop, CPU a bet",
-            mf["loop_cpu_ms_per_bet"],
-            "ms",
-            against="one process",
-            against_value=mo["loop_cpu_ms_per_bet"],
-            better="lower",
-        ),
-        results.row(
-            "bet latency p99 (median of pairs)",
-            mf["p99_ms"],
-            "ms",
-            against="one process",
-            against_value=mo["p99_ms"],
-            better="lower",
-        ),
-    ]
-    report = {"pairs": [{"front": x, "one_process": y} for x, y in pairs]}
-    results.save("bench_server_front", "Table server: the front process", rows, report=report)
-    if a.json:
-        print(json.dumps([{"front": f, "one_process": o} for f, o in pairs]))
-        return
-    print(
-        f"server on sqlite (WAL, synchronous=FULL): {a.tables} tables, {a.bots} bots, "
-        f"{a.window:.0f} s measured, think {a.think} s ({a.arrivals}); its HTTP in a front "
-        f"process against one process (--no-front), {len(pairs)} pairs run one after the other"
-    )
-    print(
-        f"{'pair':>4}  {'front: bets/s':>13} {'p99 ms':>8} {'loop ms/bet':>11} {'busy':>5}"
-        f" {'front ms/bet':>12} {'steal':>6}   {'one process: bets/s':>19} {'p99 ms':>8}"
-        f" {'loop ms/bet':>11} {'busy':>5} {'steal':>6}"
-    )
-    for i, (f, o) in enumerate(pairs, 1):
-        print(
-            f"{i:>4}  {f['bets_per_s']:>13.0f} {f['p99_ms']:>8.1f} {f['loop_cpu_ms_per_bet']:>11}"
-            f" {f['loop_busy']:>5.0%} {f['children_cpu_ms_per_bet']:>12} {_pc(f['steal']):>6}   "
-            f"{o['bets_per_s']:>19.0f} {o['p99_ms']:>8.1f} {o['loop_cpu_ms_per_bet']:>11}"
-            f" {o['loop_busy']:>5.0%} {_pc(o['steal']):>6}"
-        )
-    f, o = mf, mo
-    print(
-        f"   median: front {f['bets_per_s']:.0f} bets/s, p99 {f['p99_ms']:.1f} ms, loop "
-        f"{f['loop_cpu_ms_per_bet']:.2f} ms a bet; one process {o['bets_per_s']:.0f} bets/s, "
-        f"p99 {o['p99_ms']:.1f} ms, loop {o['loop_cpu_ms_per_bet']:.2f} ms a bet"
-    )
-    if any(r["bots_failed"] for p in pairs for r in p):
-        print("  ** some bots stopped on an error: these runs are not valid **")
-    print("  (steal: the CPU time the hypervisor gave to other guests during the run)")
 
 
 def _pc(x: float | None) -> str:

@@ -3,7 +3,7 @@
 A real ``macau-tables serve`` process on a new SQLite file (the demo floor: baccarat-1,
 craps-1, paigow-1, taiwan-1), listening on a free loopback port; PLAYERS bots of
 ``macau-tables bots`` (each game's strategy, spread over the four tables) play for MINUTES.
-Every EVERY seconds a sample: the server's process tree (the core, its front process, the
+Every EVERY seconds a sample: the server's process tree (the server, the
 check workers' fork server and resource tracker — every descendant, from ``/proc``) — its
 RSS summed (and its anonymous part, the processes' own memory without the files they
 map; and PSS, which shares a page out among the processes that map it), its open file
@@ -102,7 +102,6 @@ def _role(pid: int) -> str:
     except OSError:
         return "gone"
     for word, role in (
-        (b"server.front", "front"),
         (b"forkserver", "forkserver"),
         (b"resource_tracker", "resource_tracker"),
         (b" serve ", "core"),

@@ -1,4 +1,4 @@
-"""Speed where a user waits (issue 14): whole commands, timed as processes, against targets.
+"""Speed where a user waits: whole commands, timed as processes, against targets.
 
 Run with ``make bench`` or ``.venv/bin/python benchmarks/bench_startup.py [--runs 5] [--json]``.
 Every figure is the wall time of a whole ``macau-tables …`` process (start-up, imports,

@@ -35,7 +35,6 @@ ORDER = (
     "bench_sim_tiles",
     "bench_sim_scaling",
     "bench_server",
-    "bench_server_front",
     "bench_server_pg",
     "bench_real_games",
     "bench_journal_memory",

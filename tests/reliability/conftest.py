@@ -18,7 +18,7 @@ __all__ = ["Srv", "database_url", "lite", "make_settings", "served", "srv", "wai
 
 @pytest.fixture(scope="session")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serve]:
-    """``macau-tables serve`` as shipped (SQLite: its HTTP in the front process; the
+    """``macau-tables serve`` as shipped (SQLite, one process; the
     default log level, no access log), for the session; its output in ``served.log``."""
     server = Serve(tmp_path_factory.mktemp("served"))
     server.start()

@@ -30,8 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from macau_tables.server.auth import StaffRole, create_user
-from macau_tables.server.floor import Floor, Settings
+from macau_tables.server.floor import Floor
 from macau_tables.server.run import serve
+from macau_tables.server.settings import Settings
 
 #: the file that arms the kill (its text: ``after N`` or ``before N``)
 KILL_ARM = "MACAU_TABLES_TEST_KILL_ARM"
@@ -143,9 +144,7 @@ def main() -> None:
         for name, pw in creds.items():
             sys.stdout.write(f"    {name:<11} {pw}\n")
         sys.stdout.flush()
-    # MACAU_TABLES_FRONT=0: one process, without the front process (serve --no-front)
-    front = os.environ.get("MACAU_TABLES_FRONT", "1") != "0"
-    serve("127.0.0.1", port, url, settings=settings, log_level="warning", front=front)
+    serve("127.0.0.1", port, url, settings=settings, log_level="warning")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """A request's body has a size and a depth limit on every path it enters: a deeply nested
 JSON body is refused 422 ``SRV-INPUT`` (Python's decoder recursed once a level and raised
-``RecursionError``: a 500, or no answer at all through the front process), a body over
+``RecursionError``: a 500), a body over
 ``wire.MAX_REQUEST_BODY`` 413 ``SRV-INPUT``; either way nothing is posted."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import pytest
 import sqlalchemy as sa
 
 from macau_tables.server import store, wire
-from macau_tables.server.front import MAX_RELAYED
 from tests.reliability.conftest import Srv
 from tests.server.conftest import new_key
+from tests.server.serve_proc import Serve
 
 DEEP = 990  # what the probe sent
 LARGE = 2 * 1024 * 1024  # over ``wire.MAX_REQUEST_BODY``
@@ -121,42 +121,41 @@ def test_the_depth_check_counts_what_json_nests() -> None:
     assert not wire.deeper_than(b"[]" * 1000)
 
 
-# --- through the front process (SQLite's serve: server/front.py) ------------------------
+# --- through ``macau-tables serve`` as shipped --------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def front(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    from tests.server.test_front import _start, _stop
+def _login(served: Serve, who: str) -> str:
+    r = httpx.post(
+        served.url + "/auth/login",
+        json={"name": who, "password": served.creds()[who]},
+        timeout=15,
+    )
+    token: str = r.json()["token"]
+    return token
 
-    server = _start(tmp_path_factory.mktemp("front-limits"))
-    yield server
-    _stop(server)
 
-
-def test_a_deep_command_through_the_front_is_answered(front: Any) -> None:
-    raw = _command(DEEP)
+def test_a_deep_command_to_serve_is_answered(served: Serve) -> None:
     h = {
-        "Authorization": f"Bearer {front.tokens['alice']}",
+        "Authorization": f"Bearer {_login(served, 'alice')}",
         "Idempotency-Key": new_key(),
         "Content-Type": "application/json",
     }
-    r = httpx.post(front.front + "/tables/hilo-1/commands", content=raw, headers=h, timeout=15)
+    url = served.url + "/tables/baccarat-1/commands"
+    r = httpx.post(url, content=_command(DEEP), headers=h, timeout=15)
     assert "nested deeper" in _refused(r, 422)["message"]
-    # the front is still serving
-    r = httpx.get(front.front + "/health", timeout=15)
-    assert r.status_code == 200
+    # the server is still serving
+    assert httpx.get(served.url + "/health", timeout=15).status_code == 200
 
 
-def test_a_deep_relayed_body_through_the_front(front: Any) -> None:
+def test_a_deep_login_body_to_serve(served: Serve) -> None:
     raw = '{"name": "alice", "password": ' + _nested(DEEP) + "}"
     h = {"Content-Type": "application/json"}
-    r = httpx.post(front.front + "/auth/login", content=raw, headers=h, timeout=15)
+    r = httpx.post(served.url + "/auth/login", content=raw, headers=h, timeout=15)
     assert "nested deeper" in _refused(r, 422)["message"]
 
 
-def test_a_large_relayed_body_through_the_front(front: Any) -> None:
+def test_a_large_login_body_to_serve(served: Serve) -> None:
     raw = json.dumps({"name": "alice", "password": "x" * LARGE})
     h = {"Content-Type": "application/json"}
-    r = httpx.post(front.front + "/auth/login", content=raw, headers=h, timeout=15)
+    r = httpx.post(served.url + "/auth/login", content=raw, headers=h, timeout=15)
     _refused(r, 413)
-    assert MAX_RELAYED == wire.MAX_REQUEST_BODY  # the front refuses where the core does

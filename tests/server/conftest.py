@@ -18,7 +18,8 @@ from fastapi.testclient import TestClient
 from macau_tables.core.visibility import Viewer
 from macau_tables.games.contract import Actor
 from macau_tables.server.app import create_app
-from macau_tables.server.floor import Floor, Settings
+from macau_tables.server.floor import Floor
+from macau_tables.server.settings import Settings
 from macau_tables.server.tables import Reply, TableActor
 from tests.server import pg
 from tests.server.conftest_game import register_hilo

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import sys
 
-from macau_tables.server.floor import Settings
 from macau_tables.server.run import serve
+from macau_tables.server.settings import Settings
 
 
 def main() -> None:

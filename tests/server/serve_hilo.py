@@ -12,8 +12,9 @@ import os
 import sys
 from typing import Any
 
-from macau_tables.server.floor import Floor, Settings
+from macau_tables.server.floor import Floor
 from macau_tables.server.run import serve
+from macau_tables.server.settings import Settings
 from tests.server.conftest_game import register_hilo
 
 #: the crash harness's window between a commit and its answers: ``N`` makes this process
@@ -91,11 +92,7 @@ def main() -> None:
         for name, pw in floor.demo_credentials.items():
             sys.stdout.write(f"    {name:<11} {pw}\n")
         sys.stdout.flush()
-    # MACAU_TABLES_FRONT=0: one process, without the front process (serve --no-front)
-    front = os.environ.get("MACAU_TABLES_FRONT", "1") != "0"
-    serve(
-        "127.0.0.1", port, url, settings=settings, log_level="warning", workers=workers, front=front
-    )
+    serve("127.0.0.1", port, url, settings=settings, log_level="warning", workers=workers)
 
 
 if __name__ == "__main__":

@@ -71,28 +71,3 @@ class Serve:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             self.proc.wait(timeout=30)
-
-
-def front_pids(core: int) -> list[int]:
-    """The core's front processes alive (SQLite: server/front.py), not its other children
-    (the background check's worker). A thread or a process that ends while this reads
-    ``/proc`` is skipped: the core's threads come and go (its executors')."""
-    pids: list[int] = []
-    try:
-        tasks = list(Path(f"/proc/{core}/task").iterdir())
-    except OSError:  # the core itself is gone
-        return []
-    for task in tasks:
-        try:
-            children = (task / "children").read_text().split()
-        except OSError:
-            continue
-        for pid in map(int, children):
-            try:
-                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-            except OSError:
-                continue
-            if b"server.front" in cmdline and state != "Z":
-                pids.append(pid)
-    return pids

@@ -27,7 +27,6 @@ from macau_tables.server.db import Database
 from tests.server.conftest import HILO
 from tests.server.pg import free_port
 from tests.server.serve_hilo import KILL_AFTER_COMMITS as KILL_AFTER
-from tests.server.serve_proc import front_pids
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -80,22 +79,6 @@ class ServerProcess:
             time.sleep(0.1)
         raise AssertionError("the server did not start:\n" + self.log.read_text()[-3000:])
 
-    def kill_front(self) -> bool:
-        """``kill -9`` of the server's front process (SQLite: server/front.py), then wait
-        until the core's new front answers; ``False`` if there is none (PostgreSQL)."""
-        assert self.proc is not None
-        fronts = front_pids(self.proc.pid)
-        for pid in fronts:
-            os.kill(pid, signal.SIGKILL)
-        deadline = time.monotonic() + 30
-        while fronts and time.monotonic() < deadline:
-            try:
-                if httpx.get(f"http://127.0.0.1:{self.port}/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.05)
-        return bool(fronts)
-
     def kill9(self) -> None:
         assert self.proc is not None
         self.proc.send_signal(signal.SIGKILL)
@@ -143,9 +126,7 @@ async def chaos(
     server: ServerProcess, report: BotReport, rng: Rng, kills: int, bots: asyncio.Task[Any]
 ) -> list[str]:
     """Kill the server ``kills`` times once the bots play: at random moments, and once
-    right after a bet was acknowledged (its commit is durable: the bet must survive); then,
-    on SQLite, its front process alone (the core starts another; the bots' connections
-    drop and they retry with the same keys)."""
+    right after a bet was acknowledged (its commit is durable: the bet must survive)."""
 
     async def next_bet() -> None:
         seen = report.bets
@@ -167,10 +148,6 @@ async def chaos(
             what.append("random")
         await loop.run_in_executor(None, server.kill9)
         await loop.run_in_executor(None, server.start)
-    if not bots.done():
-        await asyncio.sleep(0.5 + rng.below(1500) / 1000)
-        if await loop.run_in_executor(None, server.kill_front):
-            what.append("the front")
     return what
 
 
@@ -247,8 +224,7 @@ def test_kill_9_loses_no_acknowledged_wager(database_url: str, tmp_path: Path) -
 
         result, kills = asyncio.run(scenario())
         assert result.bets > 0
-        assert len([k for k in kills if k != "the front"]) == 3
-        assert ("the front" in kills) is not url.startswith("postgresql")
+        assert len(kills) == 3
         assert not [s for s in result.statuses if s >= 500], result.summary()
         # one more kill with everyone gone: recovery finishes what is in play
         state = restarted_and_settled(server, url, result.acknowledged)

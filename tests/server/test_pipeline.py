@@ -446,35 +446,21 @@ def test_commands_sent_together_end_as_sent_one_by_one(
 
 
 @pytest.mark.parametrize("loop_kind", ["asyncio", "uvloop"])
-@pytest.mark.parametrize("via", ["http", "front"])
 def test_a_batchs_replies_go_out_before_the_next_batchs_units_run(
-    tmp_path: Path, via: str, loop_kind: str
+    tmp_path: Path, loop_kind: str
 ) -> None:
     """A command's reply is three callbacks from its result (the actor's task, the shield
     around it, the request's task): they all run before the group commit runs the next
-    batch's units — with one yield, every reply of a batch waited behind the next batch.
-    A command from the front (server/core_link.py) is one hop further: the request's task
-    queues its reply frame, and the frames go out together on the next iteration
-    (front.Batcher) — with three yields, they waited behind the next batch."""
+    batch's units — with one yield, every reply of a batch waited behind the next batch."""
     import uvloop
 
     from macau_tables.server.db import Database
-    from macau_tables.server.front import Batcher
 
     db = Database(str(tmp_path / "r.db"))
     order: list[str] = []
 
-    class Transport:  # the core's end of the socket pair
-        def is_closing(self) -> bool:
-            return False
-
-        def write(self, data: bytes) -> None:
-            order.append("the reply goes out")
-
     async def go() -> None:
         loop = asyncio.get_running_loop()
-        out = Batcher(loop)
-        out.transport = Transport()  # type: ignore[assignment]
         later: list[asyncio.Task[str]] = []
 
         def second(_: Connection) -> str:
@@ -489,12 +475,9 @@ def test_a_batchs_replies_go_out_before_the_next_batchs_units_run(
         async def actor() -> str:  # as TableActor.command: a task, shielded
             return await db.write(first)
 
-        async def request() -> None:  # the request's task (FrontChannel._answer's, too)
-            reply = await asyncio.shield(actor())
-            if via == "front":
-                out.send((1, 200, reply))
-            else:  # (the HTTP answer is written by the request's task itself)
-                order.append("the reply goes out")
+        async def request() -> None:  # the request's task: it writes the HTTP answer
+            await asyncio.shield(actor())
+            order.append("the reply goes out")
 
         await loop.create_task(request())
         assert await later[0] == "second"

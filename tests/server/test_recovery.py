@@ -178,7 +178,8 @@ def test_a_command_sent_while_a_taken_table_is_checked_waits_for_the_check(
     import asyncio
 
     from macau_tables.server import checks, store
-    from macau_tables.server.floor import DEMO_DEPOSIT, RecoveryReport
+    from macau_tables.server.checks import RecoveryReport
+    from macau_tables.server.floor import DEMO_DEPOSIT
 
     srv.ok("alice", "hilo-1", "join", {"amount": 1_000})
     floor = srv.floor
@@ -187,13 +188,13 @@ def test_a_command_sent_while_a_taken_table_is_checked_waits_for_the_check(
     replies: list[Any] = []
     check = checks.table_money_problems
 
-    def checked_while_a_command_comes(conn: sa.Connection, actor: Any, engine: Any) -> Any:
+    def checked_while_a_command_comes(conn: sa.Connection, table_id: str, engine: Any) -> Any:
         # the read's thread, between the load and the money check: bob's join arrives
         future = asyncio.run_coroutine_threadsafe(
             player_command(actor, "bob", "join", {"amount": 700}), loop
         )
         replies.append(future.result(30))
-        return check(conn, actor, engine)
+        return check(conn, table_id, engine)
 
     async def take_it_over() -> RecoveryReport:
         actor.engine = None  # as take_over, once the lease row is this process's

@@ -1,7 +1,7 @@
 """``macau-tables serve``'s access log is off unless asked for (``--access-log``) — the
 journal and the ledger record every command, and a line per request cost ~5 % of the
-loop's time under load: uvicorn's with ``--no-front``, the front process's otherwise (it
-sees every request)."""
+loop's time under load. ``--no-fast-path`` (the simpler path the benchmarks compare with)
+reaches the app."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ import uvicorn
 from typer.testing import CliRunner
 
 from macau_tables.cli.app import app
+from macau_tables.server.fastpath import CommandFastPath
+from tests.server.pg import free_port
 from tests.server.serve_proc import Serve
 
 runner = CliRunner()
@@ -26,21 +28,41 @@ def test_the_access_log_is_off_unless_asked_for(
 ) -> None:
     seen: dict[str, Any] = {}
 
-    def fake_run(_app: Any, **kwargs: Any) -> None:  # (the server is not started)
-        seen.update(kwargs)
+    def fake_run(server: uvicorn.Server, sockets: list[Any]) -> None:  # (not started)
+        seen["access_log"] = server.config.access_log
+        seen["port"] = sockets[0].getsockname()[1]
 
-    monkeypatch.setattr(uvicorn, "run", fake_run)
+    monkeypatch.setattr(uvicorn.Server, "run", fake_run)
     monkeypatch.setattr(sys, "setswitchinterval", lambda _s: None)  # (not this process's)
     db = tmp_path / "floor.db"
-    args = ["serve", "--port", "8999", "--database-url", str(db), "--no-front", *flags]
+    port = free_port()
+    args = ["serve", "--port", str(port), "--database-url", str(db), *flags]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     assert seen["access_log"] is expected
-    assert seen["port"] == 8999
+    assert seen["port"] == port
+
+
+@pytest.mark.parametrize(("flags", "expected"), [([], True), (["--no-fast-path"], False)])
+def test_the_fast_path_is_on_unless_turned_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flags: list[str], expected: bool
+) -> None:
+    seen: dict[str, Any] = {}
+
+    def fake_run(server: uvicorn.Server, sockets: list[Any]) -> None:  # (not started)
+        stack = [m.cls for m in server.config.app.user_middleware]
+        seen["fast"] = CommandFastPath in stack
+
+    monkeypatch.setattr(uvicorn.Server, "run", fake_run)
+    monkeypatch.setattr(sys, "setswitchinterval", lambda _s: None)
+    args = ["serve", "--port", str(free_port()), "--database-url", str(tmp_path / "f.db")]
+    result = runner.invoke(app, [*args, *flags])
+    assert result.exit_code == 0, result.output
+    assert seen["fast"] is expected
 
 
 @pytest.mark.parametrize("flags", [[], ["--access-log"]])
-def test_the_front_writes_the_access_log_when_asked(tmp_path: Path, flags: list[str]) -> None:
+def test_the_server_writes_the_access_log_when_asked(tmp_path: Path, flags: list[str]) -> None:
     server = Serve(tmp_path, *flags)
     try:
         server.start()
@@ -82,12 +104,13 @@ def test_the_snapshot_and_retention_options_reach_the_floor(
     settings (each is passed on, none accepted and ignored)."""
     seen: dict[str, Any] = {}
 
-    def fake_run(app_: Any, **_kwargs: Any) -> None:  # (the server is not started)
-        seen["settings"] = app_.state.floor.settings
+    def fake_run(server: uvicorn.Server, sockets: list[Any]) -> None:  # (not started)
+        seen["settings"] = server.config.app.state.floor.settings
 
-    monkeypatch.setattr(uvicorn, "run", fake_run)
+    monkeypatch.setattr(uvicorn.Server, "run", fake_run)
     monkeypatch.setattr(sys, "setswitchinterval", lambda _s: None)  # (not this process's)
-    args = ["serve", "--database-url", str(tmp_path / "floor.db"), "--no-front", *flags]
+    args = ["serve", "--port", str(free_port()), "--database-url", str(tmp_path / "floor.db")]
+    args += flags
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     assert seen["settings"].checkpoint_every == every

@@ -86,7 +86,8 @@ class FloorMachine(RuleBasedStateMachine):
     @invariant()
     def ledger_is_whole(self) -> None:
         assert self.read(verify_ledger) == []
-        assert self.read(lambda c: table_money_problems(c, self.table)) == []
+        table = self.table
+        assert self.read(lambda c: table_money_problems(c, table.table_id, table.engine)) == []
         negative = self.read(
             lambda c: c.execute(
                 sa.text(

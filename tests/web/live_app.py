@@ -12,9 +12,9 @@ import json
 import sys
 from pathlib import Path
 
-from macau_tables.server.floor import Settings
 from macau_tables.server.games import GameBinding, register_game
 from macau_tables.server.run import serve
+from macau_tables.server.settings import Settings
 from tests.server.hilo import HiLoTable
 
 register_game(
@@ -30,7 +30,7 @@ def main(db: str, port: int, creds: Path) -> None:
         action_seconds=8.0,
         dealer_seconds=0.2,
     )
-    # as ``macau-tables serve`` runs it: the HTTP in the front process (server/front.py)
+    # as ``macau-tables serve`` runs it
     serve(
         "127.0.0.1",
         port,

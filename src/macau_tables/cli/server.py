@@ -165,14 +165,22 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
                 min=0,
             ),
         ] = 24.0,
-        front: Annotated[
+        fast_path: Annotated[
             bool,
             typer.Option(
-                help="SQLite: the HTTP in a second process (the front), which hands the "
-                "tables' commands and views to this one (docs/server.md, \"The front "
-                'process"); --no-front: everything in one process.',
+                help='Table commands answered by the fast path (docs/server.md, "Inside a '
+                "command\"); --no-fast-path: by FastAPI's route alone, the simpler path "
+                "the benchmarks compare it with.",
             ),
         ] = True,
+        no_front: Annotated[
+            bool,
+            typer.Option(
+                "--no-front",
+                hidden=True,
+                help="Accepted, and does nothing: the server is one process.",
+            ),
+        ] = False,
         demo: Annotated[
             bool,
             typer.Option(
@@ -204,7 +212,7 @@ def register(app: typer.Typer, play_app: typer.Typer) -> None:
             workers=workers,
             internal_host=internal_host,
             access_log=access_log,
-            front=front,
+            fast_path=fast_path,
             checkpoint_every=checkpoint_every,
             chain_check=chain_check.value,
             idempotency_hours=idempotency_hours,

@@ -34,7 +34,7 @@ from macau_tables.server.cluster import FORWARDED, ForwardMiddleware
 from macau_tables.server.db import is_database_error
 from macau_tables.server.errors import ApiError, from_domain, not_found
 from macau_tables.server.fastpath import BodyLimits, CommandFastPath
-from macau_tables.server.floor import Floor, Settings
+from macau_tables.server.floor import Floor
 from macau_tables.server.games import games
 from macau_tables.server.latency import Latencies
 from macau_tables.server.logins import LoginBody, PasswordChange, SessionReply, Throttled
@@ -49,6 +49,7 @@ from macau_tables.server.session import (
     same_origin,
     set_session,
 )
+from macau_tables.server.settings import Settings
 from macau_tables.server.tables import Reply, Subscriber
 from macau_tables.server.wire import MAX_WS_MESSAGE
 
@@ -397,7 +398,6 @@ def create_app(
     # the hot path: POST /tables/{id}/commands answered without FastAPI's per-request
     # machinery, by the same steps as table_command below (server/fastpath.py)
     latencies = Latencies()
-    # (the same steps answer the front process's commands and views: server/core_link.py)
     app.state.fast_path = {
         "authenticate": the_floor.authenticate,
         "handle": _run_command,
@@ -426,8 +426,7 @@ def create_app(
         process's resident memory and the journal entries its tables hold in memory,
         which it grows with (docs/operations.md, "Memory"). ``idempotency``: how many
         hours a record is kept (0: for ever) and how many records this process deleted
-        since it started (docs/operations.md, "Disk"). ``front`` (SQLite, unless
-        ``--no-front``): the front process's id and how many times it was replaced."""
+        since it started (docs/operations.md, "Disk")."""
         group = the_floor.db.group
         return {
             **latencies.report(),
@@ -437,8 +436,6 @@ def create_app(
                 "hours": the_floor.settings.idempotency_hours,
                 "pruned": the_floor.idempotency_pruned,
             },
-            # SQLite: the front process (server/front.py) and how often it was replaced
-            "front": front.stats() if (front := getattr(app.state, "front", None)) else None,
         }
 
     # several processes (cluster.py): a request for a table another process owns goes to

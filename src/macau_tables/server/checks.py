@@ -38,12 +38,12 @@ from macau_tables.server import store
 
 if TYPE_CHECKING:
     from macau_tables.games.contract import TableEngine
-    from macau_tables.server.tables import TableActor
 
 __all__ = [
     "DatabaseCheck",
     "Moved",
     "Problem",
+    "RecoveryReport",
     "check_database",
     "check_history",
     "check_ledger",
@@ -171,16 +171,13 @@ def differences(journal: Moved, ledger: Moved, where: str = "") -> list[str]:
     return out
 
 
-def table_money_problems(
-    conn: Connection, actor: TableActor, engine: TableEngine | None = None
-) -> list[str]:
+def table_money_problems(conn: Connection, table_id: str, engine: TableEngine | None) -> list[str]:
     """The table's window (a table started from a snapshot, or compacted) against the
     ledger's rows from its first entry on: the same postings per account, and the same
-    holds opened and closed. ``engine``: one just loaded (by default the actor's)."""
-    engine = engine if engine is not None else actor.engine
+    holds opened and closed (``engine``: the table's, none: nothing to check)."""
     if engine is None:
         return []
-    ledger = ledger_moved(conn, actor.table_id, engine.journal.first)
+    ledger = ledger_moved(conn, table_id, engine.journal.first)
     return differences(journal_moved(engine.journal.events), ledger)
 
 
@@ -341,3 +338,15 @@ def _check_table(conn: Connection, row: Any, known: Mapping[str, Any], replay: b
         except MacauTablesError as exc:  # the chain, the money, an entry that does not decode,
             problem = f"{type(exc).__name__}: {exc}"  # an event the rules do not re-derive
     return TableCheck(row.id, row.game, str(row.status), end, problem, replay)
+
+
+@dataclass
+class RecoveryReport:
+    """What the start-up's verification found and did (``Floor.recover``, a take-over)."""
+
+    tables: int = 0
+    locked: dict[str, str] = field(default_factory=dict)
+    driven: dict[str, int] = field(default_factory=dict)
+    ledger: list[str] = field(default_factory=list)
+    seconds: float = 0.0  # how long the verification and rebuild took
+    created: list[str] = field(default_factory=list)  # demo tables made on a new floor

@@ -54,8 +54,8 @@ import re
 import socket
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterator, Collection, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import unquote
 
 import sqlalchemy as sa
@@ -69,7 +69,43 @@ from macau_tables.server.schemas import MAX_ID
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-    from macau_tables.server.floor import Floor, RecoveryReport
+    from macau_tables.server.checks import RecoveryReport
+    from macau_tables.server.db import Database
+
+
+class LeasedTable(Protocol):
+    """What the leases read of a table's actor (server/tables.py's ``TableActor``)."""
+
+    @property
+    def owned(self) -> bool: ...
+
+    @property
+    def subscribers(self) -> Collection[Any]: ...
+
+    def request_catch_up(self, seq: int | None = None) -> None: ...
+
+
+class Host(Protocol):
+    """What the leases need of the floor (server/floor.py's ``Floor``): its database, its
+    tables, and taking a table over, adopting and releasing one."""
+
+    @property
+    def db(self) -> Database: ...
+
+    @property
+    def tables(self) -> Mapping[str, LeasedTable]: ...
+
+    @property
+    def cluster(self) -> Cluster | None: ...
+
+    async def adopt(self, table_ids: list[str]) -> None: ...
+
+    async def take_over(
+        self, table_ids: list[str], report: RecoveryReport | None = None
+    ) -> None: ...
+
+    async def release(self, table_id: str, *, unlock: bool = True) -> None: ...
+
 
 log = logging.getLogger("macau_tables.server")
 
@@ -110,7 +146,7 @@ class Cluster:
 
     def __init__(
         self,
-        floor: Floor,
+        floor: Host,
         internal_url: str | None,
         *,
         poll: float = 1.0,
@@ -554,7 +590,7 @@ class ForwardMiddleware:
     its owner (see the module docstring); a forwarded request is never forwarded again
     (the owner that no longer owns it answers 421 and the first process asks again)."""
 
-    def __init__(self, app: ASGIApp, floor: Floor) -> None:
+    def __init__(self, app: ASGIApp, floor: Host) -> None:
         self.app = app
         self.floor = floor
 

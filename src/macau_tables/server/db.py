@@ -441,13 +441,10 @@ CHECKPOINT_EVERY = 0.25
 #: loop iterations the group commit yields after handing out a batch's results, before it
 #: runs the next batch's units. A command's reply is three callbacks away from its
 #: result: the table actor's task wakes (and fans the entries out), the ``asyncio.shield``
-#: around it completes, the request's task wakes and sends the reply — and a fourth when
-#: the front process asked (server/core_link.py): the replies' frames go out together, in
-#: one write, on the next iteration (``front.Batcher``). With one yield the replies
-#: waited behind the whole next batch's units; with three, the front's frames did (written
-#: 2.1 ms after they were ready at the median, 17 ms at the p99, in the server
-#: benchmark). tests/server/test_pipeline.py holds both.
-REPLY_HOPS = 4
+#: around it completes, the request's task wakes and sends the reply. With one yield the
+#: replies waited behind the whole next batch's units. tests/server/test_pipeline.py holds
+#: it.
+REPLY_HOPS = 3
 
 # a unit of LoopCommitter: the work, its future, its on_error and on_fail
 _LoopUnit = tuple[

@@ -26,7 +26,6 @@ from collections.abc import Awaitable, Callable
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from macau_tables.core.errors import MacauTablesError
-from macau_tables.server import front
 from macau_tables.server import schemas as S
 from macau_tables.server.auth import User, require
 from macau_tables.server.errors import ApiError, from_domain
@@ -34,17 +33,14 @@ from macau_tables.server.latency import Latencies, label_for
 from macau_tables.server.session import credential, scope_headers
 from macau_tables.server.wire import (
     MAX_REQUEST_BODY,
-    Prepared,
     parse_body,
-    prepared_body,
     render,
     too_deep,
     too_large,
 )
 
-#: a command's body is a few hundred bytes; anything near this is not a command (the front
-#: process, server/front.py, holds to the same limit)
-MAX_BODY = front.MAX_BODY
+#: a command's body is a few hundred bytes; anything near this is not a command
+MAX_BODY = 256 * 1024
 
 _PATH = re.compile(r"^/tables/([^/]+)/commands$")
 _VIEW = re.compile(r"^/tables/([^/]+)/view$")
@@ -125,24 +121,18 @@ class CommandFastPath:
         authorization: str | None,
         key: str | None,
         path: str,
-        prepared: Prepared | None = None,
     ) -> tuple[int, bytes, str]:
         """A command's answer from its parts (``raw`` ``None``: the body was over
-        :data:`MAX_BODY`): the status, the body and the command's op ("" if unread). Also
-        what the front process's commands get (server/front.py), with the body
-        ``prepared`` there (validated and hashed: ``wire.prepare``)."""
+        :data:`MAX_BODY`): the status, the body and the command's op ("" if unread)."""
         op = ""
         try:
             if raw is None:
                 raise _too_large()
             user = await self.authenticate(_bearer(authorization))
             require(user, "tables.command")
-            if prepared is None:
-                body, req_hash = parse_body(raw), None
-            else:
-                body, req_hash = prepared_body(prepared)
+            body = parse_body(raw)
             op = body.op
-            status, content = await self.handle(table_id, body, user, key, path, req_hash)
+            status, content = await self.handle(table_id, body, user, key, path, None)
             return status, content, op
         except ApiError as exc:
             return exc.status, render(exc.body()), op

@@ -17,7 +17,6 @@ import time
 from collections import defaultdict
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,11 +39,13 @@ from macau_tables.server.auth import (
     new_token,
     token_hash,
 )
+from macau_tables.server.checks import RecoveryReport
 from macau_tables.server.cluster import Cluster, not_owner
 from macau_tables.server.db import Database, ServerLock, is_duplicate, upgrade
 from macau_tables.server.errors import ApiError, from_domain, not_found
 from macau_tables.server.games import GameBinding, binding, games
 from macau_tables.server.logins import LoginThrottle, check_password
+from macau_tables.server.settings import Settings
 from macau_tables.server.tables import LeaseLost, Reply, TableActor, recorded_answer
 
 log = logging.getLogger("macau_tables.server")
@@ -93,50 +94,6 @@ PRUNE_EVERY = 10.0
 #: records deleted per write transaction by a pass: on SQLite each such delete is a unit of
 #: the group commit, between the tables' commands (~1–2 ms for 250)
 PRUNE_CHUNK = 250
-
-
-@dataclass
-class Settings:
-    """How a floor runs (``serve``'s options; tests shorten the clocks)."""
-
-    database_url: str | None = None
-    token_seconds: int = 12 * 3600
-    betting_seconds: float = 15.0
-    action_seconds: float = 20.0
-    dealer_seconds: float = 2.0
-    demo: bool = True
-    fast_passwords: bool = False
-    clocks: bool = True
-    demo_games: tuple[str, ...] | None = None  # None: one demo table of every game
-    # gaming days (meters): they begin at this local time, at this UTC offset (Macau +8)
-    gaming_day_start: str = "06:00"
-    gaming_day_utc_offset_minutes: int = 480
-    # several processes on one PostgreSQL (server/cluster.py): None = on for PostgreSQL
-    cluster: bool | None = None
-    internal_url: str | None = None  # where the other processes forward to this one
-    lease_poll: float = 1.0  # seconds between two looks at the leases
-    forward_wait: float = 15.0  # how long a forwarded request waits for a table's owner
-    # a table's state is checkpointed (its snapshot stored) every so many journal entries;
-    # it then starts from there, and its engine keeps about twice that many in memory
-    # (docs/server.md, "Snapshots"); 0: never
-    checkpoint_every: int = 1000
-    # the chain of a table's entries before its snapshot, at its first load: "background"
-    # (the table opens at once; a worker process checks it, and locks the table if it does
-    # not verify) or "startup" (checked before the table opens); docs/server.md
-    chain_check: str = "background"
-    # an idempotency record is kept this many hours, then deleted (docs/server.md,
-    # "Idempotency"); 0: kept for ever
-    idempotency_hours: float = 24.0
-
-
-@dataclass
-class RecoveryReport:
-    tables: int = 0
-    locked: dict[str, str] = field(default_factory=dict)
-    driven: dict[str, int] = field(default_factory=dict)
-    ledger: list[str] = field(default_factory=list)
-    seconds: float = 0.0  # how long the verification and rebuild took
-    created: list[str] = field(default_factory=list)  # demo tables made on a new floor
 
 
 class Floor:
@@ -1008,4 +965,4 @@ def _load_checked(
     """The table's engine from the database and its window's money problems, in one read
     (``TableActor.load``, ``checks.table_money_problems``)."""
     engine = actor.load(conn, defer)
-    return engine, checks.table_money_problems(conn, actor, engine)
+    return engine, checks.table_money_problems(conn, actor.table_id, engine)

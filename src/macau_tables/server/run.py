@@ -19,7 +19,8 @@ from typing import Any
 
 from macau_tables.core.errors import InvalidInput, MacauTablesError
 from macau_tables.server.db import Database, ServerLock, database_error, normalise_url, upgrade
-from macau_tables.server.floor import DEMO_AUDIT, DEMO_USERS, Floor, Settings, demo_fingerprint
+from macau_tables.server.floor import DEMO_AUDIT, DEMO_USERS, Floor, demo_fingerprint
+from macau_tables.server.settings import Settings
 from macau_tables.server.wire import MAX_WS_MESSAGE
 
 
@@ -36,7 +37,7 @@ def serve(
     gaming_day_start: str = "06:00",
     workers: int = 1,
     internal_host: str = "127.0.0.1",
-    front: bool = True,
+    fast_path: bool = True,
     on_start: Callable[[Floor], None] | None = None,
     checkpoint_every: int = 1000,
     chain_check: str = "background",
@@ -50,9 +51,10 @@ def serve(
     processes forward requests for its tables; ``workers`` > 1 starts that many such
     processes sharing ``port`` (SO_REUSEPORT) and restarts one that dies. SQLite is one
     process: ``workers`` > 1 is refused, and so is a second server on the same file
-    (:class:`db.ServerLock`). ``front``: on SQLite, the HTTP in a front process
-    (server/front.py). ``on_start``: also called once the floor is up (one process; the
-    browser tests' server writes the demo passwords to a file). ``access_log``: a line per
+    (:class:`db.ServerLock`). ``fast_path``: table commands answered by the fast path
+    (server/fastpath.py; off: by FastAPI's route alone, for comparison). ``on_start``:
+    also called once the floor is up (the browser tests' server writes the demo passwords
+    to a file). ``access_log``: a line per
     HTTP request (off: the journal and the ledger record every command; at a thousand
     requests a second the lines cost ~5 % of the loop's time, and 86 million lines a day).
     ``demo``: a new floor gets the demo accounts and tables. A ``host`` other machines
@@ -79,7 +81,7 @@ def serve(
         # floor takes the lock for good at start-up)
         ServerLock(normalise_url(settings.database_url)).close()
     if not is_postgresql(settings.database_url) or settings.cluster is False:
-        _serve_one(host, port, settings, log_level, access_log, front, on_start)
+        _serve_one(host, port, settings, log_level, access_log, fast_path, on_start)
     elif workers <= 1:
         _serve_leased(host, port, settings, log_level, access_log, internal_host, reuse_port=False)
     else:
@@ -265,56 +267,26 @@ def _serve_one(
     settings: Settings,
     log_level: str,
     access_log: bool,
-    front: bool,
+    fast_path: bool,
     also: Callable[[Floor], None] | None = None,
 ) -> None:
+    """One process: the HTTP, the tables, the database (SQLite allows one writing process;
+    a PostgreSQL floor run without leases)."""
     import uvicorn
 
     from macau_tables.server.app import create_app
 
+    public = _bind(host, port)  # (a port in use: one line, before anything starts)
+    app = create_app(settings, on_start=_announce(host, port, also), fast_path=fast_path)
     # The database thread releases the GIL at every SQLite call; with the default 5 ms
     # switch interval it then waits behind the event loop's HTTP work at each call (the
     # convoy effect). A short interval hands the GIL back quickly.
-    announce = _announce(host, port, also)
-    if not front:
-        app = create_app(settings, on_start=announce)
-        sys.setswitchinterval(0.0002)
-        uvicorn.run(app, host=host, port=port, **_uvicorn_options(log_level, access_log))
-        return
-    # The front process (server/front.py) owns the public port and its HTTP; this process
-    # serves the FastAPI app on an internal loopback address for what the front relays.
-    from macau_tables.server.core_link import FrontProcess
-
-    public = _bind(host, port, wait=FRONT_EXIT_WAIT)
-    internal = _bind("127.0.0.1", 0)
-    internal.listen(2048)
-    # (the access log, when asked for, is the front's: it sees every request)
-    link = FrontProcess(public, ("127.0.0.1", internal.getsockname()[1]), access_log)
-
-    def on_start(floor: Floor) -> None:
-        # listening from now on (the floor is up): connections wait in the backlog until
-        # the front accepts them, also while a front that died is replaced
-        public.listen(2048)
-        link.start(app.state.fast_path)
-        sys.stdout.write(
-            f"macau-tables: HTTP in a front process (pid {link.pid}); the tables in this one "
-            f"(pid {os.getpid()}, internal http://127.0.0.1:{internal.getsockname()[1]})\n"
-        )
-        announce(floor)
-
-    app = create_app(settings, on_start=on_start, on_stop=link.stop)
-    app.state.front = link  # (GET /server/latency shows it)
     sys.setswitchinterval(0.0002)
-    config = uvicorn.Config(app, **_uvicorn_options(log_level, False))
+    config = uvicorn.Config(app, **_uvicorn_options(log_level, access_log))
     try:
-        uvicorn.Server(config).run(sockets=[internal])
+        uvicorn.Server(config).run(sockets=[public])
     finally:
         public.close()
-
-
-#: after a ``kill -9`` of a server, its front process needs a moment to see it and let go of
-#: the port: a new server waits this long for it (seconds)
-FRONT_EXIT_WAIT = 5.0
 
 
 def _uvicorn_options(log_level: str, access_log: bool) -> dict[str, Any]:

@@ -15,8 +15,8 @@ Two ways to present a token (docs/server.md, "Logging in"):
   WebSocket authenticated by the cookie must come from the page's own origin (``Origin``
   matches ``Host``), else it is refused the same way.
 
-Every HTTP answer carries :data:`SECURITY_HEADERS` (:class:`SecurityHeaders`, and the
-front process's own answers, server/front.py); the interactive API docs (``/docs``,
+Every HTTP answer carries :data:`SECURITY_HEADERS` (:class:`SecurityHeaders`); the
+interactive API docs (``/docs``,
 ``/redoc``, which load Swagger UI and ReDoc from their CDN with an inline script) get a
 CSP that allows just that.
 """

@@ -34,257 +34,35 @@ from macau_tables.core.money import MOP, Money
 from macau_tables.core.rng import random_hex
 from macau_tables.core.snapshot import SnapshotError
 from macau_tables.core.snapshot import text as snapshot_text
+from macau_tables.server import schema
 from macau_tables.server.wire import dumps as dumps
 from macau_tables.server.wire import render as render
 from macau_tables.server.wire import request_hash as request_hash
 
-md = sa.MetaData()
-tables_t = sa.Table(
-    "tables",
-    md,
-    sa.Column("id", sa.String, primary_key=True),
-    sa.Column("game", sa.String),
-    sa.Column("options", sa.Text),
-    sa.Column("settings", sa.Text),
-    sa.Column("status", sa.String),
-    sa.Column("lock_reason", sa.Text),
-    sa.Column("header", sa.Text),
-    sa.Column("head_seq", sa.BigInteger),
-    sa.Column("head_hash", sa.String),
-    sa.Column("created_at", sa.BigInteger),
-)
-accounts_t = sa.Table(
-    "accounts",
-    md,
-    sa.Column("name", sa.String, primary_key=True),
-    sa.Column("kind", sa.String),
-    sa.Column("currency", sa.String),
-    sa.Column("balance", sa.BigInteger),
-)
-transactions_t = sa.Table(
-    "transactions",
-    md,
-    sa.Column("id", sa.String, primary_key=True),
-    sa.Column("table_id", sa.String),
-    sa.Column("seq", sa.BigInteger),
-    sa.Column("memo", sa.Text),
-    sa.Column("n_postings", sa.Integer),
-    sa.Column("by_user", sa.String),
-    sa.Column("created_at", sa.BigInteger),
-)
-postings_t = sa.Table(
-    "postings",
-    md,
-    sa.Column("id", sa.BigInteger, primary_key=True),
-    sa.Column("tx_id", sa.String),
-    sa.Column("account", sa.String),
-    sa.Column("amount", sa.BigInteger),
-)
-holds_opened_t = sa.Table(
-    "holds_opened",
-    md,
-    sa.Column("table_id", sa.String, primary_key=True),
-    sa.Column("hold_id", sa.String, primary_key=True),
-    sa.Column("tx_id", sa.String),
-    sa.Column("seq", sa.BigInteger),
-)
-holds_closed_t = sa.Table(
-    "holds_closed",
-    md,
-    sa.Column("table_id", sa.String, primary_key=True),
-    sa.Column("hold_id", sa.String, primary_key=True),
-    sa.Column("tx_id", sa.String),
-    sa.Column("seq", sa.BigInteger),
-)
-journal_t = sa.Table(
-    "journal",
-    md,
-    sa.Column("table_id", sa.String, primary_key=True),
-    sa.Column("seq", sa.BigInteger, primary_key=True),
-    sa.Column("kind", sa.String),
-    sa.Column("event", sa.Text),
-    sa.Column("prev_hash", sa.String),
-    sa.Column("hash", sa.String),
-    sa.Column("created_at", sa.BigInteger),
-)
-seeds_t = sa.Table(
-    "seeds",
-    md,
-    sa.Column("table_id", sa.String, primary_key=True),
-    sa.Column("commitment", sa.String, primary_key=True),
-    sa.Column("label", sa.String),
-    sa.Column("seed", sa.String),
-    sa.Column("created_at", sa.BigInteger),
-)
-#: a table's state at a ``table.checkpoint`` entry (``seq``), as ``core.snapshot`` writes
-#: it: the table starts from the latest safe one instead of from its first entry (the
-#: entry's digest authenticates it when the table is replayed from there)
-snapshots_t = sa.Table(
-    "snapshots",
-    md,
-    sa.Column("table_id", sa.String, primary_key=True),
-    sa.Column("seq", sa.BigInteger, primary_key=True),
-    sa.Column("state", sa.Text),
-    sa.Column("created_at", sa.BigInteger),
-)
-users_t = sa.Table(
-    "users",
-    md,
-    sa.Column("name", sa.String, primary_key=True),
-    sa.Column("role", sa.String),
-    sa.Column("password_hash", sa.Text),
-    sa.Column("active", sa.Boolean),
-    sa.Column("created_at", sa.BigInteger),
-    # (migration 0010) who created the account, who approved it and when: an account not
-    # approved (approved_at NULL) cannot log in
-    sa.Column("created_by", sa.String),
-    sa.Column("approved_by", sa.String),
-    sa.Column("approved_at", sa.BigInteger),
-)
-tokens_t = sa.Table(
-    "tokens",
-    md,
-    sa.Column("token_hash", sa.String, primary_key=True),
-    sa.Column("user_name", sa.String),
-    sa.Column("expires_at", sa.BigInteger),
-)
-idempotency_t = sa.Table(
-    "idempotency",
-    md,
-    sa.Column("user_name", sa.String, primary_key=True),
-    sa.Column("key", sa.String, primary_key=True),
-    sa.Column("request_hash", sa.String),
-    sa.Column("status", sa.Integer),
-    sa.Column("response", sa.Text),
-    sa.Column("created_at", sa.BigInteger),
-)
-audit_t = sa.Table(
-    "audit_log",
-    md,
-    sa.Column("id", sa.BigInteger, primary_key=True),
-    sa.Column("at", sa.BigInteger),
-    sa.Column("user_name", sa.String),
-    sa.Column("action", sa.String),
-    sa.Column("target", sa.String),
-    sa.Column("reason", sa.Text),
-    sa.Column("data", sa.Text),
-)
-
-# --- meters and the gaming-day close (migration 0005) ----------------------------------
-meter_days_t = sa.Table(
-    "meter_days",
-    md,
-    sa.Column("day", sa.String, primary_key=True),
-    sa.Column("closed_at", sa.BigInteger),
-    sa.Column("closed_by", sa.String),
-    sa.Column("report", sa.Text),
-)
-
-
-# --- several server processes: table leases ---------------------------------------------
-leases_t = sa.Table(
-    "leases",
-    md,
-    sa.Column("table_id", sa.String, primary_key=True),
-    sa.Column("owner", sa.String),  # the owning process (None: released)
-    sa.Column("url", sa.String),  # its internal URL, where other processes forward
-    sa.Column("since", sa.BigInteger),
-)
-
-
-# --- the supervisor's records (migration 0003): requests, decisions, disputes ----------
-requests_t = sa.Table(
-    "supervisor_requests",
-    md,
-    sa.Column("id", sa.BigInteger, primary_key=True),
-    sa.Column("table_id", sa.String),
-    sa.Column("action", sa.String),
-    sa.Column("args", sa.Text),
-    sa.Column("reason", sa.Text),
-    sa.Column("requested_by", sa.String),
-    sa.Column("requested_at", sa.BigInteger),
-    sa.Column("table_seq", sa.BigInteger),
-)
-decisions_t = sa.Table(
-    "supervisor_decisions",
-    md,
-    sa.Column("request_id", sa.BigInteger, primary_key=True),
-    sa.Column("decision", sa.String),
-    sa.Column("decided_by", sa.String),
-    sa.Column("requested_by", sa.String),
-    sa.Column("reason", sa.Text),
-    sa.Column("decided_at", sa.BigInteger),
-    sa.Column("seq", sa.BigInteger),
-)
-disputes_t = sa.Table(
-    "disputes",
-    md,
-    sa.Column("id", sa.BigInteger, primary_key=True),
-    sa.Column("table_id", sa.String),
-    sa.Column("note", sa.Text),
-    sa.Column("evidence", sa.Text),
-    sa.Column("seqs", sa.Text),
-    sa.Column("opened_by", sa.String),
-    sa.Column("opened_at", sa.BigInteger),
-)
-resolutions_t = sa.Table(
-    "dispute_resolutions",
-    md,
-    sa.Column("dispute_id", sa.BigInteger, primary_key=True),
-    sa.Column("how", sa.String),
-    sa.Column("resolved_by", sa.String),
-    sa.Column("reason", sa.Text),
-    sa.Column("request_id", sa.BigInteger),
-    sa.Column("resolved_at", sa.BigInteger),
-)
-
-
-# --- money controls (migration 0010): the cage's fills, frozen accounts ------------------
-cage_fills_t = sa.Table(
-    "cage_fills",
-    md,
-    sa.Column("id", sa.BigInteger, primary_key=True),
-    sa.Column("amount", sa.BigInteger),
-    sa.Column("reason", sa.Text),
-    sa.Column("requested_by", sa.String),
-    sa.Column("requested_at", sa.BigInteger),
-    sa.Column("decision", sa.String),
-    sa.Column("decided_by", sa.String),
-    sa.Column("decided_at", sa.BigInteger),
-    sa.Column("decision_reason", sa.Text),
-    sa.Column("tx_id", sa.String),
-)
-#: (migration 0011) an administrator's request about an account — ``disable`` it, ``enable``
-#: it again, or a new ``password`` (its hash kept until decided) — which a second
-#: administrator approves or rejects (server/controls.py)
-account_requests_t = sa.Table(
-    "account_requests",
-    md,
-    sa.Column("id", sa.BigInteger, primary_key=True),
-    sa.Column("name", sa.String),
-    sa.Column("action", sa.String),
-    sa.Column("reason", sa.Text),
-    sa.Column("password_hash", sa.Text),
-    sa.Column("requested_by", sa.String),
-    sa.Column("requested_at", sa.BigInteger),
-    sa.Column("decision", sa.String),
-    sa.Column("decided_by", sa.String),
-    sa.Column("decided_at", sa.BigInteger),
-    sa.Column("decision_reason", sa.Text),
-)
-frozen_accounts_t = sa.Table(
-    "frozen_accounts",
-    md,
-    sa.Column("id", sa.BigInteger, primary_key=True),
-    sa.Column("account", sa.String),
-    sa.Column("reason", sa.Text),
-    sa.Column("cached", sa.BigInteger),
-    sa.Column("posted", sa.BigInteger),
-    sa.Column("frozen_at", sa.BigInteger),
-    sa.Column("resolved_by", sa.String),
-    sa.Column("resolution", sa.Text),
-    sa.Column("resolved_at", sa.BigInteger),
-)
+# the schema, once (server/schema.py): its tables, which every statement here is built from
+md = schema.md
+tables_t = schema.tables_t
+accounts_t = schema.accounts_t
+transactions_t = schema.transactions_t
+postings_t = schema.postings_t
+holds_opened_t = schema.holds_opened_t
+holds_closed_t = schema.holds_closed_t
+journal_t = schema.journal_t
+seeds_t = schema.seeds_t
+snapshots_t = schema.snapshots_t
+users_t = schema.users_t
+tokens_t = schema.tokens_t
+idempotency_t = schema.idempotency_t
+audit_t = schema.audit_t
+meter_days_t = schema.meter_days_t
+leases_t = schema.leases_t
+requests_t = schema.requests_t
+decisions_t = schema.decisions_t
+disputes_t = schema.disputes_t
+resolutions_t = schema.resolutions_t
+cage_fills_t = schema.cage_fills_t
+account_requests_t = schema.account_requests_t
+frozen_accounts_t = schema.frozen_accounts_t
 
 
 class AccountFrozen(LedgerMismatch):

@@ -34,7 +34,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -65,7 +65,32 @@ from macau_tables.server.errors import ApiError, from_domain
 from macau_tables.server.games import GameBinding
 
 if TYPE_CHECKING:
-    from macau_tables.server.floor import Floor
+    from macau_tables.server.cluster import Cluster
+    from macau_tables.server.db import Database
+    from macau_tables.server.settings import Settings
+
+
+class Host(Protocol):
+    """What a table's actor needs of the floor (server/floor.py's ``Floor``): the
+    database, the ledger's accounts, the settings, the leases (PostgreSQL), and locking
+    or releasing its table."""
+
+    @property
+    def db(self) -> Database: ...
+
+    @property
+    def accounts(self) -> store.Accounts: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def cluster(self) -> Cluster | None: ...
+
+    async def lock_table(self, actor: TableActor, reason: str) -> None: ...
+
+    async def release(self, table_id: str, *, unlock: bool = True) -> None: ...
+
 
 log = logging.getLogger("macau_tables.server")
 
@@ -230,7 +255,7 @@ class TableActor:
 
     def __init__(
         self,
-        floor: Floor,
+        floor: Host,
         table_id: str,
         game: GameBinding,
         *,

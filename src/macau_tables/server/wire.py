@@ -1,8 +1,6 @@
 """What a request's body becomes before any table sees it, and JSON as the server writes
-it: pure functions shared by the core process and the front process (server/front.py),
-which validates each command's body and hashes it for the idempotency record before
-handing it to the core. Importing this module imports pydantic and the schemas, not the
-database."""
+it: pure functions of the fast path (server/fastpath.py) and the store. Importing this
+module imports pydantic and the schemas, not the database."""
 
 from __future__ import annotations
 
@@ -44,7 +42,7 @@ def _invalid(message: str) -> ApiError:
 #: Python's decoder recurses once a level, and ~1000 levels raised ``RecursionError``
 MAX_DEPTH = 32
 #: any request's body is at most this many bytes (413 ``SRV-INPUT`` beyond); a command's is
-#: at most ``front.MAX_BODY``
+#: at most ``fastpath.MAX_BODY``
 MAX_REQUEST_BODY = 1024 * 1024
 #: a table's WebSocket reads nothing its client sends; a message over this many bytes
 #: closes it (1009)
@@ -98,35 +96,3 @@ def parse_body(raw: bytes) -> S.CommandBody:
         first: Any = exc.errors()[0]
         where = ".".join(str(p) for p in ("body", *first.get("loc", ())))
         raise _invalid(f"{where}: {first.get('msg', 'invalid')}") from exc
-
-
-#: a command prepared by the front process: ``(op, args, expect_seq, request_hash)``, or
-#: ``(status, error_body)`` when the body is refused (answered only after the token and
-#: the permission are checked, as without the front)
-Prepared = tuple[str, dict[str, Any], int | None, str] | tuple[int, bytes]
-
-
-def prepare(raw: bytes, path: str) -> Prepared:
-    """A command's body validated and hashed (:data:`Prepared`)."""
-    try:
-        body = parse_body(raw)
-    except ApiError as exc:
-        return exc.status, render(exc.body())
-    return body.op, body.args, body.expect_seq, request_hash("POST", path, body.model_dump())
-
-
-def prepared_body(prep: Prepared) -> tuple[S.CommandBody, str]:
-    """The model and the request's hash from :func:`prepare`'s answer (raises its
-    refusal): the model is built without validating again."""
-    if len(prep) == 2:
-        status, refusal = prep
-        assert isinstance(status, int)
-        assert isinstance(refusal, bytes)
-        error = json.loads(refusal)
-        raise ApiError(status, error["error"], error["message"], error["rule"])
-    op, args, expect_seq, req_hash = prep
-    assert isinstance(op, str)
-    assert isinstance(req_hash, str)
-    assert isinstance(args, dict)
-    body = S.CommandBody.model_construct(op=op, args=args, expect_seq=expect_seq)
-    return body, req_hash
