@@ -35,8 +35,8 @@ def main() -> None:
     from tests.server.conftest import Srv, make_settings
     from tests.server.conftest_game import register_hilo
 
-    from macau_tables.server import api_meters
     from macau_tables.server import meters as M
+    from macau_tables.server.api import meters as api_meters
     from macau_tables.server.app import create_app
     from macau_tables.server.floor import Floor
 

@@ -38,20 +38,7 @@ FALLBACK = {
     "GET /tables": "Every table: its game, status (and lock reason for staff), options, "
     "settings, last `seq` and chain `head`, players and countdown.",
     "GET /tables/{table_id}": "One table, as in `GET /tables`.",
-    "POST /tables/{table_id}/pause": "The table takes no command but a player's `leave` "
-    "until resumed; audit-logged with the reason.",
-    "POST /tables/{table_id}/resume": "A paused table plays again.",
-    "POST /tables/{table_id}/close": "Closes the table for good, once no player's money "
-    "is on it (else 409 `SRV-CLOSE` names the chips, bets and bank still there).",
-    "POST /tables/{table_id}/unlock": "Opens a locked table again once it verifies (the "
-    "whole ledger's check runs first: 409 `SRV-LOCK` while it fails).",
-    "POST /cage/fills/{fid}/approve": "Another person than the requester approves a fill: "
-    "vault → cage posted in the same transaction as the decision.",
-    "POST /cage/fills/{fid}/reject": "Another person than the requester rejects a fill.",
     "GET /accounts/{account}": "`{account, balance}` of any ledger account.",
-    "POST /cashier/deposit": "The cage pays into a player's wallet (from its float: a fill "
-    "first when it does not cover it).",
-    "POST /cashier/withdraw": "A player's wallet pays out to the cage.",
     "GET /users": "Every account: name, role, active, who created and who approved it.",
     "GET /audit/log": "Who paused, locked, created, approved what, and why: `{at, user, "
     "action, target, reason, data}`, newest first.",
@@ -67,7 +54,7 @@ def openapi() -> tuple[dict[str, Any], dict[str, Any]]:
     """The server's OpenAPI document and its ``/schemas`` (the floor is not started)."""
     from macau_tables.server import schemas
     from macau_tables.server.app import create_app
-    from macau_tables.server.floor import Settings
+    from macau_tables.server.settings import Settings
 
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app(Settings(database_url=str(Path(tmp) / "unused.db")))

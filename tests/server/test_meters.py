@@ -388,7 +388,7 @@ def test_the_close_stores_the_day_and_later_reads_are_stable(
     assert {k: read[k] for k in before} == before
     assert read["closed"] == closed["closed"]
     # … while the live figures of the same window did move
-    from macau_tables.server.api_meters import day_report
+    from macau_tables.server.api.meters import day_report
 
     fresh = srv.client.portal.call(day_report, srv.floor, date.fromisoformat(day))  # type: ignore[union-attr]
     (now,) = [x for x in fresh["tables"] if x["table_id"] == t]

@@ -12,7 +12,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from macau_tables.core.journal import event_from_json
 from macau_tables.core.visibility import Viewer
-from macau_tables.server import app as server_app
+from macau_tables.server.api import socket as server_app
 from tests.server.conftest import Srv
 
 

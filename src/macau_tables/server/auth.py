@@ -85,10 +85,10 @@ PERMISSIONS: dict[str, frozenset[StaffRole]] = {
     # the dealer's part: live tables' console and a waiting player's default
     "dealer.console": frozenset({R.DEALER, R.SUPERVISOR}),
     "dealer.default": frozenset({R.DEALER, R.SUPERVISOR}),
-    # meters and the gaming-day close (server/api_meters.py)
+    # meters and the gaming-day close (server/api/meters.py)
     "meters.read": frozenset({R.SUPERVISOR, R.AUDITOR}),
     "meters.close": frozenset({R.SUPERVISOR}),
-    # recall and verifiable rounds (server/api_recall.py)
+    # recall and verifiable rounds (server/api/recall.py)
     "recall.table": frozenset({R.DEALER, R.SUPERVISOR, R.AUDITOR}),
     "recall.player": frozenset({R.PLAYER, R.SUPERVISOR, R.AUDITOR}),
     "tables.export": frozenset({R.PLAYER, R.SUPERVISOR, R.AUDITOR}),

@@ -96,7 +96,7 @@ log = logging.getLogger("macau_tables.server")
 
 MAX_INT = 2**53
 #: the supervisor's operations: only through a request and a second supervisor's approval
-#: (``api_supervisor``), never through ``/commands``
+#: (``api/supervisor.py``), never through ``/commands``
 SUPERVISED_OPS = frozenset({"void_round", "correct_round", "change_limits"})
 #: a player's cash-out, every game's: the one command a paused table takes from a player
 LEAVE = "leave"

@@ -25,11 +25,11 @@ which name local dependencies.)
 """
 
 import json
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Literal
 
 import sqlalchemy as sa
-from fastapi import Depends, FastAPI, Header, Path, Query
+from fastapi import APIRouter, Depends, Header, Path, Query
 from fastapi.responses import JSONResponse
 from pydantic import Field
 from sqlalchemy.engine import Connection
@@ -37,16 +37,13 @@ from sqlalchemy.engine import Connection
 from macau_tables.core.errors import MacauTablesError
 from macau_tables.games.contract import Actor, Round
 from macau_tables.server import store
+from macau_tables.server.api.deps import Deps
 from macau_tables.server.auth import User
 from macau_tables.server.controls import check_approver
 from macau_tables.server.errors import ApiError, from_domain, not_found
-from macau_tables.server.floor import Floor
 from macau_tables.server.recall import round_index
 from macau_tables.server.schemas import MAX_ID, Avos, Control, Strict
 from macau_tables.server.tables import Reply, TableActor
-
-Allowed = Callable[[str], Callable[[User], Awaitable[User]]]
-Perm = Callable[[str], dict[str, Any]]
 
 #: the request's action → the engine's operations, in order of preference: the contract's
 #: ``void_round`` (any round, settled or not), else the engine's own void of a hand being
@@ -217,8 +214,10 @@ def _thawed(actor: TableActor) -> None:
     actor._wake.set()
 
 
-def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
-    """Add the supervisor's endpoints to ``app`` (called once by ``create_app``)."""
+def router(d: Deps) -> APIRouter:
+    """The supervisor's endpoints (an APIRouter, included once by ``create_app``)."""
+    r = APIRouter()
+    floor, allowed, perm = d.floor, d.allowed, d.perm
 
     def check_game(actor: TableActor, what: str) -> Any:
         engine = actor.engine
@@ -235,7 +234,7 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
 
     # --- requests and decisions ----------------------------------------------------------
 
-    @app.post("/tables/{table_id}/requests", tags=["supervisor"], **perm("supervisor.request"))
+    @r.post("/tables/{table_id}/requests", tags=["supervisor"], **perm("supervisor.request"))
     async def request(
         table_id: str,
         body: RequestBody,
@@ -304,7 +303,7 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
         row = await floor.db.read(lambda c: _request_row(c, rid))
         return _request_json(row)
 
-    @app.get("/supervisor/requests", tags=["supervisor"], **perm("supervisor.read"))
+    @r.get("/supervisor/requests", tags=["supervisor"], **perm("supervisor.read"))
     async def requests(
         user: Annotated[User, Depends(allowed("supervisor.read"))],
         state: Annotated[Literal["pending", "approved", "rejected"] | None, Query()] = None,
@@ -421,9 +420,7 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
 
         return write
 
-    @app.post(
-        "/supervisor/requests/{rid}/approve", tags=["supervisor"], **perm("supervisor.decide")
-    )
+    @r.post("/supervisor/requests/{rid}/approve", tags=["supervisor"], **perm("supervisor.decide"))
     async def approve(
         rid: Annotated[int, Path(ge=1, le=MAX_ID)],
         body: DecisionBody,
@@ -471,7 +468,7 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
                 _thawed(actor)
         return JSONResponse(reply.body, status_code=reply.status)
 
-    @app.post("/supervisor/requests/{rid}/reject", tags=["supervisor"], **perm("supervisor.decide"))
+    @r.post("/supervisor/requests/{rid}/reject", tags=["supervisor"], **perm("supervisor.decide"))
     async def reject(
         rid: Annotated[int, Path(ge=1, le=MAX_ID)],
         body: DecisionBody,
@@ -487,7 +484,7 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
 
     # --- limits ---------------------------------------------------------------------------
 
-    @app.post("/tables/{table_id}/limits", tags=["supervisor"], **perm("supervisor.limits"))
+    @r.post("/tables/{table_id}/limits", tags=["supervisor"], **perm("supervisor.limits"))
     async def limits(
         table_id: str,
         body: LimitsBody,
@@ -512,7 +509,7 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
 
     # --- disputes -------------------------------------------------------------------------
 
-    @app.post("/tables/{table_id}/freeze", tags=["supervisor"], **perm("supervisor.freeze"))
+    @r.post("/tables/{table_id}/freeze", tags=["supervisor"], **perm("supervisor.freeze"))
     async def freeze(
         table_id: str,
         body: FreezeBody,
@@ -570,7 +567,7 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
             actor.broadcast_state()
         return {"dispute": did, **actor.info()}
 
-    @app.post("/tables/{table_id}/release", tags=["supervisor"], **perm("supervisor.freeze"))
+    @r.post("/tables/{table_id}/release", tags=["supervisor"], **perm("supervisor.freeze"))
     async def release(
         table_id: str,
         body: Control,
@@ -605,7 +602,7 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
             _thawed(actor)
         return actor.info()
 
-    @app.get("/supervisor/disputes", tags=["supervisor"], **perm("supervisor.read"))
+    @r.get("/supervisor/disputes", tags=["supervisor"], **perm("supervisor.read"))
     async def disputes(
         user: Annotated[User, Depends(allowed("supervisor.read"))],
         table: Annotated[str | None, Query(max_length=64)] = None,
@@ -639,3 +636,5 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
             ]
 
         return await floor.db.read(read)
+
+    return r

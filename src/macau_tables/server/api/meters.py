@@ -10,16 +10,17 @@ whose ``Depends(allowed(...))`` names this module's closure.)
 """
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from datetime import date
 from typing import Annotated, Any, TypeVar
 
-from fastapi import Depends, FastAPI, Query
+from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy.engine import Connection
 
 from macau_tables.server import meters as M
 from macau_tables.server import store
+from macau_tables.server.api.deps import Deps
 from macau_tables.server.auth import User
 from macau_tables.server.errors import ApiError
 from macau_tables.server.floor import Floor
@@ -87,19 +88,16 @@ def _day(floor: Floor, day: str | None) -> date:
     return M.parse_day(day)
 
 
-def install(
-    app: FastAPI,
-    floor: Floor,
-    allowed: Callable[[str], Callable[[User], Awaitable[User]]],
-    perm: Callable[[str], dict[str, Any]],
-) -> None:
-    """Add the meters endpoints to ``app`` (``create_app``'s ``allowed`` and ``perm``)."""
+def router(d: Deps) -> APIRouter:
+    """The meters endpoints (an APIRouter, included once by ``create_app``)."""
+    r = APIRouter()
+    floor, allowed, perm = d.floor, d.allowed, d.perm
 
     async def report(day: date, only: str | None = None) -> dict[str, Any]:
         stored = await floor.db.read(lambda c: M.closed_report(c, day))
         return stored if stored is not None else await day_report(floor, day, only=only)
 
-    @app.get("/meters", tags=["meters"], **perm("meters.read"))
+    @r.get("/meters", tags=["meters"], **perm("meters.read"))
     async def floor_meters(
         user: Annotated[User, Depends(allowed("meters.read"))],
         day: Annotated[str | None, Query(max_length=10)] = None,
@@ -109,7 +107,7 @@ def install(
         whether the journal and the ledger agree. A closed day reads as it was closed."""
         return await report(_day(floor, day))
 
-    @app.get("/tables/{table_id}/meters", tags=["meters"], **perm("meters.read"))
+    @r.get("/tables/{table_id}/meters", tags=["meters"], **perm("meters.read"))
     async def table_meters(
         table_id: str,
         user: Annotated[User, Depends(allowed("meters.read"))],
@@ -129,7 +127,7 @@ def install(
             "SRV-TABLE",
         )
 
-    @app.post("/meters/close", tags=["meters"], **perm("meters.close"))
+    @r.post("/meters/close", tags=["meters"], **perm("meters.close"))
     async def close_day(
         body: CloseBody, user: Annotated[User, Depends(allowed("meters.close"))]
     ) -> dict[str, Any]:
@@ -180,3 +178,5 @@ def install(
             if found is None:
                 raise
             return found
+
+    return r

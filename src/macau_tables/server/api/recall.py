@@ -12,26 +12,24 @@ loop.
 """
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Query
+from fastapi import APIRouter, Depends, Query
 
 from macau_tables.core.visibility import Viewer
 from macau_tables.server import recall as R
 from macau_tables.server import store
+from macau_tables.server.api.deps import Deps
 from macau_tables.server.auth import StaffRole, User, get_user
 from macau_tables.server.errors import ApiError, forbidden, not_found
-from macau_tables.server.floor import Floor
 from macau_tables.server.schemas import MAX_ID
 
-Allowed = Callable[[str], Callable[[User], Awaitable[User]]]
 
-
-def install(
-    app: FastAPI, floor: Floor, allowed: Allowed, perm: Callable[[str], dict[str, Any]]
-) -> None:
-    """Add the recall and export endpoints to ``app``."""
+def router(d: Deps) -> APIRouter:
+    """The recall and export endpoints (an APIRouter)."""
+    r = APIRouter()
+    floor, allowed, perm = d.floor, d.allowed, d.perm
 
     async def record(table_id: str) -> R.TableRecord:
         actor = floor.table(table_id)
@@ -42,7 +40,7 @@ def install(
     async def off_loop(fn: Callable[[], Any]) -> Any:
         return await asyncio.get_running_loop().run_in_executor(None, fn)
 
-    @app.get("/tables/{table_id}/recall", tags=["recall"], **perm("recall.table"))
+    @r.get("/tables/{table_id}/recall", tags=["recall"], **perm("recall.table"))
     async def table_recall(
         table_id: str,
         user: Annotated[User, Depends(allowed("recall.table"))],
@@ -61,7 +59,7 @@ def install(
         )
         return result
 
-    @app.get("/players/{name}/recall", tags=["recall"], **perm("recall.player"))
+    @r.get("/players/{name}/recall", tags=["recall"], **perm("recall.player"))
     async def player_recall(
         name: str,
         user: Annotated[User, Depends(allowed("recall.player"))],
@@ -90,7 +88,7 @@ def install(
         )
         return result
 
-    @app.get("/tables/{table_id}/export", tags=["recall"], **perm("tables.export"))
+    @r.get("/tables/{table_id}/export", tags=["recall"], **perm("tables.export"))
     async def table_export(
         table_id: str, user: Annotated[User, Depends(allowed("tables.export"))]
     ) -> dict[str, Any]:
@@ -107,6 +105,8 @@ def install(
             lambda: R.player_excerpt(rec, Viewer.player(user.name))
         )
         return excerpt
+
+    return r
 
 
 def _viewer(user: User) -> Viewer:

@@ -17,23 +17,19 @@ administrator, the cage's float and its fills, frozen accounts and their resolut
 
 import asyncio
 import functools
-from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
-from fastapi import Depends, FastAPI, Path, Query
+from fastapi import APIRouter, Depends, Path, Query
 from pydantic import Field
 from sqlalchemy.engine import Connection
 
 from macau_tables.core.ledger import CAGE
 from macau_tables.server import controls, store
+from macau_tables.server.api.deps import Deps
 from macau_tables.server.auth import User
 from macau_tables.server.errors import ApiError
-from macau_tables.server.floor import Floor
 from macau_tables.server.logins import check_password
 from macau_tables.server.schemas import MAX_AMOUNT, MAX_ID, Control, Strict
-
-Allowed = Callable[[str], Callable[[User], Awaitable[User]]]
-Perm = Callable[[str], dict[str, Any]]
 
 
 class FillBody(Strict):
@@ -51,10 +47,12 @@ class AccountRequestBody(Strict):
     password: str | None = Field(default=None, min_length=1, max_length=200)
 
 
-def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
-    """Add the money controls' endpoints to ``app`` (called once by ``create_app``)."""
+def router(d: Deps) -> APIRouter:
+    """The money controls' endpoints (an APIRouter, included once by ``create_app``)."""
+    r = APIRouter()
+    floor, allowed, perm = d.floor, d.allowed, d.perm
 
-    @app.post("/users/{name}/approve", tags=["people"], **perm("users.approve"))
+    @r.post("/users/{name}/approve", tags=["people"], **perm("users.approve"))
     async def approve_user(
         name: Annotated[str, Path(max_length=64)],
         body: Control,
@@ -63,7 +61,7 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
         """Approve a staff account another administrator created: it can log in now."""
         return await floor.db.write(lambda c: controls.approve_user(c, name, body.reason, user))
 
-    @app.post("/users/{name}/requests", tags=["people"], **perm("users.request"))
+    @r.post("/users/{name}/requests", tags=["people"], **perm("users.request"))
     async def account_request(
         name: Annotated[str, Path(max_length=64)],
         body: AccountRequestBody,
@@ -87,7 +85,7 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
             lambda c: controls.request_account(c, name, body.action, body.reason, user, hashed)
         )
 
-    @app.get("/users/requests", tags=["people"], **perm("users.list"))
+    @r.get("/users/requests", tags=["people"], **perm("users.list"))
     async def account_requests(
         user: Annotated[User, Depends(allowed("users.list"))],
         state: Annotated[Literal["pending", "approved", "rejected"] | None, Query()] = None,
@@ -99,7 +97,7 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
     for verb, decision in (("approve", "approved"), ("reject", "rejected")):
 
         def make_account(verb: str = verb, decision: str = decision) -> None:
-            @app.post(
+            @r.post(
                 f"/users/requests/{{rid}}/{verb}",
                 tags=["people"],
                 name=f"account_request_{verb}",
@@ -120,7 +118,7 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
 
         make_account()
 
-    @app.get("/cage", tags=["money"], **perm("cage.read"))
+    @r.get("/cage", tags=["money"], **perm("cage.read"))
     async def cage(user: Annotated[User, Depends(allowed("cage.read"))]) -> dict[str, Any]:
         """The cage's balance (its float: deposits draw on it) and its latest fills."""
 
@@ -134,7 +132,7 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
 
         return await floor.db.read(read)
 
-    @app.post("/cage/fills", tags=["money"], **perm("cage.fill"))
+    @r.post("/cage/fills", tags=["money"], **perm("cage.fill"))
     async def request_fill(
         body: FillBody, user: Annotated[User, Depends(allowed("cage.fill"))]
     ) -> dict[str, Any]:
@@ -146,7 +144,7 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
     for verb, decision in (("approve", "approved"), ("reject", "rejected")):
 
         def make(verb: str = verb, decision: str = decision) -> None:
-            @app.post(
+            @r.post(
                 f"/cage/fills/{{fid}}/{verb}",
                 tags=["money"],
                 name=f"fill_{verb}",
@@ -162,14 +160,19 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
                 )
                 return await floor.db.write(unit)
 
-            decide.__doc__ = f"{verb.capitalize()} another person's fill of the cage."
+            decide.__doc__ = (
+                "Another person than the requester approves a fill: vault → cage posted in "
+                "the same transaction as the decision."
+                if verb == "approve"
+                else "Another person than the requester rejects a fill."
+            )
 
         make()
 
     def _decide(conn: Connection, fid: int, decision: str, reason: str, user: User) -> Any:
         return controls.decide_fill(conn, floor.accounts, fid, decision, reason, user)
 
-    @app.get("/frozen-accounts", tags=["money"], **perm("frozen.read"))
+    @r.get("/frozen-accounts", tags=["money"], **perm("frozen.read"))
     async def frozen(
         user: Annotated[User, Depends(allowed("frozen.read"))],
     ) -> list[dict[str, Any]]:
@@ -177,7 +180,7 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
         (newest first), resolved or not."""
         return await floor.db.read(controls.frozen_list)
 
-    @app.post("/frozen-accounts/{account}/resolve", tags=["money"], **perm("frozen.resolve"))
+    @r.post("/frozen-accounts/{account}/resolve", tags=["money"], **perm("frozen.resolve"))
     async def resolve(
         account: Annotated[str, Path(max_length=200)],
         body: Control,
@@ -189,3 +192,5 @@ def install(app: FastAPI, floor: Floor, allowed: Allowed, perm: Perm) -> None:
         out = await floor.db.write(lambda c: controls.resolve_frozen(c, account, body.reason, user))
         floor.accounts.frozen = await floor.db.read(lambda c: frozenset(store.frozen_accounts(c)))
         return out
+
+    return r

@@ -17,18 +17,17 @@ engine validates by its rules. Two things are the dealer's own here:
   (``player_timeouts``).
 """
 
-from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Header
+from fastapi import APIRouter, Depends, Header
 from fastapi.responses import JSONResponse
 
 from macau_tables.games.contract import Role
 from macau_tables.server import schemas as S
 from macau_tables.server import store
+from macau_tables.server.api.deps import Deps
 from macau_tables.server.auth import User
 from macau_tables.server.errors import ApiError
-from macau_tables.server.floor import Floor
 
 #: what each game's key-in operations take (the engines validate them; docs/operations.md)
 KEYIN_FORMS: dict[str, dict[str, list[str]]] = {
@@ -61,15 +60,12 @@ def dealer_operations(engine: Any, game: str) -> dict[str, list[str]]:
     }
 
 
-def install(
-    app: FastAPI,
-    floor: Floor,
-    allowed: Callable[[str], Callable[..., Awaitable[User]]],
-    perm: Callable[[str], dict[str, Any]],
-) -> None:
-    """Add the dealer's endpoints to ``app`` (``create_app`` calls this once)."""
+def router(d: Deps) -> APIRouter:
+    """The dealer's endpoints (an APIRouter, included once by ``create_app``)."""
+    r = APIRouter()
+    floor, allowed, perm = d.floor, d.allowed, d.perm
 
-    @app.get("/tables/{table_id}/dealer", tags=["dealer"], **perm("dealer.console"))
+    @r.get("/tables/{table_id}/dealer", tags=["dealer"], **perm("dealer.console"))
     async def dealer_console(
         table_id: str, user: Annotated[User, Depends(allowed("dealer.console"))]
     ) -> dict[str, Any]:
@@ -102,7 +98,7 @@ def install(
             "args": dealer_operations(actor.engine, actor.game.name),
         }
 
-    @app.post(
+    @r.post(
         "/tables/{table_id}/dealer/default",
         response_model=S.CommandReply,
         tags=["dealer"],
@@ -139,3 +135,5 @@ def install(
             req_hash=store.request_hash("POST", path, body.model_dump()),
         )
         return JSONResponse(reply.body, status_code=reply.status)
+
+    return r
