@@ -413,8 +413,9 @@ class ApiMachine(RuleBasedStateMachine):
             moves = self.status == "open"
         elif phase == "betting":  # the dealer deals (not while paused), if anyone bet
             moves = self.status == "open" and bool(self.bets)
-        else:  # the rules reveal the cards still face down (paused too: the clock's own)
-            moves = True
+        else:  # the rules reveal the cards still face down — not while paused: a paused
+            # table's clock waits (its round goes on once resumed)
+            moves = self.status == "open"
         assert self.srv.step(TABLE) is moves
         new = self.sync() if moves else []
         after = self.balances()
@@ -720,3 +721,27 @@ def test_a_refused_buy_in_is_answered_again_not_run_again(srv: Srv) -> None:
     assert (again.status_code, again.content) == (first.status_code, first.content), again.text
     r = srv.client.get("/wallet", headers=srv.headers("alice"))
     assert r.json() == {"wallet": 2_000_000, "stacks": {}}
+
+
+# --- what the machine found: a paused table's clock waits, the cards face down included ----
+
+
+def test_a_paused_tables_clock_waits_even_for_the_cards_face_down(srv: Srv) -> None:
+    """A hand dealt, then the table paused: the clock reveals nothing (no money moves at a
+    paused table, docs/operations.md); once resumed its next step does. (The machine's model
+    had the clock reveal while paused; the server never did.)"""
+    srv.ok("alice", TABLE, "join", {"amount": 500})
+    assert srv.step(TABLE)  # the dealer shuffles
+    srv.ok("alice", TABLE, "bet", {"amount": 100})
+    assert srv.step(TABLE)  # the deal: alice's card face down
+    control = "/tables/{}/{}"
+    for verb, moves in (("pause", False), ("resume", True)):
+        r = srv.client.post(
+            control.format(TABLE, verb),
+            json={"reason": verb},
+            headers=srv.headers("supervisor", new_key(verb)),
+        )
+        assert r.status_code == 200, r.text
+        seq = srv.floor.tables[TABLE].seq
+        assert srv.step(TABLE) is moves
+        assert (srv.floor.tables[TABLE].seq > seq) is moves
