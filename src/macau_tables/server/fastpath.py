@@ -45,11 +45,8 @@ MAX_BODY = 256 * 1024
 _PATH = re.compile(r"^/tables/([^/]+)/commands$")
 _VIEW = re.compile(r"^/tables/([^/]+)/view$")
 
-#: the command's endpoint: table, body, caller, ``Idempotency-Key``, path, the request's hash
-#: (``None``: worked out there)
-Handler = Callable[
-    [str, S.CommandBody, User, str | None, str, str | None], Awaitable[tuple[int, bytes]]
-]
+#: the command's endpoint: table, body, caller, ``Idempotency-Key``, path
+Handler = Callable[[str, S.CommandBody, User, str | None, str], Awaitable[tuple[int, bytes]]]
 ViewHandler = Callable[[str, User], Awaitable[bytes]]
 
 
@@ -132,7 +129,7 @@ class CommandFastPath:
             require(user, "tables.command")
             body = parse_body(raw)
             op = body.op
-            status, content = await self.handle(table_id, body, user, key, path, None)
+            status, content = await self.handle(table_id, body, user, key, path)
             return status, content, op
         except ApiError as exc:
             return exc.status, render(exc.body()), op

@@ -20,7 +20,7 @@ from fastapi import APIRouter, Depends, Query
 from macau_tables.core.visibility import Viewer
 from macau_tables.server import recall as R
 from macau_tables.server import store
-from macau_tables.server.api.deps import Deps
+from macau_tables.server.api.deps import Deps, viewer
 from macau_tables.server.auth import StaffRole, User, get_user
 from macau_tables.server.errors import ApiError, forbidden, not_found
 from macau_tables.server.schemas import MAX_ID
@@ -51,10 +51,10 @@ def router(d: Deps) -> APIRouter:
         each step by step with the view the caller may see; ``before`` pages back (the
         rounds numbered below it)."""
         actor = floor.table(table_id)
-        viewer = _viewer(user)
+        seen_as = viewer(user)
         result: dict[str, Any] = await floor.db.read(
             lambda c: R.table_recall(
-                c, table_id, actor.game, actor.header, viewer, limit, before, actor.checked()
+                c, table_id, actor.game, actor.header, seen_as, limit, before, actor.checked()
             )
         )
         return result
@@ -74,8 +74,8 @@ def router(d: Deps) -> APIRouter:
         found = await floor.db.read(lambda c: get_user(c, name))
         if found is None or found[0].role is not StaffRole.PLAYER:
             raise not_found(f"no player {name!r}", "SRV-PLAYER")
-        viewer = (
-            Viewer.player(name) if user.role is StaffRole.PLAYER or as_player else _viewer(user)
+        seen_as = (
+            Viewer.player(name) if user.role is StaffRole.PLAYER or as_player else viewer(user)
         )
         stacks = await floor.db.read(lambda c: store.balances_like(c, "stack:"))
         played = {acc.split(":")[1] for acc in stacks if acc.endswith(":" + name)}
@@ -84,7 +84,7 @@ def router(d: Deps) -> APIRouter:
             for t in played & set(floor.tables)
         }
         result: dict[str, Any] = await floor.db.read(
-            lambda c: R.player_recall(c, name, tables, viewer, limit)
+            lambda c: R.player_recall(c, name, tables, seen_as, limit)
         )
         return result
 
@@ -107,9 +107,3 @@ def router(d: Deps) -> APIRouter:
         return excerpt
 
     return r
-
-
-def _viewer(user: User) -> Viewer:
-    v = user.viewer()
-    assert isinstance(v, Viewer)
-    return v

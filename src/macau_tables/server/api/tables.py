@@ -35,7 +35,6 @@ async def run_command(
     user: User,
     key: str | None,
     path: str,
-    req_hash: str | None = None,
 ) -> tuple[int, bytes]:
     """One command through the table's unit of work: its status and JSON (the route's
     and the fast path's one implementation)."""
@@ -48,7 +47,7 @@ async def run_command(
         user=user.name,
         viewer=viewer(user),
         key=idem,
-        req_hash=req_hash or store.request_hash("POST", path, body.model_dump()),
+        req_hash=store.request_hash("POST", path, body.model_dump()),
         expect_seq=body.expect_seq,
     )
     return reply.status, reply.content()
